@@ -1,0 +1,130 @@
+package schedule
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Activity is one unit of work. Duration is kept as written (working days or a
+// distribution, see ParseDuration) so nothing the planner typed is lost.
+type Activity struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Duration    string `json:"duration"`
+}
+
+// RelType is the logic type of a relationship between two activities.
+type RelType string
+
+// The four precedence types of MS Project and Primavera P6.
+const (
+	FS RelType = "FS" // finish-to-start
+	SS RelType = "SS" // start-to-start
+	FF RelType = "FF" // finish-to-finish
+	SF RelType = "SF" // start-to-finish
+)
+
+// ParseRelType accepts FS, SS, FF or SF in any letter case.
+func ParseRelType(s string) (RelType, error) {
+	switch t := RelType(strings.ToUpper(strings.TrimSpace(s))); t {
+	case FS, SS, FF, SF:
+		return t, nil
+	}
+	return "", fmt.Errorf("relationship type %q: must be one of FS, SS, FF, SF", s)
+}
+
+// Valid reports whether t is one of the four types.
+func (t RelType) Valid() bool { return t == FS || t == SS || t == FF || t == SF }
+
+// fromStart reports whether the predecessor end of the link is its start.
+func (t RelType) fromStart() bool { return t == SS || t == SF }
+
+// toStart reports whether the successor end of the link is its start.
+func (t RelType) toStart() bool { return t == FS || t == SS }
+
+// Relationship is a logic link: the successor's start or finish is constrained
+// by the predecessor's start or finish plus Lag working days (negative = lead).
+type Relationship struct {
+	ID          string  `json:"id"`
+	Type        RelType `json:"type"`
+	Predecessor string  `json:"predecessor"`
+	Successor   string  `json:"successor"`
+	Lag         float64 `json:"lag"`
+}
+
+// Calendar says which days are worked. Hours are the MS Project standard
+// (08:00-12:00 and 13:00-17:00) so day offsets map to local date-times.
+type Calendar struct {
+	Workdays []string `json:"workdays,omitempty"`
+	Holidays []string `json:"holidays,omitempty"`
+}
+
+// Schedule is a whole project: its activities and the logic between them.
+// Slice order is the planner's order and is preserved by every op and inverse.
+type Schedule struct {
+	Name          string         `json:"name,omitempty"`
+	StartDate     string         `json:"start_date,omitempty"`
+	Calendar      *Calendar      `json:"calendar,omitempty"`
+	Activities    []Activity     `json:"activities"`
+	Relationships []Relationship `json:"relationships"`
+}
+
+// Clone returns a deep copy, so a caller can keep a snapshot while ops mutate.
+func (s *Schedule) Clone() *Schedule {
+	c := *s
+	c.Activities = append([]Activity(nil), s.Activities...)
+	c.Relationships = append([]Relationship(nil), s.Relationships...)
+	if s.Calendar != nil {
+		cal := Calendar{
+			Workdays: append([]string(nil), s.Calendar.Workdays...),
+			Holidays: append([]string(nil), s.Calendar.Holidays...),
+		}
+		c.Calendar = &cal
+	}
+	return &c
+}
+
+// activityIndex returns the position of the activity with id, or -1.
+func (s *Schedule) activityIndex(id string) int {
+	for i := range s.Activities {
+		if s.Activities[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// relationshipIndex returns the position of the relationship with id, or -1.
+func (s *Schedule) relationshipIndex(id string) int {
+	for i := range s.Relationships {
+		if s.Relationships[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Activity returns the activity with id.
+func (s *Schedule) Activity(id string) (Activity, bool) {
+	if i := s.activityIndex(id); i >= 0 {
+		return s.Activities[i], true
+	}
+	return Activity{}, false
+}
+
+// Relationship returns the relationship with id.
+func (s *Schedule) Relationship(id string) (Relationship, bool) {
+	if i := s.relationshipIndex(id); i >= 0 {
+		return s.Relationships[i], true
+	}
+	return Relationship{}, false
+}
+
+// activityName is the readable label of an activity id: its name, or the id.
+func (s *Schedule) activityName(id string) string {
+	if a, ok := s.Activity(id); ok && a.Name != "" {
+		return a.Name
+	}
+	return id
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// streams are the command's input and outputs; chatter goes to ErrOut so Out
+// stays clean for scripts.
+type streams struct {
+	In          io.Reader
+	Out, ErrOut io.Writer
+	OutIsTTY    bool
+}
+
+func newStreams() *streams {
+	return &streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutIsTTY: isTerminal(os.Stdout)}
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// usageError is a misuse of flags or arguments (exit code 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+func newRootCmd(io *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "autoscheduler",
+		Short: "Plan and change CPM construction schedules in plain language",
+		Long: "Autoscheduler keeps a CPM schedule and lets a planner change it by talking to it.\n" +
+			"Durations and lags are in working days.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.AddCommand(newScheduleCmd(io, nil))
+	return root
+}
+
+// run executes the CLI and maps errors to exit codes.
+func run(args []string, io *streams) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(io.ErrOut, "autoscheduler: %v\n", err)
+	var usage *usageError
+	if errors.As(err, &usage) || isCobraUsage(err) {
+		return exitUsage
+	}
+	return exitError
+}
+
+// isCobraUsage spots cobra's own argument errors, which it does not type.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand flag"} {
+		if len(msg) >= len(p) && (msg[:len(p)] == p) {
+			return true
+		}
+	}
+	return false
+}
