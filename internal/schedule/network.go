@@ -213,9 +213,11 @@ func (n *Network) findCycle(s *Schedule, pending []int32) error {
 			}
 		}
 	}
-	// walk follows predecessors; report it in link direction, closed.
+	// walk follows predecessors; report it in link direction, from the
+	// activity first in the file, closed.
 	slices.Reverse(walk)
-	walk = append(walk, walk[0])
+	first := slices.Index(walk, slices.Min(walk))
+	walk = slices.Concat(walk[first:], walk[:first+1])
 	e := &CycleError{}
 	for _, v := range walk {
 		e.IDs = append(e.IDs, n.ids[v])

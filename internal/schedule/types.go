@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -127,4 +128,17 @@ func (s *Schedule) activityName(id string) string {
 		return a.Name
 	}
 	return id
+}
+
+// MarshalJSON writes empty activity and relationship lists as [] whether
+// they are nil or empty, so equal schedules serialise to equal bytes.
+func (s Schedule) MarshalJSON() ([]byte, error) {
+	type plain Schedule // drops this method, avoiding recursion
+	if s.Activities == nil {
+		s.Activities = []Activity{}
+	}
+	if s.Relationships == nil {
+		s.Relationships = []Relationship{}
+	}
+	return json.Marshal(plain(s))
 }
