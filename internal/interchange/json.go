@@ -164,7 +164,8 @@ func describeJSONError(path string, data []byte, err error) error {
 	case errors.As(err, &typeErr):
 		return &schedule.FieldError{Path: join(typeErr.Field), Reason: fmt.Sprintf("want %s, got a JSON %s", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)}
 	case errors.As(err, &syntaxErr):
-		line, col := position(data, syntaxErr.Offset)
+		// Offset counts the offending byte; point at it.
+		line, col := position(data, syntaxErr.Offset-1)
 		where := fmt.Sprintf("line %d, column %d", line, col)
 		if path != "" {
 			where = path + " " + where
@@ -199,7 +200,7 @@ func jsonKind(goKind string) string {
 
 // position converts a byte offset to a 1-based line and column.
 func position(data []byte, offset int64) (line, col int) {
-	offset = min(offset, int64(len(data)))
+	offset = max(0, min(offset, int64(len(data))))
 	before := data[:offset]
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = int(offset) - bytes.LastIndexByte(before, '\n')

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+func TestScheduleJSONReport(t *testing.T) {
+	code, out, errOut := runCLI(t, "schedule", "--file", "testdata/two.json", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := `{"project_duration": 8, "critical_path": ["A1", "A2"],
+ "activities": [
+  {"id": "A1", "name": "Excavate Level 1", "duration": 5, "early_start": 0, "early_finish": 5, "late_start": 0, "late_finish": 5, "total_float": 0, "free_float": 0, "critical": true, "early_start_date": "2026-01-05T08:00:00", "early_finish_date": "2026-01-09T17:00:00", "late_start_date": "2026-01-05T08:00:00", "late_finish_date": "2026-01-09T17:00:00"},
+  {"id": "A2", "name": "Pour \"slab\" Level 1", "duration": 2.5, "early_start": 5.5, "early_finish": 8, "late_start": 5.5, "late_finish": 8, "total_float": 0, "free_float": 0, "critical": true, "early_start_date": "2026-01-12T13:00:00", "early_finish_date": "2026-01-14T17:00:00", "late_start_date": "2026-01-12T13:00:00", "late_finish_date": "2026-01-14T17:00:00"}
+]}
+`
+	if out != want {
+		t.Errorf("report:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestScheduleJSONReportOfExampleBuilding(t *testing.T) {
+	code, out, errOut := runCLI(t, "schedule", "--file", "../examples/building.json", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		ProjectDuration float64  `json:"project_duration"`
+		CriticalPath    []string `json:"critical_path"`
+		Activities      []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v", err)
+	}
+	if rep.ProjectDuration != 167 || len(rep.Activities) < 120 || len(rep.CriticalPath) == 0 {
+		t.Fatalf("duration %g, %d activities, %d critical", rep.ProjectDuration, len(rep.Activities), len(rep.CriticalPath))
+	}
+	keys := []string{"critical", "duration", "early_finish", "early_finish_date", "early_start", "early_start_date", "free_float", "id",
+		"late_finish", "late_finish_date", "late_start", "late_start_date", "name", "total_float"}
+	for _, a := range rep.Activities {
+		var got []string
+		for k := range a {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, keys) {
+			t.Fatalf("activity keys = %v, want %v", got, keys)
+		}
+	}
+}
+
+func TestScheduleTable(t *testing.T) {
+	code, out, errOut := runCLI(t, "schedule", "--file", "testdata/two.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"Project duration: 8 working days (Mon 2026-01-05 to Wed 2026-01-14); 2 of 2 activities critical",
+		"A2  Pour \"slab\" Level 1  2.5  5.5  8   5.5  8   0   0   *     2026-01-12 13:00  2026-01-14 17:00",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestScheduleErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"activities": [{"id": "A", "name": "Dig", "duration": "1"}],
+		"relationships": [{"id": "R", "type": "FS", "predecessor": "A", "successor": "A9"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"schedule", "--file", bad}, exitError, bad + `: relationships[0].successor: unknown activity "A9"`},
+		{[]string{"schedule", "--file", "missing.json"}, exitError, "missing.json: no such file"},
+		{[]string{"schedule"}, exitUsage, "--file is required"},
+		{[]string{"schedule", "--file", bad, "--format", "xml"}, exitUsage, `--format "xml": want table or json`},
+		{[]string{"schedule", "--bogus"}, exitUsage, "unknown flag: --bogus"},
+		{[]string{"bogus"}, exitUsage, `unknown command "bogus"`},
+	}
+	for _, tc := range tests {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+		if out != "" {
+			t.Errorf("%v: wrote to stdout on error: %q", tc.args, out)
+		}
+	}
+}
