@@ -179,7 +179,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if r.Clock != nil {
 		header = append(header, "Start", "Finish")
 	}
-	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for i := range r.Schedule.Activities {
 		a := &r.Schedule.Activities[i]
 		mark := ""
@@ -192,7 +192,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if r.Clock != nil {
 			row = append(row, r.Clock.StartAt(res.ES[i]).Format("2006-01-02 15:04"), r.Clock.FinishAt(res.EF[i]).Format("2006-01-02 15:04"))
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -123,15 +123,32 @@ func parseDays(text string) (float64, error) {
 
 // DurationDays parses s and returns its deterministic value in working days.
 func DurationDays(s string) (float64, error) {
-	// Plain integers are by far the most common; skip the general parser.
-	if n, err := strconv.ParseUint(s, 10, 32); err == nil {
-		return float64(n), nil
+	// Plain numbers are by far the most common: skip the general parser and
+	// its allocations.
+	if plainNumber(s) {
+		if v, err := strconv.ParseFloat(s, 64); err == nil {
+			return v, nil
+		}
 	}
 	d, err := ParseDuration(s)
 	if err != nil {
 		return 0, err
 	}
 	return d.Days(), nil
+}
+
+// plainNumber reports whether s is digits with at most one decimal point.
+func plainNumber(s string) bool {
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && !dot:
+			dot = true
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return len(s) > 0 && s != "."
 }
 
 // notDecimal refuses what ParseFloat would otherwise take: hex, inf, nan, "_".

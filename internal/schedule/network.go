@@ -86,9 +86,39 @@ func (e *CycleError) Error() string {
 }
 
 // Compile checks what CPM depends on (unique activity ids, parsable durations,
-// known link ends, no self-links, no cycles) and builds the compact network.
-// It is O(V+E).
+// known link ends and types, no self-links, no cycles) and builds the compact
+// network. It is O(V+E) and stops at the first problem; Validate checks more
+// and reports every problem.
 func Compile(s *Schedule) (*Network, error) {
+	n, errs := compile(s, false)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return n, nil
+}
+
+// maxReported caps how many problems a full check lists at once.
+const maxReported = 20
+
+// compile builds the network. With full set it also checks names,
+// relationship ids (present, unique across activities and relationships)
+// and duplicate links (same predecessor, successor and type), and collects
+// up to maxReported problems instead of stopping at the first.
+func compile(s *Schedule, full bool) (*Network, []error) {
+	var errs []error
+	report := func(path func() string, format string, args ...any) bool {
+		if len(errs) < maxReported {
+			errs = append(errs, fieldErr(path(), format, args...))
+		}
+		return !full || len(errs) >= maxReported // stop?
+	}
+	actPath := func(i int, field string) func() string {
+		return func() string { return fmt.Sprintf("activities[%d]%s", i, field) }
+	}
+	relPath := func(i int, field string) func() string {
+		return func() string { return fmt.Sprintf("relationships[%d]%s", i, field) }
+	}
+
 	nAct := len(s.Activities)
 	n := &Network{
 		ids:      make([]string, nAct),
@@ -99,42 +129,91 @@ func Compile(s *Schedule) (*Network, error) {
 	}
 	for i := range s.Activities {
 		a := &s.Activities[i]
-		if _, dup := n.index[a.ID]; dup {
-			return nil, fieldErr(fmt.Sprintf("activities[%d].id", i), "duplicate activity id %q", a.ID)
-		}
-		n.index[a.ID] = int32(i)
 		n.ids[i] = a.ID
+		if first, dup := n.index[a.ID]; dup {
+			if report(actPath(i, ".id"), "duplicate id %q (also activities[%d].id)", a.ID, first) {
+				return nil, errs
+			}
+		} else {
+			n.index[a.ID] = int32(i)
+		}
+		if full && a.ID == "" && report(actPath(i, ".id"), "missing id") {
+			return nil, errs
+		}
+		if full && a.Name == "" && report(actPath(i, ".name"), "missing name") {
+			return nil, errs
+		}
 		d, err := DurationDays(a.Duration)
-		if err != nil {
-			return nil, fieldErr(fmt.Sprintf("activities[%d].duration", i), "%v", err)
+		if err != nil && report(actPath(i, ".duration"), "%v", err) {
+			return nil, errs
 		}
 		n.dur[i] = d
 	}
 
+	var relIDs map[string]int32
+	var links map[uint64]int32
+	if full {
+		relIDs = make(map[string]int32, len(s.Relationships))
+		links = make(map[uint64]int32, len(s.Relationships))
+	}
 	// Resolve both ends once; the CSR fill below reuses them.
 	ends := make([][2]int32, len(s.Relationships))
 	for i := range s.Relationships {
 		r := &s.Relationships[i]
-		p, ok := n.index[r.Predecessor]
-		if !ok {
-			return nil, fieldErr(fmt.Sprintf("relationships[%d].predecessor", i), "unknown activity %q", r.Predecessor)
+		if full {
+			if first, dup := relIDs[r.ID]; dup {
+				if report(relPath(i, ".id"), "duplicate id %q (also relationships[%d].id)", r.ID, first) {
+					return nil, errs
+				}
+			} else if a, clash := n.index[r.ID]; clash && r.ID != "" {
+				if report(relPath(i, ".id"), "duplicate id %q (also activities[%d].id)", r.ID, a) {
+					return nil, errs
+				}
+			} else if r.ID == "" {
+				if report(relPath(i, ".id"), "missing id") {
+					return nil, errs
+				}
+			} else {
+				relIDs[r.ID] = int32(i)
+			}
 		}
-		q, ok := n.index[r.Successor]
-		if !ok {
-			return nil, fieldErr(fmt.Sprintf("relationships[%d].successor", i), "unknown activity %q", r.Successor)
+		t, typeOK := linkTypes[r.Type]
+		if !typeOK && report(relPath(i, ".type"), "%q must be one of FS, SS, FF, SF", r.Type) {
+			return nil, errs
 		}
-		if p == q {
-			return nil, fieldErr(fmt.Sprintf("relationships[%d]", i), "self-link: activity %q cannot precede itself", r.Predecessor)
+		p, predOK := n.index[r.Predecessor]
+		if !predOK && report(relPath(i, ".predecessor"), "unknown activity %q", r.Predecessor) {
+			return nil, errs
 		}
-		if _, ok := linkTypes[r.Type]; !ok {
-			return nil, fieldErr(fmt.Sprintf("relationships[%d].type", i), "%q must be one of FS, SS, FF, SF", r.Type)
+		q, succOK := n.index[r.Successor]
+		if !succOK && report(relPath(i, ".successor"), "unknown activity %q", r.Successor) {
+			return nil, errs
 		}
-		if math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0) {
-			return nil, fieldErr(fmt.Sprintf("relationships[%d].lag", i), "must be a finite number of working days")
+		if predOK && succOK && p == q && report(relPath(i, ""), "self-link: activity %q cannot precede itself", r.Predecessor) {
+			return nil, errs
+		}
+		if (math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0)) && report(relPath(i, ".lag"), "must be a finite number of working days") {
+			return nil, errs
+		}
+		if full && typeOK && predOK && succOK {
+			key := uint64(p)<<34 | uint64(q)<<2 | uint64(t)
+			if first, dup := links[key]; dup {
+				if report(relPath(i, ""), "duplicate %s link %q -> %q (also relationships[%d])", r.Type, r.Predecessor, r.Successor, first) {
+					return nil, errs
+				}
+			} else {
+				links[key] = int32(i)
+			}
+		}
+		if len(errs) > 0 {
+			continue // the network will not be built; keep looking for problems
 		}
 		ends[i] = [2]int32{p, q}
 		n.outStart[p+1]++
 		n.inStart[q+1]++
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	for v := 0; v < nAct; v++ {
 		n.outStart[v+1] += n.outStart[v]
@@ -153,7 +232,7 @@ func Compile(s *Schedule) (*Network, error) {
 		inNext[q]++
 	}
 	if err := n.sortTopologically(s); err != nil {
-		return nil, err
+		return nil, []error{err}
 	}
 	return n, nil
 }

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""make bench: Go CPM benchmarks and the NetworkX peer on the same schedule.
+
+Runs the Go benchmarks (10k, 100k, 1M activities, one core), writes the same
+100k-activity schedule to a file, times the whole `autoscheduler schedule
+--format json` command and the seed design's NetworkX approach
+(bench/networkx_cpm.py) on it in this same run, and writes BENCHMARKS.md.
+"""
+
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "bench", "out")
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+ENV = dict(os.environ, GOTOOLCHAIN="local")
+
+
+def sh(*args, **kw):
+    return subprocess.run(args, cwd=ROOT, env=ENV, check=True, text=True, **kw)
+
+
+def timed(args, stdout_path):
+    """Wall time and peak RSS (MiB) of one whole command, from exec to exit."""
+    with open(stdout_path, "w") as out, open(os.devnull, "w") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=out, stderr=subprocess.PIPE, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        stderr = proc.stderr.read()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit(f"{args[0]} failed: {stderr}")
+    return wall, usage.ru_maxrss / 1024, stderr
+
+
+def go_benchmarks():
+    res = sh("go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-cpu", "1", "-count", "1",
+             "./internal/schedule/", capture_output=True)
+    rows = []
+    pat = re.compile(r"^Benchmark(\w+)/activities=(\d+)/relationships=(\d+)\s+(\d+)\s+(\d+) ns/op\s+([\d.]+) B/item\s+(\d+) B/op\s+(\d+) allocs/op")
+    for line in res.stdout.splitlines():
+        m = pat.match(line)
+        if m:
+            name, acts, rels, _, ns, per_item, bop, allocs = m.groups()
+            rows.append({"bench": name, "activities": int(acts), "relationships": int(rels),
+                         "seconds": int(ns) / 1e9, "b_per_item": float(per_item),
+                         "mb": int(bop) / 2**20, "allocs": int(allocs)})
+    if not rows:
+        sys.exit("no benchmark results:\n" + res.stdout + res.stderr)
+    return rows
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    binary = os.path.join(ROOT, "bin", "autoscheduler")
+    sh("go", "build", "-o", binary, "./starter")
+    sh("go", "build", "-o", os.path.join(OUT, "gensched"), "./bench/gensched")
+    sched = os.path.join(OUT, "synthetic-100k.json")
+    sh(os.path.join(OUT, "gensched"), "-n", "100000", "-links", "3", "-seed", "1", "-o", sched)
+    with open(sched) as f:
+        doc = json.load(f)
+    n_act, n_rel = len(doc["activities"]), len(doc["relationships"])
+
+    print("go benchmarks ...", file=sys.stderr)
+    gb = go_benchmarks()
+
+    ours, peer, peer_phases = [], [], []
+    for i in range(RUNS):
+        print(f"whole commands, run {i + 1}/{RUNS} ...", file=sys.stderr)
+        ours.append(timed([binary, "schedule", "--file", sched, "--format", "json"], os.path.join(OUT, "go-report.json"))[:2])
+        wall, rss, err = timed([sys.executable, "bench/networkx_cpm.py", sched, "--out", os.path.join(OUT, "nx-report.json")], os.devnull)
+        peer.append((wall, rss))
+        peer_phases.append(json.loads(err.strip().splitlines()[-1]))
+
+    with open(os.path.join(OUT, "go-report.json")) as f:
+        go_T = json.load(f)["project_duration"]
+    with open(os.path.join(OUT, "nx-report.json")) as f:
+        nx_T = json.load(f)["project_duration"]
+
+    ours_wall = statistics.median(w for w, _ in ours)
+    peer_wall = statistics.median(w for w, _ in peer)
+    ours_rss = max(r for _, r in ours)
+    peer_rss = max(r for _, r in peer)
+    nx_cpm = statistics.median(p["build_s"] + p["cpm_s"] for p in peer_phases)
+    nx_passes = statistics.median(p["cpm_s"] for p in peer_phases)
+    g100 = {r["bench"]: r for r in gb if r["activities"] == 100000}
+    g1m = {r["bench"]: r for r in gb if r["activities"] == 1000000}
+
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    go_version = sh("go", "version", capture_output=True).stdout.strip()
+    import networkx
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (bench/run.py); every number below comes from one run on one machine.",
+        f"Machine: {cpu}, {os.cpu_count()} cores; {go_version}; Python {platform.python_version()}, NetworkX {networkx.__version__}.",
+        f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Whole-command times are medians of {RUNS} runs.",
+        "",
+        "## CPM engine (Go benchmarks, one core: `-cpu 1`)",
+        "",
+        "Synthetic schedules (`schedule.Synthetic(n, 3, 1)`): about 3 relationships per activity, "
+        "60% FS, 20% SS, 10% FF, 10% SF, lags -2..5 days, each link from one of the previous 50 activities.",
+        "`Compute` is the full CPM on a compiled network (forward pass, backward pass, total and free float); "
+        "`Analyze` adds compiling (string ids to indices, duration parsing, link arrays, topological sort, cycle check).",
+        "",
+        "| benchmark | activities | relationships | time | allocated | bytes per activity+relationship | allocs |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in gb:
+        lines.append(f"| {r['bench']} | {r['activities']:,} | {r['relationships']:,} | {r['seconds'] * 1000:.1f} ms | "
+                     f"{r['mb']:.1f} MiB | {r['b_per_item']:.1f} | {r['allocs']:,} |")
+    c1m = g1m.get("Compute")
+    a1m = g1m.get("Analyze")
+    lines += [
+        "",
+        "Targets: full CPM for 1M activities + 3M relationships <= 1 s on one core: "
+        f"**{c1m['seconds']:.2f} s** (Compute){'' if c1m['seconds'] <= 1 else ' — MISSED'}; "
+        f"with compiling (Analyze) {a1m['seconds']:.2f} s{'' if a1m['seconds'] <= 1 else ' (over 1 s: see the note below)'}. "
+        f"<= 300 bytes per activity+relationship: **{max(r['b_per_item'] for r in gb):.0f} B** at most.",
+        "",
+        "## Against the seed design's approach: NetworkX over the s/intra/e node graph",
+        "",
+        f"Same file, same run: `bench/out/synthetic-100k.json`, {n_act:,} activities and {n_rel:,} relationships "
+        f"({os.path.getsize(sched) / 2**20:.1f} MiB). The peer is `bench/networkx_cpm.py`: it loads the file, builds the "
+        "node graph (3 nodes per activity, 1 per relationship), runs a forward and a backward longest-path pass over "
+        "`nx.topological_sort`, and writes the same report with the C JSON encoder.",
+        "",
+        "| measure | autoscheduler (Go) | NetworkX peer | ratio |",
+        "|---|---:|---:|---:|",
+        f"| whole command, read file to last byte of report | {ours_wall * 1000:.0f} ms | {peer_wall * 1000:.0f} ms | **{peer_wall / ours_wall:.0f}x** |",
+        f"| CPM: compile/build graph + passes + floats | {g100['Analyze']['seconds'] * 1000:.1f} ms | {nx_cpm * 1000:.0f} ms | **{nx_cpm / g100['Analyze']['seconds']:.0f}x** |",
+        f"| CPM passes and floats only | {g100['Compute']['seconds'] * 1000:.1f} ms | {nx_passes * 1000:.0f} ms | {nx_passes / g100['Compute']['seconds']:.0f}x |",
+        f"| peak memory (max RSS) of the whole command | {ours_rss:.0f} MiB | {peer_rss:.0f} MiB | {peer_rss / ours_rss:.1f}x |",
+        "",
+        f"Target: >= 50x faster than NetworkX on 100k. Project duration: autoscheduler {go_T}, peer {nx_T} working days. "
+        "They differ where FF and SF links bind: in the node graph an FF or SF link delays an activity's end node "
+        "without moving its start, so the activity stretches; MS Project and P6 (and autoscheduler) keep durations "
+        "and move the start instead. The peer does the same amount of work, so the timing comparison stands.",
+        "",
+    ]
+    with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
