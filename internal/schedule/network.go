@@ -51,7 +51,7 @@ func (n *Network) ID(i int) string { return n.ids[i] }
 // Index returns the dense index of an activity id.
 func (n *Network) Index(id string) (int, bool) {
 	i, ok := n.index[id]
-	return int(i), ok
+	return int(i), ok && i >= 0 // negative: a relationship id (see compile)
 }
 
 // FieldError names where in a schedule a problem is, e.g.
@@ -104,106 +104,114 @@ const maxReported = 20
 // relationship ids (present, unique across activities and relationships)
 // and duplicate links (same predecessor, successor and type), and collects
 // up to maxReported problems instead of stopping at the first.
+//
+// Map operations dominate on large schedules (each is a cache miss), so
+// there are as few as possible: one insert per activity, one per
+// relationship id (full only, into the same map), and one per link end
+// unless it repeats the previous link's (files list links grouped by task).
 func compile(s *Schedule, full bool) (*Network, []error) {
 	var errs []error
-	report := func(path func() string, format string, args ...any) bool {
+	report := func(path string, format string, args ...any) bool {
 		if len(errs) < maxReported {
-			errs = append(errs, fieldErr(path(), format, args...))
+			errs = append(errs, fieldErr(path, format, args...))
 		}
 		return !full || len(errs) >= maxReported // stop?
 	}
-	actPath := func(i int, field string) func() string {
-		return func() string { return fmt.Sprintf("activities[%d]%s", i, field) }
-	}
-	relPath := func(i int, field string) func() string {
-		return func() string { return fmt.Sprintf("relationships[%d]%s", i, field) }
-	}
-
 	nAct := len(s.Activities)
 	n := &Network{
 		ids:      make([]string, nAct),
-		index:    make(map[string]int32, nAct),
 		dur:      make([]float64, nAct),
 		inStart:  make([]int32, nAct+1),
 		outStart: make([]int32, nAct+1),
 	}
+	// index maps activity ids to i and, in full mode, relationship ids to
+	// -1-i, so one lookup tells an id's kind and whether it is taken.
+	size := nAct
+	if full {
+		size += len(s.Relationships)
+	}
+	index := make(map[string]int32, size)
 	for i := range s.Activities {
 		a := &s.Activities[i]
 		n.ids[i] = a.ID
-		if first, dup := n.index[a.ID]; dup {
-			if report(actPath(i, ".id"), "duplicate id %q (also activities[%d].id)", a.ID, first) {
+		if first, dup := index[a.ID]; dup {
+			if report(fmt.Sprintf("activities[%d].id", i), "duplicate id %q (also activities[%d].id)", a.ID, first) {
 				return nil, errs
 			}
 		} else {
-			n.index[a.ID] = int32(i)
+			index[a.ID] = int32(i)
 		}
-		if full && a.ID == "" && report(actPath(i, ".id"), "missing id") {
+		if full && a.ID == "" && report(fmt.Sprintf("activities[%d].id", i), "missing id") {
 			return nil, errs
 		}
-		if full && a.Name == "" && report(actPath(i, ".name"), "missing name") {
+		if full && a.Name == "" && report(fmt.Sprintf("activities[%d].name", i), "missing name") {
 			return nil, errs
 		}
 		d, err := DurationDays(a.Duration)
-		if err != nil && report(actPath(i, ".duration"), "%v", err) {
+		if err != nil && report(fmt.Sprintf("activities[%d].duration", i), "%v", err) {
 			return nil, errs
 		}
 		n.dur[i] = d
 	}
-
-	var relIDs map[string]int32
-	var links map[uint64]int32
-	if full {
-		relIDs = make(map[string]int32, len(s.Relationships))
-		links = make(map[uint64]int32, len(s.Relationships))
+	lookup := func(id string) (int32, bool) {
+		v, ok := index[id]
+		return v, ok && v >= 0
 	}
+
 	// Resolve both ends once; the CSR fill below reuses them.
 	ends := make([][2]int32, len(s.Relationships))
+	lastPred, lastSucc := "", ""
+	p, q := int32(-1), int32(-1)
 	for i := range s.Relationships {
 		r := &s.Relationships[i]
 		if full {
-			if first, dup := relIDs[r.ID]; dup {
-				if report(relPath(i, ".id"), "duplicate id %q (also relationships[%d].id)", r.ID, first) {
+			switch first, taken := index[r.ID]; {
+			case r.ID == "":
+				if report(fmt.Sprintf("relationships[%d].id", i), "missing id") {
 					return nil, errs
 				}
-			} else if a, clash := n.index[r.ID]; clash && r.ID != "" {
-				if report(relPath(i, ".id"), "duplicate id %q (also activities[%d].id)", r.ID, a) {
+			case taken && first >= 0:
+				if report(fmt.Sprintf("relationships[%d].id", i), "duplicate id %q (also activities[%d].id)", r.ID, first) {
 					return nil, errs
 				}
-			} else if r.ID == "" {
-				if report(relPath(i, ".id"), "missing id") {
+			case taken:
+				if report(fmt.Sprintf("relationships[%d].id", i), "duplicate id %q (also relationships[%d].id)", r.ID, -1-first) {
 					return nil, errs
 				}
-			} else {
-				relIDs[r.ID] = int32(i)
+			default:
+				index[r.ID] = -1 - int32(i)
 			}
 		}
-		t, typeOK := linkTypes[r.Type]
-		if !typeOK && report(relPath(i, ".type"), "%q must be one of FS, SS, FF, SF", r.Type) {
+		_, typeOK := linkTypes[r.Type]
+		if !typeOK && report(fmt.Sprintf("relationships[%d].type", i), "%q must be one of FS, SS, FF, SF", r.Type) {
 			return nil, errs
 		}
-		p, predOK := n.index[r.Predecessor]
-		if !predOK && report(relPath(i, ".predecessor"), "unknown activity %q", r.Predecessor) {
-			return nil, errs
-		}
-		q, succOK := n.index[r.Successor]
-		if !succOK && report(relPath(i, ".successor"), "unknown activity %q", r.Successor) {
-			return nil, errs
-		}
-		if predOK && succOK && p == q && report(relPath(i, ""), "self-link: activity %q cannot precede itself", r.Predecessor) {
-			return nil, errs
-		}
-		if (math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0)) && report(relPath(i, ".lag"), "must be a finite number of working days") {
-			return nil, errs
-		}
-		if full && typeOK && predOK && succOK {
-			key := uint64(p)<<34 | uint64(q)<<2 | uint64(t)
-			if first, dup := links[key]; dup {
-				if report(relPath(i, ""), "duplicate %s link %q -> %q (also relationships[%d])", r.Type, r.Predecessor, r.Successor, first) {
+		predOK, succOK := p >= 0 && r.Predecessor == lastPred, q >= 0 && r.Successor == lastSucc
+		if !predOK {
+			p, predOK = lookup(r.Predecessor)
+			lastPred = r.Predecessor
+			if !predOK {
+				p = -1
+				if report(fmt.Sprintf("relationships[%d].predecessor", i), "unknown activity %q", r.Predecessor) {
 					return nil, errs
 				}
-			} else {
-				links[key] = int32(i)
 			}
+		}
+		if !succOK {
+			q, succOK = lookup(r.Successor)
+			lastSucc = r.Successor
+			if !succOK {
+				q = -1
+				if report(fmt.Sprintf("relationships[%d].successor", i), "unknown activity %q", r.Successor) {
+					return nil, errs
+				}
+			}
+		}
+		if predOK && succOK && p == q && report(fmt.Sprintf("relationships[%d]", i), "self-link: activity %q cannot precede itself", r.Predecessor) {
+			return nil, errs
+		}
+		if (math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0)) && report(fmt.Sprintf("relationships[%d].lag", i), "must be a finite number of working days") {
+			return nil, errs
 		}
 		if len(errs) > 0 {
 			continue // the network will not be built; keep looking for problems
@@ -215,6 +223,7 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	n.index = index
 	for v := 0; v < nAct; v++ {
 		n.outStart[v+1] += n.outStart[v]
 		n.inStart[v+1] += n.inStart[v]
@@ -231,10 +240,53 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		n.in[inNext[q]] = link{other: p, typ: t, lag: r.Lag}
 		inNext[q]++
 	}
+	if full {
+		if errs := n.duplicateLinks(s, ends); len(errs) > 0 {
+			return nil, errs
+		}
+	}
 	if err := n.sortTopologically(s); err != nil {
 		return nil, []error{err}
 	}
 	return n, nil
+}
+
+// duplicateLinks finds links with the same predecessor, successor and type
+// by sorting each activity's (short) list of incoming links.
+func (n *Network) duplicateLinks(s *Schedule, ends [][2]int32) []error {
+	var errs []error
+	var keys []uint64
+	for v := range n.ids {
+		in := n.in[n.inStart[v]:n.inStart[v+1]]
+		if len(in) < 2 {
+			continue
+		}
+		keys = keys[:0]
+		for _, l := range in {
+			keys = append(keys, uint64(l.other)<<2|uint64(l.typ))
+		}
+		slices.Sort(keys)
+		for k := 1; k < len(keys) && len(errs) < maxReported; k++ {
+			if keys[k] != keys[k-1] {
+				continue
+			}
+			// Rare: find which relationships they are, for the message.
+			pred, typ := int32(keys[k]>>2), linkType(keys[k]&3)
+			var at []int
+			for i, e := range ends {
+				if e == [2]int32{pred, int32(v)} && linkTypes[s.Relationships[i].Type] == typ {
+					at = append(at, i)
+				}
+			}
+			r := s.Relationships[at[len(at)-1]]
+			errs = append(errs, fieldErr(fmt.Sprintf("relationships[%d]", at[len(at)-1]),
+				"duplicate %s link %q -> %q (also relationships[%d])", r.Type, r.Predecessor, r.Successor, at[0]))
+			for k+1 < len(keys) && keys[k+1] == keys[k] {
+				k++ // report a repeated link once
+			}
+		}
+	}
+	return errs
 }
 
 // sortTopologically fills n.order with Kahn's algorithm (a FIFO queue, so the

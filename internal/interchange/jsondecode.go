@@ -1,0 +1,599 @@
+package interchange
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// A hand-written decoder for the schedule file: it knows the file's shape,
+// so it decodes straight into the domain types (several times faster than
+// encoding/json on a 100k-activity file) and every error names the field,
+// the index and the line and column. Keys match exactly; unknown keys are
+// refused so a misspelt "predecesor" cannot silently drop a link; a repeated
+// key keeps its last value and null leaves a field empty, as in encoding/json.
+
+// errEOF is the one message for every kind of truncated file.
+var errEOF = errors.New("invalid JSON: the file ends before the schedule object is complete")
+
+type decoder struct {
+	data []byte
+	pos  int
+}
+
+// where is a position in the schedule's structure, e.g. relationships[3].lag.
+// It is built for every value but formatted only for an error.
+type where struct {
+	list  string // "activities", "calendar.workdays", or "" at the top
+	index int    // element of list, or -1
+	field string
+}
+
+var top = where{index: -1}
+
+func (w where) String() string {
+	s := w.list
+	if w.index >= 0 {
+		s += "[" + strconv.Itoa(w.index) + "]"
+	}
+	if w.field != "" && s != "" {
+		s += "."
+	}
+	return s + w.field
+}
+
+func (w where) at(field string) where { w.field = field; return w }
+
+// decodeSchedule parses a whole schedule file.
+func decodeSchedule(data []byte) (*schedule.Schedule, error) {
+	d := &decoder{data: data}
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		d.pos = 3 // a UTF-8 byte order mark, as some Windows editors write
+	}
+	s := &schedule.Schedule{}
+	err := d.object(top, func(key []byte) error {
+		switch string(key) {
+		case "name":
+			return d.stringInto(top.at("name"), &s.Name)
+		case "start_date":
+			return d.stringInto(top.at("start_date"), &s.StartDate)
+		case "calendar":
+			return d.calendar(&s.Calendar)
+		case "activities":
+			s.Activities = make([]schedule.Activity, 0, d.objectsAhead())
+			err := d.array(top.at("activities"), func(i int) error {
+				s.Activities = append(s.Activities, schedule.Activity{})
+				return d.activity(where{list: "activities", index: i}, &s.Activities[len(s.Activities)-1])
+			})
+			s.Activities = fit(s.Activities)
+			return err
+		case "relationships":
+			s.Relationships = make([]schedule.Relationship, 0, d.objectsAhead())
+			err := d.array(top.at("relationships"), func(i int) error {
+				s.Relationships = append(s.Relationships, schedule.Relationship{})
+				return d.relationship(where{list: "relationships", index: i}, &s.Relationships[len(s.Relationships)-1])
+			})
+			s.Relationships = fit(s.Relationships)
+			return err
+		}
+		return d.unknownField(top, string(key))
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		return nil, d.errorf(top, "unexpected data after the schedule object")
+	}
+	if s.Activities == nil {
+		s.Activities = []schedule.Activity{}
+	}
+	if s.Relationships == nil {
+		s.Relationships = []schedule.Relationship{}
+	}
+	return s, nil
+}
+
+// objectsAhead bounds how many objects the rest of the file holds: sizing
+// the lists once avoids copying them over and over as they grow (large
+// slices grow by only 25% at a time).
+func (d *decoder) objectsAhead() int {
+	return bytes.Count(d.data[d.pos:], []byte{'{'})
+}
+
+// fit returns list in an allocation of its own size when the estimate was
+// far too generous (activities come before the relationships' braces).
+func fit[T any](list []T) []T {
+	if cap(list) > len(list)+len(list)/4+16 {
+		return slices.Clone(list)
+	}
+	return list
+}
+
+func (d *decoder) activity(path where, a *schedule.Activity) error {
+	for first := true; ; first = false {
+		key, more, err := d.nextKey(path, first)
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "id":
+			err = d.stringInto(path.at("id"), &a.ID)
+		case "name":
+			err = d.stringInto(path.at("name"), &a.Name)
+		case "description":
+			err = d.stringInto(path.at("description"), &a.Description)
+		case "duration":
+			// A string ("5", "pert(3,5,9)") or, for convenience, a bare number.
+			switch c := d.peek(); {
+			case c == '"' || c == 'n':
+				err = d.stringInto(path.at("duration"), &a.Duration)
+			case c == '-' || isDigit(c):
+				a.Duration, _, err = d.number(path.at("duration"))
+			default:
+				err = d.wrongType(path.at("duration"), `a string like "5" or "pert(3,5,9)"`)
+			}
+		default:
+			err = d.unknownField(path, string(key))
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (d *decoder) relationship(path where, r *schedule.Relationship) error {
+	for first := true; ; first = false {
+		key, more, err := d.nextKey(path, first)
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "id":
+			err = d.stringInto(path.at("id"), &r.ID)
+		case "type":
+			var t string
+			err = d.stringInto(path.at("type"), &t)
+			r.Type = schedule.RelType(t)
+			if parsed, perr := schedule.ParseRelType(t); perr == nil {
+				r.Type = parsed // accept "fs"; Validate refuses what is not a type
+			}
+		case "predecessor":
+			err = d.stringInto(path.at("predecessor"), &r.Predecessor)
+		case "successor":
+			err = d.stringInto(path.at("successor"), &r.Successor)
+		case "lag":
+			switch c := d.peek(); {
+			case d.literal("null"):
+			case c == '-' || isDigit(c):
+				_, r.Lag, err = d.number(path.at("lag"))
+			default:
+				err = d.wrongType(path.at("lag"), "a number")
+			}
+		default:
+			err = d.unknownField(path, string(key))
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (d *decoder) calendar(into **schedule.Calendar) error {
+	if d.literal("null") {
+		*into = nil
+		return nil
+	}
+	cal := &schedule.Calendar{}
+	list := func(name string, dst *[]string) error {
+		if d.literal("null") {
+			*dst = nil
+			return nil
+		}
+		*dst = []string{}
+		return d.array(where{list: "calendar", index: -1, field: name}, func(i int) error {
+			var v string
+			err := d.stringInto(where{list: "calendar." + name, index: i}, &v)
+			*dst = append(*dst, v)
+			return err
+		})
+	}
+	err := d.object(top.at("calendar"), func(key []byte) error {
+		switch string(key) {
+		case "workdays":
+			return list("workdays", &cal.Workdays)
+		case "holidays":
+			return list("holidays", &cal.Holidays)
+		}
+		return d.unknownField(top.at("calendar"), string(key))
+	})
+	*into = cal
+	return err
+}
+
+// object reads {"key": value, ...}, calling field for each key with the
+// position on the value; field must consume it.
+func (d *decoder) object(path where, field func(key []byte) error) error {
+	for first := true; ; first = false {
+		key, more, err := d.nextKey(path, first)
+		if err != nil || !more {
+			return err
+		}
+		if err := field(key); err != nil {
+			return err
+		}
+	}
+}
+
+// nextKey steps through an object: with first it consumes the '{', then
+// the ',' before each further key; it returns more=false after the '}'. On
+// a key it leaves the position on the value. The key aliases the input
+// unless it has escapes, so reading keys allocates nothing.
+func (d *decoder) nextKey(path where, first bool) (key []byte, more bool, err error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return nil, false, errEOF
+	}
+	c := d.data[d.pos]
+	switch {
+	case first && c != '{':
+		return nil, false, d.wrongType(path, "an object")
+	case first:
+		d.pos++
+		d.skipSpace()
+		if d.peek() == '}' {
+			d.pos++
+			return nil, false, nil
+		}
+	case c == ',':
+		d.pos++
+		d.skipSpace()
+	case c == '}':
+		d.pos++
+		return nil, false, nil
+	default:
+		return nil, false, d.syntax(path, "want ',' or '}' after a field")
+	}
+	if d.pos >= len(d.data) {
+		return nil, false, errEOF
+	}
+	if d.data[d.pos] != '"' {
+		return nil, false, d.syntax(path, "want a field name in double quotes")
+	}
+	// Fast path: a plain ASCII key is a slice of the input.
+	end := d.pos + 1
+	for end < len(d.data) && d.data[end] != '"' && d.data[end] >= 0x20 && d.data[end] != '\\' && d.data[end] < utf8.RuneSelf {
+		end++
+	}
+	if end < len(d.data) && d.data[end] == '"' {
+		key, d.pos = d.data[d.pos+1:end], end+1
+	} else {
+		k, err := d.str(path)
+		if err != nil {
+			return nil, false, err
+		}
+		key = []byte(k)
+	}
+	d.skipSpace()
+	if err := d.expect(path, ':', "want ':' after a field name"); err != nil {
+		return nil, false, err
+	}
+	d.skipSpace()
+	return key, true, nil
+}
+
+// array reads [value, ...] (or null), calling elem for each index.
+func (d *decoder) array(path where, elem func(i int) error) error {
+	d.skipSpace()
+	if d.literal("null") {
+		return nil
+	}
+	if d.pos >= len(d.data) {
+		return errEOF
+	}
+	if d.data[d.pos] != '[' {
+		return d.wrongType(path, "an array")
+	}
+	d.pos++
+	for i := 0; ; i++ {
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return errEOF
+		}
+		if d.data[d.pos] == ']' && i == 0 {
+			d.pos++
+			return nil
+		}
+		if err := elem(i); err != nil {
+			return err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return errEOF
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return nil
+		default:
+			return d.syntax(path, "want ',' or ']' after an element")
+		}
+	}
+}
+
+// stringInto reads a string (or null, which leaves dst as it is).
+func (d *decoder) stringInto(path where, dst *string) error {
+	if d.peek() == '"' {
+		v, err := d.str(path)
+		*dst = v
+		return err
+	}
+	if d.literal("null") {
+		return nil
+	}
+	return d.wrongType(path, "a string")
+}
+
+// str reads a JSON string at d.pos. Plain ASCII without escapes is one slice
+// and one allocation; anything else takes the careful path.
+func (d *decoder) str(path where) (string, error) {
+	d.pos++ // opening quote
+	start := d.pos
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			d.pos++
+			return string(d.data[start : d.pos-1]), nil
+		}
+		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return d.strSlow(path, start)
+		}
+		d.pos++
+	}
+	return "", errEOF
+}
+
+// strSlow decodes escapes and replaces invalid UTF-8 and lone surrogates with
+// U+FFFD, exactly as encoding/json does.
+func (d *decoder) strSlow(path where, start int) (string, error) {
+	buf := append([]byte(nil), d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return string(buf), nil
+		case c < 0x20:
+			return "", d.syntax(path, "control character in a string; write it as an escape like \\n")
+		case c == '\\':
+			if d.pos+1 >= len(d.data) {
+				return "", errEOF
+			}
+			esc := d.data[d.pos+1]
+			if r, ok := simpleEscapes[esc]; ok {
+				buf = append(buf, r)
+				d.pos += 2
+				continue
+			}
+			if esc != 'u' {
+				return "", d.syntax(path, fmt.Sprintf("invalid escape \\%c in a string", esc))
+			}
+			if d.pos+6 > len(d.data) {
+				return "", errEOF
+			}
+			r, ok := d.hex4(d.pos + 2)
+			if !ok {
+				d.pos += 2
+				return "", d.syntax(path, "invalid \\u escape; want four hex digits")
+			}
+			d.pos += 6
+			if utf16.IsSurrogate(r) {
+				high := r
+				r = utf8.RuneError
+				if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+					if low, ok := d.hex4(d.pos + 2); ok {
+						if pair := utf16.DecodeRune(high, low); pair != utf8.RuneError {
+							r = pair
+							d.pos += 6
+						}
+					}
+				}
+			}
+			buf = utf8.AppendRune(buf, r)
+		case c < utf8.RuneSelf:
+			buf = append(buf, c)
+			d.pos++
+		default:
+			r, size := utf8.DecodeRune(d.data[d.pos:])
+			if r == utf8.RuneError && size == 1 {
+				buf = utf8.AppendRune(buf, utf8.RuneError)
+			} else {
+				buf = append(buf, d.data[d.pos:d.pos+size]...)
+			}
+			d.pos += size
+		}
+	}
+	return "", errEOF
+}
+
+var simpleEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// hex4 reads the four hex digits of a \u escape starting at at.
+func (d *decoder) hex4(at int) (rune, bool) {
+	if at+4 > len(d.data) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range d.data[at : at+4] {
+		switch {
+		case isDigit(c):
+			v = v<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// number reads a JSON number, returning its text and value.
+func (d *decoder) number(path where) (string, float64, error) {
+	start := d.pos
+	digits := func() int {
+		n := 0
+		for d.pos < len(d.data) && isDigit(d.data[d.pos]) {
+			d.pos++
+			n++
+		}
+		return n
+	}
+	if d.peek() == '-' {
+		d.pos++
+	}
+	switch {
+	case d.peek() == '0':
+		d.pos++
+	case digits() == 0:
+		return "", 0, d.syntax(path, "invalid number")
+	}
+	if d.peek() == '.' {
+		d.pos++
+		if digits() == 0 {
+			return "", 0, d.syntax(path, "invalid number: want digits after '.'")
+		}
+	}
+	if c := d.peek(); c == 'e' || c == 'E' {
+		d.pos++
+		if c := d.peek(); c == '+' || c == '-' {
+			d.pos++
+		}
+		if digits() == 0 {
+			return "", 0, d.syntax(path, "invalid number: want digits in the exponent")
+		}
+	}
+	raw := string(d.data[start:d.pos])
+	v, err := strconv.ParseFloat(raw, 64)
+	if err != nil || math.IsInf(v, 0) {
+		d.pos = start
+		return "", 0, d.errorf(path, "number %s is out of range", raw)
+	}
+	return raw, v, nil
+}
+
+// literal consumes word (null, true, false) if it is next.
+func (d *decoder) literal(word string) bool {
+	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
+		d.pos += len(word)
+		return true
+	}
+	return false
+}
+
+func (d *decoder) peek() byte {
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) expect(path where, c byte, msg string) error {
+	if d.pos >= len(d.data) {
+		return errEOF
+	}
+	if d.data[d.pos] != c {
+		return d.syntax(path, msg)
+	}
+	d.pos++
+	return nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// errorf is a problem at the current position: path (if any), message, and
+// where in the file.
+func (d *decoder) errorf(path where, format string, args ...any) error {
+	line, col := position(d.data, int64(d.pos))
+	reason := fmt.Sprintf(format, args...) + fmt.Sprintf(" (line %d, column %d)", line, col)
+	if path == top {
+		return errors.New(reason)
+	}
+	return &schedule.FieldError{Path: path.String(), Reason: reason}
+}
+
+func (d *decoder) syntax(path where, msg string) error {
+	if d.pos >= len(d.data) {
+		return errEOF
+	}
+	line, col := position(d.data, int64(d.pos))
+	at := fmt.Sprintf("line %d, column %d", line, col)
+	if path != top {
+		at = path.String() + " " + at
+	}
+	return fmt.Errorf("%s: invalid JSON: %s", at, msg)
+}
+
+func (d *decoder) wrongType(path where, want string) error {
+	if d.pos >= len(d.data) {
+		return errEOF
+	}
+	got := "something else"
+	switch c := d.data[d.pos]; {
+	case c == '"':
+		got = "a JSON string"
+	case c == '{':
+		got = "a JSON object"
+	case c == '[':
+		got = "a JSON array"
+	case c == 't' || c == 'f':
+		got = "a JSON boolean"
+	case c == 'n':
+		got = "a JSON null"
+	case c == '-' || isDigit(c):
+		got = "a JSON number"
+	default:
+		return d.syntax(path, fmt.Sprintf("unexpected %q", c))
+	}
+	if path == top {
+		path = top.at("schedule file")
+	}
+	return d.errorf(path, "want %s, got %s", want, got)
+}
+
+func (d *decoder) unknownField(path where, key string) error {
+	return d.errorf(path, "unknown field %q", key)
+}
+
+// position converts a byte offset to a 1-based line and column.
+func position(data []byte, offset int64) (line, col int) {
+	offset = max(0, min(offset, int64(len(data))))
+	line, lineStart := 1, 0
+	for i, c := range data[:offset] {
+		if c == '\n' {
+			line, lineStart = line+1, i+1
+		}
+	}
+	return line, int(offset) - lineStart + 1
+}

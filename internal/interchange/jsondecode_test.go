@@ -1,0 +1,159 @@
+package interchange
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// referenceDecode decodes a schedule file with encoding/json, for the
+// differential fuzz test of the hand-written decoder.
+func referenceDecode(data []byte) (*schedule.Schedule, error) {
+	var f struct {
+		Name       string             `json:"name"`
+		StartDate  string             `json:"start_date"`
+		Calendar   *schedule.Calendar `json:"calendar"`
+		Activities []struct {
+			ID, Name, Description string
+			Duration              json.RawMessage `json:"duration"`
+		} `json:"activities"`
+		Relationships []struct {
+			ID, Type, Predecessor, Successor string
+			Lag                              float64 `json:"lag"`
+		} `json:"relationships"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, os.ErrInvalid // trailing data
+	}
+	s := &schedule.Schedule{Name: f.Name, StartDate: f.StartDate, Calendar: f.Calendar,
+		Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
+	for _, a := range f.Activities {
+		var d string
+		if len(a.Duration) > 0 && a.Duration[0] == '"' {
+			if err := json.Unmarshal(a.Duration, &d); err != nil {
+				return nil, err
+			}
+		} else if string(a.Duration) != "null" {
+			d = string(a.Duration)
+		}
+		s.Activities = append(s.Activities, schedule.Activity{ID: a.ID, Name: a.Name, Description: a.Description, Duration: d})
+	}
+	for _, r := range f.Relationships {
+		t := schedule.RelType(r.Type)
+		if p, err := schedule.ParseRelType(r.Type); err == nil {
+			t = p
+		}
+		s.Relationships = append(s.Relationships, schedule.Relationship{ID: r.ID, Type: t, Predecessor: r.Predecessor, Successor: r.Successor, Lag: r.Lag})
+	}
+	return s, nil
+}
+
+func TestDecoderMatchesEncodingJSON(t *testing.T) {
+	for _, path := range []string{"testdata/small.json", "../../examples/building.json"} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeSchedule(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := referenceDecode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decoders disagree", path)
+		}
+	}
+}
+
+func TestDecoderStrings(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"plain"`, "plain"},
+		{`"tab\tquote\"slash\/back\\"`, "tab\tquote\"slash/back\\"},
+		{`"\u00e9tage \u4e8c\u968e"`, "étage 二階"},
+		{`"\ud83c\udfd7 crane"`, "🏗 crane"},
+		{`"lone \ud83c end"`, "lone \uFFFD end"},
+		{"\"bad \xff byte\"", "bad \uFFFD byte"},
+		{`"Étage"`, "Étage"},
+	}
+	for _, tc := range tests {
+		d := &decoder{data: []byte(tc.in)}
+		got, err := d.str(top.at("x"))
+		var ref string
+		if json.Unmarshal([]byte(tc.in), &ref) != nil || ref != tc.want {
+			t.Fatalf("test case %s is wrong: encoding/json gives %q", tc.in, ref)
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s: got %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+func TestDecoderErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"name": "a` + "\n" + `b"}`, "name line 1, column 12: invalid JSON: control character in a string"},
+		{`{"name": "\q"}`, `name line 1, column 11: invalid JSON: invalid escape \q`},
+		{`{"name": "\u12G4"}`, `invalid \u escape`},
+		{`{"activities": [{"id": "A", "duration": 01}]}`, "activities[0] line 1, column 42: invalid JSON: want ',' or '}' after a field"},
+		{`{"activities": [{"id": "A", "duration": 1.}]}`, "want digits after '.'"},
+		{`{"relationships": [{"lag": 1e999}]}`, "relationships[0].lag: number 1e999 is out of range"},
+		{`{"relationships": [{"lag": true}]}`, "relationships[0].lag: want a number, got a JSON boolean"},
+		{`{"activities": [{"duration": [1]}]}`, `activities[0].duration: want a string like "5" or "pert(3,5,9)", got a JSON array`},
+		{`{"activities": [1,]}`, "activities[0]: want an object, got a JSON number"},
+		{`{"name": "x",}`, "want a field name in double quotes"},
+		{`{"calendar": {"workdays": "Mon"}}`, "calendar.workdays: want an array, got a JSON string"},
+		{`{"bogus": 1}`, `unknown field "bogus" (line 1, column 11)`},
+		{``, "ends before the schedule object is complete"},
+		{`{"name": "x"`, "ends before the schedule object is complete"},
+		{`{"name": "x\`, "ends before the schedule object is complete"},
+		{`{"name": "\u12`, "ends before the schedule object is complete"},
+	}
+	for _, tc := range tests {
+		_, err := decodeSchedule([]byte(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v\nwant it to contain %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// FuzzDecoder: whatever the hand-written decoder accepts, encoding/json
+// accepts too, with the same result; it never panics.
+func FuzzDecoder(f *testing.F) {
+	for _, path := range []string{"testdata/small.json"} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"name": "\ud83c\udfd7 \u00e9", "activities": [{"id": "A", "duration": -0.5e+2}], "relationships": null}`))
+	f.Add([]byte("\xef\xbb\xbf{\"calendar\": null}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := decodeSchedule(data)
+		if err != nil {
+			if got != nil || err.Error() == "" {
+				t.Fatalf("bad failure: %v, %v", got, err)
+			}
+			return
+		}
+		want, err := referenceDecode(data)
+		if err != nil {
+			t.Fatalf("accepted input encoding/json refuses (%v): %q", err, data)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("decoders disagree on %q:\n%+v\n%+v", data, got, want)
+		}
+	})
+}
