@@ -45,11 +45,11 @@ func newScheduleCmd(io *streams, runF func(*scheduleOptions) error) *cobra.Comma
 }
 
 func scheduleRun(opts *scheduleOptions) error {
-	s, err := interchange.ReadFile(opts.File)
+	s, net, err := interchange.Load(opts.File)
 	if err != nil {
 		return err
 	}
-	rep, err := render.NewReport(s)
+	rep, err := render.NewReportOf(s, net)
 	if err != nil {
 		return err
 	}

@@ -9,21 +9,29 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
-// ReadFile reads a schedule file, choosing the format by extension.
+// ReadFile reads and validates a schedule file, choosing the format by
+// extension.
 func ReadFile(path string) (*schedule.Schedule, error) {
+	s, _, err := Load(path)
+	return s, err
+}
+
+// Load is ReadFile that also returns the compiled network validation built,
+// for callers that go on to compute CPM.
+func Load(path string) (*schedule.Schedule, *schedule.Network, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	if ext != ".json" {
-		return nil, fmt.Errorf("%s: unsupported schedule format %q; want a .json schedule file", path, ext)
+		return nil, nil, fmt.Errorf("%s: unsupported schedule format %q; want a .json schedule file", path, ext)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s, err := ParseJSON(data)
+	s, n, err := parseJSON(data)
 	if err != nil {
-		return nil, &FileError{Path: path, Err: err}
+		return nil, nil, &FileError{Path: path, Err: err}
 	}
-	return s, nil
+	return s, n, nil
 }
 
 // FileError names the file a problem is in; several problems are listed one

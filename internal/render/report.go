@@ -26,11 +26,17 @@ type Report struct {
 
 // NewReport computes CPM for s.
 func NewReport(s *schedule.Schedule) (*Report, error) {
-	res, err := schedule.Analyze(s)
+	n, err := schedule.Compile(s)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Schedule: s, Result: res}
+	return NewReportOf(s, n)
+}
+
+// NewReportOf computes CPM on n, the compiled network of s.
+func NewReportOf(s *schedule.Schedule, n *schedule.Network) (*Report, error) {
+	rep := &Report{Schedule: s, Result: n.Compute()}
+	var err error
 	if s.StartDate != "" {
 		if rep.Clock, err = schedule.NewClock(s.StartDate, s.Calendar); err != nil {
 			return nil, err

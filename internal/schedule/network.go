@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
@@ -51,7 +52,7 @@ func (n *Network) ID(i int) string { return n.ids[i] }
 // Index returns the dense index of an activity id.
 func (n *Network) Index(id string) (int, bool) {
 	i, ok := n.index[id]
-	return int(i), ok && i >= 0 // negative: a relationship id (see compile)
+	return int(i), ok
 }
 
 // FieldError names where in a schedule a problem is, e.g.
@@ -106,9 +107,10 @@ const maxReported = 20
 // up to maxReported problems instead of stopping at the first.
 //
 // Map operations dominate on large schedules (each is a cache miss), so
-// there are as few as possible: one insert per activity, one per
-// relationship id (full only, into the same map), and one per link end
-// unless it repeats the previous link's (files list links grouped by task).
+// there are as few as possible: one insert per activity and one lookup per
+// link end unless it repeats the previous link's (files list links grouped
+// by task). Relationship ids are checked by sorting hashes (see
+// duplicateIDs), not with a map.
 func compile(s *Schedule, full bool) (*Network, []error) {
 	var errs []error
 	report := func(path string, format string, args ...any) bool {
@@ -124,25 +126,19 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		inStart:  make([]int32, nAct+1),
 		outStart: make([]int32, nAct+1),
 	}
-	// index maps activity ids to i and, in full mode, relationship ids to
-	// -1-i, so one lookup tells an id's kind and whether it is taken.
-	size := nAct
 	if full {
-		size += len(s.Relationships)
+		errs = duplicateIDs(s)
 	}
-	index := make(map[string]int32, size)
+	index := make(map[string]int32, nAct)
 	for i := range s.Activities {
 		a := &s.Activities[i]
 		n.ids[i] = a.ID
 		if first, dup := index[a.ID]; dup {
-			if report(fmt.Sprintf("activities[%d].id", i), "duplicate id %q (also activities[%d].id)", a.ID, first) {
+			if !full && report(fmt.Sprintf("activities[%d].id", i), "duplicate id %q (also activities[%d].id)", a.ID, first) {
 				return nil, errs
 			}
 		} else {
 			index[a.ID] = int32(i)
-		}
-		if full && a.ID == "" && report(fmt.Sprintf("activities[%d].id", i), "missing id") {
-			return nil, errs
 		}
 		if full && a.Name == "" && report(fmt.Sprintf("activities[%d].name", i), "missing name") {
 			return nil, errs
@@ -155,7 +151,7 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	}
 	lookup := func(id string) (int32, bool) {
 		v, ok := index[id]
-		return v, ok && v >= 0
+		return v, ok
 	}
 
 	// Resolve both ends once; the CSR fill below reuses them.
@@ -164,24 +160,6 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	p, q := int32(-1), int32(-1)
 	for i := range s.Relationships {
 		r := &s.Relationships[i]
-		if full {
-			switch first, taken := index[r.ID]; {
-			case r.ID == "":
-				if report(fmt.Sprintf("relationships[%d].id", i), "missing id") {
-					return nil, errs
-				}
-			case taken && first >= 0:
-				if report(fmt.Sprintf("relationships[%d].id", i), "duplicate id %q (also activities[%d].id)", r.ID, first) {
-					return nil, errs
-				}
-			case taken:
-				if report(fmt.Sprintf("relationships[%d].id", i), "duplicate id %q (also relationships[%d].id)", r.ID, -1-first) {
-					return nil, errs
-				}
-			default:
-				index[r.ID] = -1 - int32(i)
-			}
-		}
 		_, typeOK := linkTypes[r.Type]
 		if !typeOK && report(fmt.Sprintf("relationships[%d].type", i), "%q must be one of FS, SS, FF, SF", r.Type) {
 			return nil, errs
@@ -249,6 +227,60 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		return nil, []error{err}
 	}
 	return n, nil
+}
+
+// duplicateIDs reports missing ids and ids used twice, across activities
+// and relationships. It sorts 64-bit hashes of the ids, which is several
+// times faster than a map on large schedules; only when two hashes are equal
+// (a real duplicate, or very rarely a collision) does it compare the ids.
+func duplicateIDs(s *Schedule) []error {
+	var errs []error
+	path := func(i int) string {
+		if i < len(s.Activities) {
+			return fmt.Sprintf("activities[%d].id", i)
+		}
+		return fmt.Sprintf("relationships[%d].id", i-len(s.Activities))
+	}
+	id := func(i int) string {
+		if i < len(s.Activities) {
+			return s.Activities[i].ID
+		}
+		return s.Relationships[i-len(s.Activities)].ID
+	}
+	total := len(s.Activities) + len(s.Relationships)
+	seed := maphash.MakeSeed()
+	hashes := make([]uint64, total)
+	for i := range total {
+		if id(i) == "" && len(errs) < maxReported {
+			errs = append(errs, fieldErr(path(i), "missing id"))
+		}
+		hashes[i] = maphash.String(seed, id(i))
+	}
+	slices.Sort(hashes)
+	suspect := map[uint64]bool{}
+	for k := 1; k < total; k++ {
+		if hashes[k] == hashes[k-1] {
+			suspect[hashes[k]] = true
+		}
+	}
+	if len(suspect) == 0 {
+		return errs
+	}
+	first := map[string]int{}
+	for i := range total {
+		v := id(i)
+		if v == "" || !suspect[maphash.String(seed, v)] {
+			continue
+		}
+		if at, dup := first[v]; dup {
+			if len(errs) < maxReported {
+				errs = append(errs, fieldErr(path(i), "duplicate id %q (also %s)", v, path(at)))
+			}
+			continue
+		}
+		first[v] = i
+	}
+	return errs
 }
 
 // duplicateLinks finds links with the same predecessor, successor and type

@@ -12,6 +12,13 @@ import (
 // predecessor, successor and type), finite lags, a valid start date and
 // calendar, and no circular logic.
 func Validate(s *Schedule) error {
+	_, err := Check(s)
+	return err
+}
+
+// Check is Validate that also returns the compiled network, so a caller that
+// goes on to compute CPM does not compile twice.
+func Check(s *Schedule) (*Network, error) {
 	var errs []error
 	if s.StartDate != "" {
 		if _, err := time.Parse(time.DateOnly, s.StartDate); err != nil {
@@ -23,6 +30,9 @@ func Validate(s *Schedule) error {
 			errs = append(errs, err)
 		}
 	}
-	_, problems := compile(s, true)
-	return errors.Join(append(errs, problems...)...)
+	n, problems := compile(s, true)
+	if errs = append(errs, problems...); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return n, nil
 }
