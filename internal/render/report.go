@@ -102,9 +102,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		b = append(b, `, "critical": `...)
 		b = strconv.AppendBool(b, res.Critical(i))
 		if c := r.Clock; c != nil {
-			b = appendDate(b, "early_start_date", c.StartAt(res.ES[i]))
+			b = appendDate(b, "early_start_date", r.startDate(i, res.ES[i]))
 			b = appendDate(b, "early_finish_date", c.FinishAt(res.EF[i]))
-			b = appendDate(b, "late_start_date", c.StartAt(res.LS[i]))
+			b = appendDate(b, "late_start_date", r.startDate(i, res.LS[i]))
 			b = appendDate(b, "late_finish_date", c.FinishAt(res.LF[i]))
 		}
 		b = append(b, '}')
@@ -120,6 +120,16 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// startDate dates a start offset. A milestone (no duration) sits where its
+// predecessor ends, as in MS Project: its start is the end of a working
+// period, the same instant as its finish, not the next morning.
+func (r *Report) startDate(i int, offset float64) time.Time {
+	if r.Result.EF[i] == r.Result.ES[i] {
+		return r.Clock.FinishAt(offset)
+	}
+	return r.Clock.StartAt(offset)
 }
 
 func appendDate(b []byte, key string, t time.Time) []byte {
@@ -196,7 +206,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			days(res.ES[i]), days(res.EF[i]), days(res.LS[i]), days(res.LF[i]),
 			days(res.TotalFloat[i]), days(res.FreeFloat[i]), mark}
 		if r.Clock != nil {
-			row = append(row, r.Clock.StartAt(res.ES[i]).Format("2006-01-02 15:04"), r.Clock.FinishAt(res.EF[i]).Format("2006-01-02 15:04"))
+			row = append(row, r.startDate(i, res.ES[i]).Format("2006-01-02 15:04"), r.Clock.FinishAt(res.EF[i]).Format("2006-01-02 15:04"))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}

@@ -1,0 +1,92 @@
+package render_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+func report(t *testing.T, s *schedule.Schedule) *render.Report {
+	t.Helper()
+	rep, err := render.NewReport(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// The hand-written encoder must produce JSON that decodes to the same
+// strings, whatever the names hold.
+func TestJSONReportEscapesNames(t *testing.T) {
+	names := []string{
+		`quote " and backslash \`, "tab\tnewline\nreturn\r", "control \x01\x1f", "unicode Étage — 二階 🏗",
+		"<html> & 'single'", "bad utf8 \xff end", "MATCH (n) DETACH DELETE n; }) //",
+	}
+	s := &schedule.Schedule{}
+	for i, name := range names {
+		s.Activities = append(s.Activities, schedule.Activity{ID: name + string(rune('a'+i)), Name: name, Duration: "1"})
+	}
+	var buf bytes.Buffer
+	if err := report(t, s).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		CriticalPath []string `json:"critical_path"`
+		Activities   []struct{ ID, Name string }
+	}
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, buf.String())
+	}
+	for i, a := range got.Activities {
+		want := strings.ToValidUTF8(names[i], "\uFFFD")
+		if a.Name != want || a.ID != strings.ToValidUTF8(s.Activities[i].ID, "\uFFFD") {
+			t.Errorf("activity %d: name %q, want %q", i, a.Name, want)
+		}
+	}
+	if len(got.CriticalPath) != len(names) {
+		t.Errorf("critical path has %d ids, want %d", len(got.CriticalPath), len(names))
+	}
+}
+
+func TestReportRoundsBinaryNoise(t *testing.T) {
+	s := &schedule.Schedule{
+		Activities:    []schedule.Activity{{ID: "A", Name: "a", Duration: "0.1"}, {ID: "B", Name: "b", Duration: "0.2"}},
+		Relationships: []schedule.Relationship{{ID: "R", Type: schedule.FS, Predecessor: "A", Successor: "B"}},
+	}
+	var buf bytes.Buffer
+	if err := report(t, s).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"project_duration": 0.3,`) {
+		t.Errorf("want 0.3, got %s", buf.String())
+	}
+}
+
+func TestMilestoneDates(t *testing.T) {
+	// A 5-day task then a milestone: the milestone starts and finishes at
+	// 17:00 on the task's last day, as MS Project shows it.
+	s := &schedule.Schedule{
+		StartDate: "2026-01-05",
+		Activities: []schedule.Activity{
+			{ID: "A", Name: "Excavate", Duration: "5"},
+			{ID: "M", Name: "Excavation complete", Duration: "0"},
+		},
+		Relationships: []schedule.Relationship{{ID: "R", Type: schedule.FS, Predecessor: "A", Successor: "M"}},
+	}
+	var buf bytes.Buffer
+	if err := report(t, s).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"id": "M", "name": "Excavation complete", "duration": 0, "early_start": 5, "early_finish": 5, "late_start": 5, "late_finish": 5, "total_float": 0, "free_float": 0, "critical": true, "early_start_date": "2026-01-09T17:00:00", "early_finish_date": "2026-01-09T17:00:00"`,
+		`"id": "A", "name": "Excavate", "duration": 5, "early_start": 0, "early_finish": 5, "late_start": 0, "late_finish": 5, "total_float": 0, "free_float": 0, "critical": true, "early_start_date": "2026-01-05T08:00:00", "early_finish_date": "2026-01-09T17:00:00"`,
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("report lacks %s\n%s", want, buf.String())
+		}
+	}
+}
