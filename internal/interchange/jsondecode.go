@@ -58,33 +58,7 @@ func decodeSchedule(data []byte) (*schedule.Schedule, error) {
 		d.pos = 3 // a UTF-8 byte order mark, as some Windows editors write
 	}
 	s := &schedule.Schedule{}
-	err := d.object(top, func(key []byte) error {
-		switch string(key) {
-		case "name":
-			return d.stringInto(top.at("name"), &s.Name)
-		case "start_date":
-			return d.stringInto(top.at("start_date"), &s.StartDate)
-		case "calendar":
-			return d.calendar(&s.Calendar)
-		case "activities":
-			s.Activities = make([]schedule.Activity, 0, d.objectsAhead())
-			err := d.array(top.at("activities"), func(i int) error {
-				s.Activities = append(s.Activities, schedule.Activity{})
-				return d.activity(where{list: "activities", index: i}, &s.Activities[len(s.Activities)-1])
-			})
-			s.Activities = fit(s.Activities)
-			return err
-		case "relationships":
-			s.Relationships = make([]schedule.Relationship, 0, d.objectsAhead())
-			err := d.array(top.at("relationships"), func(i int) error {
-				s.Relationships = append(s.Relationships, schedule.Relationship{})
-				return d.relationship(where{list: "relationships", index: i}, &s.Relationships[len(s.Relationships)-1])
-			})
-			s.Relationships = fit(s.Relationships)
-			return err
-		}
-		return d.unknownField(top, string(key))
-	})
+	err := fields(d, top, s, scheduleField)
 	if err != nil {
 		return nil, err
 	}
@@ -117,119 +91,127 @@ func fit[T any](list []T) []T {
 	return list
 }
 
-func (d *decoder) activity(path where, a *schedule.Activity) error {
+// fields reads an object into v, calling field for each key with the
+// position on the value; field must consume the value. field is a plain
+// function, not a closure, so a list of objects costs no allocation per
+// object for the loop itself.
+func fields[T any](d *decoder, path where, v *T, field func(d *decoder, path where, v *T, key []byte) error) error {
 	for first := true; ; first = false {
 		key, more, err := d.nextKey(path, first)
 		if err != nil || !more {
 			return err
 		}
-		switch string(key) {
-		case "id":
-			err = d.stringInto(path.at("id"), &a.ID)
-		case "name":
-			err = d.stringInto(path.at("name"), &a.Name)
-		case "description":
-			err = d.stringInto(path.at("description"), &a.Description)
-		case "duration":
-			// A string ("5", "pert(3,5,9)") or, for convenience, a bare number.
-			switch c := d.peek(); {
-			case c == '"' || c == 'n':
-				err = d.stringInto(path.at("duration"), &a.Duration)
-			case c == '-' || isDigit(c):
-				a.Duration, _, err = d.number(path.at("duration"))
-			default:
-				err = d.wrongType(path.at("duration"), `a string like "5" or "pert(3,5,9)"`)
-			}
-		default:
-			err = d.unknownField(path, string(key))
-		}
-		if err != nil {
+		if err := field(d, path, v, key); err != nil {
 			return err
 		}
 	}
 }
 
-func (d *decoder) relationship(path where, r *schedule.Relationship) error {
-	for first := true; ; first = false {
-		key, more, err := d.nextKey(path, first)
-		if err != nil || !more {
-			return err
-		}
-		switch string(key) {
-		case "id":
-			err = d.stringInto(path.at("id"), &r.ID)
-		case "type":
-			var t string
-			err = d.stringInto(path.at("type"), &t)
-			r.Type = schedule.RelType(t)
-			if parsed, perr := schedule.ParseRelType(t); perr == nil {
-				r.Type = parsed // accept "fs"; Validate refuses what is not a type
-			}
-		case "predecessor":
-			err = d.stringInto(path.at("predecessor"), &r.Predecessor)
-		case "successor":
-			err = d.stringInto(path.at("successor"), &r.Successor)
-		case "lag":
-			switch c := d.peek(); {
-			case d.literal("null"):
-			case c == '-' || isDigit(c):
-				_, r.Lag, err = d.number(path.at("lag"))
-			default:
-				err = d.wrongType(path.at("lag"), "a number")
-			}
-		default:
-			err = d.unknownField(path, string(key))
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-func (d *decoder) calendar(into **schedule.Calendar) error {
-	if d.literal("null") {
-		*into = nil
-		return nil
-	}
-	cal := &schedule.Calendar{}
-	list := func(name string, dst *[]string) error {
+func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) error {
+	switch string(key) {
+	case "name":
+		return d.stringInto(path.at("name"), &s.Name)
+	case "start_date":
+		return d.stringInto(path.at("start_date"), &s.StartDate)
+	case "calendar":
 		if d.literal("null") {
-			*dst = nil
+			s.Calendar = nil
 			return nil
 		}
-		*dst = []string{}
-		return d.array(where{list: "calendar", index: -1, field: name}, func(i int) error {
-			var v string
-			err := d.stringInto(where{list: "calendar." + name, index: i}, &v)
-			*dst = append(*dst, v)
-			return err
+		s.Calendar = &schedule.Calendar{}
+		return fields(d, path.at("calendar"), s.Calendar, calendarField)
+	case "activities":
+		s.Activities = make([]schedule.Activity, 0, d.objectsAhead())
+		err := d.array(path.at("activities"), func(i int) error {
+			s.Activities = append(s.Activities, schedule.Activity{})
+			return fields(d, where{list: "activities", index: i}, &s.Activities[i], activityField)
 		})
+		s.Activities = fit(s.Activities)
+		return err
+	case "relationships":
+		s.Relationships = make([]schedule.Relationship, 0, d.objectsAhead())
+		err := d.array(path.at("relationships"), func(i int) error {
+			s.Relationships = append(s.Relationships, schedule.Relationship{})
+			return fields(d, where{list: "relationships", index: i}, &s.Relationships[i], relationshipField)
+		})
+		s.Relationships = fit(s.Relationships)
+		return err
 	}
-	err := d.object(top.at("calendar"), func(key []byte) error {
-		switch string(key) {
-		case "workdays":
-			return list("workdays", &cal.Workdays)
-		case "holidays":
-			return list("holidays", &cal.Holidays)
-		}
-		return d.unknownField(top.at("calendar"), string(key))
-	})
-	*into = cal
-	return err
+	return d.unknownField(path, string(key))
 }
 
-// object reads {"key": value, ...}, calling field for each key with the
-// position on the value; field must consume it.
-func (d *decoder) object(path where, field func(key []byte) error) error {
-	for first := true; ; first = false {
-		key, more, err := d.nextKey(path, first)
-		if err != nil || !more {
+func activityField(d *decoder, path where, a *schedule.Activity, key []byte) error {
+	switch string(key) {
+	case "id":
+		return d.stringInto(path.at("id"), &a.ID)
+	case "name":
+		return d.stringInto(path.at("name"), &a.Name)
+	case "description":
+		return d.stringInto(path.at("description"), &a.Description)
+	case "duration":
+		// A string ("5", "pert(3,5,9)") or, for convenience, a bare number.
+		switch c := d.peek(); {
+		case c == '"' || c == 'n':
+			return d.stringInto(path.at("duration"), &a.Duration)
+		case c == '-' || isDigit(c):
+			var err error
+			a.Duration, _, err = d.number(path.at("duration"))
 			return err
 		}
-		if err := field(key); err != nil {
-			return err
-		}
+		return d.wrongType(path.at("duration"), `a string like "5" or "pert(3,5,9)"`)
 	}
+	return d.unknownField(path, string(key))
+}
+
+func relationshipField(d *decoder, path where, r *schedule.Relationship, key []byte) error {
+	switch string(key) {
+	case "id":
+		return d.stringInto(path.at("id"), &r.ID)
+	case "type":
+		var t string
+		err := d.stringInto(path.at("type"), &t)
+		r.Type = schedule.RelType(t)
+		if parsed, perr := schedule.ParseRelType(t); perr == nil {
+			r.Type = parsed // accept "fs"; Validate refuses what is not a type
+		}
+		return err
+	case "predecessor":
+		return d.stringInto(path.at("predecessor"), &r.Predecessor)
+	case "successor":
+		return d.stringInto(path.at("successor"), &r.Successor)
+	case "lag":
+		switch c := d.peek(); {
+		case d.literal("null"):
+			return nil
+		case c == '-' || isDigit(c):
+			var err error
+			_, r.Lag, err = d.number(path.at("lag"))
+			return err
+		}
+		return d.wrongType(path.at("lag"), "a number")
+	}
+	return d.unknownField(path, string(key))
+}
+
+func calendarField(d *decoder, path where, cal *schedule.Calendar, key []byte) error {
+	var dst *[]string
+	switch string(key) {
+	case "workdays":
+		dst = &cal.Workdays
+	case "holidays":
+		dst = &cal.Holidays
+	default:
+		return d.unknownField(path, string(key))
+	}
+	if d.literal("null") {
+		*dst = nil
+		return nil
+	}
+	*dst = []string{}
+	return d.array(where{list: "calendar", index: -1, field: string(key)}, func(i int) error {
+		*dst = append(*dst, "")
+		return d.stringInto(where{list: "calendar." + string(key), index: i}, &(*dst)[i])
+	})
 }
 
 // nextKey steps through an object: with first it consumes the '{', then

@@ -149,41 +149,23 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		}
 		n.dur[i] = d
 	}
-	lookup := func(id string) (int32, bool) {
-		v, ok := index[id]
-		return v, ok
-	}
 
 	// Resolve both ends once; the CSR fill below reuses them.
 	ends := make([][2]int32, len(s.Relationships))
-	lastPred, lastSucc := "", ""
-	p, q := int32(-1), int32(-1)
+	var pred, succ lastLookup
 	for i := range s.Relationships {
 		r := &s.Relationships[i]
 		_, typeOK := linkTypes[r.Type]
 		if !typeOK && report(fmt.Sprintf("relationships[%d].type", i), "%q must be one of FS, SS, FF, SF", r.Type) {
 			return nil, errs
 		}
-		predOK, succOK := p >= 0 && r.Predecessor == lastPred, q >= 0 && r.Successor == lastSucc
-		if !predOK {
-			p, predOK = lookup(r.Predecessor)
-			lastPred = r.Predecessor
-			if !predOK {
-				p = -1
-				if report(fmt.Sprintf("relationships[%d].predecessor", i), "unknown activity %q", r.Predecessor) {
-					return nil, errs
-				}
-			}
+		p, predOK := pred.resolve(index, r.Predecessor)
+		if !predOK && report(fmt.Sprintf("relationships[%d].predecessor", i), "unknown activity %q", r.Predecessor) {
+			return nil, errs
 		}
-		if !succOK {
-			q, succOK = lookup(r.Successor)
-			lastSucc = r.Successor
-			if !succOK {
-				q = -1
-				if report(fmt.Sprintf("relationships[%d].successor", i), "unknown activity %q", r.Successor) {
-					return nil, errs
-				}
-			}
+		q, succOK := succ.resolve(index, r.Successor)
+		if !succOK && report(fmt.Sprintf("relationships[%d].successor", i), "unknown activity %q", r.Successor) {
+			return nil, errs
 		}
 		if predOK && succOK && p == q && report(fmt.Sprintf("relationships[%d]", i), "self-link: activity %q cannot precede itself", r.Predecessor) {
 			return nil, errs
@@ -227,6 +209,22 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		return nil, []error{err}
 	}
 	return n, nil
+}
+
+// lastLookup remembers one map lookup: consecutive links usually share an
+// end, and a string compare is far cheaper than a map lookup's cache miss.
+type lastLookup struct {
+	id    string
+	at    int32
+	found bool
+}
+
+func (l *lastLookup) resolve(index map[string]int32, id string) (int32, bool) {
+	if !l.found || id != l.id {
+		l.id = id
+		l.at, l.found = index[id]
+	}
+	return l.at, l.found
 }
 
 // duplicateIDs reports missing ids and ids used twice, across activities
