@@ -1,0 +1,172 @@
+// Package store holds the persistence ports — GraphStore (topology, the seed
+// design's node graph) and VectorStore (documents for semantic search) — and
+// the Coordinator that writes both, two-phase and idempotently. Adapters
+// live in sub-packages: neo4j/, weaviate/ and embedded/ (one SQLite file).
+//
+// Ports speak in the schedule's own ids (the ids of the imported file, or
+// the UUIDs the planner gave new activities). Inside the databases every
+// node and object is keyed by a UUID derived from (schedule, id) — see
+// ActivityUUID — so the same schedule imported twice lands on the same keys.
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Meta is what a schedule carries besides its activities and relationships.
+type Meta struct {
+	Name      string             `json:"name,omitempty"`
+	StartDate string             `json:"start_date,omitempty"`
+	Calendar  *schedule.Calendar `json:"calendar,omitempty"`
+}
+
+// Change is the effect of one op on the stored graph, as primitive puts
+// (create or replace) and deletes. OpID is the ledger key: a change whose
+// OpID a store has already applied is skipped.
+type Change struct {
+	OpID                string                  `json:"op_id"`
+	Meta                *Meta                   `json:"meta,omitempty"`
+	PutActivities       []schedule.Activity     `json:"put_activities,omitempty"`
+	DeleteActivities    []string                `json:"delete_activities,omitempty"`
+	PutRelationships    []schedule.Relationship `json:"put_relationships,omitempty"`
+	DeleteRelationships []string                `json:"delete_relationships,omitempty"`
+}
+
+// Empty reports whether the change touches nothing.
+func (c Change) Empty() bool {
+	return c.Meta == nil && len(c.PutActivities)+len(c.DeleteActivities)+len(c.PutRelationships)+len(c.DeleteRelationships) == 0
+}
+
+// ScheduleInfo lists a stored schedule.
+type ScheduleInfo struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Activities    int    `json:"activities"`
+	Relationships int    `json:"relationships"`
+}
+
+// GraphDump is a canonical, comparable view of a stored graph: nodes and
+// edges sorted, in the schedule's own ids. The ledger is not part of it.
+type GraphDump struct {
+	Meta  Meta            `json:"meta"`
+	Nodes []schedule.Node `json:"nodes"`
+	Edges []schedule.Edge `json:"edges"`
+}
+
+// GraphStore keeps a schedule's topology: the s/intra/e node model, one node
+// per relationship, PRECEDES edges, schedule_id on every node.
+type GraphStore interface {
+	// Apply applies changes in order in one transaction, skipping those
+	// already in the ledger, and records the others in it. It returns the
+	// op IDs it applied now. Deleting what is not there is not an error.
+	Apply(ctx context.Context, scheduleID string, changes []Change) (applied []string, err error)
+	// Load reads a stored schedule; ErrNotFound if there is none.
+	Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error)
+	// Schedules lists the stored schedules, by id.
+	Schedules(ctx context.Context) ([]ScheduleInfo, error)
+	// DeleteSchedule removes a schedule and its ledger.
+	DeleteSchedule(ctx context.Context, scheduleID string) error
+	// Dump returns the canonical view of a schedule's graph.
+	Dump(ctx context.Context, scheduleID string) (*GraphDump, error)
+	Close(ctx context.Context) error
+}
+
+// End is one end of a relationship document: the activity as embedded.
+type End struct {
+	ActivityID  string `json:"activity_id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Duration    string `json:"duration"`
+}
+
+// ActivityDoc is an activity as the vector store holds it.
+type ActivityDoc struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Duration    string    `json:"duration"`
+	Vector      []float32 `json:"-"`
+}
+
+// RelationshipDoc is a relationship as the vector store holds it: with both
+// ends' text, so a search for "fit-out after drywall" can find it.
+type RelationshipDoc struct {
+	ID          string           `json:"id"`
+	Type        schedule.RelType `json:"type"`
+	Lag         float64          `json:"lag"`
+	Predecessor End              `json:"predecessor"`
+	Successor   End              `json:"successor"`
+	Vector      []float32        `json:"-"`
+}
+
+// VectorChange is the vector-store side of a Change.
+type VectorChange struct {
+	OpID                string            `json:"op_id"`
+	PutActivities       []ActivityDoc     `json:"put_activities,omitempty"`
+	DeleteActivities    []string          `json:"delete_activities,omitempty"`
+	PutRelationships    []RelationshipDoc `json:"put_relationships,omitempty"`
+	DeleteRelationships []string          `json:"delete_relationships,omitempty"`
+}
+
+// Kind says what a search hit is.
+type Kind string
+
+// Hit kinds.
+const (
+	ActivityKind     Kind = "activity"
+	RelationshipKind Kind = "relationship"
+)
+
+// Query is a hybrid search: BM25 on Text blended with cosine similarity to
+// Vector; Alpha 1 is pure vector, 0 pure keyword. Kinds empty means both.
+type Query struct {
+	Text   string
+	Vector []float32
+	K      int
+	Alpha  float64
+	Kinds  []Kind
+}
+
+// Hit is one search result; Score is higher for better matches.
+type Hit struct {
+	Kind  Kind    `json:"kind"`
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
+// VectorDump is a canonical view of a schedule's documents (vectors left
+// out: they are derived from the text).
+type VectorDump struct {
+	Activities    []ActivityDoc     `json:"activities"`
+	Relationships []RelationshipDoc `json:"relationships"`
+}
+
+// VectorStore keeps Activity and Relationship documents for semantic search.
+type VectorStore interface {
+	// Apply applies changes in order, skipping those already in the ledger.
+	Apply(ctx context.Context, scheduleID string, changes []VectorChange) (applied []string, err error)
+	// Search runs a hybrid search within one schedule.
+	Search(ctx context.Context, scheduleID string, q Query) ([]Hit, error)
+	// DeleteSchedule removes a schedule's documents and ledger.
+	DeleteSchedule(ctx context.Context, scheduleID string) error
+	// Dump returns the canonical view of a schedule's documents.
+	Dump(ctx context.Context, scheduleID string) (*VectorDump, error)
+	Close(ctx context.Context) error
+}
+
+// ErrNotFound is returned for a schedule that is not stored.
+var ErrNotFound = errors.New("schedule not found")
+
+// ActivityUUID is the database key of an activity of a schedule.
+func ActivityUUID(scheduleID, activityID string) string {
+	return schedule.DerivedID("activity", scheduleID, activityID)
+}
+
+// RelationshipUUID is the database key of a relationship of a schedule.
+func RelationshipUUID(scheduleID, relationshipID string) string {
+	return schedule.DerivedID("relationship", scheduleID, relationshipID)
+}
