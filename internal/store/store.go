@@ -10,8 +10,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -25,14 +27,23 @@ type Meta struct {
 
 // Change is the effect of one op on the stored graph, as primitive puts
 // (create or replace) and deletes. OpID is the ledger key: a change whose
-// OpID a store has already applied is skipped.
+// OpID a store has already applied is skipped, and the graph store keeps
+// the whole change (with the op and its inverse) in its ledger, so a retried
+// write can be finished and a committed one undone later.
+//
+// A compensating change has no OpID (it is not recorded) and names in
+// Forget the op IDs it undoes: they leave the ledger, so that a later retry
+// of those ops applies them afresh instead of skipping them.
 type Change struct {
-	OpID                string                  `json:"op_id"`
+	OpID                string                  `json:"op_id,omitempty"`
+	Op                  *schedule.Op            `json:"op,omitempty"`
+	Inverse             []schedule.Op           `json:"inverse,omitempty"`
 	Meta                *Meta                   `json:"meta,omitempty"`
 	PutActivities       []schedule.Activity     `json:"put_activities,omitempty"`
 	DeleteActivities    []string                `json:"delete_activities,omitempty"`
 	PutRelationships    []schedule.Relationship `json:"put_relationships,omitempty"`
 	DeleteRelationships []string                `json:"delete_relationships,omitempty"`
+	Forget              []string                `json:"forget,omitempty"`
 }
 
 // Empty reports whether the change touches nothing.
@@ -63,7 +74,10 @@ type GraphStore interface {
 	// already in the ledger, and records the others in it. It returns the
 	// op IDs it applied now. Deleting what is not there is not an error.
 	Apply(ctx context.Context, scheduleID string, changes []Change) (applied []string, err error)
-	// Load reads a stored schedule; ErrNotFound if there is none.
+	// Recorded returns the ledger's changes for those of opIDs it holds.
+	Recorded(ctx context.Context, scheduleID string, opIDs []string) (map[string]Change, error)
+	// Load reads a stored schedule, activities and relationships sorted by
+	// id; ErrNotFound if there is none.
 	Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error)
 	// Schedules lists the stored schedules, by id.
 	Schedules(ctx context.Context) ([]ScheduleInfo, error)
@@ -102,9 +116,11 @@ type RelationshipDoc struct {
 	Vector      []float32        `json:"-"`
 }
 
-// VectorChange is the vector-store side of a Change.
+// VectorChange is the vector-store side of a Change, with the same OpID
+// (recorded in the vector store's own ledger) and Forget.
 type VectorChange struct {
-	OpID                string            `json:"op_id"`
+	OpID                string            `json:"op_id,omitempty"`
+	Forget              []string          `json:"forget,omitempty"`
 	PutActivities       []ActivityDoc     `json:"put_activities,omitempty"`
 	DeleteActivities    []string          `json:"delete_activities,omitempty"`
 	PutRelationships    []RelationshipDoc `json:"put_relationships,omitempty"`
@@ -169,4 +185,30 @@ func ActivityUUID(scheduleID, activityID string) string {
 // RelationshipUUID is the database key of a relationship of a schedule.
 func RelationshipUUID(scheduleID, relationshipID string) string {
 	return schedule.DerivedID("relationship", scheduleID, relationshipID)
+}
+
+// SortDump puts a graph dump in canonical order: activity nodes by activity
+// id (start, intra, end), then relationship nodes by id; edges by from, to.
+// Every adapter's Dump ends with it so dumps compare across stores.
+func SortDump(d *GraphDump) {
+	rank := map[schedule.NodeKind]int{schedule.StartNode: 0, schedule.IntraNode: 1, schedule.EndNode: 2, schedule.RelationshipNode: 3}
+	slices.SortFunc(d.Nodes, func(a, b schedule.Node) int {
+		ra, rb := rank[a.Kind], rank[b.Kind]
+		if (ra == 3) != (rb == 3) {
+			return cmp.Compare(ra, rb)
+		}
+		if ra < 3 {
+			if c := cmp.Compare(a.ActivityID, b.ActivityID); c != 0 {
+				return c
+			}
+			return cmp.Compare(ra, rb)
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	slices.SortFunc(d.Edges, func(a, b schedule.Edge) int {
+		if c := cmp.Compare(a.From, b.From); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.To, b.To)
+	})
 }

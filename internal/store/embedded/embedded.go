@@ -1,0 +1,202 @@
+// Package embedded is the default store: one SQLite file (pure Go, WAL)
+// that is both the GraphStore (the seed design's node and edge tables) and
+// the VectorStore (documents, vectors, an FTS5 index for BM25, hybrid search
+// by fusing BM25 with cosine similarity). It needs no server.
+package embedded
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/autoscheduler/autoscheduler/internal/store"
+)
+
+// Store is one SQLite database holding any number of schedules. Graph and
+// Vectors are its two roles.
+type Store struct {
+	db        *sql.DB
+	tokenize  func(string) []string
+	closeOnce sync.Once
+	closeErr  error
+
+	mu      sync.Mutex
+	indexes map[string]*vectorIndex // per schedule, loaded on first search
+}
+
+// Graph is the store in its GraphStore role.
+func (s *Store) Graph() store.GraphStore { return graphView{s} }
+
+// Vectors is the store in its VectorStore role.
+func (s *Store) Vectors() store.VectorStore { return vectorView{s} }
+
+type graphView struct{ *Store }
+
+type vectorView struct{ *Store }
+
+func (g graphView) Apply(ctx context.Context, scheduleID string, changes []store.Change) ([]string, error) {
+	return g.applyGraph(ctx, scheduleID, changes)
+}
+
+func (g graphView) Dump(ctx context.Context, scheduleID string) (*store.GraphDump, error) {
+	return g.dumpGraph(ctx, scheduleID)
+}
+
+func (v vectorView) Apply(ctx context.Context, scheduleID string, changes []store.VectorChange) ([]string, error) {
+	return v.applyVectors(ctx, scheduleID, changes)
+}
+
+func (v vectorView) Dump(ctx context.Context, scheduleID string) (*store.VectorDump, error) {
+	return v.dumpVectors(ctx, scheduleID)
+}
+
+// Options tune a store.
+type Options struct {
+	// Tokenize turns text into the terms the BM25 index holds and queries
+	// use; the same normalisation as the embedder lets "first floor" find
+	// "Level 1". Nil means lower-cased words.
+	Tokenize func(string) []string
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS schedules (
+	id TEXT PRIMARY KEY,
+	name TEXT NOT NULL DEFAULT '',
+	start_date TEXT NOT NULL DEFAULT '',
+	calendar TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS nodes (
+	schedule_id TEXT NOT NULL,
+	id TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	weight TEXT NOT NULL,
+	activity_id TEXT NOT NULL DEFAULT '',
+	name TEXT NOT NULL DEFAULT '',
+	description TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (schedule_id, id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS edges (
+	schedule_id TEXT NOT NULL,
+	src TEXT NOT NULL,
+	dst TEXT NOT NULL,
+	PRIMARY KEY (schedule_id, src, dst)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS edges_dst ON edges (schedule_id, dst);
+CREATE TABLE IF NOT EXISTS graph_ledger (
+	schedule_id TEXT NOT NULL,
+	op_id TEXT NOT NULL,
+	change TEXT NOT NULL,
+	PRIMARY KEY (schedule_id, op_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS docs (
+	rowid INTEGER PRIMARY KEY,
+	schedule_id TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	id TEXT NOT NULL,
+	name TEXT NOT NULL,
+	doc TEXT NOT NULL,
+	terms TEXT NOT NULL,
+	vector BLOB NOT NULL,
+	UNIQUE (schedule_id, kind, id)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(terms, content='docs', content_rowid='rowid', tokenize="unicode61 tokenchars '_'");
+CREATE TRIGGER IF NOT EXISTS docs_ai AFTER INSERT ON docs BEGIN
+	INSERT INTO docs_fts(rowid, terms) VALUES (new.rowid, new.terms);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_ad AFTER DELETE ON docs BEGIN
+	INSERT INTO docs_fts(docs_fts, rowid, terms) VALUES ('delete', old.rowid, old.terms);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_au AFTER UPDATE ON docs BEGIN
+	INSERT INTO docs_fts(docs_fts, rowid, terms) VALUES ('delete', old.rowid, old.terms);
+	INSERT INTO docs_fts(rowid, terms) VALUES (new.rowid, new.terms);
+END;
+CREATE TABLE IF NOT EXISTS vector_ledger (
+	schedule_id TEXT NOT NULL,
+	op_id TEXT NOT NULL,
+	PRIMARY KEY (schedule_id, op_id)
+) WITHOUT ROWID;
+`
+
+// Open opens (creating if needed) the store at path.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("embedded store %s: %w", path, err)
+	}
+	// One connection: SQLite has one writer anyway, and it keeps every
+	// statement of a transaction on the same connection.
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("embedded store %s: creating tables: %w", path, err)
+	}
+	tokenize := opts.Tokenize
+	if tokenize == nil {
+		tokenize = func(s string) []string { return strings.Fields(strings.ToLower(s)) }
+	}
+	return &Store{db: db, tokenize: tokenize, indexes: map[string]*vectorIndex{}}, nil
+}
+
+// Close closes the database; closing either role closes both.
+func (s *Store) Close(context.Context) error {
+	s.closeOnce.Do(func() { s.closeErr = s.db.Close() })
+	return s.closeErr
+}
+
+// tx runs fn in one transaction, rolled back on error.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	return tx.Commit()
+}
+
+// Schedules lists stored schedules with their sizes.
+func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT s.id, s.name,
+			(SELECT count(*) FROM nodes n WHERE n.schedule_id = s.id AND n.kind = 'intra'),
+			(SELECT count(*) FROM nodes n WHERE n.schedule_id = s.id AND n.kind = 'relationship')
+		FROM schedules s ORDER BY s.id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.ScheduleInfo
+	for rows.Next() {
+		var info store.ScheduleInfo
+		if err := rows.Scan(&info.ID, &info.Name, &info.Activities, &info.Relationships); err != nil {
+			return nil, err
+		}
+		out = append(out, info)
+	}
+	return out, rows.Err()
+}
+
+// DeleteSchedule removes a schedule's graph, documents and both ledgers.
+func (s *Store) DeleteSchedule(ctx context.Context, scheduleID string) error {
+	s.forgetIndex(scheduleID)
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for _, table := range []string{"schedules", "nodes", "edges", "graph_ledger", "docs", "vector_ledger"} {
+			col := "schedule_id"
+			if table == "schedules" {
+				col = "id"
+			}
+			// Table and column names are constants above, never input.
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE "+col+" = ?", scheduleID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

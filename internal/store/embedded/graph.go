@@ -1,0 +1,232 @@
+package embedded
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+)
+
+// applyGraph writes changes to the node and edge tables in one transaction.
+func (s *Store) applyGraph(ctx context.Context, scheduleID string, changes []store.Change) ([]string, error) {
+	var applied []string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		applied = applied[:0]
+		for _, c := range changes {
+			if c.OpID != "" {
+				var one int
+				err := tx.QueryRowContext(ctx, `SELECT 1 FROM graph_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, c.OpID).Scan(&one)
+				if err == nil {
+					continue // already applied
+				}
+				if !errors.Is(err, sql.ErrNoRows) {
+					return err
+				}
+			}
+			if err := applyGraphChange(ctx, tx, scheduleID, c); err != nil {
+				return fmt.Errorf("op %s: %w", c.OpID, err)
+			}
+			if c.OpID != "" {
+				record, err := json.Marshal(c)
+				if err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO graph_ledger (schedule_id, op_id, change) VALUES (?, ?, ?)`, scheduleID, c.OpID, string(record)); err != nil {
+					return err
+				}
+				applied = append(applied, c.OpID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return applied, nil
+}
+
+func applyGraphChange(ctx context.Context, tx *sql.Tx, scheduleID string, c store.Change) error {
+	exec := func(query string, args ...any) error {
+		_, err := tx.ExecContext(ctx, query, args...)
+		return err
+	}
+	if c.Meta != nil {
+		cal := ""
+		if c.Meta.Calendar != nil {
+			b, err := json.Marshal(c.Meta.Calendar)
+			if err != nil {
+				return err
+			}
+			cal = string(b)
+		}
+		if err := exec(`INSERT INTO schedules (id, name, start_date, calendar) VALUES (?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET name = excluded.name, start_date = excluded.start_date, calendar = excluded.calendar`,
+			scheduleID, c.Meta.Name, c.Meta.StartDate, cal); err != nil {
+			return err
+		}
+	} else if err := exec(`INSERT INTO schedules (id) VALUES (?) ON CONFLICT (id) DO NOTHING`, scheduleID); err != nil {
+		return err
+	}
+	for _, id := range c.DeleteRelationships {
+		if err := deleteNode(exec, scheduleID, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range c.DeleteActivities {
+		for _, node := range []string{schedule.StartNodeID(id), schedule.IntraNodeID(id), schedule.EndNodeID(id)} {
+			if err := deleteNode(exec, scheduleID, node); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range c.PutActivities {
+		nodes, edges := schedule.ActivityNodes(a)
+		for _, n := range nodes {
+			if err := putNode(exec, scheduleID, n); err != nil {
+				return err
+			}
+		}
+		for _, e := range edges {
+			if err := exec(`INSERT OR IGNORE INTO edges (schedule_id, src, dst) VALUES (?, ?, ?)`, scheduleID, e.From, e.To); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range c.PutRelationships {
+		n, edges := schedule.RelationshipNodes(r)
+		// A changed relationship may now join other ends: drop its old edges.
+		if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND (src = ? OR dst = ?)`, scheduleID, r.ID, r.ID); err != nil {
+			return err
+		}
+		if err := putNode(exec, scheduleID, n); err != nil {
+			return err
+		}
+		for _, e := range edges {
+			if err := exec(`INSERT OR IGNORE INTO edges (schedule_id, src, dst) VALUES (?, ?, ?)`, scheduleID, e.From, e.To); err != nil {
+				return err
+			}
+		}
+	}
+	if len(c.Forget) > 0 {
+		for _, op := range c.Forget {
+			if err := exec(`DELETE FROM graph_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func putNode(exec func(string, ...any) error, scheduleID string, n schedule.Node) error {
+	return exec(`INSERT INTO nodes (schedule_id, id, kind, weight, activity_id, name, description) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (schedule_id, id) DO UPDATE SET kind = excluded.kind, weight = excluded.weight,
+			activity_id = excluded.activity_id, name = excluded.name, description = excluded.description`,
+		scheduleID, n.ID, string(n.Kind), n.Weight, n.ActivityID, n.Name, n.Description)
+}
+
+func deleteNode(exec func(string, ...any) error, scheduleID, id string) error {
+	if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND (src = ? OR dst = ?)`, scheduleID, id, id); err != nil {
+		return err
+	}
+	return exec(`DELETE FROM nodes WHERE schedule_id = ? AND id = ?`, scheduleID, id)
+}
+
+// Recorded returns the ledger's changes for those of opIDs it holds.
+func (s *Store) Recorded(ctx context.Context, scheduleID string, opIDs []string) (map[string]store.Change, error) {
+	out := map[string]store.Change{}
+	for _, op := range opIDs {
+		var record string
+		err := s.db.QueryRowContext(ctx, `SELECT change FROM graph_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op).Scan(&record)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var c store.Change
+		if err := json.Unmarshal([]byte(record), &c); err != nil {
+			return nil, fmt.Errorf("ledger entry %s: %w", op, err)
+		}
+		out[op] = c
+	}
+	return out, nil
+}
+
+// Load reads a schedule back from its nodes and edges.
+func (s *Store) Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error) {
+	d, err := s.dumpGraph(ctx, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	sched, err := schedule.FromGraph(&schedule.Graph{Nodes: d.Nodes, Edges: d.Edges})
+	if err != nil {
+		return nil, fmt.Errorf("schedule %s: %w", scheduleID, err)
+	}
+	sched.Name, sched.StartDate, sched.Calendar = d.Meta.Name, d.Meta.StartDate, d.Meta.Calendar
+	if sched.Activities == nil {
+		sched.Activities = []schedule.Activity{}
+	}
+	if sched.Relationships == nil {
+		sched.Relationships = []schedule.Relationship{}
+	}
+	return sched, nil
+}
+
+// dumpGraph returns the canonical graph dump.
+func (s *Store) dumpGraph(ctx context.Context, scheduleID string) (*store.GraphDump, error) {
+	d := &store.GraphDump{}
+	var cal string
+	err := s.db.QueryRowContext(ctx, `SELECT name, start_date, calendar FROM schedules WHERE id = ?`, scheduleID).Scan(&d.Meta.Name, &d.Meta.StartDate, &cal)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: %q", store.ErrNotFound, scheduleID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cal != "" {
+		d.Meta.Calendar = &schedule.Calendar{}
+		if err := json.Unmarshal([]byte(cal), d.Meta.Calendar); err != nil {
+			return nil, err
+		}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, weight, activity_id, name, description FROM nodes WHERE schedule_id = ?`, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var n schedule.Node
+		var kind string
+		if err := rows.Scan(&n.ID, &kind, &n.Weight, &n.ActivityID, &n.Name, &n.Description); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		n.Kind = schedule.NodeKind(kind)
+		d.Nodes = append(d.Nodes, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT src, dst FROM edges WHERE schedule_id = ?`, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var e schedule.Edge
+		if err := rows.Scan(&e.From, &e.To); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		d.Edges = append(d.Edges, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	store.SortDump(d)
+	return d, nil
+}

@@ -1,0 +1,332 @@
+package embedded
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/store"
+)
+
+// candidates is how many hits each side (BM25, vector) contributes before
+// fusion; far more than any k a planner asks for.
+const candidates = 200
+
+// vectorIndex is a schedule's documents in memory for brute-force cosine
+// search: at 10,000 documents of 384 dimensions a full scan takes a few ms.
+type vectorIndex struct {
+	kinds   []store.Kind
+	ids     []string
+	names   []string
+	dims    int
+	vectors []float32 // len(ids) * dims, each L2-normalised
+}
+
+func (s *Store) forgetIndex(scheduleID string) {
+	s.mu.Lock()
+	delete(s.indexes, scheduleID)
+	s.mu.Unlock()
+}
+
+// ApplyVectors is the VectorStore's Apply: documents, FTS terms, vectors.
+func (s *Store) applyVectors(ctx context.Context, scheduleID string, changes []store.VectorChange) ([]string, error) {
+	defer s.forgetIndex(scheduleID)
+	var applied []string
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		applied = applied[:0]
+		for _, c := range changes {
+			if c.OpID != "" {
+				var one int
+				err := tx.QueryRowContext(ctx, `SELECT 1 FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, c.OpID).Scan(&one)
+				if err == nil {
+					continue
+				}
+				if !errors.Is(err, sql.ErrNoRows) {
+					return err
+				}
+			}
+			if err := s.applyVectorChange(ctx, tx, scheduleID, c); err != nil {
+				return fmt.Errorf("op %s: %w", c.OpID, err)
+			}
+			if c.OpID != "" {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO vector_ledger (schedule_id, op_id) VALUES (?, ?)`, scheduleID, c.OpID); err != nil {
+					return err
+				}
+				applied = append(applied, c.OpID)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return applied, nil
+}
+
+func (s *Store) applyVectorChange(ctx context.Context, tx *sql.Tx, scheduleID string, c store.VectorChange) error {
+	del := func(kind store.Kind, id string) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM docs WHERE schedule_id = ? AND kind = ? AND id = ?`, scheduleID, string(kind), id)
+		return err
+	}
+	put := func(kind store.Kind, id, name string, doc any, text string, vector []float32) error {
+		body, err := json.Marshal(doc)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (schedule_id, kind, id) DO UPDATE SET name = excluded.name, doc = excluded.doc, terms = excluded.terms, vector = excluded.vector`,
+			scheduleID, string(kind), id, name, string(body), strings.Join(s.tokenize(text), " "), encodeVector(vector))
+		return err
+	}
+	for _, id := range c.DeleteRelationships {
+		if err := del(store.RelationshipKind, id); err != nil {
+			return err
+		}
+	}
+	for _, id := range c.DeleteActivities {
+		if err := del(store.ActivityKind, id); err != nil {
+			return err
+		}
+	}
+	for _, a := range c.PutActivities {
+		if err := put(store.ActivityKind, a.ID, a.Name, a, a.Name+" "+a.Description, a.Vector); err != nil {
+			return err
+		}
+	}
+	for _, r := range c.PutRelationships {
+		text := fmt.Sprintf("%s %s %s %s", r.Predecessor.Name, r.Predecessor.Description, r.Successor.Name, r.Successor.Description)
+		if err := put(store.RelationshipKind, r.ID, relationshipName(r), r, text, r.Vector); err != nil {
+			return err
+		}
+	}
+	for _, op := range c.Forget {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relationshipName is how a relationship reads in search results.
+func relationshipName(r store.RelationshipDoc) string {
+	lag := ""
+	if r.Lag != 0 {
+		lag = " " + strconv.FormatFloat(r.Lag, 'f', -1, 64) + "d"
+	}
+	return fmt.Sprintf("%s -%s%s-> %s", r.Predecessor.Name, r.Type, lag, r.Successor.Name)
+}
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte, into []float32) []float32 {
+	for i := 0; i+4 <= len(b); i += 4 {
+		into = append(into, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
+	}
+	return into
+}
+
+// index returns the schedule's in-memory vectors, loading them once.
+func (s *Store) index(ctx context.Context, scheduleID string) (*vectorIndex, error) {
+	s.mu.Lock()
+	idx := s.indexes[scheduleID]
+	s.mu.Unlock()
+	if idx != nil {
+		return idx, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, id, name, vector FROM docs WHERE schedule_id = ?`, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	idx = &vectorIndex{}
+	for rows.Next() {
+		var kind, id, name string
+		var blob []byte
+		if err := rows.Scan(&kind, &id, &name, &blob); err != nil {
+			return nil, err
+		}
+		if idx.dims == 0 {
+			idx.dims = len(blob) / 4
+		}
+		if len(blob)/4 != idx.dims {
+			return nil, fmt.Errorf("schedule %s: document %s has %d dimensions, others %d: re-import with one embedder", scheduleID, id, len(blob)/4, idx.dims)
+		}
+		idx.kinds = append(idx.kinds, store.Kind(kind))
+		idx.ids = append(idx.ids, id)
+		idx.names = append(idx.names, name)
+		idx.vectors = decodeVector(blob, idx.vectors)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.indexes[scheduleID] = idx
+	s.mu.Unlock()
+	return idx, nil
+}
+
+type docKey struct {
+	kind store.Kind
+	id   string
+}
+
+// Search fuses BM25 (FTS5) and cosine similarity the way Weaviate's
+// relative score fusion does: each side's scores are scaled to 0..1 by
+// min-max, then blended alpha*vector + (1-alpha)*keyword.
+func (s *Store) Search(ctx context.Context, scheduleID string, q store.Query) ([]store.Hit, error) {
+	if q.K <= 0 {
+		q.K = 10
+	}
+	wanted := func(k store.Kind) bool { return len(q.Kinds) == 0 || slices.Contains(q.Kinds, k) }
+	names := map[docKey]string{}
+	vectorScores := map[docKey]float64{}
+	if len(q.Vector) > 0 && q.Alpha > 0 {
+		idx, err := s.index(ctx, scheduleID)
+		if err != nil {
+			return nil, err
+		}
+		if idx.dims != 0 && idx.dims != len(q.Vector) {
+			return nil, fmt.Errorf("query has %d dimensions, schedule %s has %d: use the embedder it was imported with", len(q.Vector), scheduleID, idx.dims)
+		}
+		type scored struct {
+			i     int
+			score float64
+		}
+		var all []scored
+		for i := range idx.ids {
+			if !wanted(idx.kinds[i]) {
+				continue
+			}
+			v := idx.vectors[i*idx.dims : (i+1)*idx.dims]
+			var dot float32
+			for j, x := range v {
+				dot += x * q.Vector[j]
+			}
+			all = append(all, scored{i, float64(dot)})
+		}
+		slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.score, a.score) })
+		for _, sc := range all[:min(len(all), candidates)] {
+			key := docKey{idx.kinds[sc.i], idx.ids[sc.i]}
+			vectorScores[key] = sc.score
+			names[key] = idx.names[sc.i]
+		}
+	}
+	keywordScores := map[docKey]float64{}
+	if match := ftsQuery(s.tokenize(q.Text)); match != "" && q.Alpha < 1 {
+		rows, err := s.db.QueryContext(ctx, `
+			SELECT d.kind, d.id, d.name, -bm25(docs_fts) FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
+			WHERE docs_fts MATCH ? AND d.schedule_id = ? ORDER BY bm25(docs_fts) LIMIT ?`, match, scheduleID, candidates)
+		if err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		for rows.Next() {
+			var kind, id, name string
+			var score float64
+			if err := rows.Scan(&kind, &id, &name, &score); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			key := docKey{store.Kind(kind), id}
+			if wanted(key.kind) {
+				keywordScores[key] = score
+				names[key] = name
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return fuse(vectorScores, keywordScores, names, q.Alpha, q.K), nil
+}
+
+// fuse blends min-max scaled scores; ties break by kind and id so results
+// are stable.
+func fuse(vector, keyword map[docKey]float64, names map[docKey]string, alpha float64, k int) []store.Hit {
+	scale := func(m map[docKey]float64) map[docKey]float64 {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range m {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		out := make(map[docKey]float64, len(m))
+		for key, v := range m {
+			if hi > lo {
+				out[key] = (v - lo) / (hi - lo)
+			} else {
+				out[key] = 1
+			}
+		}
+		return out
+	}
+	sv, sk := scale(vector), scale(keyword)
+	hits := make([]store.Hit, 0, len(names))
+	for key, name := range names {
+		hits = append(hits, store.Hit{Kind: key.kind, ID: key.id, Name: name, Score: alpha*sv[key] + (1-alpha)*sk[key]})
+	}
+	slices.SortFunc(hits, func(a, b store.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return hits[:min(k, len(hits))]
+}
+
+// ftsQuery ORs the terms, each quoted so no term is read as FTS5 syntax.
+func ftsQuery(terms []string) string {
+	quoted := make([]string, 0, len(terms))
+	for _, t := range terms {
+		if t = strings.TrimSpace(t); t != "" {
+			quoted = append(quoted, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
+		}
+	}
+	return strings.Join(quoted, " OR ")
+}
+
+// DumpVectors returns the schedule's documents sorted by id.
+func (s *Store) dumpVectors(ctx context.Context, scheduleID string) (*store.VectorDump, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT kind, doc FROM docs WHERE schedule_id = ? ORDER BY kind, id`, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	d := &store.VectorDump{Activities: []store.ActivityDoc{}, Relationships: []store.RelationshipDoc{}}
+	for rows.Next() {
+		var kind, doc string
+		if err := rows.Scan(&kind, &doc); err != nil {
+			return nil, err
+		}
+		switch store.Kind(kind) {
+		case store.ActivityKind:
+			var a store.ActivityDoc
+			if err := json.Unmarshal([]byte(doc), &a); err != nil {
+				return nil, err
+			}
+			d.Activities = append(d.Activities, a)
+		case store.RelationshipKind:
+			var r store.RelationshipDoc
+			if err := json.Unmarshal([]byte(doc), &r); err != nil {
+				return nil, err
+			}
+			d.Relationships = append(d.Relationships, r)
+		}
+	}
+	return d, rows.Err()
+}

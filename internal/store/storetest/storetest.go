@@ -1,0 +1,494 @@
+// Package storetest is the contract every store adapter passes: the same
+// suite runs against the embedded store always and against Neo4j and
+// Weaviate when they are configured (and in CI, where they must be).
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+)
+
+// Opener returns the two stores under test; the suite closes nothing, the
+// opener registers its own cleanup.
+type Opener func(t *testing.T) (store.GraphStore, store.VectorStore)
+
+// repoRoot finds the module root from this file, so the suite can load
+// examples/ whichever package runs it.
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
+}
+
+// Building loads examples/building.json.
+func Building(t testing.TB) *schedule.Schedule {
+	t.Helper()
+	s, err := interchange.ReadFile(filepath.Join(repoRoot(), "examples", "building.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// scheduleID is unique per test and run, so suites against shared servers
+// do not collide; cleanup deletes it.
+func scheduleID(t *testing.T, c *store.Coordinator) string {
+	id := fmt.Sprintf("test-%s-%08x", strings.NewReplacer("/", "-", " ", "_").Replace(t.Name()), rand.Uint32())
+	t.Cleanup(func() { _ = c.DeleteSchedule(context.Background(), id) })
+	return id
+}
+
+func coordinator(t *testing.T, open Opener) *store.Coordinator {
+	g, v := open(t)
+	return &store.Coordinator{Graph: g, Vectors: v, Embedder: embed.NewLocal(0)}
+}
+
+// sorted is s as stores return it: activities and relationships by id.
+func sorted(s *schedule.Schedule) *schedule.Schedule {
+	c := s.Clone()
+	slices.SortFunc(c.Activities, func(a, b schedule.Activity) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(c.Relationships, func(a, b schedule.Relationship) int { return strings.Compare(a.ID, b.ID) })
+	return c
+}
+
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// dumps is both stores' canonical views, as one comparable string.
+func dumps(t *testing.T, c *store.Coordinator, id string) string {
+	t.Helper()
+	ctx := context.Background()
+	g, err := c.Graph.Dump(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.Vectors.Dump(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return asJSON(t, g) + asJSON(t, v)
+}
+
+func noDrift(t *testing.T, c *store.Coordinator, id string) {
+	t.Helper()
+	drift, err := c.Verify(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(drift) > 0 {
+		t.Fatalf("stores disagree:\n%s", strings.Join(drift, "\n"))
+	}
+}
+
+// Run runs the whole contract.
+func Run(t *testing.T, open Opener) {
+	t.Run("ImportLoadDump", func(t *testing.T) { testImportLoadDump(t, open) })
+	t.Run("OpsThenInversesRestoreDumps", func(t *testing.T) { testOpsThenInverses(t, open) })
+	t.Run("SameOpIDsTwiceChangeNothing", func(t *testing.T) { testIdempotent(t, open) })
+	t.Run("SecondStoreFailureLeavesFirstAsItWas", func(t *testing.T) { testSecondStoreFailure(t, open) })
+	t.Run("AwkwardTextRoundTrips", func(t *testing.T) { testAwkwardText(t, open) })
+	t.Run("SchedulesAreIsolated", func(t *testing.T) { testIsolation(t, open) })
+	t.Run("SearchRelevance", func(t *testing.T) { testRelevance(t, open) })
+}
+
+func testImportLoadDump(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c := coordinator(t, open)
+	id := scheduleID(t, c)
+	s := Building(t)
+	if err := c.Import(ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asJSON(t, got) != asJSON(t, sorted(s)) {
+		t.Fatal("the loaded schedule differs from the imported one")
+	}
+	g, err := c.Graph.Dump(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := schedule.ToGraph(sorted(s))
+	wantDump := &store.GraphDump{Meta: store.Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar}, Nodes: want.Nodes, Edges: want.Edges}
+	store.SortDump(wantDump)
+	if asJSON(t, g) != asJSON(t, wantDump) {
+		t.Fatal("the graph dump is not the seed design's node graph of the schedule")
+	}
+	if len(g.Nodes) != 3*len(s.Activities)+len(s.Relationships) || len(g.Edges) != 2*len(s.Activities)+2*len(s.Relationships) {
+		t.Fatalf("%d nodes and %d edges", len(g.Nodes), len(g.Edges))
+	}
+	noDrift(t, c, id)
+
+	// Importing again is refused; with replace it overwrites.
+	if err := c.Import(ctx, id, s, false, nil); err != nil {
+		t.Fatalf("re-importing the same content (a retry) must be a no-op, got %v", err)
+	}
+	changed := s.Clone()
+	changed.Activities[0].Name = "Renamed"
+	if err := c.Import(ctx, id, changed, false, nil); !errors.Is(err, store.ErrExists) {
+		t.Fatalf("import over a stored schedule: err = %v, want ErrExists", err)
+	}
+	if err := c.Import(ctx, id, changed, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = c.Load(ctx, id)
+	if a, _ := got.Activity(s.Activities[0].ID); a.Name != "Renamed" {
+		t.Fatalf("replace did not overwrite: %q", a.Name)
+	}
+	noDrift(t, c, id)
+
+	if _, err := c.Load(ctx, id+"-missing"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("loading a missing schedule: err = %v, want ErrNotFound", err)
+	}
+}
+
+// someOps exercises every op kind on the example building. The IDs are
+// fixed so a dissolve derives the same bridge ids everywhere.
+func someOps(s *schedule.Schedule) []schedule.Op {
+	a, b, c := s.Activities[20].ID, s.Activities[21].ID, s.Activities[40].ID
+	ops := []schedule.Op{
+		schedule.AddActivity(schedule.Activity{ID: "N1", Name: "Scaffold inspection Level 2", Description: "Weekly scaffold inspection on Level 2.", Duration: "1"}),
+		schedule.AddRelationship(schedule.Relationship{ID: "NR1", Type: schedule.SS, Predecessor: a, Successor: "N1", Lag: 2}),
+		schedule.UpdateActivity(schedule.Activity{ID: b, Name: "Renamed activity", Description: "changed", Duration: "pert(1,2,4)"}),
+		schedule.DissolveActivity(c),
+		schedule.RemoveRelationship(s.Relationships[5].ID),
+		schedule.RemoveActivity(s.Activities[60].ID),
+	}
+	for i := range ops {
+		ops[i] = ops[i].WithScope("storetest")
+	}
+	return ops
+}
+
+func testOpsThenInverses(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c := coordinator(t, open)
+	id := scheduleID(t, c)
+	s := Building(t)
+	if err := c.Import(ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := dumps(t, c, id)
+	applied, inverses, err := c.ApplyOps(ctx, id, someOps(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) != 6 || len(inverses) == 0 {
+		t.Fatalf("%d applied, %d inverses", len(applied), len(inverses))
+	}
+	// The stores hold what the ops engine computes.
+	want := sorted(s)
+	if _, _, err := schedule.ApplyAll(want, someOps(s)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := c.Load(ctx, id)
+	if asJSON(t, got) != asJSON(t, sorted(want)) {
+		t.Fatal("the stored schedule differs from the ops engine's result")
+	}
+	noDrift(t, c, id)
+	if dumps(t, c, id) == before {
+		t.Fatal("the ops changed nothing")
+	}
+	undo := slices.Clone(inverses)
+	slices.Reverse(undo)
+	if _, _, err := c.ApplyOps(ctx, id, undo); err != nil {
+		t.Fatal(err)
+	}
+	if after := dumps(t, c, id); after != before {
+		t.Fatalf("inverses did not restore the dumps")
+	}
+	noDrift(t, c, id)
+}
+
+func testIdempotent(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c := coordinator(t, open)
+	id := scheduleID(t, c)
+	s := Building(t)
+	if err := c.Import(ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	ops := someOps(s)
+	applied1, inv1, err := c.ApplyOps(ctx, id, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := dumps(t, c, id)
+	applied2, inv2, err := c.ApplyOps(ctx, id, ops)
+	if err != nil {
+		t.Fatalf("re-applying the same op IDs: %v", err)
+	}
+	if dumps(t, c, id) != once {
+		t.Fatal("re-applying the same op IDs changed the stores")
+	}
+	if asJSON(t, applied1) != asJSON(t, applied2) || asJSON(t, inv1) != asJSON(t, inv2) {
+		t.Fatal("a retry returned different ops or inverses")
+	}
+	// Directly at the ports: a recorded change is skipped.
+	change := store.Change{OpID: "direct-1", PutActivities: []schedule.Activity{{ID: "D1", Name: "Direct", Duration: "1"}}}
+	if ids, err := c.Graph.Apply(ctx, id, []store.Change{change}); err != nil || len(ids) != 1 {
+		t.Fatalf("first apply: %v %v", ids, err)
+	}
+	if ids, err := c.Graph.Apply(ctx, id, []store.Change{change}); err != nil || len(ids) != 0 {
+		t.Fatalf("second apply: %v %v, want nothing applied", ids, err)
+	}
+	vchange := store.VectorChange{OpID: "direct-1", PutActivities: []store.ActivityDoc{{ID: "D1", Name: "Direct", Duration: "1", Vector: make([]float32, embed.NewLocal(0).Dimensions())}}}
+	vchange.PutActivities[0].Vector[0] = 1
+	if ids, err := c.Vectors.Apply(ctx, id, []store.VectorChange{vchange}); err != nil || len(ids) != 1 {
+		t.Fatalf("first vector apply: %v %v", ids, err)
+	}
+	if ids, err := c.Vectors.Apply(ctx, id, []store.VectorChange{vchange}); err != nil || len(ids) != 0 {
+		t.Fatalf("second vector apply: %v %v, want nothing applied", ids, err)
+	}
+}
+
+// failingVectors makes the next Apply write part of its batch and then
+// fail — the worst case; later calls (the compensation) go through.
+type failingVectors struct {
+	store.VectorStore
+	fail bool
+}
+
+var errInjected = errors.New("injected vector store failure")
+
+func (f *failingVectors) Apply(ctx context.Context, id string, changes []store.VectorChange) ([]string, error) {
+	if f.fail {
+		f.fail = false
+		if len(changes) > 0 && len(changes[0].PutActivities) > 0 {
+			_, _ = f.VectorStore.Apply(ctx, id, []store.VectorChange{{PutActivities: changes[0].PutActivities[:1]}})
+		}
+		return nil, errInjected
+	}
+	return f.VectorStore.Apply(ctx, id, changes)
+}
+
+func testSecondStoreFailure(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c := coordinator(t, open)
+	id := scheduleID(t, c)
+	s := Building(t)
+	if err := c.Import(ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := dumps(t, c, id)
+	failing := &failingVectors{VectorStore: c.Vectors, fail: true}
+	broken := &store.Coordinator{Graph: c.Graph, Vectors: failing, Embedder: c.Embedder}
+	ops := someOps(s)
+	if _, _, err := broken.ApplyOps(ctx, id, ops); !errors.Is(err, errInjected) {
+		t.Fatalf("err = %v, want the injected failure", err)
+	}
+	if after := dumps(t, c, id); after != before {
+		t.Fatalf("a failed vector write left the stores changed:\n%s", firstDifference(before, after))
+	}
+	noDrift(t, c, id)
+	// The ledgers forgot the failed ops: the same ops apply cleanly later.
+	if _, _, err := broken.ApplyOps(ctx, id, ops); err != nil {
+		t.Fatalf("retry after the failure: %v", err)
+	}
+	if dumps(t, c, id) == before {
+		t.Fatal("the retry applied nothing")
+	}
+	noDrift(t, c, id)
+
+	// A failed import leaves no schedule behind.
+	id2 := scheduleID(t, c)
+	failing.fail = true
+	if err := broken.Import(ctx, id2, s, false, nil); !errors.Is(err, errInjected) {
+		t.Fatalf("import err = %v", err)
+	}
+	if _, err := c.Load(ctx, id2); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a failed import left a schedule: %v", err)
+	}
+}
+
+// Awkward is text that breaks naive query building in Cypher, GraphQL,
+// SQL or FTS: quotes, backslashes, keywords, braces and unicode.
+var Awkward = []string{
+	`He said "pour" it's done`,
+	`C:\temp\new\table \" \\`,
+	"MATCH (n) DETACH DELETE n; RETURN 1 //",
+	"}) { where: { operator: Equal } } )",
+	"'; DROP TABLE nodes; --",
+	"Étage 2 — 二階 — Stockwerk ü 🏗",
+	"OR AND NOT NEAR * ^ \"",
+	"tab\tnew\nline",
+}
+
+func testAwkwardText(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c := coordinator(t, open)
+	id := scheduleID(t, c)
+	s := &schedule.Schedule{Name: Awkward[0], StartDate: "2026-01-05"}
+	for i, text := range Awkward {
+		s.Activities = append(s.Activities, schedule.Activity{ID: fmt.Sprintf("X%d \"}) \\ é", i), Name: text, Description: Awkward[(i+1)%len(Awkward)], Duration: "2"})
+		if i > 0 {
+			s.Relationships = append(s.Relationships, schedule.Relationship{ID: fmt.Sprintf("R%d", i), Type: schedule.FS, Predecessor: s.Activities[i-1].ID, Successor: s.Activities[i].ID})
+		}
+	}
+	if err := c.Import(ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, sorted(s)) {
+		t.Fatalf("awkward text did not round-trip:\n%s\n%s", asJSON(t, got), asJSON(t, sorted(s)))
+	}
+	noDrift(t, c, id)
+	for _, text := range Awkward {
+		if _, err := c.Search(ctx, id, text, 5); err != nil {
+			t.Fatalf("search %q: %v", text, err)
+		}
+	}
+	hits, err := c.Search(ctx, id, "Stockwerk 二階", 3, store.ActivityKind)
+	if err != nil || len(hits) == 0 || !strings.HasPrefix(hits[0].Name, "Étage") {
+		t.Fatalf("search for unicode text: %+v %v", hits, err)
+	}
+}
+
+func testIsolation(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c := coordinator(t, open)
+	a, b := scheduleID(t, c), scheduleID(t, c)
+	s := Building(t)
+	if err := c.Import(ctx, a, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	small := &schedule.Schedule{Name: "small", Activities: []schedule.Activity{{ID: "A001", Name: "Roof drainage inspection", Duration: "1"}}, Relationships: []schedule.Relationship{}}
+	if err := c.Import(ctx, b, small, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := c.Search(ctx, b, "roof works", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].Name != "Roof drainage inspection" {
+		t.Fatalf("search in the small schedule saw other schedules: %+v", hits)
+	}
+	list, err := c.Graph.Schedules(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, info := range list {
+		switch info.ID {
+		case a:
+			found++
+			if info.Activities != len(s.Activities) || info.Relationships != len(s.Relationships) {
+				t.Errorf("schedule %s listed with %d activities, %d relationships", a, info.Activities, info.Relationships)
+			}
+		case b:
+			found++
+		}
+	}
+	if found != 2 {
+		t.Fatalf("Schedules lists %d of the 2 imported", found)
+	}
+	if err := c.DeleteSchedule(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Load(ctx, b); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("deleted schedule still loads: %v", err)
+	}
+	if got, err := c.Load(ctx, a); err != nil || len(got.Activities) != len(s.Activities) {
+		t.Fatalf("deleting one schedule touched another: %v", err)
+	}
+}
+
+// Relevance is the labelled query set for examples/building.json.
+type Relevance struct {
+	Queries []struct {
+		Query    string   `json:"query"`
+		Relevant []string `json:"relevant"`
+	} `json:"queries"`
+}
+
+// LoadRelevance reads internal/embed/testdata/relevance.json.
+func LoadRelevance(t testing.TB) Relevance {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot(), "internal", "embed", "testdata", "relevance.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Relevance
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Queries) < 15 {
+		t.Fatalf("%d labelled queries, want at least 15", len(r.Queries))
+	}
+	return r
+}
+
+// RecallAt10 is |relevant in the top 10| / min(10, |relevant|).
+func RecallAt10(hits []store.Hit, relevant []string) float64 {
+	found := 0
+	for _, h := range hits[:min(10, len(hits))] {
+		if slices.Contains(relevant, h.ID) {
+			found++
+		}
+	}
+	return float64(found) / float64(min(10, len(relevant)))
+}
+
+func testRelevance(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c := coordinator(t, open)
+	id := scheduleID(t, c)
+	if err := c.Import(ctx, id, Building(t), false, nil); err != nil {
+		t.Fatal(err)
+	}
+	rel := LoadRelevance(t)
+	total := 0.0
+	for _, q := range rel.Queries {
+		hits, err := c.Search(ctx, id, q.Query, 10, store.ActivityKind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := RecallAt10(hits, q.Relevant)
+		total += r
+		if r < 0.7 {
+			t.Logf("recall@10 %.2f for %q", r, q.Query)
+		}
+	}
+	mean := total / float64(len(rel.Queries))
+	t.Logf("mean recall@10 over %d queries: %.3f", len(rel.Queries), mean)
+	if mean < 0.9 {
+		t.Fatalf("mean recall@10 = %.3f, want >= 0.9", mean)
+	}
+}
+
+// firstDifference shows where two dumps part, for failure messages.
+func firstDifference(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			lo, hi := max(0, i-3), min(len(la), i+4)
+			return fmt.Sprintf("line %d: want\n%s\ngot\n%s", i+1, strings.Join(la[lo:hi], "\n"), strings.Join(lb[lo:min(len(lb), i+4)], "\n"))
+		}
+	}
+	return fmt.Sprintf("lengths differ: %d and %d lines", len(la), len(lb))
+}
