@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -53,7 +56,14 @@ func newRootCmd(io *streams) *cobra.Command {
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	root.AddCommand(newScheduleCmd(io, nil))
+	stores := &storeConfig{}
+	bindStoreFlags(root, stores)
+	root.AddCommand(
+		newScheduleCmd(io, stores, nil),
+		newImportCmd(io, stores),
+		newSearchCmd(io, stores),
+		newVerifyCmd(io, stores),
+	)
 	return root
 }
 
@@ -61,7 +71,9 @@ func newRootCmd(io *streams) *cobra.Command {
 func run(args []string, io *streams) int {
 	root := newRootCmd(io)
 	root.SetArgs(args)
-	err := root.Execute()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}

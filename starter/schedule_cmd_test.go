@@ -91,7 +91,7 @@ func TestScheduleErrors(t *testing.T) {
 	}{
 		{[]string{"schedule", "--file", bad}, exitError, bad + `: relationships[0].successor: unknown activity "A9"`},
 		{[]string{"schedule", "--file", "missing.json"}, exitError, "missing.json: no such file"},
-		{[]string{"schedule"}, exitUsage, "--file is required"},
+		{[]string{"schedule"}, exitUsage, "give one of --file and --schedule"},
 		{[]string{"schedule", "--file", bad, "--format", "xml"}, exitUsage, `--format "xml": want table or json`},
 		{[]string{"schedule", "--bogus"}, exitUsage, "unknown flag: --bogus"},
 		{[]string{"bogus"}, exitUsage, `unknown command "bogus"`},

@@ -22,6 +22,7 @@ import (
 type Store struct {
 	db        *sql.DB
 	tokenize  func(string) []string
+	noCache   bool
 	closeOnce sync.Once
 	closeErr  error
 
@@ -61,6 +62,9 @@ type Options struct {
 	// use; the same normalisation as the embedder lets "first floor" find
 	// "Level 1". Nil means lower-cased words.
 	Tokenize func(string) []string
+	// NoVectorCache reads the vectors from the file on every search instead
+	// of keeping them in memory: the naive baseline of the benchmarks.
+	NoVectorCache bool
 }
 
 const schema = `
@@ -140,7 +144,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if tokenize == nil {
 		tokenize = func(s string) []string { return strings.Fields(strings.ToLower(s)) }
 	}
-	return &Store{db: db, tokenize: tokenize, indexes: map[string]*vectorIndex{}}, nil
+	return &Store{db: db, tokenize: tokenize, noCache: opts.NoVectorCache, indexes: map[string]*vectorIndex{}}, nil
 }
 
 // Close closes the database; closing either role closes both.

@@ -173,9 +173,11 @@ func (s *Store) index(ctx context.Context, scheduleID string) (*vectorIndex, err
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.indexes[scheduleID] = idx
-	s.mu.Unlock()
+	if !s.noCache {
+		s.mu.Lock()
+		s.indexes[scheduleID] = idx
+		s.mu.Unlock()
+	}
 	return idx, nil
 }
 

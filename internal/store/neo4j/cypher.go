@@ -1,0 +1,125 @@
+package neo4j
+
+// Every statement the adapter sends is a constant here: values travel only
+// as parameters, labels and relationship types are spelled out. A test
+// (TestCypherIsConstant) checks that each Run call takes one of these.
+
+// Schema, created idempotently at Open. Community edition has property
+// uniqueness constraints (composite ones too); key and existence
+// constraints are Enterprise-only, so none are used. Node.uuid is the key
+// MERGE finds nodes by; (schedule_id, id) guards the schedule's own ids.
+var schemaStatements = []string{
+	cypherNodeUUID,
+	cypherNodeKey,
+	cypherScheduleKey,
+	cypherLedgerKey,
+	cypherNodeSchedule,
+	cypherLedgerSchedule,
+}
+
+const (
+	cypherNodeUUID       = `CREATE CONSTRAINT node_uuid IF NOT EXISTS FOR (n:Node) REQUIRE n.uuid IS UNIQUE`
+	cypherNodeKey        = `CREATE CONSTRAINT node_schedule_id IF NOT EXISTS FOR (n:Node) REQUIRE (n.schedule_id, n.id) IS UNIQUE`
+	cypherScheduleKey    = `CREATE CONSTRAINT schedule_id IF NOT EXISTS FOR (s:Schedule) REQUIRE s.id IS UNIQUE`
+	cypherLedgerKey      = `CREATE CONSTRAINT ledger_op IF NOT EXISTS FOR (l:LedgerEntry) REQUIRE (l.schedule_id, l.op_id) IS UNIQUE`
+	cypherNodeSchedule   = `CREATE INDEX node_schedule IF NOT EXISTS FOR (n:Node) ON (n.schedule_id)`
+	cypherLedgerSchedule = `CREATE INDEX ledger_schedule IF NOT EXISTS FOR (l:LedgerEntry) ON (l.schedule_id)`
+)
+
+// Writes, all inside Apply's one transaction.
+const (
+	// cypherLedgerHas returns which of $ops the ledger holds.
+	cypherLedgerHas = `UNWIND $ops AS op
+MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
+RETURN l.op_id AS op_id`
+
+	// cypherScheduleMeta creates or replaces the schedule node's meta.
+	cypherScheduleMeta = `MERGE (s:Schedule {id: $schedule})
+SET s.schedule_id = $schedule, s.name = $name, s.start_date = $start_date, s.calendar = $calendar`
+
+	// cypherScheduleEnsure creates the schedule node if it is missing.
+	cypherScheduleEnsure = `MERGE (s:Schedule {id: $schedule})
+ON CREATE SET s.schedule_id = $schedule, s.name = '', s.start_date = ''`
+
+	// cypherDeleteNodes deletes nodes by uuid, with their edges.
+	cypherDeleteNodes = `UNWIND $uuids AS uuid
+MATCH (n:Node {uuid: uuid})
+DETACH DELETE n`
+
+	// cypherPutActivities creates or replaces activities: the start,
+	// intra and end nodes and the two edges between them.
+	cypherPutActivities = `UNWIND $rows AS row
+MERGE (s:Node {uuid: row.start_uuid})
+SET s:Start, s.schedule_id = $schedule, s.id = row.start_id, s.kind = 'start', s.weight = row.start_weight,
+	s.activity_id = row.id, s.name = row.name
+MERGE (i:Node {uuid: row.intra_uuid})
+SET i:Intra, i.schedule_id = $schedule, i.id = row.intra_id, i.kind = 'intra', i.weight = row.intra_weight,
+	i.activity_id = row.id, i.name = row.name, i.description = row.description
+MERGE (e:Node {uuid: row.end_uuid})
+SET e:End, e.schedule_id = $schedule, e.id = row.end_id, e.kind = 'end', e.weight = row.end_weight,
+	e.activity_id = row.id, e.name = row.name
+MERGE (s)-[:PRECEDES]->(i)
+MERGE (i)-[:PRECEDES]->(e)`
+
+	// cypherPutRelationships creates or replaces relationship nodes and
+	// links them to their ends. A relationship put again may join other
+	// ends now: its old edges go first.
+	cypherPutRelationships = `UNWIND $rows AS row
+MERGE (n:Node {uuid: row.uuid})
+SET n:Relationship, n.schedule_id = $schedule, n.id = row.id, n.kind = 'relationship', n.weight = row.weight
+FOREACH (old IN [(n)-[o:PRECEDES]-() | o] | DELETE old)
+WITH n, row
+MATCH (a:Node {uuid: row.from_uuid})
+MATCH (b:Node {uuid: row.to_uuid})
+MERGE (a)-[:PRECEDES]->(n)
+MERGE (n)-[:PRECEDES]->(b)`
+
+	// cypherForget removes ledger entries.
+	cypherForget = `UNWIND $ops AS op
+MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
+DELETE l`
+
+	// cypherRecord records an applied change in the ledger.
+	cypherRecord = `MERGE (l:LedgerEntry {schedule_id: $schedule, op_id: $op})
+SET l.change = $change`
+)
+
+// Reads.
+const (
+	cypherRecorded = `UNWIND $ops AS op
+MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
+RETURN l.op_id AS op_id, l.change AS change`
+
+	cypherMeta = `MATCH (s:Schedule {id: $schedule})
+RETURN coalesce(s.name, '') AS name, coalesce(s.start_date, '') AS start_date, coalesce(s.calendar, '') AS calendar`
+
+	// cypherNodes reads a schedule's nodes, each with the ids of the nodes
+	// its edges lead to (one row per node, not one per edge as well).
+	cypherNodes = `MATCH (n:Node {schedule_id: $schedule})
+RETURN n.id AS id, n.kind AS kind, n.weight AS weight, coalesce(n.activity_id, '') AS activity_id,
+	coalesce(n.name, '') AS name, coalesce(n.description, '') AS description,
+	[(n)-[:PRECEDES]->(m:Node) | m.id] AS next`
+
+	cypherSchedules = `MATCH (s:Schedule)
+OPTIONAL MATCH (n:Node {schedule_id: s.id})
+WITH s, count(CASE n.kind WHEN 'intra' THEN 1 END) AS activities, count(CASE n.kind WHEN 'relationship' THEN 1 END) AS relationships
+RETURN s.id AS id, coalesce(s.name, '') AS name, activities, relationships
+ORDER BY id`
+)
+
+// Deletes of a whole schedule, a batch per transaction so that a schedule
+// of any size fits the server's transaction memory.
+const (
+	cypherDeleteLedgerBatch = `MATCH (l:LedgerEntry {schedule_id: $schedule})
+WITH l LIMIT $limit
+DELETE l
+RETURN count(*) AS deleted`
+
+	cypherDeleteNodeBatch = `MATCH (n:Node {schedule_id: $schedule})
+WITH n LIMIT $limit
+DETACH DELETE n
+RETURN count(*) AS deleted`
+
+	cypherDeleteSchedule = `MATCH (s:Schedule {id: $schedule})
+DELETE s`
+)

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+)
+
+// importOptions are the flags of `autoscheduler import`.
+type importOptions struct {
+	io       *streams
+	stores   *storeConfig
+	File     string
+	Schedule string
+	Replace  bool
+}
+
+func newImportCmd(io *streams, stores *storeConfig) *cobra.Command {
+	opts := &importOptions{io: io, stores: stores}
+	cmd := &cobra.Command{
+		Use:   "import FILE --schedule ID",
+		Short: "Store a schedule file in the graph and vector stores",
+		Long: "Validate a schedule file and write it to the graph store (Neo4j or embedded) and the\n" +
+			"vector store (Weaviate or embedded), two-phase: if the second write fails the first is undone.",
+		Example: "  autoscheduler import examples/building.json --schedule building",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			if opts.Schedule == "" {
+				return usagef("import: --schedule is required")
+			}
+			return importRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "id to store the schedule under")
+	cmd.Flags().BoolVar(&opts.Replace, "replace", false, "overwrite a schedule already stored under that id")
+	return cmd
+}
+
+func importRun(ctx context.Context, opts *importOptions) error {
+	s, err := interchange.ReadFile(opts.File)
+	if err != nil {
+		return err
+	}
+	c, err := opts.stores.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	start := time.Now()
+	var progress func(done, total int)
+	if opts.io.OutIsTTY {
+		progress = progressBar(opts.io, "embedding")
+	}
+	if err := c.Import(ctx, opts.Schedule, s, opts.Replace, progress); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.io.Out, "imported %s as %q: %d activities, %d relationships in %s\n",
+		opts.File, opts.Schedule, len(s.Activities), len(s.Relationships), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// progressBar draws on stderr, overwriting one line; only for terminals.
+func progressBar(io *streams, label string) func(done, total int) {
+	return func(done, total int) {
+		const width = 30
+		filled := width * done / max(total, 1)
+		fmt.Fprintf(io.ErrOut, "\r%s [%s%s] %d/%d", label, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total)
+		if done >= total {
+			fmt.Fprintln(io.ErrOut)
+		}
+	}
+}
+
+// searchOptions are the flags of `autoscheduler search`.
+type searchOptions struct {
+	io       *streams
+	stores   *storeConfig
+	Text     string
+	Schedule string
+	K        int
+	JSON     bool
+}
+
+func newSearchCmd(io *streams, stores *storeConfig) *cobra.Command {
+	opts := &searchOptions{io: io, stores: stores}
+	cmd := &cobra.Command{
+		Use:     `search "TEXT" --schedule ID [-k 10] [--json]`,
+		Short:   "Find activities and relationships by meaning (hybrid keyword + vector search)",
+		Example: `  autoscheduler search "activities on the first floor" --schedule building -k 5`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Text = args[0]
+			if opts.Schedule == "" {
+				return usagef("search: --schedule is required")
+			}
+			if opts.K < 1 {
+				return usagef("search: -k must be at least 1")
+			}
+			return searchRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")
+	cmd.Flags().IntVarP(&opts.K, "k", "k", 10, "number of results")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {\"results\": [{kind, id, name, score}]}")
+	return cmd
+}
+
+func searchRun(ctx context.Context, opts *searchOptions) error {
+	c, err := opts.stores.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	if _, err := c.Load(ctx, opts.Schedule); err != nil {
+		return err
+	}
+	hits, err := c.Search(ctx, opts.Schedule, opts.Text, opts.K)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if hits == nil {
+			hits = []store.Hit{}
+		}
+		enc := json.NewEncoder(opts.io.Out)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(map[string][]store.Hit{"results": hits})
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(opts.io.ErrOut, "no results")
+		return nil
+	}
+	tw := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCORE\tKIND\tID\tNAME")
+	for _, h := range hits {
+		fmt.Fprintf(tw, "%.3f\t%s\t%s\t%s\n", h.Score, h.Kind, h.ID, h.Name)
+	}
+	return tw.Flush()
+}
+
+// errDrift makes verify exit non-zero after it has printed the drift.
+var errDrift = errors.New("the stores disagree")
+
+func newVerifyCmd(io *streams, stores *storeConfig) *cobra.Command {
+	var scheduleID string
+	cmd := &cobra.Command{
+		Use:   "verify --schedule ID",
+		Short: "Compare the graph and vector stores for a schedule; exit 1 on drift",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if scheduleID == "" {
+				return usagef("verify: --schedule is required")
+			}
+			ctx := cmd.Context()
+			c, err := stores.open(ctx)
+			if err != nil {
+				return err
+			}
+			defer c.Close(ctx)
+			drift, err := c.Verify(ctx, scheduleID)
+			if err != nil {
+				return err
+			}
+			if len(drift) > 0 {
+				for _, line := range drift {
+					fmt.Fprintln(io.Out, line)
+				}
+				return fmt.Errorf("%w: %d differences in schedule %q", errDrift, len(drift), scheduleID)
+			}
+			s, _ := c.Load(ctx, scheduleID)
+			fmt.Fprintf(io.Out, "ok: the stores agree on %q (%d activities, %d relationships)\n", scheduleID, len(s.Activities), len(s.Relationships))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&scheduleID, "schedule", "s", "", "stored schedule id")
+	return cmd
+}
