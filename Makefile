@@ -5,10 +5,10 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/...
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test bench fuzz clean
+.PHONY: all build demo test bench fuzz clean services services-down
 
 all: build
 
@@ -23,7 +23,7 @@ demo: build
 test:
 	go vet ./...
 	go test -race -count=1 $(PURE)
-	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render)
+	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed)
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:
@@ -34,6 +34,17 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME) ./internal/schedule/
 	go test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME) ./internal/interchange/
+	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./internal/embed/
+
+# Real Neo4j 5.26 and Weaviate 1.39.3 on 127.0.0.1, data in .services/.
+# The first run builds Weaviate (about 7 minutes) and the Neo4j launcher,
+# cached in ~/.cache/autoscheduler. Prints the env lines to use them:
+#   eval "$$(make -s services)"
+services:
+	@scripts/services.sh up
+
+services-down:
+	@scripts/services.sh down
 
 clean:
 	rm -rf bin bench/out

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
+)
+
+// The contract once more, on Neo4j and Weaviate together, opened the way
+// the CLI opens them: the configuration users run.
+func TestContractOnConfiguredServers(t *testing.T) {
+	cfg := &storeConfig{
+		Neo4jURI: os.Getenv("NEO4J_URI"), Neo4jUser: envOr("NEO4J_USER", "neo4j"),
+		WeaviateURL: os.Getenv("WEAVIATE_URL"), WeaviateGRPC: os.Getenv("WEAVIATE_GRPC"),
+		DBPath: t.TempDir() + "/unused.db",
+	}
+	if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
+		}
+		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(make -s services)\") to run against the servers")
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	storetest.Run(t, func(t *testing.T) (store.GraphStore, store.VectorStore) {
+		c, err := cfg.open(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(context.Background()) })
+		if g, v := fmt.Sprintf("%T", c.Graph), fmt.Sprintf("%T", c.Vectors); g != "*neo4j.Store" || v != "*weaviate.Store" {
+			t.Fatalf("opened %s and %s, want Neo4j and Weaviate", g, v)
+		}
+		return c.Graph, c.Vectors
+	})
+}
