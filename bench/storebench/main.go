@@ -52,10 +52,12 @@ func main() {
 	}
 	emb := embed.NewLocal(0)
 
-	openEmbedded := func(name string, cache bool) *embedded.Store {
+	openEmbedded := func(name string, cache, fresh bool) *embedded.Store {
 		path := filepath.Join(*dir, name)
-		for _, suffix := range []string{"", "-wal", "-shm"} {
-			os.Remove(path + suffix)
+		if fresh {
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				os.Remove(path + suffix)
+			}
 		}
 		s, err := embedded.Open(ctx, path, embedded.Options{Tokenize: embed.Normalize, NoVectorCache: !cache})
 		if err != nil {
@@ -64,23 +66,23 @@ func main() {
 		return s
 	}
 	{
-		s := openEmbedded("storebench-batched.db", true)
+		s := openEmbedded("storebench-batched.db", true, true)
 		c := &store.Coordinator{Graph: s.Graph(), Vectors: s.Vectors(), Embedder: emb}
 		results = append(results, importBatched(ctx, c, "embedded", *importN, fail))
 		c.Close(ctx)
-		s = openEmbedded("storebench-naive.db", true)
+		s = openEmbedded("storebench-naive.db", true, true)
 		c = &store.Coordinator{Graph: s.Graph(), Vectors: s.Vectors(), Embedder: emb}
 		results = append(results, importNaive(ctx, c, "embedded", *importN, fail))
 		c.Close(ctx)
 
-		s = openEmbedded("storebench-search.db", true)
+		s = openEmbedded("storebench-search.db", true, true)
 		c = &store.Coordinator{Graph: s.Graph(), Vectors: s.Vectors(), Embedder: emb}
 		if err := c.Import(ctx, "search", schedule.Synthetic(*searchN, 3, 2), false, nil); err != nil {
 			fail(err)
 		}
 		results = append(results, searchLatency(ctx, c, "embedded", "batched", *searchN, *queries, "vectors held in memory", fail))
 		c.Close(ctx)
-		s = openEmbedded("storebench-search.db", false)
+		s = openEmbedded("storebench-search.db", false, false) // the same file, read naively
 		c = &store.Coordinator{Graph: s.Graph(), Vectors: s.Vectors(), Embedder: emb}
 		results = append(results, searchLatency(ctx, c, "embedded", "naive", *searchN, *queries, "vectors read from the file on every search", fail))
 		c.Close(ctx)

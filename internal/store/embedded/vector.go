@@ -3,15 +3,15 @@ package embedded
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -40,24 +40,23 @@ func (s *Store) forgetIndex(scheduleID string) {
 func (s *Store) applyVectors(ctx context.Context, scheduleID string, changes []store.VectorChange) ([]string, error) {
 	defer s.forgetIndex(scheduleID)
 	var applied []string
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *preparedTx) error {
 		applied = applied[:0]
 		for _, c := range changes {
 			if c.OpID != "" {
-				var one int
-				err := tx.QueryRowContext(ctx, `SELECT 1 FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, c.OpID).Scan(&one)
-				if err == nil {
-					continue
-				}
-				if !errors.Is(err, sql.ErrNoRows) {
+				done, err := tx.exists(`SELECT 1 FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, c.OpID)
+				if err != nil {
 					return err
 				}
+				if done {
+					continue
+				}
 			}
-			if err := s.applyVectorChange(ctx, tx, scheduleID, c); err != nil {
+			if err := s.applyVectorChange(tx, scheduleID, c); err != nil {
 				return fmt.Errorf("op %s: %w", c.OpID, err)
 			}
 			if c.OpID != "" {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO vector_ledger (schedule_id, op_id) VALUES (?, ?)`, scheduleID, c.OpID); err != nil {
+				if err := tx.exec(`INSERT INTO vector_ledger (schedule_id, op_id) VALUES (?, ?)`, scheduleID, c.OpID); err != nil {
 					return err
 				}
 				applied = append(applied, c.OpID)
@@ -71,20 +70,18 @@ func (s *Store) applyVectors(ctx context.Context, scheduleID string, changes []s
 	return applied, nil
 }
 
-func (s *Store) applyVectorChange(ctx context.Context, tx *sql.Tx, scheduleID string, c store.VectorChange) error {
+func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.VectorChange) error {
 	del := func(kind store.Kind, id string) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM docs WHERE schedule_id = ? AND kind = ? AND id = ?`, scheduleID, string(kind), id)
-		return err
+		return tx.exec(`DELETE FROM docs WHERE schedule_id = ? AND kind = ? AND id = ?`, scheduleID, string(kind), id)
 	}
 	put := func(kind store.Kind, id, name string, doc any, text string, vector []float32) error {
 		body, err := json.Marshal(doc)
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)
+		return tx.exec(`INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (schedule_id, kind, id) DO UPDATE SET name = excluded.name, doc = excluded.doc, terms = excluded.terms, vector = excluded.vector`,
 			scheduleID, string(kind), id, name, string(body), strings.Join(s.tokenize(text), " "), encodeVector(vector))
-		return err
 	}
 	for _, id := range c.DeleteRelationships {
 		if err := del(store.RelationshipKind, id); err != nil {
@@ -108,7 +105,7 @@ func (s *Store) applyVectorChange(ctx context.Context, tx *sql.Tx, scheduleID st
 		}
 	}
 	for _, op := range c.Forget {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op); err != nil {
+		if err := tx.exec(`DELETE FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op); err != nil {
 			return err
 		}
 	}
@@ -181,6 +178,80 @@ func (s *Store) index(ctx context.Context, scheduleID string) (*vectorIndex, err
 	return idx, nil
 }
 
+// nearest returns the indices of the n documents most similar to query
+// among those of the wanted kinds, best first. Scores are computed on all
+// cores in chunks; a bounded min-heap keeps the best n.
+func (idx *vectorIndex) nearest(query []float32, n int, wanted func(store.Kind) bool) []int {
+	total := len(idx.ids)
+	scores := make([]float32, total)
+	workers := min(runtime.GOMAXPROCS(0), max(1, total/4096))
+	chunk := (total + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*chunk, min(total, (w+1)*chunk)
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				scores[i] = idx.score(i, query)
+			}
+		})
+	}
+	wg.Wait()
+	var best []int // a min-heap on score, at most n long
+	less := func(a, b int) bool { return scores[best[a]] < scores[best[b]] }
+	down := func(i int) {
+		for {
+			small, l, r := i, 2*i+1, 2*i+2
+			if l < len(best) && less(l, small) {
+				small = l
+			}
+			if r < len(best) && less(r, small) {
+				small = r
+			}
+			if small == i {
+				return
+			}
+			best[i], best[small] = best[small], best[i]
+			i = small
+		}
+	}
+	for i := range total {
+		if !wanted(idx.kinds[i]) {
+			continue
+		}
+		switch {
+		case len(best) < n:
+			best = append(best, i)
+			for j := len(best) - 1; j > 0 && less(j, (j-1)/2); j = (j - 1) / 2 {
+				best[j], best[(j-1)/2] = best[(j-1)/2], best[j]
+			}
+		case scores[i] > scores[best[0]]:
+			best[0] = i
+			down(0)
+		}
+	}
+	slices.SortFunc(best, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	return best
+}
+
+// score is the cosine similarity of document i to query (both unit length),
+// with four accumulators so the loop is not one long dependency chain.
+func (idx *vectorIndex) score(i int, query []float32) float32 {
+	v := idx.vectors[i*idx.dims : (i+1)*idx.dims]
+	q := query[:len(v)]
+	var s0, s1, s2, s3 float32
+	n := len(v) &^ 3
+	for j := 0; j < n; j += 4 {
+		s0 += v[j] * q[j]
+		s1 += v[j+1] * q[j+1]
+		s2 += v[j+2] * q[j+2]
+		s3 += v[j+3] * q[j+3]
+	}
+	for j := n; j < len(v); j++ {
+		s0 += v[j] * q[j]
+	}
+	return s0 + s1 + s2 + s3
+}
+
 type docKey struct {
 	kind store.Kind
 	id   string
@@ -204,27 +275,10 @@ func (s *Store) Search(ctx context.Context, scheduleID string, q store.Query) ([
 		if idx.dims != 0 && idx.dims != len(q.Vector) {
 			return nil, fmt.Errorf("query has %d dimensions, schedule %s has %d: use the embedder it was imported with", len(q.Vector), scheduleID, idx.dims)
 		}
-		type scored struct {
-			i     int
-			score float64
-		}
-		var all []scored
-		for i := range idx.ids {
-			if !wanted(idx.kinds[i]) {
-				continue
-			}
-			v := idx.vectors[i*idx.dims : (i+1)*idx.dims]
-			var dot float32
-			for j, x := range v {
-				dot += x * q.Vector[j]
-			}
-			all = append(all, scored{i, float64(dot)})
-		}
-		slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(b.score, a.score) })
-		for _, sc := range all[:min(len(all), candidates)] {
-			key := docKey{idx.kinds[sc.i], idx.ids[sc.i]}
-			vectorScores[key] = sc.score
-			names[key] = idx.names[sc.i]
+		for _, i := range idx.nearest(q.Vector, candidates, wanted) {
+			key := docKey{idx.kinds[i], idx.ids[i]}
+			vectorScores[key] = float64(idx.score(i, q.Vector))
+			names[key] = idx.names[i]
 		}
 	}
 	keywordScores := map[docKey]float64{}
