@@ -212,3 +212,20 @@ func SortDump(d *GraphDump) {
 		return cmp.Compare(a.To, b.To)
 	})
 }
+
+// ScheduleFromDump reads a schedule back from its canonical graph dump:
+// every GraphStore's Load is its Dump followed by this.
+func ScheduleFromDump(d *GraphDump) (*schedule.Schedule, error) {
+	s, err := schedule.FromGraph(&schedule.Graph{Nodes: d.Nodes, Edges: d.Edges})
+	if err != nil {
+		return nil, err
+	}
+	s.Name, s.StartDate, s.Calendar = d.Meta.Name, d.Meta.StartDate, d.Meta.Calendar
+	if s.Activities == nil {
+		s.Activities = []schedule.Activity{}
+	}
+	if s.Relationships == nil {
+		s.Relationships = []schedule.Relationship{}
+	}
+	return s, nil
+}

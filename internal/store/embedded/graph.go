@@ -167,16 +167,9 @@ func (s *Store) Load(ctx context.Context, scheduleID string) (*schedule.Schedule
 	if err != nil {
 		return nil, err
 	}
-	sched, err := schedule.FromGraph(&schedule.Graph{Nodes: d.Nodes, Edges: d.Edges})
+	sched, err := store.ScheduleFromDump(d)
 	if err != nil {
 		return nil, fmt.Errorf("schedule %s: %w", scheduleID, err)
-	}
-	sched.Name, sched.StartDate, sched.Calendar = d.Meta.Name, d.Meta.StartDate, d.Meta.Calendar
-	if sched.Activities == nil {
-		sched.Activities = []schedule.Activity{}
-	}
-	if sched.Relationships == nil {
-		sched.Relationships = []schedule.Relationship{}
 	}
 	return sched, nil
 }

@@ -57,6 +57,18 @@ func coordinator(t *testing.T, open Opener) *store.Coordinator {
 	return &store.Coordinator{Graph: g, Vectors: v, Embedder: embed.NewLocal(0)}
 }
 
+// importedBuilding opens the stores and imports the example building.
+func importedBuilding(t *testing.T, open Opener) (*store.Coordinator, string, *schedule.Schedule) {
+	t.Helper()
+	c := coordinator(t, open)
+	id := scheduleID(t, c)
+	s := Building(t)
+	if err := c.Import(context.Background(), id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	return c, id, s
+}
+
 // sorted is s as stores return it: activities and relationships by id.
 func sorted(s *schedule.Schedule) *schedule.Schedule {
 	c := s.Clone()
@@ -113,12 +125,7 @@ func Run(t *testing.T, open Opener) {
 
 func testImportLoadDump(t *testing.T, open Opener) {
 	ctx := context.Background()
-	c := coordinator(t, open)
-	id := scheduleID(t, c)
-	s := Building(t)
-	if err := c.Import(ctx, id, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, id, s := importedBuilding(t, open)
 	got, err := c.Load(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -184,12 +191,7 @@ func someOps(s *schedule.Schedule) []schedule.Op {
 
 func testOpsThenInverses(t *testing.T, open Opener) {
 	ctx := context.Background()
-	c := coordinator(t, open)
-	id := scheduleID(t, c)
-	s := Building(t)
-	if err := c.Import(ctx, id, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, id, s := importedBuilding(t, open)
 	before := dumps(t, c, id)
 	applied, inverses, err := c.ApplyOps(ctx, id, someOps(s))
 	if err != nil {
@@ -224,12 +226,7 @@ func testOpsThenInverses(t *testing.T, open Opener) {
 
 func testIdempotent(t *testing.T, open Opener) {
 	ctx := context.Background()
-	c := coordinator(t, open)
-	id := scheduleID(t, c)
-	s := Building(t)
-	if err := c.Import(ctx, id, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, id, s := importedBuilding(t, open)
 	ops := someOps(s)
 	applied1, inv1, err := c.ApplyOps(ctx, id, ops)
 	if err != nil {
@@ -286,12 +283,7 @@ func (f *failingVectors) Apply(ctx context.Context, id string, changes []store.V
 
 func testSecondStoreFailure(t *testing.T, open Opener) {
 	ctx := context.Background()
-	c := coordinator(t, open)
-	id := scheduleID(t, c)
-	s := Building(t)
-	if err := c.Import(ctx, id, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, id, s := importedBuilding(t, open)
 	before := dumps(t, c, id)
 	failing := &failingVectors{VectorStore: c.Vectors, fail: true}
 	broken := &store.Coordinator{Graph: c.Graph, Vectors: failing, Embedder: c.Embedder}
@@ -456,11 +448,7 @@ func RecallAt10(hits []store.Hit, relevant []string) float64 {
 
 func testRelevance(t *testing.T, open Opener) {
 	ctx := context.Background()
-	c := coordinator(t, open)
-	id := scheduleID(t, c)
-	if err := c.Import(ctx, id, Building(t), false, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, id, _ := importedBuilding(t, open)
 	rel := LoadRelevance(t)
 	total := 0.0
 	for _, q := range rel.Queries {
