@@ -52,25 +52,28 @@ func (c *Coordinator) Import(ctx context.Context, scheduleID string, s *schedule
 	if err != nil {
 		return err
 	}
-	if _, done := recorded[opID]; !done {
-		switch _, err := c.Graph.Load(ctx, scheduleID); {
-		case err == nil && !replace:
-			return fmt.Errorf("%w: %q (import with replace to overwrite it)", ErrExists, scheduleID)
-		case err == nil:
-			if err := c.DeleteSchedule(ctx, scheduleID); err != nil {
-				return err
-			}
-		case !errors.Is(err, ErrNotFound):
-			return err
-		}
-	}
 	change := Change{
 		OpID:             opID,
 		Meta:             &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar},
 		PutActivities:    s.Activities,
 		PutRelationships: s.Relationships,
 	}
-	return c.write(ctx, scheduleID, []Change{change}, []*schedule.Schedule{s}, &schedule.Schedule{}, progress)
+	var existing *schedule.Schedule // what a failed replace must give back
+	if _, done := recorded[opID]; !done {
+		switch old, err := c.Graph.Load(ctx, scheduleID); {
+		case err == nil && !replace:
+			return fmt.Errorf("%w: %q (import with replace to overwrite it)", ErrExists, scheduleID)
+		case err == nil:
+			// Replace as a difference, so a failure can restore the old one.
+			existing = old
+			change = diff(old, s)
+			change.OpID = opID
+			change.Meta = &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar}
+		case !errors.Is(err, ErrNotFound):
+			return err
+		}
+	}
+	return c.write(ctx, scheduleID, []Change{change}, []*schedule.Schedule{s}, existing, progress)
 }
 
 // ApplyOps applies ops to a stored schedule, all or nothing, and returns
@@ -127,12 +130,17 @@ func (c *Coordinator) ApplyOps(ctx context.Context, scheduleID string, ops []sch
 
 // write is the two-phase write. states[i] is the schedule after changes[i]
 // (it supplies relationship ends to the documents); original is the
-// schedule before all of them, for compensation.
+// schedule before all of them, for compensation, or nil for an import
+// (compensating that deletes the schedule).
 func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Change, states []*schedule.Schedule, original *schedule.Schedule, progress func(done, total int)) error {
 	if _, err := c.Graph.Apply(ctx, scheduleID, changes); err != nil {
 		return fmt.Errorf("graph store: %w", err)
 	}
-	vchanges, err := c.documents(ctx, changes, states, original, progress)
+	before := original
+	if before == nil {
+		before = &schedule.Schedule{}
+	}
+	vchanges, err := c.documents(ctx, changes, states, before, progress)
 	if err == nil {
 		_, err = c.Vectors.Apply(ctx, scheduleID, vchanges)
 	}
@@ -150,8 +158,8 @@ func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Ch
 		}
 	}
 	var graphErr, vundoErr error
-	if len(original.Activities) == 0 && len(original.Relationships) == 0 && original.Name == "" {
-		// A fresh import: nothing to go back to.
+	if original == nil {
+		// An import: there was no schedule to go back to.
 		graphErr = c.DeleteSchedule(undoCtx, scheduleID)
 	} else {
 		undo := diff(final, original)

@@ -304,6 +304,18 @@ func testSecondStoreFailure(t *testing.T, open Opener) {
 	}
 	noDrift(t, c, id)
 
+	// A failed replace gives the old schedule back.
+	before = dumps(t, c, id)
+	replacement := s.Clone()
+	replacement.Activities[3].Name = "Replaced"
+	failing.fail = true
+	if err := broken.Import(ctx, id, replacement, true, nil); !errors.Is(err, errInjected) {
+		t.Fatalf("replace err = %v", err)
+	}
+	if after := dumps(t, c, id); after != before {
+		t.Fatalf("a failed replace lost the stored schedule:\n%s", firstDifference(before, after))
+	}
+
 	// A failed import leaves no schedule behind.
 	id2 := scheduleID(t, c)
 	failing.fail = true
