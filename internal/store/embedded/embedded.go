@@ -251,3 +251,53 @@ func (s *Store) DeleteSchedule(ctx context.Context, scheduleID string) error {
 		return nil
 	})
 }
+
+// applyLedgered applies n changes in one transaction, skipping those whose
+// op ID the ledger table already holds and recording the others there (with
+// record's text, when given: the graph ledger keeps whole changes). Changes
+// without an op ID are applied and not recorded. It returns the op IDs it
+// applied. ledger is one of the two table names above, never input.
+func (s *Store) applyLedgered(ctx context.Context, ledger, scheduleID string, n int,
+	opID func(i int) string, apply func(tx *preparedTx, i int) error, record func(i int) (string, error)) ([]string, error) {
+	var applied []string
+	err := s.tx(ctx, func(tx *preparedTx) error {
+		applied = applied[:0]
+		for i := range n {
+			op := opID(i)
+			if op != "" {
+				done, err := tx.exists("SELECT 1 FROM "+ledger+" WHERE schedule_id = ? AND op_id = ?", scheduleID, op)
+				if err != nil {
+					return err
+				}
+				if done {
+					continue // applied before
+				}
+			}
+			if err := apply(tx, i); err != nil {
+				return fmt.Errorf("op %s: %w", op, err)
+			}
+			if op == "" {
+				continue
+			}
+			if record == nil {
+				if err := tx.exec("INSERT INTO "+ledger+" (schedule_id, op_id) VALUES (?, ?)", scheduleID, op); err != nil {
+					return err
+				}
+			} else {
+				text, err := record(i)
+				if err != nil {
+					return err
+				}
+				if err := tx.exec("INSERT INTO "+ledger+" (schedule_id, op_id, change) VALUES (?, ?, ?)", scheduleID, op, text); err != nil {
+					return err
+				}
+			}
+			applied = append(applied, op)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return applied, nil
+}

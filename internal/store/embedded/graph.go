@@ -13,39 +13,14 @@ import (
 
 // applyGraph writes changes to the node and edge tables in one transaction.
 func (s *Store) applyGraph(ctx context.Context, scheduleID string, changes []store.Change) ([]string, error) {
-	var applied []string
-	err := s.tx(ctx, func(tx *preparedTx) error {
-		applied = applied[:0]
-		for _, c := range changes {
-			if c.OpID != "" {
-				done, err := tx.exists(`SELECT 1 FROM graph_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, c.OpID)
-				if err != nil {
-					return err
-				}
-				if done {
-					continue // already applied
-				}
-			}
-			if err := applyGraphChange(tx, scheduleID, c); err != nil {
-				return fmt.Errorf("op %s: %w", c.OpID, err)
-			}
-			if c.OpID != "" {
-				record, err := json.Marshal(c)
-				if err != nil {
-					return err
-				}
-				if err := tx.exec(`INSERT INTO graph_ledger (schedule_id, op_id, change) VALUES (?, ?, ?)`, scheduleID, c.OpID, string(record)); err != nil {
-					return err
-				}
-				applied = append(applied, c.OpID)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return applied, nil
+	return s.applyLedgered(ctx, "graph_ledger", scheduleID, len(changes),
+		func(i int) string { return changes[i].OpID },
+		func(tx *preparedTx, i int) error { return applyGraphChange(tx, scheduleID, changes[i]) },
+		func(i int) (string, error) {
+			// The graph ledger keeps the whole change: op, inverse and all.
+			record, err := json.Marshal(changes[i])
+			return string(record), err
+		})
 }
 
 func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {

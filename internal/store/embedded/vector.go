@@ -36,38 +36,13 @@ func (s *Store) forgetIndex(scheduleID string) {
 	s.mu.Unlock()
 }
 
-// ApplyVectors is the VectorStore's Apply: documents, FTS terms, vectors.
+// applyVectors is the VectorStore's Apply: documents, FTS terms, vectors.
 func (s *Store) applyVectors(ctx context.Context, scheduleID string, changes []store.VectorChange) ([]string, error) {
 	defer s.forgetIndex(scheduleID)
-	var applied []string
-	err := s.tx(ctx, func(tx *preparedTx) error {
-		applied = applied[:0]
-		for _, c := range changes {
-			if c.OpID != "" {
-				done, err := tx.exists(`SELECT 1 FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, c.OpID)
-				if err != nil {
-					return err
-				}
-				if done {
-					continue
-				}
-			}
-			if err := s.applyVectorChange(tx, scheduleID, c); err != nil {
-				return fmt.Errorf("op %s: %w", c.OpID, err)
-			}
-			if c.OpID != "" {
-				if err := tx.exec(`INSERT INTO vector_ledger (schedule_id, op_id) VALUES (?, ?)`, scheduleID, c.OpID); err != nil {
-					return err
-				}
-				applied = append(applied, c.OpID)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return applied, nil
+	return s.applyLedgered(ctx, "vector_ledger", scheduleID, len(changes),
+		func(i int) string { return changes[i].OpID },
+		func(tx *preparedTx, i int) error { return s.applyVectorChange(tx, scheduleID, changes[i]) },
+		nil)
 }
 
 func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.VectorChange) error {
