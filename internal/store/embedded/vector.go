@@ -331,7 +331,7 @@ func ftsQuery(terms []string) string {
 	return strings.Join(quoted, " OR ")
 }
 
-// DumpVectors returns the schedule's documents sorted by id.
+// dumpVectors returns the schedule's documents sorted by id.
 func (s *Store) dumpVectors(ctx context.Context, scheduleID string) (*store.VectorDump, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT kind, doc FROM docs WHERE schedule_id = ? ORDER BY kind, id`, scheduleID)
 	if err != nil {
