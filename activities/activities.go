@@ -1,0 +1,233 @@
+// Package activities holds the Temporal activities of the dispatch and edit
+// workflows: thin adapters from workflow calls to the stores, the planner
+// and the CPM engine. Inputs and outputs are kept small (ids, ops and
+// summaries, never whole schedules) so workflow histories stay small; each
+// activity loads what it needs from the store.
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+)
+
+// Application error types the workflows (and people reading histories) can
+// tell apart. All of them are non-retryable.
+const (
+	ErrTypeInvalidOp        = "InvalidOp"
+	ErrTypeScheduleNotFound = "ScheduleNotFound"
+	ErrTypeCompensation     = "CompensationRefused"
+	ErrTypeImpact           = "ImpactFailed"
+)
+
+// Activities holds the dependencies of the activities. Workflows reference
+// the methods through a nil *Activities.
+type Activities struct {
+	Stores  *store.Coordinator
+	Planner scope.Planner
+}
+
+// PlanRequest asks for a plan against the stored schedule.
+type PlanRequest struct {
+	ScheduleID string          `json:"schedule_id"`
+	Input      scope.PlanInput `json:"input"`
+}
+
+// ApplyInput is a batch of ops for one schedule, applied all or nothing.
+type ApplyInput struct {
+	ScheduleID string        `json:"schedule_id"`
+	Ops        []schedule.Op `json:"ops"`
+}
+
+// ApplyResult is the ops as applied (IDs and calls filled) and their
+// inverses in application order (undo applies them in reverse).
+type ApplyResult struct {
+	Applied  []schedule.Op `json:"applied"`
+	Inverses []schedule.Op `json:"inverses"`
+}
+
+// CompensateInput undoes earlier applies. Inverses are in application
+// order, as ApplyResult returns them; Scope (the dispatch and round) gives
+// the compensating ops deterministic IDs so a retry is idempotent.
+type CompensateInput struct {
+	ScheduleID string        `json:"schedule_id"`
+	Scope      string        `json:"scope"`
+	Inverses   []schedule.Op `json:"inverses"`
+}
+
+// ImpactInput asks for the CPM impact of the ops applied provisionally: the
+// stored schedule is the "after"; "before" is it with Inverses undone. So
+// the history carries only the inverses, which it holds anyway.
+type ImpactInput struct {
+	ScheduleID string        `json:"schedule_id"`
+	Inverses   []schedule.Op `json:"inverses"`
+}
+
+// Impact is the CPM effect of a round's changes. Critical paths list
+// activity ids by early start; FloatChanged lists the ids, in schedule order,
+// of activities in both versions whose total float changed.
+type Impact struct {
+	FinishBefore   float64  `json:"finish_before"`
+	FinishAfter    float64  `json:"finish_after"`
+	CriticalBefore []string `json:"critical_before"`
+	CriticalAfter  []string `json:"critical_after"`
+	FloatChanged   []string `json:"float_changed,omitempty"`
+}
+
+// CommitInput names the ops being committed.
+type CommitInput struct {
+	ScheduleID string   `json:"schedule_id"`
+	OpIDs      []string `json:"op_ids"`
+}
+
+// LoadSnapshot reads the stored schedule. Workflows should prefer the
+// activities that load it themselves; this one is for small schedules and
+// tools.
+func (a *Activities) LoadSnapshot(ctx context.Context, scheduleID string) (*schedule.Schedule, error) {
+	return a.load(ctx, scheduleID)
+}
+
+// SeparatePrompt splits the prompt into removals and additions.
+func (a *Activities) SeparatePrompt(ctx context.Context, prompt string) (scope.Separation, error) {
+	return a.Planner.Separate(ctx, prompt)
+}
+
+// PlanRemovals plans the removals against the current stored schedule.
+func (a *Activities) PlanRemovals(ctx context.Context, req PlanRequest) (scope.Plan, error) {
+	s, err := a.load(ctx, req.ScheduleID)
+	if err != nil {
+		return scope.Plan{}, err
+	}
+	return a.Planner.PlanRemovals(ctx, s, req.Input)
+}
+
+// PlanAdditions plans the additions against the current stored schedule.
+func (a *Activities) PlanAdditions(ctx context.Context, req PlanRequest) (scope.Plan, error) {
+	s, err := a.load(ctx, req.ScheduleID)
+	if err != nil {
+		return scope.Plan{}, err
+	}
+	return a.Planner.PlanAdditions(ctx, s, req.Input)
+}
+
+// ApplyOps writes ops to both stores. It is idempotent by op ID: a retry
+// gets the recorded result. Ops the engine refuses fail without retry.
+func (a *Activities) ApplyOps(ctx context.Context, in ApplyInput) (ApplyResult, error) {
+	applied, inverses, err := a.Stores.ApplyOps(ctx, in.ScheduleID, in.Ops)
+	if err != nil {
+		return ApplyResult{}, classify(err, "applying ops")
+	}
+	return ApplyResult{Applied: applied, Inverses: inverses}, nil
+}
+
+// Compensate applies the inverses in reverse order, in one all-or-nothing
+// batch whose op IDs derive from in.Scope and the position, so a retried
+// compensation is a no-op.
+func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyResult, error) {
+	ops := CompensatingOps(in.Scope, in.Inverses)
+	if len(ops) == 0 {
+		return ApplyResult{}, nil
+	}
+	applied, inverses, err := a.Stores.ApplyOps(ctx, in.ScheduleID, ops)
+	if err != nil {
+		if errors.Is(err, schedule.ErrInvalidOp) {
+			return ApplyResult{}, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("compensation refused (the schedule changed underneath the dispatch?): %v", err), ErrTypeCompensation, err)
+		}
+		return ApplyResult{}, classify(err, "compensating")
+	}
+	return ApplyResult{Applied: applied, Inverses: inverses}, nil
+}
+
+// CompensatingOps is the batch Compensate applies: the inverses reversed,
+// each with an ID scoped to the compensation and its position.
+func CompensatingOps(scopeName string, inverses []schedule.Op) []schedule.Op {
+	ops := make([]schedule.Op, 0, len(inverses))
+	for i := len(inverses) - 1; i >= 0; i-- {
+		ops = append(ops, inverses[i].WithScope(fmt.Sprintf("%s/compensate/%d", scopeName, len(ops))))
+	}
+	return ops
+}
+
+// ComputeImpact compares the CPM results before and after the provisional
+// changes (see ImpactInput).
+func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact, error) {
+	after, err := a.load(ctx, in.ScheduleID)
+	if err != nil {
+		return Impact{}, err
+	}
+	before := after.Clone()
+	if err := schedule.Undo(before, in.Inverses); err != nil {
+		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
+	}
+	return CompareCPM(before, after)
+}
+
+// CompareCPM computes the Impact of going from before to after.
+func CompareCPM(before, after *schedule.Schedule) (Impact, error) {
+	rb, err := schedule.Analyze(before)
+	if err != nil {
+		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM before: %v", err), ErrTypeImpact, err)
+	}
+	ra, err := schedule.Analyze(after)
+	if err != nil {
+		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM after: %v", err), ErrTypeImpact, err)
+	}
+	floatOf := func(r *schedule.Result) map[string]float64 {
+		m := map[string]float64{}
+		for i := range r.Net.Len() {
+			m[r.Net.ID(i)] = r.TotalFloat[i]
+		}
+		return m
+	}
+	fb, fa := floatOf(rb), floatOf(ra)
+	imp := Impact{
+		FinishBefore:   rb.ProjectDuration,
+		FinishAfter:    ra.ProjectDuration,
+		CriticalBefore: rb.CriticalPath(),
+		CriticalAfter:  ra.CriticalPath(),
+	}
+	for _, act := range after.Activities {
+		b, okB := fb[act.ID]
+		f, okA := fa[act.ID]
+		if okA && okB && math.Abs(b-f) > schedule.Epsilon {
+			imp.FloatChanged = append(imp.FloatChanged, act.ID)
+		}
+	}
+	return imp, nil
+}
+
+// Commit makes a dispatch's changes final. There is nothing to write: the
+// ops are in both stores already and their ledgers hold the change sets
+// with inverses, keyed by op ID. It is the hook for a commit record (who
+// accepted, when) once the stores have one.
+func (a *Activities) Commit(ctx context.Context, in CommitInput) error {
+	return nil
+}
+
+func (a *Activities) load(ctx context.Context, scheduleID string) (*schedule.Schedule, error) {
+	s, err := a.Stores.Load(ctx, scheduleID)
+	if err != nil {
+		return nil, classify(err, "loading the schedule")
+	}
+	return s, nil
+}
+
+// classify marks failures that a retry cannot fix as non-retryable and
+// passes the others (store or network trouble) through to be retried.
+func classify(err error, what string) error {
+	switch {
+	case errors.Is(err, schedule.ErrInvalidOp):
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: the ops were refused: %v", what, err), ErrTypeInvalidOp, err)
+	case errors.Is(err, store.ErrNotFound):
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v", what, err), ErrTypeScheduleNotFound, err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}

@@ -1,0 +1,167 @@
+package activities_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/autoscheduler/autoscheduler/activities"
+	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
+)
+
+const scheduleID = "building"
+
+func setup(t *testing.T) (*testsuite.TestActivityEnvironment, *activities.Activities, *schedule.Schedule) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "a.db"), embedded.Options{Tokenize: embed.Normalize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close(ctx) })
+	c := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
+	s, err := interchange.ReadFile("../examples/building.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Import(ctx, scheduleID, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	var suite testsuite.WorkflowTestSuite
+	env := suite.NewTestActivityEnvironment()
+	a := &activities.Activities{Stores: c, Planner: scope.Minimal{}}
+	env.RegisterActivity(a)
+	return env, a, s
+}
+
+func graphDump(t *testing.T, a *activities.Activities) *store.GraphDump {
+	t.Helper()
+	d, err := a.Stores.Graph.Dump(context.Background(), scheduleID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestApplyCompensateIdempotent(t *testing.T) {
+	env, a, _ := setup(t)
+	before := graphDump(t, a)
+	ops := []schedule.Op{schedule.DissolveActivity("A008").WithScope("d/round-1/removals"), schedule.RemoveActivity("A003").WithScope("d/round-1/removals")}
+	v, err := env.ExecuteActivity(a.ApplyOps, activities.ApplyInput{ScheduleID: scheduleID, Ops: ops})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res activities.ApplyResult
+	if err := v.Get(&res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Applied) != 2 || res.Applied[0].Call == "" || len(res.Inverses) == 0 {
+		t.Fatalf("apply result = %+v", res)
+	}
+	// A retried apply returns the recorded result and changes nothing more.
+	v, err = env.ExecuteActivity(a.ApplyOps, activities.ApplyInput{ScheduleID: scheduleID, Ops: ops})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again activities.ApplyResult
+	_ = v.Get(&again)
+	if len(again.Inverses) != len(res.Inverses) || again.Inverses[0].ID != res.Inverses[0].ID {
+		t.Error("a retried apply did not return the recorded inverses")
+	}
+	in := activities.CompensateInput{ScheduleID: scheduleID, Scope: "d/round-1", Inverses: res.Inverses}
+	for range 2 { // the second run is a retry: a no-op
+		if _, err := env.ExecuteActivity(a.Compensate, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := graphDump(t, a); !equalDump(before, after) {
+		t.Error("compensation did not restore the graph")
+	}
+}
+
+func equalDump(x, y *store.GraphDump) bool {
+	return x.Meta.Name == y.Meta.Name && slices.Equal(x.Nodes, y.Nodes) && slices.Equal(x.Edges, y.Edges)
+}
+
+func TestApplyOpsRefusedIsNonRetryable(t *testing.T) {
+	env, a, _ := setup(t)
+	_, err := env.ExecuteActivity(a.ApplyOps, activities.ApplyInput{ScheduleID: scheduleID, Ops: []schedule.Op{schedule.RemoveActivity("nope")}})
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) || appErr.Type() != activities.ErrTypeInvalidOp || !appErr.NonRetryable() {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestUnknownScheduleIsNonRetryable(t *testing.T) {
+	env, a, _ := setup(t)
+	_, err := env.ExecuteActivity(a.PlanRemovals, activities.PlanRequest{ScheduleID: "nope", Input: scope.PlanInput{Prompt: "delete activity A003"}})
+	var appErr *temporal.ApplicationError
+	if !errors.As(err, &appErr) || appErr.Type() != activities.ErrTypeScheduleNotFound || !appErr.NonRetryable() {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestComputeImpact(t *testing.T) {
+	env, a, orig := setup(t)
+	rb, err := schedule.Analyze(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crit := rb.CriticalPath()
+	// Remove a critical activity with a non-zero duration.
+	var target string
+	for _, id := range crit {
+		if act, _ := orig.Activity(id); act.Duration != "0" {
+			target = id
+			break
+		}
+	}
+	v, err := env.ExecuteActivity(a.ApplyOps, activities.ApplyInput{ScheduleID: scheduleID, Ops: []schedule.Op{schedule.DissolveActivity(target)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res activities.ApplyResult
+	_ = v.Get(&res)
+	v, err = env.ExecuteActivity(a.ComputeImpact, activities.ImpactInput{ScheduleID: scheduleID, Inverses: res.Inverses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imp activities.Impact
+	if err := v.Get(&imp); err != nil {
+		t.Fatal(err)
+	}
+	after := orig.Clone()
+	op := schedule.DissolveActivity(target)
+	if _, err := schedule.Apply(after, &op); err != nil {
+		t.Fatal(err)
+	}
+	ra, _ := schedule.Analyze(after)
+	if imp.FinishBefore != rb.ProjectDuration || imp.FinishAfter != ra.ProjectDuration || imp.FinishAfter >= imp.FinishBefore {
+		t.Errorf("finish %v -> %v, want %v -> %v (shorter)", imp.FinishBefore, imp.FinishAfter, rb.ProjectDuration, ra.ProjectDuration)
+	}
+	if !slices.Equal(imp.CriticalBefore, crit) || slices.Contains(imp.CriticalAfter, target) || len(imp.FloatChanged) == 0 {
+		t.Errorf("impact = %+v", imp)
+	}
+}
+
+func TestCompensatingOpsReverseAndDeterministic(t *testing.T) {
+	inv := []schedule.Op{schedule.RemoveActivity("X"), schedule.RemoveRelationship("R")}
+	ops := activities.CompensatingOps("s", inv)
+	if ops[0].Kind != schedule.RemoveRelationshipOp || ops[1].Kind != schedule.RemoveActivityOp {
+		t.Errorf("not reversed: %+v", ops)
+	}
+	again := activities.CompensatingOps("s", inv)
+	if ops[0].ID == "" || ops[0].ID != again[0].ID || ops[0].ID == ops[1].ID {
+		t.Errorf("ids %q %q %q", ops[0].ID, again[0].ID, ops[1].ID)
+	}
+}

@@ -1,0 +1,166 @@
+// Package workflows holds the durable dispatch and edit workflows and their
+// public contract: task queue, workflow IDs, message names and payloads.
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/autoscheduler/autoscheduler/activities"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+)
+
+// TaskQueue is the task queue of the workflows and activities.
+const TaskQueue = "autoscheduler"
+
+// DispatchWorkflowID is the ID of a schedule's dispatch: one open dispatch
+// per schedule, so a second submit fails naming the open one.
+func DispatchWorkflowID(scheduleID string) string { return "dispatch-" + scheduleID }
+
+// Message names.
+const (
+	// ReviewSignal and ReviewUpdate carry a Review. The Update's validator
+	// refuses a review when none is awaited; the signal is ignored then.
+	ReviewSignal = "review"
+	ReviewUpdate = "review"
+	// ProposalUpdate takes a ProposalRequest, waits until a proposal is
+	// awaiting review and returns it: the CLI waits without polling.
+	ProposalUpdate = "proposal"
+	// ChangesQuery returns []ChangeRecord; StatusQuery returns Status.
+	ChangesQuery = "changes"
+	StatusQuery  = "status"
+)
+
+// Search attributes (Keyword) the Web UI lists and filters dispatches by.
+var (
+	ScheduleIDAttribute    = temporal.NewSearchAttributeKeyKeyword("ScheduleID")
+	DispatchStageAttribute = temporal.NewSearchAttributeKeyKeyword("DispatchStage")
+)
+
+// Defaults of DispatchInput.
+const (
+	DefaultMaxRounds     = 5
+	DefaultReviewTimeout = 7 * 24 * time.Hour
+)
+
+// DispatchInput starts a dispatch.
+type DispatchInput struct {
+	ScheduleID string `json:"schedule_id"`
+	Prompt     string `json:"prompt"`
+	Author     string `json:"author"`
+	// MaxRounds bounds the review rounds (DefaultMaxRounds when 0).
+	MaxRounds int `json:"max_rounds,omitempty"`
+	// ReviewTimeout is how long a round waits for review before it is
+	// compensated (DefaultReviewTimeout when 0).
+	ReviewTimeout time.Duration `json:"review_timeout,omitempty"`
+	// AutoAccept commits the first round without waiting for review.
+	AutoAccept bool `json:"auto_accept,omitempty"`
+}
+
+// Dispatch outcomes.
+const (
+	StatusAccepted  = "accepted"
+	StatusRejected  = "rejected"
+	StatusCancelled = "cancelled"
+	StatusTimedOut  = "timed_out"
+	StatusFailed    = "failed"
+)
+
+// DispatchResult is how a dispatch ended. Outcomes are data: a rejected or
+// failed dispatch still completes, with Error saying why it failed.
+type DispatchResult struct {
+	Status     string           `json:"status"`
+	Rounds     int              `json:"rounds"`
+	Changes    []ChangeRecord   `json:"changes"`
+	TokenUsage scope.TokenUsage `json:"token_usage"`
+	Error      string           `json:"error,omitempty"`
+}
+
+// Review decisions.
+const (
+	DecisionAccept = "accept"
+	DecisionReject = "reject"
+)
+
+// Review is a person's verdict on a proposal. Reject with Feedback starts
+// another round planned with that feedback.
+type Review struct {
+	Decision string `json:"decision"`
+	Feedback string `json:"feedback,omitempty"`
+	Reviewer string `json:"reviewer,omitempty"`
+}
+
+// Change record statuses.
+const (
+	ChangeApplied     = "applied"
+	ChangeCompensated = "compensated"
+	ChangeCommitted   = "committed"
+)
+
+// ChangeRecord is one buffered change: an op as applied to the stores.
+type ChangeRecord struct {
+	Round  int         `json:"round"`
+	Op     schedule.Op `json:"op"`
+	Call   string      `json:"call"`
+	Status string      `json:"status"`
+}
+
+// Stages of a dispatch, in the order a round goes through them.
+const (
+	StageSeparating        = "separating"
+	StagePlanningRemovals  = "planning_removals"
+	StageApplyingRemovals  = "applying_removals"
+	StagePlanningAdditions = "planning_additions"
+	StageApplyingAdditions = "applying_additions"
+	StageAwaitingReview    = "awaiting_review"
+	StageCommitting        = "committing"
+	StageCompensating      = "compensating"
+	StageDone              = "done"
+)
+
+// Status is what the status query returns.
+type Status struct {
+	Stage          string           `json:"stage"`
+	Round          int              `json:"round"`
+	AwaitingReview bool             `json:"awaiting_review"`
+	Impact         *Impact          `json:"impact,omitempty"`
+	TokenUsage     scope.TokenUsage `json:"token_usage"`
+	Question       string           `json:"question,omitempty"`
+	// Result is set once the stage is done.
+	Result string `json:"result,omitempty"`
+}
+
+// Impact is the CPM effect of a round's changes (finish in working days,
+// critical paths and changed floats as activity ids). It is the
+// ComputeImpact activity's result, hence an alias.
+type Impact = activities.Impact
+
+// ProposalRequest asks for the proposal of Round or a later one (0: any).
+type ProposalRequest struct {
+	Round int `json:"round,omitempty"`
+}
+
+// Proposal is a round's change set, awaiting review.
+type Proposal struct {
+	Round    int            `json:"round"`
+	Changes  []ChangeRecord `json:"changes"`
+	Impact   *Impact        `json:"impact,omitempty"`
+	Notes    []string       `json:"notes,omitempty"`
+	Question string         `json:"question,omitempty"`
+}
+
+// EditInput applies ops directly, without review.
+type EditInput struct {
+	ScheduleID string        `json:"schedule_id"`
+	Ops        []schedule.Op `json:"ops"`
+	Author     string        `json:"author"`
+}
+
+// EditResult is the ops as applied and their inverses (apply in reverse
+// order to undo).
+type EditResult struct {
+	Applied  []schedule.Op `json:"applied"`
+	Inverses []schedule.Op `json:"inverses"`
+}
