@@ -14,6 +14,7 @@ all: build
 
 build:
 	go build -o $(BIN) ./starter
+	go build -o bin/worker ./worker
 
 # For now: the CPM report of the example building (the durable-dispatch
 # issue turns this into the full demo).

@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
 )
 
 // streams are the command's input and outputs; chatter goes to ErrOut so Out
@@ -56,13 +58,14 @@ func newRootCmd(io *streams) *cobra.Command {
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
-	stores := &storeConfig{}
-	bindStoreFlags(root, stores)
+	stores := config.StoresFromEnv()
+	stores.BindFlags(root.PersistentFlags())
 	root.AddCommand(
-		newScheduleCmd(io, stores, nil),
-		newImportCmd(io, stores),
-		newSearchCmd(io, stores),
-		newVerifyCmd(io, stores),
+		newScheduleCmd(io, &stores, nil),
+		newImportCmd(io, &stores),
+		newSearchCmd(io, &stores),
+		newVerifyCmd(io, &stores),
+		newDevCmd(io, &stores),
 	)
 	return root
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 )
@@ -12,13 +13,13 @@ import (
 // scheduleOptions are the flags of `autoscheduler schedule`.
 type scheduleOptions struct {
 	io       *streams
-	stores   *storeConfig
+	stores   *config.Stores
 	File     string
 	Schedule string
 	Format   string
 }
 
-func newScheduleCmd(io *streams, stores *storeConfig, runF func(context.Context, *scheduleOptions) error) *cobra.Command {
+func newScheduleCmd(io *streams, stores *config.Stores, runF func(context.Context, *scheduleOptions) error) *cobra.Command {
 	opts := &scheduleOptions{io: io, stores: stores}
 	cmd := &cobra.Command{
 		Use:   "schedule (--file FILE | --schedule ID) [--format table|json]",
@@ -61,7 +62,7 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 			return err
 		}
 	} else {
-		c, err := opts.stores.open(ctx)
+		c, err := opts.stores.Open(ctx)
 		if err != nil {
 			return err
 		}

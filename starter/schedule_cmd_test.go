@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,4 +106,9 @@ func TestScheduleErrors(t *testing.T) {
 			t.Errorf("%v: wrote to stdout on error: %q", tc.args, out)
 		}
 	}
+}
+
+// newTestStreams discards output: for commands run in the background.
+func newTestStreams() *streams {
+	return &streams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -18,13 +19,13 @@ import (
 // importOptions are the flags of `autoscheduler import`.
 type importOptions struct {
 	io       *streams
-	stores   *storeConfig
+	stores   *config.Stores
 	File     string
 	Schedule string
 	Replace  bool
 }
 
-func newImportCmd(io *streams, stores *storeConfig) *cobra.Command {
+func newImportCmd(io *streams, stores *config.Stores) *cobra.Command {
 	opts := &importOptions{io: io, stores: stores}
 	cmd := &cobra.Command{
 		Use:   "import FILE --schedule ID",
@@ -51,7 +52,7 @@ func importRun(ctx context.Context, opts *importOptions) error {
 	if err != nil {
 		return err
 	}
-	c, err := opts.stores.open(ctx)
+	c, err := opts.stores.Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -84,14 +85,14 @@ func progressBar(io *streams, label string) func(done, total int) {
 // searchOptions are the flags of `autoscheduler search`.
 type searchOptions struct {
 	io       *streams
-	stores   *storeConfig
+	stores   *config.Stores
 	Text     string
 	Schedule string
 	K        int
 	JSON     bool
 }
 
-func newSearchCmd(io *streams, stores *storeConfig) *cobra.Command {
+func newSearchCmd(io *streams, stores *config.Stores) *cobra.Command {
 	opts := &searchOptions{io: io, stores: stores}
 	cmd := &cobra.Command{
 		Use:     `search "TEXT" --schedule ID [-k 10] [--json]`,
@@ -116,7 +117,7 @@ func newSearchCmd(io *streams, stores *storeConfig) *cobra.Command {
 }
 
 func searchRun(ctx context.Context, opts *searchOptions) error {
-	c, err := opts.stores.open(ctx)
+	c, err := opts.stores.Open(ctx)
 	if err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 // errDrift makes verify exit non-zero after it has printed the drift.
 var errDrift = errors.New("the stores disagree")
 
-func newVerifyCmd(io *streams, stores *storeConfig) *cobra.Command {
+func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 	var scheduleID string
 	cmd := &cobra.Command{
 		Use:   "verify --schedule ID",
@@ -162,7 +163,7 @@ func newVerifyCmd(io *streams, stores *storeConfig) *cobra.Command {
 				return usagef("verify: --schedule is required")
 			}
 			ctx := cmd.Context()
-			c, err := stores.open(ctx)
+			c, err := stores.Open(ctx)
 			if err != nil {
 				return err
 			}

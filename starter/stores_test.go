@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
@@ -13,11 +14,8 @@ import (
 // The contract once more, on Neo4j and Weaviate together, opened the way
 // the CLI opens them: the configuration users run.
 func TestContractOnConfiguredServers(t *testing.T) {
-	cfg := &storeConfig{
-		Neo4jURI: os.Getenv("NEO4J_URI"), Neo4jUser: envOr("NEO4J_USER", "neo4j"),
-		WeaviateURL: os.Getenv("WEAVIATE_URL"), WeaviateGRPC: os.Getenv("WEAVIATE_GRPC"),
-		DBPath: t.TempDir() + "/unused.db",
-	}
+	cfg := config.StoresFromEnv()
+	cfg.DBPath = t.TempDir() + "/unused.db"
 	if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
@@ -26,7 +24,7 @@ func TestContractOnConfiguredServers(t *testing.T) {
 	}
 	t.Setenv("OPENAI_API_KEY", "")
 	storetest.Run(t, func(t *testing.T) (store.GraphStore, store.VectorStore) {
-		c, err := cfg.open(context.Background())
+		c, err := cfg.Open(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/store/weaviate"
 )
 
-func openNeo4j(ctx context.Context, cfg *storeConfig) (store.GraphStore, error) {
+func openNeo4j(ctx context.Context, cfg *Stores) (store.GraphStore, error) {
 	return neo4j.Open(ctx, neo4j.Config{URI: cfg.Neo4jURI, User: cfg.Neo4jUser, Password: os.Getenv("NEO4J_PASSWORD")})
 }
 
-func openWeaviate(ctx context.Context, cfg *storeConfig) (store.VectorStore, error) {
+func openWeaviate(ctx context.Context, cfg *Stores) (store.VectorStore, error) {
 	return weaviate.Open(ctx, weaviate.Config{URL: cfg.WeaviateURL, GRPCAddress: cfg.WeaviateGRPC, APIKey: os.Getenv("WEAVIATE_API_KEY"), Tokenize: embed.Normalize})
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// `autoscheduler dev` end to end: a real Temporal server and worker in
+// process, on the embedded store, running an edit and a dispatch.
+func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "store.db")
+	if code, _, errOut := runCLI(t, "import", "../examples/building.json", "--schedule", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	stores := config.Stores{DBPath: db}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan client.Client, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- devRun(ctx, &devOptions{
+			io: newTestStreams(), stores: &stores,
+			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			ready: func(c client.Client) { ready <- c },
+		})
+	}()
+	var tc client.Client
+	select {
+	case tc = <-ready:
+	case err := <-done:
+		t.Fatalf("dev stopped: %v", err)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("dev did not start in 2 minutes")
+	}
+
+	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "edit-test", TaskQueue: workflows.TaskQueue},
+		workflows.EditWorkflow, workflows.EditInput{ScheduleID: "building", Ops: []schedule.Op{schedule.RemoveActivity("A147")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edit workflows.EditResult
+	if err := run.Get(ctx, &edit); err != nil {
+		t.Fatal(err)
+	}
+	if len(edit.Applied) != 1 || edit.Applied[0].Call != `delete_activity(name="Handover")` || len(edit.Inverses) == 0 {
+		t.Fatalf("edit result: %+v", edit)
+	}
+
+	run, err = tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: workflows.DispatchWorkflowID("building"), TaskQueue: workflows.TaskQueue},
+		workflows.DispatchWorkflow, workflows.DispatchInput{ScheduleID: "building", Prompt: "delete activity Final inspection", AutoAccept: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dispatch workflows.DispatchResult
+	if err := run.Get(ctx, &dispatch); err != nil {
+		t.Fatal(err)
+	}
+	if dispatch.Status != workflows.StatusAccepted || len(dispatch.Changes) != 1 || !strings.Contains(dispatch.Changes[0].Call, "Final inspection") {
+		t.Fatalf("dispatch result: %+v", dispatch)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("dev: %v", err)
+	}
+	code, out, _ := runCLI(t, "schedule", "--schedule", "building", "--db", db, "--neo4j-uri=", "--weaviate-url=")
+	if code != 0 || strings.Contains(out, "Handover") || strings.Contains(out, "Final inspection") || !strings.Contains(out, "145 activities") {
+		t.Fatalf("the stored schedule does not show both changes:\n%.300s", out)
+	}
+}
