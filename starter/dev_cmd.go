@@ -26,8 +26,9 @@ type devOptions struct {
 	Address    string
 	UIAddress  string
 	TemporalDB string
-	// ready is told the client once the server and worker run (tests).
-	ready func(client.Client)
+	// ready is told the client and frontend address once the server and
+	// worker run (tests).
+	ready func(c client.Client, frontend string)
 }
 
 func newDevCmd(io *streams, stores *config.Stores) *cobra.Command {
@@ -89,7 +90,7 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	}
 	fmt.Fprintln(opts.io.ErrOut, "Press Ctrl-C to stop.")
 	if opts.ready != nil {
-		opts.ready(tc)
+		opts.ready(tc, srv.FrontendAddress())
 	}
 	<-ctx.Done()
 	return nil

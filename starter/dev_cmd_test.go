@@ -27,12 +27,13 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ready := make(chan client.Client, 1)
+	var frontend string
 	done := make(chan error, 1)
 	go func() {
 		done <- devRun(ctx, &devOptions{
 			io: newTestStreams(), stores: &stores,
 			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(c client.Client) { ready <- c },
+			ready: func(c client.Client, addr string) { frontend = addr; ready <- c },
 		})
 	}()
 	var tc client.Client
@@ -69,12 +70,52 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 	if dispatch.Status != workflows.StatusAccepted || len(dispatch.Changes) != 1 || !strings.Contains(dispatch.Changes[0].Call, "Final inspection") {
 		t.Fatalf("dispatch result: %+v", dispatch)
 	}
+	cliPrompts(t, db, frontend)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("dev: %v", err)
 	}
 	code, out, _ := runCLI(t, "schedule", "--schedule", "building", "--db", db, "--neo4j-uri=", "--weaviate-url=")
-	if code != 0 || strings.Contains(out, "Handover") || strings.Contains(out, "Final inspection") || !strings.Contains(out, "145 activities") {
+	if code != 0 || strings.Contains(out, "Handover") || strings.Contains(out, "Final inspection") || !strings.Contains(out, "144 activities") {
 		t.Fatalf("the stored schedule does not show both changes:\n%.300s", out)
+	}
+}
+
+// cliPrompts drives the prompt, review and dispatch commands against the
+// running dev server.
+func cliPrompts(t *testing.T, db, frontend string) {
+	t.Helper()
+	cli := func(args ...string) (int, string, string) {
+		return runCLI(t, append(args, "--temporal-address", frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")...)
+	}
+	code, out, errOut := cli("prompt", "delete activity Site offices demobilisation", "--schedule", "building", "--yes")
+	if code != 0 || !strings.Contains(out, `delete_activity(name="Site offices demobilisation")`) || !strings.Contains(out, "dispatch-building: accepted after 1 round(s)") {
+		t.Fatalf("prompt --yes: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := cli("prompt", "delete activity Snagging inspection", "--schedule", "building", "--no-wait"); code != 0 || !strings.HasPrefix(out, "started dispatch-building") {
+		t.Fatalf("prompt --no-wait: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := cli("prompt", "delete activity Final cleaning", "--schedule", "building", "--no-wait"); code != exitError || !strings.Contains(errOut, `schedule "building" already has an open dispatch: dispatch-building`) {
+		t.Fatalf("a second dispatch: exit %d %s", code, errOut)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, out, _ := cli("dispatch", "show", "dispatch-building")
+		if strings.Contains(out, "awaiting review") && strings.Contains(out, `delete_activity(name="Snagging inspection")`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("dispatch show never showed the proposal awaiting review:\n%s", out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if code, out, errOut := cli("review", "dispatch-building", "reject"); code != 0 || !strings.Contains(out, "reject sent") {
+		t.Fatalf("review: exit %d %s%s", code, out, errOut)
+	}
+	if code, _, errOut := cli("review", "dispatch-building", "accept"); code != exitError || !strings.Contains(errOut, "review of dispatch-building refused") {
+		t.Fatalf("a review when none is awaited: exit %d %s", code, errOut)
+	}
+	if code, out, _ := cli("dispatch", "list", "--schedule", "building"); code != 0 || !strings.Contains(out, "dispatch-building") {
+		t.Fatalf("dispatch list:\n%s", out)
 	}
 }

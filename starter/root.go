@@ -60,12 +60,17 @@ func newRootCmd(io *streams) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	stores := config.StoresFromEnv()
 	stores.BindFlags(root.PersistentFlags())
+	temporalCfg := &temporalConfig{}
+	temporalCfg.bind(root)
 	root.AddCommand(
 		newScheduleCmd(io, &stores, nil),
 		newImportCmd(io, &stores),
 		newSearchCmd(io, &stores),
 		newVerifyCmd(io, &stores),
 		newDevCmd(io, &stores),
+		newPromptCmd(io, temporalCfg),
+		newReviewCmd(io, temporalCfg),
+		newDispatchCmd(io, temporalCfg),
 	)
 	return root
 }
