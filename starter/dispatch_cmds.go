@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -200,15 +201,13 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 		fmt.Fprintf(opts.io.Out, "  question: %s\n", p.Question)
 	}
 	if im := p.Impact; im != nil {
-		fmt.Fprintf(opts.io.Out, "  project finish: %s -> %s working days (%+g)\n", days(im.FinishBefore), days(im.FinishAfter), im.FinishAfter-im.FinishBefore)
+		fmt.Fprintf(opts.io.Out, "  project finish: %s -> %s working days (%+g)\n", render.Days(im.FinishBefore), render.Days(im.FinishAfter), im.FinishAfter-im.FinishBefore)
 		if len(im.FloatChanged) > 0 {
 			fmt.Fprintf(opts.io.Out, "  total float changed for %d activities\n", len(im.FloatChanged))
 		}
 	}
 	return nil
 }
-
-func days(v float64) string { return fmt.Sprint(float64(int64(v*1e6+0.5)) / 1e6) }
 
 func printResult(ctx context.Context, opts *promptOptions, run client.WorkflowRun) error {
 	var res workflows.DispatchResult

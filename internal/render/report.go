@@ -184,7 +184,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	crit := res.CriticalPath()
 	fmt.Fprintf(bw, "%s\n", r.title())
-	fmt.Fprintf(bw, "Project duration: %s working days", days(res.ProjectDuration))
+	fmt.Fprintf(bw, "Project duration: %s working days", Days(res.ProjectDuration))
 	if r.Clock != nil {
 		fmt.Fprintf(bw, " (%s to %s)", r.Clock.StartAt(0).Format("Mon 2006-01-02"), r.Clock.FinishAt(res.ProjectDuration).Format("Mon 2006-01-02"))
 	}
@@ -202,9 +202,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if res.Critical(i) {
 			mark = "*"
 		}
-		row := []string{a.ID, clip(a.Name, 40), days(res.EF[i] - res.ES[i]),
-			days(res.ES[i]), days(res.EF[i]), days(res.LS[i]), days(res.LF[i]),
-			days(res.TotalFloat[i]), days(res.FreeFloat[i]), mark}
+		row := []string{a.ID, clip(a.Name, 40), Days(res.EF[i] - res.ES[i]),
+			Days(res.ES[i]), Days(res.EF[i]), Days(res.LS[i]), Days(res.LF[i]),
+			Days(res.TotalFloat[i]), Days(res.FreeFloat[i]), mark}
 		if r.Clock != nil {
 			row = append(row, r.startDate(i, res.ES[i]).Format("2006-01-02 15:04"), r.Clock.FinishAt(res.EF[i]).Format("2006-01-02 15:04"))
 		}
@@ -223,7 +223,8 @@ func (r *Report) title() string {
 	return "Schedule"
 }
 
-func days(v float64) string { return strconv.FormatFloat(round(v), 'f', -1, 64) }
+// Days formats working days as reports do: rounded to 1e-6, no trailing zeros.
+func Days(v float64) string { return strconv.FormatFloat(round(v), 'f', -1, 64) }
 
 // clip shortens s to n runes so one long name cannot widen the whole table.
 func clip(s string, n int) string {
