@@ -71,12 +71,13 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 		t.Fatalf("dispatch result: %+v", dispatch)
 	}
 	cliPrompts(t, db, frontend)
+	cliEdits(t, db, frontend)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("dev: %v", err)
 	}
 	code, out, _ := runCLI(t, "schedule", "--schedule", "building", "--db", db, "--neo4j-uri=", "--weaviate-url=")
-	if code != 0 || strings.Contains(out, "Handover") || strings.Contains(out, "Final inspection") || !strings.Contains(out, "144 activities") {
+	if code != 0 || strings.Contains(out, "Handover") || strings.Contains(out, "Final inspection") || !strings.Contains(out, "143 activities") {
 		t.Fatalf("the stored schedule does not show both changes:\n%.300s", out)
 	}
 }
@@ -117,5 +118,35 @@ func cliPrompts(t *testing.T, db, frontend string) {
 	}
 	if code, out, _ := cli("dispatch", "list", "--schedule", "building"); code != 0 || !strings.Contains(out, "dispatch-building") {
 		t.Fatalf("dispatch list:\n%s", out)
+	}
+}
+
+// cliEdits drives the direct-edit commands against the running dev server.
+func cliEdits(t *testing.T, db, frontend string) {
+	t.Helper()
+	cli := func(args ...string) (int, string, string) {
+		return runCLI(t, append(args, "-s", "building", "--temporal-address", frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")...)
+	}
+	steps := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"activity", "add", "--name", "Scaffold inspection Level 2", "--duration", "1", "--id", "N1"}, 0, `add_activity(name="Scaffold inspection Level 2", duration="1")`},
+		{[]string{"relationship", "add", "--from", "Pour slab Level 2", "--to", "N1", "--type", "ss", "--lag", "2", "--id", "NR1"}, 0, `add_relationship(type="SS", predecessor="Pour slab Level 2", successor="Scaffold inspection Level 2", lag=2)`},
+		{[]string{"activity", "show", "N1"}, 0, `after A041 "Pour slab Level 2" (SS, lag 2) [NR1]`},
+		{[]string{"relationship", "add", "--from", "N1", "--to", "Pour slab Level 2"}, exitError, "circular logic"},
+		{[]string{"relationship", "delete", "NR1"}, 0, `delete_relationship(type="SS", predecessor="Pour slab Level 2", successor="Scaffold inspection Level 2", lag=2)`},
+		{[]string{"activity", "dissolve", "Defect rectification"}, 0, `dissolve_activity(name="Defect rectification")`},
+		{[]string{"activity", "delete", "scaffold inspection level 2"}, 0, `delete_activity(name="Scaffold inspection Level 2")`},
+		{[]string{"activity", "delete", "No such thing"}, exitError, `no activity with id or name "No such thing"`},
+		{[]string{"activity", "list"}, 0, "Notice to proceed"},
+		{[]string{"relationship", "list"}, 0, "R001"},
+	}
+	for _, st := range steps {
+		code, out, errOut := cli(st.args...)
+		if code != st.code || !strings.Contains(out+errOut, st.want) {
+			t.Fatalf("%v: exit %d, want %d and %q\n%s%s", st.args, code, st.code, st.want, out, errOut)
+		}
 	}
 }

@@ -71,6 +71,8 @@ func newRootCmd(io *streams) *cobra.Command {
 		newPromptCmd(io, temporalCfg),
 		newReviewCmd(io, temporalCfg),
 		newDispatchCmd(io, temporalCfg),
+		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
+		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 	)
 	return root
 }
