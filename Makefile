@@ -16,10 +16,12 @@ build:
 	go build -o $(BIN) ./starter
 	go build -o bin/worker ./worker
 
-# For now: the CPM report of the example building (the durable-dispatch
-# issue turns this into the full demo).
+# The durable dispatch end to end on embedded defaults (no Docker, no
+# servers, no network): dev server + worker in process, the example
+# building, prompts accepted and rejected; then the Web UI stays up until
+# Ctrl-C. DEMO_FLAGS=--exit stops at the end instead.
 demo: build
-	$(BIN) schedule --file examples/building.json
+	$(BIN) demo $(DEMO_FLAGS)
 
 test:
 	go vet ./...

@@ -28,7 +28,7 @@ type devOptions struct {
 	TemporalDB string
 	// ready is told the client and frontend address once the server and
 	// worker run (tests).
-	ready func(c client.Client, frontend string)
+	ready func(c client.Client, frontend, ui string)
 }
 
 func newDevCmd(io *streams, stores *config.Stores) *cobra.Command {
@@ -90,7 +90,7 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	}
 	fmt.Fprintln(opts.io.ErrOut, "Press Ctrl-C to stop.")
 	if opts.ready != nil {
-		opts.ready(tc, srv.FrontendAddress())
+		opts.ready(tc, srv.FrontendAddress(), srv.UIURL())
 	}
 	<-ctx.Done()
 	return nil

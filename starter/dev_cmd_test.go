@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 		done <- devRun(ctx, &devOptions{
 			io: newTestStreams(), stores: &stores,
 			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(c client.Client, addr string) { frontend = addr; ready <- c },
+			ready: func(c client.Client, addr, _ string) { frontend = addr; ready <- c },
 		})
 	}()
 	var tc client.Client
@@ -147,6 +148,34 @@ func cliEdits(t *testing.T, db, frontend string) {
 		code, out, errOut := cli(st.args...)
 		if code != st.code || !strings.Contains(out+errOut, st.want) {
 			t.Fatalf("%v: exit %d, want %d and %q\n%s%s", st.args, code, st.code, st.want, out, errOut)
+		}
+	}
+}
+
+func TestDemo(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	var out strings.Builder
+	opts := &devOptions{
+		io:      &streams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard},
+		stores:  &config.Stores{DBPath: filepath.Join(dir, "unused.db")},
+		Address: "127.0.0.1:0", UIAddress: "-",
+	}
+	if err := demoRun(context.Background(), opts, "../examples/building.json", true); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`imported ../examples/building.json as "building": 147 activities, 262 relationships`,
+		`applied  delete_activity(name="Final cleaning")`,
+		"dispatch-building: accepted after 1 round(s)",
+		`-> reject with feedback "delete activity Defect rectification"`,
+		`Round 2 of dispatch-building:`,
+		"dispatch-building: accepted after 2 round(s)",
+		"dispatch-building: rejected after 1 round(s)",
+		"51 of 145 activities critical",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q\n%s", want, out.String())
 		}
 	}
 }

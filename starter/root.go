@@ -68,6 +68,7 @@ func newRootCmd(io *streams) *cobra.Command {
 		newSearchCmd(io, &stores),
 		newVerifyCmd(io, &stores),
 		newDevCmd(io, &stores),
+		newDemoCmd(io, &stores),
 		newPromptCmd(io, temporalCfg),
 		newReviewCmd(io, temporalCfg),
 		newDispatchCmd(io, temporalCfg),

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	stdio "io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// demoStep is one prompt of the demo and how the demo reviews it.
+type demoStep struct {
+	prompt   string
+	reviews  []workflows.Review // one per round
+	headline string
+}
+
+// demoSteps use the grammar the current offline planner understands; the
+// seed design's free-form prompts need the LLM or rules planner.
+var demoSteps = []demoStep{
+	{
+		headline: "A change the planner gets right: accept it.",
+		prompt:   "delete activity Final cleaning",
+		reviews:  []workflows.Review{{Decision: "accept", Reviewer: "demo"}},
+	},
+	{
+		headline: "A change the planner gets wrong: reject it with feedback, accept the second round.",
+		prompt:   "dissolve activity Snagging inspection",
+		reviews: []workflows.Review{
+			{Decision: "reject", Feedback: "delete activity Defect rectification", Reviewer: "demo"},
+			{Decision: "accept", Reviewer: "demo"},
+		},
+	},
+	{
+		headline: "A change nobody wants: reject it; both stores go back as they were.",
+		prompt:   `add activity "Topping-out ceremony" 1 days after "Structure topped out"`,
+		reviews:  []workflows.Review{{Decision: "reject", Reviewer: "demo"}},
+	},
+}
+
+const demoSchedule = "building"
+
+func newDemoCmd(io *streams, stores *config.Stores) *cobra.Command {
+	opts := &devOptions{io: io, stores: stores}
+	var exit bool
+	file := "examples/building.json"
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the durable dispatch end to end on the example building, then keep the Web UI up",
+		Long: "Start the dev server and a worker in process on a fresh demo store, import\n" +
+			"examples/building.json, submit prompts, accept one, reject one with feedback and\n" +
+			"accept its second round, reject another, and print the Web UI link.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return demoRun(cmd.Context(), opts, file, exit) },
+	}
+	cmd.Flags().StringVar(&file, "file", file, "the schedule the demo works on")
+	cmd.Flags().StringVar(&opts.Address, "address", "127.0.0.1:7233", "Temporal frontend address (loopback)")
+	cmd.Flags().StringVar(&opts.UIAddress, "ui-address", "127.0.0.1:8233", `Web UI address (loopback), or "-" for none`)
+	cmd.Flags().BoolVar(&exit, "exit", false, "stop when the demo is done instead of keeping the Web UI up")
+	return cmd
+}
+
+func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) error {
+	dir := filepath.Dir(opts.stores.DBPath)
+	if opts.stores.DBPath == "" {
+		data, err := opts.stores.DataPath()
+		if err != nil {
+			return err
+		}
+		dir = filepath.Join(filepath.Dir(data), "demo")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// A fresh demo store each run; Temporal's history is kept, so earlier
+	// runs stay visible in the Web UI.
+	demoStores := *opts.stores
+	demoStores.DBPath = filepath.Join(dir, "demo.db")
+	demoStores.Neo4jURI, demoStores.WeaviateURL = "", ""
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(demoStores.DBPath + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if opts.TemporalDB == "" {
+		opts.TemporalDB = filepath.Join(dir, "temporal.db")
+	}
+	out := opts.io.Out
+	fmt.Fprintf(out, "== Importing %s\n", file)
+	if err := importRun(ctx, &importOptions{io: opts.io, stores: &demoStores, File: file, Schedule: demoSchedule}); err != nil {
+		return err
+	}
+	if err := scheduleRun(ctx, &scheduleOptions{io: &streams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"}); err != nil {
+		return err
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var scenarioErr error
+	opts.stores = &demoStores
+	opts.ready = func(c client.Client, frontend, ui string) {
+		scenarioErr = demoScenario(runCtx, opts.io, c)
+		if scenarioErr == nil {
+			fmt.Fprintln(out, "\n== After the demo")
+			scenarioErr = scheduleRun(runCtx, &scheduleOptions{io: &streams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"})
+		}
+		if ui != "" {
+			fmt.Fprintf(out, "\nEvery dispatch is in the Temporal Web UI: %s/namespaces/default/workflows\n", ui)
+		}
+		if exit || scenarioErr != nil {
+			stop()
+		}
+	}
+	if err := devRun(runCtx, opts); err != nil {
+		return err
+	}
+	return scenarioErr
+}
+
+// demoScenario runs the demo steps through the same calls `prompt` uses.
+func demoScenario(ctx context.Context, io *streams, c client.Client) error {
+	id := workflows.DispatchWorkflowID(demoSchedule)
+	show := &promptOptions{io: io}
+	for i, step := range demoSteps {
+		fmt.Fprintf(io.Out, "\n== Prompt %d: %q\n   %s\n", i+1, step.prompt, step.headline)
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},
+			workflows.DispatchWorkflow, workflows.DispatchInput{ScheduleID: demoSchedule, Prompt: step.prompt, Author: "demo"})
+		if err != nil {
+			return err
+		}
+		for round, review := range step.reviews {
+			handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+				WorkflowID: id, RunID: run.GetRunID(), UpdateName: workflows.ProposalUpdate,
+				WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{workflows.ProposalRequest{Round: round + 1}},
+			})
+			if err != nil {
+				return err
+			}
+			var proposal workflows.Proposal
+			if err := handle.Get(ctx, &proposal); err != nil {
+				return err
+			}
+			if err := printProposal(show, id, proposal); err != nil {
+				return err
+			}
+			verdict := review.Decision
+			if review.Feedback != "" {
+				verdict += fmt.Sprintf(" with feedback %q", review.Feedback)
+			}
+			fmt.Fprintf(io.Out, "  -> %s\n", verdict)
+			if err := sendReview(ctx, c, id, review); err != nil {
+				return err
+			}
+		}
+		if err := printResult(ctx, show, run); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// headOnly passes through the first n lines written to w: the report's
+// summary, not its 147 rows.
+func headOnly(w stdio.Writer, n int) *lineLimiter {
+	return &lineLimiter{w: w, left: n}
+}
+
+type lineLimiter struct {
+	w    stdio.Writer
+	left int
+}
+
+func (l *lineLimiter) Write(p []byte) (int, error) {
+	for i, c := range p {
+		if l.left <= 0 {
+			return len(p), nil
+		}
+		if c == '\n' {
+			l.left--
+			if l.left == 0 {
+				if _, err := l.w.Write(p[:i+1]); err != nil {
+					return 0, err
+				}
+				return len(p), nil
+			}
+		}
+	}
+	if l.left > 0 {
+		if _, err := l.w.Write(p); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}

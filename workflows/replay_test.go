@@ -1,0 +1,315 @@
+package workflows_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/temporalproto"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/autoscheduler/autoscheduler/activities"
+	"github.com/autoscheduler/autoscheduler/internal/devserver"
+	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// historiesDir holds recorded workflow histories, one scenario a file, in
+// the JSON format of `temporal workflow show --output json` and the Web UI's
+// download. TestReplayHistories replays them against the current workflow
+// code, so a change that is not replay-safe fails the build. Re-record them
+// (after an intended, versioned change) with
+//
+//	RECORD_HISTORIES=1 GOTOOLCHAIN=local go test -run TestRecordHistories ./workflows/
+const historiesDir = "testdata/histories"
+
+// minHistories is the number of scenarios TestRecordHistories records.
+const minHistories = 6
+
+// testLogger sends the SDK's warnings and errors to the test's output.
+func testLogger(t *testing.T) sdklog.Logger {
+	return sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
+}
+
+func historyFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(historiesDir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < minHistories {
+		t.Fatalf("%s holds %d histories, want at least %d (record them with RECORD_HISTORIES=1)", historiesDir, len(files), minHistories)
+	}
+	return files
+}
+
+func newReplayer(*testing.T) worker.WorkflowReplayer { return worker.NewWorkflowReplayer() }
+
+func TestReplayHistories(t *testing.T) {
+	for _, path := range historyFiles(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".json"), func(t *testing.T) {
+			r := newReplayer(t)
+			r.RegisterWorkflow(workflows.DispatchWorkflow)
+			r.RegisterWorkflow(workflows.EditWorkflow)
+			if err := r.ReplayWorkflowHistoryFromJSONFile(testLogger(t), path); err != nil {
+				t.Fatalf("replaying %s: %v", path, err)
+			}
+		})
+	}
+}
+
+// divergentDispatch stands in for a DispatchWorkflow changed in a way that
+// is not replay-safe: it schedules an activity where the recorded history
+// upserts search attributes.
+func divergentDispatch(ctx workflow.Context, in workflows.DispatchInput) (*workflows.DispatchResult, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+	var out any
+	if err := workflow.ExecuteActivity(ctx, "Commit", activities.CommitInput{ScheduleID: in.ScheduleID}).Get(ctx, &out); err != nil {
+		return nil, err
+	}
+	return &workflows.DispatchResult{Status: workflows.StatusAccepted}, nil
+}
+
+// TestReplayDetectsNonDeterminism proves TestReplayHistories can fail.
+func TestReplayDetectsNonDeterminism(t *testing.T) {
+	path := filepath.Join(historiesDir, "dispatch_accept.json")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("%v (record the histories with RECORD_HISTORIES=1)", err)
+	}
+	r := newReplayer(t)
+	r.RegisterWorkflowWithOptions(divergentDispatch, workflow.RegisterOptions{Name: "DispatchWorkflow"})
+	// Discard the SDK's own report of the divergence: it is expected.
+	quiet := sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	err := r.ReplayWorkflowHistoryFromJSONFile(quiet, path)
+	if err == nil {
+		t.Fatal("replaying a divergent DispatchWorkflow succeeded, want a non-determinism error")
+	}
+	// TMPRL1100 is the SDK's code for all non-determinism errors.
+	if !strings.Contains(err.Error(), "TMPRL1100") {
+		t.Fatalf("error = %v, want a non-determinism error (TMPRL1100)", err)
+	}
+	t.Logf("replay failed as expected: %v", err)
+}
+
+// recorder runs scenarios on an in-process Temporal dev server and a worker
+// on an embedded store, each on its own copy of examples/building.json.
+type recorder struct {
+	t      *testing.T
+	ctx    context.Context
+	c      client.Client
+	stores *store.Coordinator
+	s      *schedule.Schedule
+}
+
+func TestRecordHistories(t *testing.T) {
+	if os.Getenv("RECORD_HISTORIES") != "1" {
+		t.Skip("set RECORD_HISTORIES=1 to record the replay histories")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	srv, err := devserver.Start(ctx, devserver.Options{
+		DBPath: "", Address: "127.0.0.1:0", UIAddress: "-",
+		SearchAttributes: map[string]enums.IndexedValueType{
+			workflows.ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
+			workflows.DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+
+	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close(context.Background())
+	stores := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
+	s, err := interchange.ReadFile("../examples/building.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A fixed identity keeps the host name out of the recorded histories.
+	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Identity: "history-recorder", Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	w := worker.New(c, workflows.TaskQueue, worker.Options{})
+	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Minimal{}})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+
+	if err := os.MkdirAll(historiesDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{t: t, ctx: ctx, c: c, stores: stores, s: s}
+
+	t.Run("dispatch_accept", func(t *testing.T) {
+		r.t = t
+		run := r.dispatch("replay-accept", workflows.DispatchInput{Prompt: "delete activity Final inspection"})
+		if p := r.proposal(run, 1); len(p.Changes) == 0 {
+			t.Fatalf("proposal = %+v", p)
+		}
+		r.review(run, workflows.DecisionAccept, "")
+		r.expect(run, workflows.StatusAccepted, 1)
+		r.save("dispatch_accept", run)
+	})
+	t.Run("dispatch_reject_feedback_accept", func(t *testing.T) {
+		r.t = t
+		run := r.dispatch("replay-feedback", workflows.DispatchInput{Prompt: "delete activity Snagging inspection"})
+		r.proposal(run, 1)
+		r.review(run, workflows.DecisionReject, "delete activity Final cleaning")
+		if p := r.proposal(run, 2); p.Round != 2 || len(p.Changes) == 0 {
+			t.Fatalf("round 2 proposal = %+v", p)
+		}
+		r.review(run, workflows.DecisionAccept, "")
+		r.expect(run, workflows.StatusAccepted, 2)
+		r.save("dispatch_reject_feedback_accept", run)
+	})
+	t.Run("dispatch_reject", func(t *testing.T) {
+		r.t = t
+		run := r.dispatch("replay-reject", workflows.DispatchInput{Prompt: "delete activity Final inspection"})
+		r.proposal(run, 1)
+		r.review(run, workflows.DecisionReject, "")
+		r.expect(run, workflows.StatusRejected, 1)
+		r.save("dispatch_reject", run)
+	})
+	t.Run("dispatch_cancel", func(t *testing.T) {
+		r.t = t
+		run := r.dispatch("replay-cancel", workflows.DispatchInput{Prompt: "delete activity Final inspection"})
+		r.proposal(run, 1)
+		if err := c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()); err != nil {
+			t.Fatal(err)
+		}
+		r.expect(run, workflows.StatusCancelled, 1)
+		r.save("dispatch_cancel", run)
+	})
+	t.Run("edit", func(t *testing.T) {
+		r.t = t
+		r.importSchedule("replay-edit")
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "edit-replay-edit", TaskQueue: workflows.TaskQueue},
+			workflows.EditWorkflow, workflows.EditInput{ScheduleID: "replay-edit", Author: "recorder",
+				Ops: []schedule.Op{schedule.RemoveActivity("A003"), schedule.RemoveActivity("A005")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res workflows.EditResult
+		if err := run.Get(ctx, &res); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Applied) != 2 || len(res.Inverses) == 0 {
+			t.Fatalf("edit result = %+v", res)
+		}
+		r.save("edit", run)
+	})
+	t.Run("dispatch_auto_accept", func(t *testing.T) {
+		r.t = t
+		run := r.dispatch("replay-auto", workflows.DispatchInput{Prompt: "delete activity Final inspection", AutoAccept: true})
+		r.expect(run, workflows.StatusAccepted, 1)
+		r.save("dispatch_auto_accept", run)
+	})
+}
+
+func (r *recorder) importSchedule(id string) {
+	r.t.Helper()
+	if err := r.stores.Import(r.ctx, id, r.s, false, nil); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *recorder) dispatch(id string, in workflows.DispatchInput) client.WorkflowRun {
+	r.t.Helper()
+	r.importSchedule(id)
+	in.ScheduleID, in.Author = id, "recorder"
+	run, err := r.c.ExecuteWorkflow(r.ctx, client.StartWorkflowOptions{
+		ID: workflows.DispatchWorkflowID(id), TaskQueue: workflows.TaskQueue,
+	}, workflows.DispatchWorkflow, in)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return run
+}
+
+func (r *recorder) update(run client.WorkflowRun, name string, arg, out any) error {
+	h, err := r.c.UpdateWorkflow(r.ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), RunID: run.GetRunID(), UpdateName: name,
+		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{arg},
+	})
+	if err != nil {
+		return err
+	}
+	return h.Get(r.ctx, out)
+}
+
+func (r *recorder) proposal(run client.WorkflowRun, round int) workflows.Proposal {
+	r.t.Helper()
+	var p workflows.Proposal
+	if err := r.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: round}, &p); err != nil {
+		r.t.Fatalf("proposal update: %v", err)
+	}
+	return p
+}
+
+func (r *recorder) review(run client.WorkflowRun, decision, feedback string) {
+	r.t.Helper()
+	var st workflows.Status
+	err := r.update(run, workflows.ReviewUpdate, workflows.Review{Decision: decision, Feedback: feedback, Reviewer: "pm"}, &st)
+	if err != nil {
+		r.t.Fatalf("review update: %v", err)
+	}
+}
+
+func (r *recorder) expect(run client.WorkflowRun, status string, rounds int) {
+	r.t.Helper()
+	var res workflows.DispatchResult
+	if err := run.Get(r.ctx, &res); err != nil {
+		r.t.Fatal(err)
+	}
+	if res.Status != status || res.Rounds != rounds || res.Error != "" {
+		r.t.Fatalf("result = %+v, want status %s after %d rounds", res, status, rounds)
+	}
+}
+
+// save writes the run's full history as historiesDir/<name>.json.
+func (r *recorder) save(name string, run client.WorkflowRun) {
+	r.t.Helper()
+	hist := &historypb.History{}
+	it := r.c.GetWorkflowHistory(r.ctx, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		hist.Events = append(hist.Events, ev)
+	}
+	last := hist.Events[len(hist.Events)-1].GetEventType()
+	if last != enums.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED {
+		r.t.Fatalf("history ends with %v, want a completed workflow", last)
+	}
+	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(historiesDir, name+".json"), append(b, '\n'), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
