@@ -120,6 +120,19 @@ func cliPrompts(t *testing.T, db, frontend string) {
 	if code, out, _ := cli("dispatch", "list", "--schedule", "building"); code != 0 || !strings.Contains(out, "dispatch-building") {
 		t.Fatalf("dispatch list:\n%s", out)
 	}
+	// Every dispatch of a schedule reuses the workflow ID; the same prompt in
+	// a later dispatch is new work, not a retry the ledgers already hold.
+	for _, prompt := range []string{`add activity "Tea break" 1 days`, "delete activity Tea break", `add activity "Tea break" 1 days`} {
+		if code, out, errOut := cli("prompt", prompt, "--schedule", "building", "--yes"); code != 0 || !strings.Contains(out, "accepted") {
+			t.Fatalf("prompt %q: exit %d\n%s%s", prompt, code, out, errOut)
+		}
+	}
+	if code, out, errOut := runCLI(t, "activity", "show", "Tea break", "-s", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 || !strings.Contains(out, "Tea break") {
+		t.Fatalf("the activity added by the third dispatch is missing: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, _ := cli("prompt", "delete activity Tea break", "--schedule", "building", "--yes"); code != 0 {
+		t.Fatal("cleaning up the tea break")
+	}
 }
 
 // cliEdits drives the direct-edit commands against the running dev server.

@@ -71,6 +71,7 @@ func DispatchWorkflow(ctx workflow.Context, in DispatchInput) (*DispatchResult, 
 type dispatch struct {
 	in     DispatchInput
 	id     string
+	scope  string // prefix of every op ID this run derives
 	logger log.Logger
 
 	stage    string
@@ -100,6 +101,10 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	}
 	w.in = in
 	w.id = workflow.GetInfo(ctx).WorkflowExecution.ID
+	// Op IDs are scoped by run, not only by workflow ID: the workflow ID is
+	// reused by every dispatch of a schedule, and the same prompt in a later
+	// dispatch must not be mistaken for a retry the ledgers already hold.
+	w.scope = w.id + "/" + workflow.GetInfo(ctx).WorkflowExecution.RunID
 	w.logger = log.With(workflow.GetLogger(ctx), "ScheduleID", in.ScheduleID, "Author", in.Author)
 	w.reviews = workflow.NewBufferedChannel(ctx, 1)
 
@@ -238,7 +243,7 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 			continue
 		}
 		w.setStage(ctx, st.apply)
-		opScope := fmt.Sprintf("%s/round-%d/%s", w.id, w.round, st.kind)
+		opScope := fmt.Sprintf("%s/round-%d/%s", w.scope, w.round, st.kind)
 		ops := make([]schedule.Op, len(plan.Ops))
 		for i, op := range plan.Ops {
 			ops[i] = op.WithScope(opScope)
@@ -367,7 +372,7 @@ func (w *dispatch) compensate(ctx workflow.Context) error {
 	}
 	if err := workflow.ExecuteActivity(storeOptions(dctx), a.Compensate, activities.CompensateInput{
 		ScheduleID: w.in.ScheduleID,
-		Scope:      fmt.Sprintf("%s/round-%d", w.id, w.round),
+		Scope:      fmt.Sprintf("%s/round-%d", w.scope, w.round),
 		Inverses:   w.inverses,
 	}).Get(dctx, nil); err != nil {
 		w.logger.Error("Compensation failed: the schedule keeps the round's changes", "Round", w.round, "Error", err)

@@ -19,7 +19,8 @@ func EditWorkflow(ctx workflow.Context, in EditInput) (*EditResult, error) {
 	if strings.TrimSpace(in.ScheduleID) == "" || len(in.Ops) == 0 {
 		return nil, temporal.NewNonRetryableApplicationError("an edit needs a schedule id and at least one op", ErrTypeInvalidInput, nil)
 	}
-	id := workflow.GetInfo(ctx).WorkflowExecution.ID
+	info := workflow.GetInfo(ctx).WorkflowExecution
+	id := info.ID + "/" + info.RunID // a reused workflow ID must not reuse op IDs
 	ops := make([]schedule.Op, len(in.Ops))
 	for i, op := range in.Ops {
 		if op.ID == "" {
