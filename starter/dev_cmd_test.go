@@ -73,6 +73,7 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 	}
 	cliPrompts(t, db, frontend)
 	cliEdits(t, db, frontend)
+	cliMenu(t, db, frontend)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("dev: %v", err)
@@ -190,5 +191,38 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q\n%s", want, out.String())
 		}
+	}
+}
+
+// cliMenu answers the interactive loop from a script.
+func cliMenu(t *testing.T, db, frontend string) {
+	t.Helper()
+	script := strings.Join([]string{
+		"1", "Menu check Level 3", "2", "Added from the menu", // add activity
+		"3", "Pour slab Level 3", "Menu check Level 3", "fs", "1", // add relationship
+		"5", "nonexistent", // dissolve: refused, the loop goes on
+		"6", "delete activity Menu check Level 3", "a", // prompt, accepted
+		"7", // schedule
+		"8", // quit
+	}, "\n") + "\n"
+	var out, errOut strings.Builder
+	code := run([]string{"menu", "-s", "building", "--temporal-address", frontend, "--db", db, "--neo4j-uri=", "--weaviate-url="},
+		&streams{In: strings.NewReader(script), Out: &out, ErrOut: &errOut})
+	for _, want := range []string{
+		`add_activity(name="Menu check Level 3", duration="2", description="Added from the menu")`,
+		`add_relationship(type="FS", predecessor="Pour slab Level 3", successor="Menu check Level 3", lag=1)`,
+		`delete_activity(name="Menu check Level 3")`,
+		"dispatch-building: accepted after 1 round(s)",
+		"Project duration:",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("menu output lacks %q", want)
+		}
+	}
+	if code != 0 || !strings.Contains(errOut.String(), `error: no activity with id or name "nonexistent"`) {
+		t.Errorf("menu: exit %d, stderr lacks the refused dissolve", code)
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 	}
 }

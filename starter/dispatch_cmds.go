@@ -57,6 +57,8 @@ type promptOptions struct {
 	JSON     bool
 	Rounds   int
 	Timeout  time.Duration
+	// in, when set, is where answers are read (the menu shares its own).
+	in *bufio.Reader
 }
 
 func newPromptCmd(io *streams, tc *temporalConfig) *cobra.Command {
@@ -111,7 +113,10 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		fmt.Fprintf(opts.io.Out, "started %s (run %s)\n", id, run.GetRunID())
 		return nil
 	}
-	in := bufio.NewReader(opts.io.In)
+	in := opts.in
+	if in == nil {
+		in = bufio.NewReader(opts.io.In)
+	}
 	for round := 1; ; round++ {
 		var proposal workflows.Proposal
 		handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
@@ -248,7 +253,12 @@ func newReviewCmd(io *streams, tc *temporalConfig) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(io.Out, "%s: %s sent\n", args[0], decision)
-			return nil
+			if feedback != "" {
+				return nil // the next round is planning; `prompt`-style review comes with `dispatch show`
+			}
+			// Accept commits and reject compensates: wait for that to finish,
+			// so the schedule is free for the next dispatch when we return.
+			return printResult(cmd.Context(), &promptOptions{io: io}, c.GetWorkflow(cmd.Context(), args[0], ""))
 		},
 	}
 	cmd.Flags().StringVar(&feedback, "feedback", "", "with reject: what to change in the next round")

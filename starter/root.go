@@ -74,6 +74,7 @@ func newRootCmd(io *streams) *cobra.Command {
 		newDispatchCmd(io, temporalCfg),
 		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
+		newMenuCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 	)
 	return root
 }
