@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -120,6 +122,7 @@ func (a *Activities) PlanAdditions(ctx context.Context, req PlanRequest) (scope.
 // ApplyOps writes ops to both stores. It is idempotent by op ID: a retry
 // gets the recorded result. Ops the engine refuses fail without retry.
 func (a *Activities) ApplyOps(ctx context.Context, in ApplyInput) (ApplyResult, error) {
+	defer keepAlive(ctx)()
 	applied, inverses, err := a.Stores.ApplyOps(ctx, in.ScheduleID, in.Ops)
 	if err != nil {
 		return ApplyResult{}, classify(err, "applying ops")
@@ -135,6 +138,7 @@ func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyR
 	if len(ops) == 0 {
 		return ApplyResult{}, nil
 	}
+	defer keepAlive(ctx)()
 	applied, inverses, err := a.Stores.ApplyOps(ctx, in.ScheduleID, ops)
 	if err != nil {
 		if errors.Is(err, schedule.ErrInvalidOp) {
@@ -144,6 +148,30 @@ func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyR
 		return ApplyResult{}, classify(err, "compensating")
 	}
 	return ApplyResult{Applied: applied, Inverses: inverses}, nil
+}
+
+// HeartbeatInterval is how often store writes report that their worker is
+// alive; with the workflows' heartbeat timeout, a worker that dies inside a
+// write is noticed in seconds and the write retried elsewhere (it is
+// idempotent), not after the whole start-to-close timeout.
+const HeartbeatInterval = 2 * time.Second
+
+// keepAlive heartbeats until the returned stop is called.
+func keepAlive(ctx context.Context) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(HeartbeatInterval)
+		defer tick.Stop()
+		for {
+			activity.RecordHeartbeat(ctx)
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // CompensatingOps is the batch Compensate applies: the inverses reversed,
@@ -159,6 +187,7 @@ func CompensatingOps(scopeName string, inverses []schedule.Op) []schedule.Op {
 // ComputeImpact compares the CPM results before and after the provisional
 // changes (see ImpactInput).
 func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact, error) {
+	defer keepAlive(ctx)()
 	after, err := a.load(ctx, in.ScheduleID)
 	if err != nil {
 		return Impact{}, err

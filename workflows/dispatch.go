@@ -44,6 +44,9 @@ func plannerOptions(ctx workflow.Context) workflow.Context {
 func storeOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 2 * time.Minute,
+		// Store steps heartbeat (activities.HeartbeatInterval): a dead worker is
+		// noticed in seconds and the idempotent write retried.
+		HeartbeatTimeout: 4 * activities.HeartbeatInterval,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:    time.Second,
 			BackoffCoefficient: 2,
