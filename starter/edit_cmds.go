@@ -58,6 +58,19 @@ func (e *editEnv) edit(ctx context.Context, scheduleID string, ops ...schedule.O
 	return nil
 }
 
+// editRef runs op on the activity ref names (an id or a name).
+func (e *editEnv) editRef(ctx context.Context, scheduleID, ref string, op func(id string) schedule.Op) error {
+	s, err := e.load(ctx, scheduleID)
+	if err != nil {
+		return err
+	}
+	target, err := resolve(s, ref)
+	if err != nil {
+		return err
+	}
+	return e.edit(ctx, scheduleID, op(target.ID))
+}
+
 // resolve finds one activity by id or by name (case-insensitive); an
 // ambiguous name is an error listing the candidates, never a guess.
 func resolve(s *schedule.Schedule, ref string) (schedule.Activity, error) {
@@ -128,15 +141,7 @@ func newActivityCmd(env *editEnv) *cobra.Command {
 				if err := need(); err != nil {
 					return err
 				}
-				s, err := env.load(cmd.Context(), scheduleID)
-				if err != nil {
-					return err
-				}
-				target, err := resolve(s, args[0])
-				if err != nil {
-					return err
-				}
-				return env.edit(cmd.Context(), scheduleID, op(target.ID))
+				return env.editRef(cmd.Context(), scheduleID, args[0], op)
 			},
 		}
 	}

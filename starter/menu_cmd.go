@@ -85,15 +85,7 @@ func menuAction(ctx context.Context, env *editEnv, scheduleID string, n int, ask
 		if err != nil {
 			return err
 		}
-		s, err := env.load(ctx, scheduleID)
-		if err != nil {
-			return err
-		}
-		target, err := resolve(s, a[0])
-		if err != nil {
-			return err
-		}
-		return env.edit(ctx, scheduleID, op(target.ID))
+		return env.editRef(ctx, scheduleID, a[0], op)
 	}
 	switch n {
 	case 1:
