@@ -3,7 +3,6 @@ package activities_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -11,32 +10,17 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/embed"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
 const scheduleID = "building"
 
 func setup(t *testing.T) (*testsuite.TestActivityEnvironment, *activities.Activities, *schedule.Schedule) {
 	t.Helper()
-	ctx := context.Background()
-	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "a.db"), embedded.Options{Tokenize: embed.Normalize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close(ctx) })
-	c := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
-	s, err := interchange.ReadFile("../examples/building.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Import(ctx, scheduleID, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, s := storetest.EmbeddedBuilding(t, scheduleID)
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestActivityEnvironment()
 	a := &activities.Activities{Stores: c, Planner: scope.Minimal{}}

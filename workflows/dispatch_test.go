@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,12 +14,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -39,20 +37,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	ctx := context.Background()
-	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
-	t.Cleanup(func() { _ = st.Close(ctx) })
-	s, err := interchange.ReadFile("../examples/building.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Import(ctx, scheduleID, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	c, _ := storetest.EmbeddedBuilding(t, scheduleID)
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
 	env.SetStartWorkflowOptions(clientStartOptions())

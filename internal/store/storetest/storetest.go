@@ -21,6 +21,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
 )
 
 // Opener returns the two stores under test; the suite closes nothing, the
@@ -491,4 +492,23 @@ func firstDifference(a, b string) string {
 		}
 	}
 	return fmt.Sprintf("lengths differ: %d and %d lines", len(la), len(lb))
+}
+
+// EmbeddedBuilding opens an embedded store in a temporary directory with
+// examples/building.json imported under scheduleID: the fixture of the
+// activity and workflow tests.
+func EmbeddedBuilding(t testing.TB, scheduleID string) (*store.Coordinator, *schedule.Schedule) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close(ctx) })
+	c := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
+	s := Building(t)
+	if err := c.Import(ctx, scheduleID, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	return c, s
 }
