@@ -27,6 +27,7 @@ const (
 	ErrTypeScheduleNotFound = "ScheduleNotFound"
 	ErrTypeCompensation     = "CompensationRefused"
 	ErrTypeImpact           = "ImpactFailed"
+	ErrTypeNotRecorded      = "NotRecorded"
 )
 
 // Activities holds the dependencies of the activities. Workflows reference
@@ -83,10 +84,14 @@ type Impact struct {
 	FloatChanged   []string `json:"float_changed,omitempty"`
 }
 
-// CommitInput names the ops being committed.
+// CommitInput names the ops being committed, the dispatch (workflow and
+// run) that proposed them, who accepted them and when.
 type CommitInput struct {
-	ScheduleID string   `json:"schedule_id"`
-	OpIDs      []string `json:"op_ids"`
+	ScheduleID string    `json:"schedule_id"`
+	OpIDs      []string  `json:"op_ids"`
+	Dispatch   string    `json:"dispatch,omitempty"`
+	Reviewer   string    `json:"reviewer,omitempty"`
+	At         time.Time `json:"at"`
 }
 
 // LoadSnapshot reads the stored schedule. Workflows should prefer the
@@ -233,11 +238,19 @@ func CompareCPM(before, after *schedule.Schedule) (Impact, error) {
 	return imp, nil
 }
 
-// Commit makes a dispatch's changes final. There is nothing to write: the
-// ops are in both stores already and their ledgers hold the change sets
-// with inverses, keyed by op ID. It is the hook for a commit record (who
-// accepted, when) once the stores have one.
+// Commit makes a dispatch's changes final: the documents they touched are
+// embedded again from the final schedule and both ledgers mark the ops
+// committed (each entry keeps its change and inverse, for a later undo).
+// It is idempotent: a retry keeps the first commit record.
 func (a *Activities) Commit(ctx context.Context, in CommitInput) error {
+	defer keepAlive(ctx)()
+	err := a.Stores.Commit(ctx, in.ScheduleID, in.OpIDs, store.CommitRecord{Dispatch: in.Dispatch, Reviewer: in.Reviewer, At: in.At})
+	if errors.Is(err, store.ErrNotRecorded) {
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("committing: %v", err), ErrTypeNotRecorded, err)
+	}
+	if err != nil {
+		return classify(err, "committing")
+	}
 	return nil
 }
 

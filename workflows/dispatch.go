@@ -188,7 +188,7 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		}
 		previous = w.roundOps()
 		if w.in.AutoAccept {
-			return w.commit(ctx)
+			return w.commit(ctx, w.in.Author+" (auto-accept)")
 		}
 		review, err := w.awaitReview(ctx)
 		switch {
@@ -197,7 +197,7 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		case review == nil:
 			return w.compensateAndFinish(ctx, StatusTimedOut)
 		case review.Decision == DecisionAccept:
-			return w.commit(ctx)
+			return w.commit(ctx, review.Reviewer)
 		}
 		w.logger.Info("Proposal rejected", "Round", round, "Reviewer", review.Reviewer, "Feedback", review.Feedback)
 		if review.Feedback == "" || round >= w.in.MaxRounds {
@@ -346,7 +346,9 @@ func (w *dispatch) takeReview(r Review) error {
 	return nil
 }
 
-func (w *dispatch) commit(ctx workflow.Context) (*DispatchResult, error) {
+// commit makes the round's changes final in both stores' ledgers, with who
+// accepted them and when (workflow time, so a retry writes the same record).
+func (w *dispatch) commit(ctx workflow.Context, reviewer string) (*DispatchResult, error) {
 	w.setStage(ctx, StageCommitting)
 	var ids []string
 	for _, c := range w.changes {
@@ -356,6 +358,7 @@ func (w *dispatch) commit(ctx workflow.Context) (*DispatchResult, error) {
 	}
 	if err := workflow.ExecuteActivity(storeOptions(ctx), a.Commit, activities.CommitInput{
 		ScheduleID: w.in.ScheduleID, OpIDs: ids,
+		Dispatch: w.scope, Reviewer: reviewer, At: workflow.Now(ctx),
 	}).Get(ctx, nil); err != nil {
 		return w.abort(ctx, fmt.Errorf("committing: %w", err))
 	}

@@ -216,6 +216,44 @@ func TestDispatchAccept(t *testing.T) {
 	if f.has("A003") || !f.hasName("Hoarding inspection") {
 		t.Error("accepted changes are not in the store")
 	}
+	f.committedInLedgers(res.Changes, "pm")
+}
+
+// committedInLedgers checks that both stores' ledgers mark the committed
+// changes committed, by reviewer, and the compensated ones (kept in the
+// graph ledger as history, undone by their own compensating ops) not.
+func (f *fixture) committedInLedgers(changes []workflows.ChangeRecord, reviewer string) {
+	f.t.Helper()
+	ctx := context.Background()
+	var ids []string
+	for _, c := range changes {
+		ids = append(ids, c.Op.ID)
+	}
+	recorded, err := f.stores.Graph.Recorded(ctx, scheduleID, ids)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	vectors, err := f.stores.Vectors.Committed(ctx, scheduleID, ids)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, c := range changes {
+		rec, held := recorded[c.Op.ID]
+		_, vcommitted := vectors[c.Op.ID]
+		switch c.Status {
+		case workflows.ChangeCommitted:
+			if !held || rec.Committed == nil || rec.Committed.Reviewer != reviewer || !strings.HasPrefix(rec.Committed.Dispatch, workflows.DispatchWorkflowID(scheduleID)+"/") || len(rec.Inverse) == 0 {
+				f.t.Errorf("%s: graph ledger entry %+v, want committed by %q in this dispatch with its inverse", c.Call, rec.Committed, reviewer)
+			}
+			if !vcommitted {
+				f.t.Errorf("%s: not committed in the vector ledger", c.Call)
+			}
+		case workflows.ChangeCompensated:
+			if (held && rec.Committed != nil) || vcommitted {
+				f.t.Errorf("%s: compensated, yet committed in a ledger", c.Call)
+			}
+		}
+	}
 }
 
 func TestDispatchRejectWithFeedbackThenAccept(t *testing.T) {
@@ -250,6 +288,7 @@ func TestDispatchRejectWithFeedbackThenAccept(t *testing.T) {
 	if got := statuses(res.Changes); !slices.Equal(got, []string{"compensated", "committed"}) {
 		t.Errorf("statuses = %v", got)
 	}
+	f.committedInLedgers(res.Changes, "pm")
 	// The store holds the original with only the survey removed.
 	want, err := interchange.ReadFile("../examples/building.json")
 	if err != nil {

@@ -128,6 +128,73 @@ func (c *Coordinator) ApplyOps(ctx context.Context, scheduleID string, ops []sch
 	return applied, inverses, nil
 }
 
+// Commit makes applied ops final: the documents of everything their
+// changes touched are embedded again from the schedule as it now stands
+// (so no vector reflects a provisional state a later op or compensation
+// overwrote), then both ledgers mark the ops committed with rec — the
+// vector store first, so the graph ledger, which holds each change with its
+// inverse for a later undo, is the last word. Every step is idempotent; an
+// op neither ledger holds is ErrNotRecorded and nothing is marked.
+func (c *Coordinator) Commit(ctx context.Context, scheduleID string, opIDs []string, rec CommitRecord) error {
+	if len(opIDs) == 0 {
+		return nil
+	}
+	recorded, err := c.Graph.Recorded(ctx, scheduleID, opIDs)
+	if err != nil {
+		return err
+	}
+	for _, op := range opIDs {
+		if _, ok := recorded[op]; !ok {
+			return fmt.Errorf("committing schedule %q: %w: %s", scheduleID, ErrNotRecorded, op)
+		}
+	}
+	current, err := c.Graph.Load(ctx, scheduleID)
+	if err != nil {
+		return err
+	}
+	refresh := touched(current, recorded)
+	if !refresh.Empty() {
+		docs, err := c.documents(ctx, []Change{refresh}, []*schedule.Schedule{current}, current, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := c.Vectors.Apply(ctx, scheduleID, docs); err != nil {
+			return fmt.Errorf("committing schedule %q: refreshing documents: %w", scheduleID, err)
+		}
+	}
+	if err := c.Vectors.Commit(ctx, scheduleID, opIDs, rec); err != nil {
+		return err
+	}
+	return c.Graph.Commit(ctx, scheduleID, opIDs, rec)
+}
+
+// touched is an unledgered change that puts, as they now are, the
+// activities and relationships the recorded changes put, and the
+// relationships of those activities (their documents carry the ends' text).
+func touched(current *schedule.Schedule, recorded map[string]Change) Change {
+	acts, rels := map[string]bool{}, map[string]bool{}
+	for _, ch := range recorded {
+		for _, a := range ch.PutActivities {
+			acts[a.ID] = true
+		}
+		for _, r := range ch.PutRelationships {
+			rels[r.ID] = true
+		}
+	}
+	var out Change
+	for _, a := range current.Activities {
+		if acts[a.ID] {
+			out.PutActivities = append(out.PutActivities, a)
+		}
+	}
+	for _, r := range current.Relationships {
+		if rels[r.ID] || acts[r.Predecessor] || acts[r.Successor] {
+			out.PutRelationships = append(out.PutRelationships, r)
+		}
+	}
+	return out
+}
+
 // write is the two-phase write. states[i] is the schedule after changes[i]
 // (it supplies relationship ends to the documents); original is the
 // schedule before all of them, for compensation, or nil for an import

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -44,7 +45,21 @@ type Change struct {
 	PutRelationships    []schedule.Relationship `json:"put_relationships,omitempty"`
 	DeleteRelationships []string                `json:"delete_relationships,omitempty"`
 	Forget              []string                `json:"forget,omitempty"`
+	// Committed is set (by Commit, never by Apply) once the change is final.
+	Committed *CommitRecord `json:"committed,omitempty"`
 }
+
+// CommitRecord says who made a change set final, in which dispatch, when.
+// It is written once: committing an op again keeps the first record.
+type CommitRecord struct {
+	Dispatch string    `json:"dispatch"`
+	Reviewer string    `json:"reviewer,omitempty"`
+	At       time.Time `json:"at"`
+}
+
+// ErrNotRecorded is returned when committing an op a ledger does not hold
+// (never applied, or compensated).
+var ErrNotRecorded = errors.New("op not in the ledger")
 
 // Empty reports whether the change touches nothing.
 func (c Change) Empty() bool {
@@ -76,6 +91,9 @@ type GraphStore interface {
 	Apply(ctx context.Context, scheduleID string, changes []Change) (applied []string, err error)
 	// Recorded returns the ledger's changes for those of opIDs it holds.
 	Recorded(ctx context.Context, scheduleID string, opIDs []string) (map[string]Change, error)
+	// Commit marks the ledger's entries for opIDs committed, in one
+	// transaction; ErrNotRecorded (and nothing marked) if one is missing.
+	Commit(ctx context.Context, scheduleID string, opIDs []string, rec CommitRecord) error
 	// Load reads a stored schedule, activities and relationships sorted by
 	// id; ErrNotFound if there is none.
 	Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error)
@@ -165,6 +183,11 @@ type VectorDump struct {
 type VectorStore interface {
 	// Apply applies changes in order, skipping those already in the ledger.
 	Apply(ctx context.Context, scheduleID string, changes []VectorChange) (applied []string, err error)
+	// Commit marks the ledger's entries for opIDs committed; ErrNotRecorded
+	// if one is missing.
+	Commit(ctx context.Context, scheduleID string, opIDs []string, rec CommitRecord) error
+	// Committed returns the commit records of those of opIDs that have one.
+	Committed(ctx context.Context, scheduleID string, opIDs []string) (map[string]CommitRecord, error)
 	// Search runs a hybrid search within one schedule.
 	Search(ctx context.Context, scheduleID string, q Query) ([]Hit, error)
 	// DeleteSchedule removes a schedule's documents and ledger.

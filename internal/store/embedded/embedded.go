@@ -7,6 +7,7 @@ package embedded
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -52,6 +53,59 @@ func (v vectorView) Apply(ctx context.Context, scheduleID string, changes []stor
 	return v.applyVectors(ctx, scheduleID, changes)
 }
 
+func (g graphView) Commit(ctx context.Context, scheduleID string, opIDs []string, rec store.CommitRecord) error {
+	return g.commit(ctx, "graph_ledger", scheduleID, opIDs, rec)
+}
+
+func (v vectorView) Commit(ctx context.Context, scheduleID string, opIDs []string, rec store.CommitRecord) error {
+	return v.commit(ctx, "vector_ledger", scheduleID, opIDs, rec)
+}
+
+func (v vectorView) Committed(ctx context.Context, scheduleID string, opIDs []string) (map[string]store.CommitRecord, error) {
+	out := map[string]store.CommitRecord{}
+	for _, op := range opIDs {
+		var text sql.NullString
+		err := v.db.QueryRowContext(ctx, `SELECT committed FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op).Scan(&text)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && !text.Valid) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var rec store.CommitRecord
+		if err := json.Unmarshal([]byte(text.String), &rec); err != nil {
+			return nil, fmt.Errorf("vector ledger entry %s: %w", op, err)
+		}
+		out[op] = rec
+	}
+	return out, nil
+}
+
+// commit marks ledger entries committed in one transaction, keeping a
+// record written before; a missing entry fails the whole call. ledger is
+// one of the two table names, never input.
+func (s *Store) commit(ctx context.Context, ledger, scheduleID string, opIDs []string, rec store.CommitRecord) error {
+	text, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *preparedTx) error {
+		for _, op := range opIDs {
+			held, err := tx.exists("SELECT 1 FROM "+ledger+" WHERE schedule_id = ? AND op_id = ?", scheduleID, op)
+			if err != nil {
+				return err
+			}
+			if !held {
+				return fmt.Errorf("%w: %s of schedule %q", store.ErrNotRecorded, op, scheduleID)
+			}
+			if err := tx.exec("UPDATE "+ledger+" SET committed = ? WHERE schedule_id = ? AND op_id = ? AND committed IS NULL", string(text), scheduleID, op); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 func (v vectorView) Dump(ctx context.Context, scheduleID string) (*store.VectorDump, error) {
 	return v.dumpVectors(ctx, scheduleID)
 }
@@ -95,6 +149,7 @@ CREATE TABLE IF NOT EXISTS graph_ledger (
 	schedule_id TEXT NOT NULL,
 	op_id TEXT NOT NULL,
 	change TEXT NOT NULL,
+	committed TEXT,
 	PRIMARY KEY (schedule_id, op_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS docs (
@@ -122,6 +177,7 @@ END;
 CREATE TABLE IF NOT EXISTS vector_ledger (
 	schedule_id TEXT NOT NULL,
 	op_id TEXT NOT NULL,
+	committed TEXT,
 	PRIMARY KEY (schedule_id, op_id)
 ) WITHOUT ROWID;
 `
@@ -140,11 +196,33 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("embedded store %s: creating tables: %w", path, err)
 	}
+	if err := migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("embedded store %s: upgrading tables: %w", path, err)
+	}
 	tokenize := opts.Tokenize
 	if tokenize == nil {
 		tokenize = func(s string) []string { return strings.Fields(strings.ToLower(s)) }
 	}
 	return &Store{db: db, tokenize: tokenize, noCache: opts.NoVectorCache, indexes: map[string]*vectorIndex{}}, nil
+}
+
+// migrate adds the columns that files written by older versions lack.
+func migrate(ctx context.Context, db *sql.DB) error {
+	for _, table := range []string{"graph_ledger", "vector_ledger"} {
+		var n int
+		err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = 'committed'`, table).Scan(&n)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			// table is one of the two names above, never input.
+			if _, err := db.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN committed TEXT"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Close closes the database; closing either role closes both.

@@ -120,7 +120,8 @@ func (s *Store) Recorded(ctx context.Context, scheduleID string, opIDs []string)
 	out := map[string]store.Change{}
 	for _, op := range opIDs {
 		var record string
-		err := s.db.QueryRowContext(ctx, `SELECT change FROM graph_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op).Scan(&record)
+		var committed sql.NullString
+		err := s.db.QueryRowContext(ctx, `SELECT change, committed FROM graph_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op).Scan(&record, &committed)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -130,6 +131,12 @@ func (s *Store) Recorded(ctx context.Context, scheduleID string, opIDs []string)
 		var c store.Change
 		if err := json.Unmarshal([]byte(record), &c); err != nil {
 			return nil, fmt.Errorf("ledger entry %s: %w", op, err)
+		}
+		if committed.Valid {
+			c.Committed = new(store.CommitRecord)
+			if err := json.Unmarshal([]byte(committed.String), c.Committed); err != nil {
+				return nil, fmt.Errorf("ledger entry %s: commit record: %w", op, err)
+			}
 		}
 		out[op] = c
 	}

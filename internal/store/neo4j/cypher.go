@@ -79,6 +79,13 @@ MERGE (n)-[:PRECEDES]->(b)`
 MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
 DELETE l`
 
+	// cypherCommit marks ledger entries committed, keeping an earlier
+	// record, and returns the ops it found.
+	cypherCommit = `UNWIND $ops AS op
+MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
+SET l.committed = coalesce(l.committed, $record)
+RETURN l.op_id AS op_id`
+
 	// cypherRecord records an applied change in the ledger.
 	cypherRecord = `MERGE (l:LedgerEntry {schedule_id: $schedule, op_id: $op})
 SET l.change = $change`
@@ -88,7 +95,7 @@ SET l.change = $change`
 const (
 	cypherRecorded = `UNWIND $ops AS op
 MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
-RETURN l.op_id AS op_id, l.change AS change`
+RETURN l.op_id AS op_id, l.change AS change, coalesce(l.committed, '') AS committed`
 
 	cypherMeta = `MATCH (s:Schedule {id: $schedule})
 RETURN coalesce(s.name, '') AS name, coalesce(s.start_date, '') AS start_date, coalesce(s.calendar, '') AS calendar`

@@ -224,18 +224,18 @@ func (s *Store) Recorded(ctx context.Context, scheduleID string, opIDs []string)
 	}
 	session := s.session(ctx, neo4j.AccessModeRead)
 	defer session.Close(ctx)
-	records, err := neo4j.ExecuteRead(ctx, session, func(tx neo4j.ManagedTransaction) (map[string]string, error) {
+	records, err := neo4j.ExecuteRead(ctx, session, func(tx neo4j.ManagedTransaction) (map[string][2]string, error) {
 		result, err := tx.Run(ctx, cypherRecorded, map[string]any{"schedule": scheduleID, "ops": ops})
 		if err != nil {
 			return nil, err
 		}
-		records := map[string]string{}
+		records := map[string][2]string{}
 		for result.Next(ctx) {
-			var op, change string
-			if err := scan(result.Record(), &op, &change); err != nil {
+			var op, change, committed string
+			if err := scan(result.Record(), &op, &change, &committed); err != nil {
 				return nil, err
 			}
-			records[op] = change
+			records[op] = [2]string{change, committed}
 		}
 		return records, result.Err()
 	})
@@ -244,12 +244,64 @@ func (s *Store) Recorded(ctx context.Context, scheduleID string, opIDs []string)
 	}
 	for op, record := range records {
 		var c store.Change
-		if err := json.Unmarshal([]byte(record), &c); err != nil {
+		if err := json.Unmarshal([]byte(record[0]), &c); err != nil {
 			return nil, fmt.Errorf("neo4j: schedule %q: ledger entry %s: %w", scheduleID, op, err)
+		}
+		if record[1] != "" {
+			c.Committed = new(store.CommitRecord)
+			if err := json.Unmarshal([]byte(record[1]), c.Committed); err != nil {
+				return nil, fmt.Errorf("neo4j: schedule %q: ledger entry %s: commit record: %w", scheduleID, op, err)
+			}
 		}
 		out[op] = c
 	}
 	return out, nil
+}
+
+// Commit marks the ledger entries of opIDs committed in one transaction;
+// if one is missing nothing is marked.
+func (s *Store) Commit(ctx context.Context, scheduleID string, opIDs []string, rec store.CommitRecord) error {
+	if len(opIDs) == 0 {
+		return nil
+	}
+	text, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	ops := make([]any, len(opIDs))
+	for i, op := range opIDs {
+		ops[i] = op
+	}
+	session := s.session(ctx, neo4j.AccessModeWrite)
+	defer session.Close(ctx)
+	_, err = neo4j.ExecuteWrite(ctx, session, func(tx neo4j.ManagedTransaction) (int, error) {
+		result, err := tx.Run(ctx, cypherCommit, map[string]any{"schedule": scheduleID, "ops": ops, "record": string(text)})
+		if err != nil {
+			return 0, err
+		}
+		found := map[string]bool{}
+		for result.Next(ctx) {
+			var op string
+			if err := scan(result.Record(), &op); err != nil {
+				return 0, err
+			}
+			found[op] = true
+		}
+		if err := result.Err(); err != nil {
+			return 0, err
+		}
+		for _, op := range opIDs {
+			if !found[op] {
+				// Returning an error rolls the transaction back.
+				return 0, fmt.Errorf("%w: %s", store.ErrNotRecorded, op)
+			}
+		}
+		return len(found), nil
+	})
+	if err != nil {
+		return fmt.Errorf("neo4j: committing ops of schedule %q: %w", scheduleID, err)
+	}
+	return nil
 }
 
 // Load reads a schedule back from its nodes and edges.

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
@@ -118,6 +119,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("ImportLoadDump", func(t *testing.T) { testImportLoadDump(t, open) })
 	t.Run("OpsThenInversesRestoreDumps", func(t *testing.T) { testOpsThenInverses(t, open) })
 	t.Run("SameOpIDsTwiceChangeNothing", func(t *testing.T) { testIdempotent(t, open) })
+	t.Run("CommitMarksBothLedgers", func(t *testing.T) { testCommit(t, open) })
 	t.Run("SecondStoreFailureLeavesFirstAsItWas", func(t *testing.T) { testSecondStoreFailure(t, open) })
 	t.Run("AwkwardTextRoundTrips", func(t *testing.T) { testAwkwardText(t, open) })
 	t.Run("SchedulesAreIsolated", func(t *testing.T) { testIsolation(t, open) })
@@ -260,6 +262,64 @@ func testIdempotent(t *testing.T, open Opener) {
 	if ids, err := c.Vectors.Apply(ctx, id, []store.VectorChange{vchange}); err != nil || len(ids) != 0 {
 		t.Fatalf("second vector apply: %v %v, want nothing applied", ids, err)
 	}
+}
+
+func testCommit(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c, id, s := importedBuilding(t, open)
+	ops := someOps(s)
+	applied, _, err := c.ApplyOps(ctx, id, ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opIDs := make([]string, len(applied))
+	for i, op := range applied {
+		opIDs[i] = op.ID
+	}
+	applied1 := dumps(t, c, id)
+
+	// An op no ledger holds: an error, and nothing is marked.
+	err = c.Commit(ctx, id, append(slices.Clone(opIDs), "never-applied"), store.CommitRecord{Dispatch: "d/0"})
+	if !errors.Is(err, store.ErrNotRecorded) {
+		t.Fatalf("committing an unknown op: %v, want ErrNotRecorded", err)
+	}
+	if got, _ := c.Vectors.Committed(ctx, id, opIDs); len(got) != 0 {
+		t.Fatalf("a refused commit marked %d vector ledger entries", len(got))
+	}
+
+	first := store.CommitRecord{Dispatch: "dispatch-x/run-1", Reviewer: "ana", At: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
+	if err := c.Commit(ctx, id, opIDs, first); err != nil {
+		t.Fatal(err)
+	}
+	// Committing again (a retried activity) keeps the first record.
+	if err := c.Commit(ctx, id, opIDs, store.CommitRecord{Dispatch: "other", At: first.At.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	recorded, err := c.Graph.Recorded(ctx, id, opIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectors, err := c.Vectors.Committed(ctx, id, opIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range opIDs {
+		ch := recorded[op]
+		if ch.Committed == nil || !ch.Committed.At.Equal(first.At) || ch.Committed.Dispatch != first.Dispatch || ch.Committed.Reviewer != "ana" {
+			t.Fatalf("graph ledger entry %s: committed %+v, want %+v", op, ch.Committed, first)
+		}
+		if len(ch.Inverse) == 0 {
+			t.Fatalf("graph ledger entry %s lost its inverse", op)
+		}
+		if v, ok := vectors[op]; !ok || v.Dispatch != first.Dispatch || !v.At.Equal(first.At) {
+			t.Fatalf("vector ledger entry %s: committed %+v (held %v), want %+v", op, v, ok, first)
+		}
+	}
+	// The refreshed documents are what a fresh import of the result holds.
+	if dumps(t, c, id) != applied1 {
+		t.Fatal("commit changed the stores' contents")
+	}
+	noDrift(t, c, id)
 }
 
 // failingVectors makes the next Apply write part of its batch and then

@@ -2,6 +2,7 @@ package weaviate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/go-openapi/strfmt"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -123,15 +125,7 @@ func (s *Store) Apply(ctx context.Context, scheduleID string, changes []store.Ve
 	for _, opID := range ledgerOrder {
 		id := ledgerUUID(scheduleID, opID)
 		if ledger[opID] {
-			ledgerPuts = append(ledgerPuts, &models.Object{
-				Class: LedgerClass,
-				ID:    strfmt.UUID(id),
-				Properties: map[string]any{
-					"schedule_id": scheduleID,
-					"op_id":       opID,
-					"store":       ledgerStore,
-				},
-			})
+			ledgerPuts = append(ledgerPuts, ledgerObject(scheduleID, opID, ""))
 		} else {
 			ledgerDeletes = append(ledgerDeletes, id)
 		}
@@ -150,11 +144,24 @@ func ledgerUUID(scheduleID, opID string) string {
 	return schedule.DerivedID("vector-ledger", scheduleID, opID)
 }
 
-// recorded says which of opIDs the ledger holds for the schedule. The
-// lookup filters on object ids, which are derived UUIDs: no user text
-// reaches the query.
+// recorded says which of opIDs the ledger holds for the schedule.
 func (s *Store) recorded(ctx context.Context, scheduleID string, opIDs []string) (map[string]bool, error) {
-	held := map[string]bool{}
+	entries, err := s.ledgerEntries(ctx, scheduleID, opIDs)
+	if err != nil {
+		return nil, err
+	}
+	held := make(map[string]bool, len(entries))
+	for op := range entries {
+		held[op] = true
+	}
+	return held, nil
+}
+
+// ledgerEntries returns, for those of opIDs the ledger holds, the commit
+// record's text ("" while uncommitted). The lookup filters on object ids,
+// which are derived UUIDs: no user text reaches the query.
+func (s *Store) ledgerEntries(ctx context.Context, scheduleID string, opIDs []string) (map[string]string, error) {
+	held := map[string]string{}
 	byUUID := map[string]string{}
 	for _, op := range opIDs {
 		byUUID[ledgerUUID(scheduleID, op)] = op
@@ -169,7 +176,7 @@ func (s *Store) recorded(ctx context.Context, scheduleID string, opIDs []string)
 			WithClassName(LedgerClass).
 			WithWhere(idsFilter(chunk)).
 			WithLimit(len(chunk)).
-			WithFields(additional("id")).
+			WithFields(graphql.Field{Name: "committed"}, additional("id")).
 			Do(ctx)
 		rows, err := rowsOf(resp, err, LedgerClass)
 		if err != nil {
@@ -177,11 +184,78 @@ func (s *Store) recorded(ctx context.Context, scheduleID string, opIDs []string)
 		}
 		for _, row := range rows {
 			if op, ok := byUUID[additionalString(row, "id")]; ok {
-				held[op] = true
+				held[op] = str(row, "committed")
 			}
 		}
 	}
 	return held, nil
+}
+
+// ledgerObject is a ledger entry as a Weaviate object.
+func ledgerObject(scheduleID, opID, committed string) *models.Object {
+	props := map[string]any{
+		"schedule_id": scheduleID,
+		"op_id":       opID,
+		"store":       ledgerStore,
+	}
+	if committed != "" {
+		props["committed"] = committed
+	}
+	return &models.Object{Class: LedgerClass, ID: strfmt.UUID(ledgerUUID(scheduleID, opID)), Properties: props}
+}
+
+// Commit marks the ledger entries of opIDs committed, keeping earlier
+// records. Every entry is checked before any is written, so a missing one
+// marks nothing.
+func (s *Store) Commit(ctx context.Context, scheduleID string, opIDs []string, rec store.CommitRecord) error {
+	if err := graphQLSafe(scheduleID); err != nil {
+		return err
+	}
+	entries, err := s.ledgerEntries(ctx, scheduleID, opIDs)
+	if err != nil {
+		return err
+	}
+	text, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	var puts []*models.Object
+	for _, op := range opIDs {
+		committed, ok := entries[op]
+		if !ok {
+			return fmt.Errorf("weaviate: schedule %q: %w: %s", scheduleID, store.ErrNotRecorded, op)
+		}
+		if committed == "" {
+			puts = append(puts, ledgerObject(scheduleID, op, string(text)))
+		}
+	}
+	if err := s.put(ctx, puts); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	return nil
+}
+
+// Committed returns the commit records of those of opIDs that have one.
+func (s *Store) Committed(ctx context.Context, scheduleID string, opIDs []string) (map[string]store.CommitRecord, error) {
+	if err := graphQLSafe(scheduleID); err != nil {
+		return nil, err
+	}
+	entries, err := s.ledgerEntries(ctx, scheduleID, opIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]store.CommitRecord{}
+	for op, text := range entries {
+		if text == "" {
+			continue
+		}
+		var rec store.CommitRecord
+		if err := json.Unmarshal([]byte(text), &rec); err != nil {
+			return nil, fmt.Errorf("weaviate: ledger entry %s: commit record: %w", op, err)
+		}
+		out[op] = rec
+	}
+	return out, nil
 }
 
 // activityObject is an activity document as a Weaviate object.

@@ -223,6 +223,7 @@ func classes() []*models.Class {
 				key("schedule_id"),
 				key("op_id"),
 				key("store"),
+				stored("committed"),
 			},
 		},
 	}
