@@ -3,21 +3,22 @@ package schedule
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
 
-// The working periods of a day, as MS Project's Standard calendar has them:
-// 08:00-12:00 and 13:00-17:00, eight hours.
-var workPeriods = [2][2]time.Duration{
-	{8 * time.Hour, 12 * time.Hour},
-	{13 * time.Hour, 17 * time.Hour},
-}
-
-const hoursPerDay = 8 * time.Hour
-
 // DefaultWorkdays is Monday to Friday.
 var DefaultWorkdays = []string{"Mon", "Tue", "Wed", "Thu", "Fri"}
+
+// DefaultHours are the working periods of MS Project's Standard calendar.
+var DefaultHours = []string{"08:00-12:00", "13:00-17:00"}
+
+// WeekdayNames are the short names calendars are written with, Sunday first
+// as in time.Weekday.
+var WeekdayNames = [7]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"}
 
 var weekdayNames = map[string]time.Weekday{
 	"sun": time.Sunday, "sunday": time.Sunday,
@@ -29,111 +30,342 @@ var weekdayNames = map[string]time.Weekday{
 	"sat": time.Saturday, "saturday": time.Saturday,
 }
 
-// workWeek is a compiled calendar: which weekdays work, which dates do not.
-type workWeek struct {
-	works    [7]bool
-	holidays map[time.Time]bool
+// ParseWeekday reads "Mon" or "monday" in any letter case.
+func ParseWeekday(name string) (time.Weekday, bool) {
+	d, ok := weekdayNames[strings.ToLower(strings.TrimSpace(name))]
+	return d, ok
 }
 
-func (c *Calendar) compile() (*workWeek, error) {
-	w := &workWeek{holidays: map[time.Time]bool{}}
+// Period is a working period within a day, in minutes after midnight.
+type Period struct{ From, To int }
+
+// Minutes is the period's length.
+func (p Period) Minutes() int { return p.To - p.From }
+
+// String writes the period the way calendars hold it, "08:00-12:00".
+func (p Period) String() string { return clockTime(p.From) + "-" + clockTime(p.To) }
+
+func clockTime(m int) string { return fmt.Sprintf("%02d:%02d", m/60, m%60) }
+
+// ParsePeriod reads "08:00-12:00"; the end may be 24:00.
+func ParsePeriod(s string) (Period, error) {
+	from, to, ok := strings.Cut(strings.TrimSpace(s), "-")
+	if !ok {
+		return Period{}, fmt.Errorf("%q is not a period like 08:00-12:00", s)
+	}
+	f, okF := parseClock(strings.TrimSpace(from))
+	t, okT := parseClock(strings.TrimSpace(to))
+	if !okF || !okT {
+		return Period{}, fmt.Errorf("%q is not a period like 08:00-12:00", s)
+	}
+	if t <= f {
+		return Period{}, fmt.Errorf("%q ends before it starts", s)
+	}
+	return Period{f, t}, nil
+}
+
+// parseClock reads HH:MM (00:00 to 24:00).
+func parseClock(s string) (int, bool) {
+	h, m, ok := strings.Cut(s, ":")
+	if !ok || len(h) < 1 || len(h) > 2 || len(m) != 2 {
+		return 0, false
+	}
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || hh < 0 || mm < 0 || mm > 59 || hh*60+mm > 24*60 || h[0] == '+' || m[0] == '+' {
+		return 0, false
+	}
+	return hh*60 + mm, true
+}
+
+// parsePeriods reads a day's periods: in order, not overlapping, not empty.
+func parsePeriods(path string, list []string) ([]Period, error) {
+	if len(list) == 0 {
+		return nil, fieldErr(path, "no working periods; leave the day out of workdays instead")
+	}
+	ps := make([]Period, len(list))
+	for i, s := range list {
+		p, err := ParsePeriod(s)
+		if err != nil {
+			return nil, fieldErr(fmt.Sprintf("%s[%d]", path, i), "%s", err.Error())
+		}
+		if i > 0 && p.From < ps[i-1].To {
+			return nil, fieldErr(fmt.Sprintf("%s[%d]", path, i), "%q starts before the previous period ends", s)
+		}
+		ps[i] = p
+	}
+	return ps, nil
+}
+
+// ParseDate reads a calendar date, 2026-12-25.
+func ParseDate(s string) (time.Time, error) { return time.Parse(time.DateOnly, s) }
+
+// WorkTime is a compiled calendar: the working periods of every date.
+type WorkTime struct {
+	week       [7][]Period // nil: the weekday is not worked
+	holidays   map[time.Time]bool
+	exceptions []exceptionRange // sorted, not overlapping
+	dayMinutes float64          // working minutes in one day of duration
+}
+
+type exceptionRange struct {
+	from, to time.Time // inclusive
+	periods  []Period  // nil: not worked
+}
+
+// Compile checks the calendar and builds its working time; a nil calendar is
+// the default one. Errors name the field, e.g. calendar.exceptions[2].to.
+func (c *Calendar) Compile() (*WorkTime, error) {
+	if c == nil {
+		c = &Calendar{}
+	}
+	w := &WorkTime{holidays: map[time.Time]bool{}}
+	hoursPath, hours := "calendar.hours", c.Hours
+	if hours == nil {
+		hours = DefaultHours
+	}
+	base, err := parsePeriods(hoursPath, hours)
+	if err != nil {
+		return nil, err
+	}
 	days := DefaultWorkdays
-	if c != nil && c.Workdays != nil {
+	if c.Workdays != nil {
 		days = c.Workdays
 	}
 	for i, name := range days {
-		d, ok := weekdayNames[strings.ToLower(strings.TrimSpace(name))]
+		d, ok := ParseWeekday(name)
 		if !ok {
 			return nil, fieldErr(fmt.Sprintf("calendar.workdays[%d]", i), "%q is not a weekday; want Mon, Tue, Wed, Thu, Fri, Sat or Sun", name)
 		}
-		w.works[d] = true
+		w.week[d] = base
 	}
-	if w.works == [7]bool{} {
+	if !slices.ContainsFunc(w.week[:], func(ps []Period) bool { return ps != nil }) {
 		return nil, fieldErr("calendar.workdays", "no working days")
 	}
-	if c != nil {
-		for i, h := range c.Holidays {
-			day, err := time.Parse(time.DateOnly, h)
-			if err != nil {
-				return nil, fieldErr(fmt.Sprintf("calendar.holidays[%d]", i), "%q is not a date like 2026-12-25", h)
+	// Sorted keys: the first problem reported does not depend on map order.
+	keys := make([]string, 0, len(c.DayHours))
+	for k := range c.DayHours {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	seen := map[time.Weekday]string{}
+	for _, k := range keys {
+		path := "calendar.day_hours." + k
+		d, ok := ParseWeekday(k)
+		if !ok {
+			return nil, fieldErr(path, "%q is not a weekday; want Mon, Tue, Wed, Thu, Fri, Sat or Sun", k)
+		}
+		if other, dup := seen[d]; dup {
+			return nil, fieldErr(path, "the same weekday as %q", other)
+		}
+		seen[d] = k
+		if w.week[d] == nil {
+			return nil, fieldErr(path, "%s is not in workdays", k)
+		}
+		if w.week[d], err = parsePeriods(path, c.DayHours[k]); err != nil {
+			return nil, err
+		}
+	}
+	w.dayMinutes = float64(totalMinutes(base))
+	if c.HoursPerDay != 0 {
+		if !(c.HoursPerDay > 0 && c.HoursPerDay <= 24) {
+			return nil, fieldErr("calendar.hours_per_day", "%g is not between 0 and 24", c.HoursPerDay)
+		}
+		w.dayMinutes = c.HoursPerDay * 60
+	}
+	for i, h := range c.Holidays {
+		day, err := ParseDate(h)
+		if err != nil {
+			return nil, fieldErr(fmt.Sprintf("calendar.holidays[%d]", i), "%q is not a date like 2026-12-25", h)
+		}
+		w.holidays[day] = true
+	}
+	for i, e := range c.Exceptions {
+		path := fmt.Sprintf("calendar.exceptions[%d]", i)
+		from, err := ParseDate(e.From)
+		if err != nil {
+			return nil, fieldErr(path+".from", "%q is not a date like 2026-12-25", e.From)
+		}
+		to := from
+		if e.To != "" {
+			if to, err = ParseDate(e.To); err != nil {
+				return nil, fieldErr(path+".to", "%q is not a date like 2026-12-25", e.To)
 			}
-			w.holidays[day] = true
+			if to.Before(from) {
+				return nil, fieldErr(path+".to", "%s is before from %s", e.To, e.From)
+			}
+		}
+		r := exceptionRange{from: from, to: to}
+		switch {
+		case e.Working && e.Hours == nil:
+			r.periods = base
+		case e.Working:
+			if r.periods, err = parsePeriods(path+".hours", e.Hours); err != nil {
+				return nil, err
+			}
+		case e.Hours != nil:
+			return nil, fieldErr(path+".hours", "hours on a non-working exception; set \"working\": true")
+		}
+		w.exceptions = append(w.exceptions, r)
+	}
+	slices.SortStableFunc(w.exceptions, func(a, b exceptionRange) int { return a.from.Compare(b.from) })
+	for i := 1; i < len(w.exceptions); i++ {
+		if a, b := w.exceptions[i-1], w.exceptions[i]; !b.from.After(a.to) {
+			return nil, fieldErr("calendar.exceptions", "%s to %s overlaps %s to %s; a date may have one exception",
+				a.from.Format(time.DateOnly), a.to.Format(time.DateOnly), b.from.Format(time.DateOnly), b.to.Format(time.DateOnly))
 		}
 	}
 	return w, nil
 }
 
-func (w *workWeek) working(day time.Time) bool {
-	return w.works[day.Weekday()] && !w.holidays[day]
+// compile is Compile under the name validation calls.
+func (c *Calendar) compile() (*WorkTime, error) { return c.Compile() }
+
+func totalMinutes(ps []Period) int {
+	n := 0
+	for _, p := range ps {
+		n += p.Minutes()
+	}
+	return n
 }
 
+// MinutesPerDay is the working minutes in one day of duration.
+func (w *WorkTime) MinutesPerDay() float64 { return w.dayMinutes }
+
+// exceptionAt returns the exception covering day, if any.
+func (w *WorkTime) exceptionAt(day time.Time) (exceptionRange, bool) {
+	i := sort.Search(len(w.exceptions), func(i int) bool { return !w.exceptions[i].to.Before(day) })
+	if i < len(w.exceptions) && !w.exceptions[i].from.After(day) {
+		return w.exceptions[i], true
+	}
+	return exceptionRange{}, false
+}
+
+// Periods are the working periods of a date (midnight UTC, as ParseDate
+// returns); nil when the date is not worked. Holidays win over exceptions,
+// exceptions over the week.
+func (w *WorkTime) Periods(day time.Time) []Period {
+	if w.holidays[day] {
+		return nil
+	}
+	if e, ok := w.exceptionAt(day); ok {
+		return e.periods
+	}
+	return w.week[day.Weekday()]
+}
+
+// nextCandidate is the first date after day that may be worked: it jumps
+// over a whole non-working exception, so a long shutdown costs one step.
+func (w *WorkTime) nextCandidate(day time.Time) time.Time {
+	if e, ok := w.exceptionAt(day); ok && e.periods == nil {
+		return e.to.AddDate(0, 0, 1)
+	}
+	return day.AddDate(0, 0, 1)
+}
+
+// maxClockDays bounds how far a Clock walks (about 270 years of calendar
+// dates): beyond it, times stick to the horizon rather than run for ever
+// on a nonsense duration.
+const maxClockDays = 100_000
+
 // Clock turns working-day offsets from the project start into local
-// date-times on a calendar.
+// date-times on a calendar, and back.
 type Clock struct {
-	week *workWeek
-	days []time.Time // days[k] is the date of working day k (day 0 = start)
+	work    *WorkTime
+	next    time.Time     // the first date not yet in periods
+	periods []clockPeriod // working periods in time order
+	worked  int64         // working minutes in periods
+	days    int           // dates walked
+}
+
+// clockPeriod is one working period on one date, with the working minutes
+// before it since the project start.
+type clockPeriod struct {
+	start  time.Time
+	length int64
+	before int64
 }
 
 // NewClock makes a clock for a project starting on start (YYYY-MM-DD); the
-// first working day on or after it is day 0.
+// first working period on or after it is the start of day 0.
 func NewClock(start string, cal *Calendar) (*Clock, error) {
-	day, err := time.Parse(time.DateOnly, start)
+	day, err := ParseDate(start)
 	if err != nil {
 		return nil, fieldErr("start_date", "%q is not a date like 2026-01-05", start)
 	}
-	week, err := cal.compile()
+	work, err := cal.Compile()
 	if err != nil {
 		return nil, err
 	}
-	for !week.working(day) {
-		day = day.AddDate(0, 0, 1)
-	}
-	return &Clock{week: week, days: []time.Time{day}}, nil
+	c := &Clock{work: work, next: day}
+	c.extend(0)
+	return c, nil
 }
 
-// workday is the date of working day k, extending the table as needed.
-func (c *Clock) workday(k int) time.Time {
-	for len(c.days) <= k {
-		day := c.days[len(c.days)-1].AddDate(0, 0, 1)
-		for !c.week.working(day) {
-			day = day.AddDate(0, 0, 1)
+// extend walks the calendar until more than m working minutes are known.
+func (c *Clock) extend(m int64) {
+	for c.worked <= m && c.days < maxClockDays {
+		day := c.next
+		for _, p := range c.work.Periods(day) {
+			length := int64(p.Minutes())
+			c.periods = append(c.periods, clockPeriod{start: day.Add(time.Duration(p.From) * time.Minute), length: length, before: c.worked})
+			c.worked += length
 		}
-		c.days = append(c.days, day)
+		c.next = c.work.nextCandidate(day)
+		c.days++
 	}
-	return c.days[k]
 }
 
-// at maps an offset to a time of day; a boundary between two periods maps
-// to the later one for a start and the earlier one for a finish.
-func (c *Clock) at(offset float64, finish bool) time.Time {
-	offset = max(offset, 0)
-	k := int(math.Floor(offset + Epsilon))
-	frac := offset - float64(k)
-	if frac < Epsilon {
-		frac = 0
+// minutes converts a working-day offset to whole working minutes: durations
+// in decimal days rarely land on a minute.
+func (c *Clock) minutes(offset float64) int64 {
+	m := math.Round(max(offset, 0) * c.work.dayMinutes)
+	return int64(min(m, float64(maxClockDays)*24*60))
+}
+
+// at maps working minute m to a time of day; a boundary between two periods
+// maps to the later one for a start and the earlier one for a finish.
+func (c *Clock) at(m int64, finish bool) time.Time {
+	c.extend(m)
+	if finish && m == 0 {
+		return c.periods[0].start
 	}
-	if finish && frac == 0 && k > 0 {
-		k, frac = k-1, 1
+	i := sort.Search(len(c.periods), func(i int) bool {
+		end := c.periods[i].before + c.periods[i].length
+		return end > m || (finish && end == m)
+	})
+	if i == len(c.periods) { // beyond the horizon
+		p := c.periods[len(c.periods)-1]
+		return p.start.Add(time.Duration(p.length) * time.Minute)
 	}
-	// Round to the minute: durations in decimal days rarely land on one.
-	worked := time.Duration(math.Round(frac*float64(hoursPerDay)/float64(time.Minute))) * time.Minute
-	day := c.workday(k)
-	for i, p := range workPeriods {
-		length := p[1] - p[0]
-		last := i == len(workPeriods)-1
-		if worked < length || (finish && worked == length) || last {
-			return day.Add(p[0] + min(worked, length))
-		}
-		worked -= length
-	}
-	panic("unreachable")
+	p := c.periods[i]
+	return p.start.Add(time.Duration(m-p.before) * time.Minute)
 }
 
 // StartAt is the date-time a working-day offset begins.
-func (c *Clock) StartAt(offset float64) time.Time { return c.at(offset, false) }
+func (c *Clock) StartAt(offset float64) time.Time { return c.at(c.minutes(offset), false) }
 
 // FinishAt is the date-time a working-day offset ends.
-func (c *Clock) FinishAt(offset float64) time.Time { return c.at(offset, true) }
+func (c *Clock) FinishAt(offset float64) time.Time { return c.at(c.minutes(offset), true) }
+
+// Offset is the working-day offset of a date-time: the working time between
+// the project start and t (0 before the start). The end of one working
+// period and the start of the next have the same offset.
+func (c *Clock) Offset(t time.Time) float64 {
+	for len(c.periods) > 0 && !c.next.After(t) && c.days < maxClockDays {
+		c.extend(c.worked)
+	}
+	i := sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
+	if i == 0 {
+		return 0
+	}
+	p := c.periods[i-1]
+	in := min(int64(t.Sub(p.start)/time.Minute), p.length)
+	return float64(p.before+in) / c.work.dayMinutes
+}
+
+// MinutesPerDay is the working minutes in one day of duration.
+func (c *Clock) MinutesPerDay() float64 { return c.work.dayMinutes }
 
 // DateTimeLayout is how reports write local date-times.
 const DateTimeLayout = "2006-01-02T15:04:05"

@@ -1,8 +1,11 @@
 package schedule_test
 
 import (
+	"math"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -64,5 +67,166 @@ func TestClockErrors(t *testing.T) {
 		if _, err := schedule.NewClock(tc.start, tc.cal); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("err = %v, want %q", err, tc.want)
 		}
+	}
+}
+
+func TestClockCalendars(t *testing.T) {
+	type at struct {
+		offset        float64
+		start, finish string
+	}
+	tests := []struct {
+		name  string
+		start string
+		cal   *schedule.Calendar
+		want  []at
+	}{
+		{"one long period", "2026-01-05", &schedule.Calendar{Hours: []string{"07:00-17:00"}}, []at{
+			{0.5, "2026-01-05T12:00:00", "2026-01-05T12:00:00"}, // a day is the 10 hours of Hours
+			{1, "2026-01-06T07:00:00", "2026-01-05T17:00:00"},
+		}},
+		{"hours_per_day below the working hours", "2026-01-05", &schedule.Calendar{Hours: []string{"07:00-17:00"}, HoursPerDay: 8}, []at{
+			{1, "2026-01-05T15:00:00", "2026-01-05T15:00:00"}, // 8 of the 10 hours
+			{1.25, "2026-01-06T07:00:00", "2026-01-05T17:00:00"},
+			{2.5, "2026-01-07T07:00:00", "2026-01-06T17:00:00"},
+		}},
+		{"short Friday", "2026-01-08", &schedule.Calendar{DayHours: map[string][]string{"Fri": {"08:00-12:00"}}}, []at{
+			{1, "2026-01-09T08:00:00", "2026-01-08T17:00:00"},
+			{1.5, "2026-01-12T08:00:00", "2026-01-09T12:00:00"}, // Friday holds half a day
+			{2, "2026-01-12T13:00:00", "2026-01-12T12:00:00"},
+		}},
+		{"shutdown and a worked Saturday", "2026-12-21", &schedule.Calendar{Exceptions: []schedule.CalendarException{
+			{Name: "Christmas", From: "2026-12-24", To: "2027-01-01"},
+			{Name: "Catch-up", From: "2026-12-19", To: "2026-12-19", Working: true},
+			{From: "2027-01-02", Working: true, Hours: []string{"09:00-11:00"}},
+		}}, []at{
+			{2, "2026-12-23T08:00:00", "2026-12-22T17:00:00"},
+			{3, "2027-01-02T09:00:00", "2026-12-23T17:00:00"}, // the shutdown, then a two-hour Saturday
+			{3.25, "2027-01-04T08:00:00", "2027-01-02T11:00:00"},
+			{4.25, "2027-01-05T08:00:00", "2027-01-04T17:00:00"},
+		}},
+		{"a holiday wins over a worked exception", "2026-01-09", &schedule.Calendar{
+			Holidays:   []string{"2026-01-10"},
+			Exceptions: []schedule.CalendarException{{From: "2026-01-10", Working: true}},
+		}, []at{{1, "2026-01-12T08:00:00", "2026-01-09T17:00:00"}}},
+		{"night shift", "2026-01-05", &schedule.Calendar{Hours: []string{"00:00-06:00", "22:00-24:00"}}, []at{
+			{0.75, "2026-01-05T22:00:00", "2026-01-05T06:00:00"},
+			{1, "2026-01-06T00:00:00", "2026-01-06T00:00:00"},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clock, err := schedule.NewClock(tc.start, tc.cal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tc.want {
+				if got := clock.StartAt(w.offset).Format(schedule.DateTimeLayout); got != w.start {
+					t.Errorf("StartAt(%g) = %s, want %s", w.offset, got, w.start)
+				}
+				if got := clock.FinishAt(w.offset).Format(schedule.DateTimeLayout); got != w.finish {
+					t.Errorf("FinishAt(%g) = %s, want %s", w.offset, got, w.finish)
+				}
+				// Both dates are the same working instant.
+				for _, s := range []string{w.start, w.finish} {
+					tm, _ := time.Parse(schedule.DateTimeLayout, s)
+					if got := clock.Offset(tm); math.Abs(got-w.offset) > 1e-9 {
+						t.Errorf("Offset(%s) = %g, want %g", s, got, w.offset)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestClockOffsetOutsideWorkingTime(t *testing.T) {
+	clock, err := schedule.NewClock("2026-01-05", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		at   string
+		want float64
+	}{
+		{"2026-01-04T12:00:00", 0},     // before the start
+		{"2026-01-05T12:30:00", 0.5},   // lunch
+		{"2026-01-05T20:00:00", 1},     // evening
+		{"2026-01-10T10:00:00", 5},     // Saturday
+		{"2026-01-12T09:00:00", 5.125}, // an hour into Monday
+	} {
+		tm, _ := time.Parse(schedule.DateTimeLayout, tc.at)
+		if got := clock.Offset(tm); got != tc.want {
+			t.Errorf("Offset(%s) = %g, want %g", tc.at, got, tc.want)
+		}
+	}
+}
+
+func TestCalendarErrors(t *testing.T) {
+	tests := []struct {
+		cal  schedule.Calendar
+		want string
+	}{
+		{schedule.Calendar{Hours: []string{"8-12"}}, `calendar.hours[0]: "8-12" is not a period like 08:00-12:00`},
+		{schedule.Calendar{Hours: []string{"08:00-12:00", "11:00-13:00"}}, `calendar.hours[1]: "11:00-13:00" starts before the previous period ends`},
+		{schedule.Calendar{Hours: []string{"12:00-08:00"}}, `calendar.hours[0]: "12:00-08:00" ends before it starts`},
+		{schedule.Calendar{Hours: []string{"08:00-24:01"}}, `is not a period`},
+		{schedule.Calendar{Hours: []string{}}, "calendar.hours: no working periods"},
+		{schedule.Calendar{DayHours: map[string][]string{"Sat": {"08:00-12:00"}}}, "calendar.day_hours.Sat: Sat is not in workdays"},
+		{schedule.Calendar{DayHours: map[string][]string{"Fri": {"08:00-12:00"}, "friday": {"08:00-10:00"}}}, `calendar.day_hours.friday: the same weekday as "Fri"`},
+		{schedule.Calendar{DayHours: map[string][]string{"Caturday": {"08:00-12:00"}}}, `calendar.day_hours.Caturday: "Caturday" is not a weekday`},
+		{schedule.Calendar{HoursPerDay: 25}, "calendar.hours_per_day: 25 is not between 0 and 24"},
+		{schedule.Calendar{HoursPerDay: -1}, "calendar.hours_per_day: -1 is not between 0 and 24"},
+		{schedule.Calendar{Exceptions: []schedule.CalendarException{{From: "2026-02-30"}}}, `calendar.exceptions[0].from: "2026-02-30" is not a date`},
+		{schedule.Calendar{Exceptions: []schedule.CalendarException{{From: "2026-02-03", To: "2026-02-01"}}}, "calendar.exceptions[0].to: 2026-02-01 is before from 2026-02-03"},
+		{schedule.Calendar{Exceptions: []schedule.CalendarException{{From: "2026-02-03", Hours: []string{"08:00-09:00"}}}}, `calendar.exceptions[0].hours: hours on a non-working exception`},
+		{schedule.Calendar{Exceptions: []schedule.CalendarException{{From: "2026-02-03", Working: true, Hours: []string{"x"}}}}, `calendar.exceptions[0].hours[0]: "x" is not a period`},
+		{schedule.Calendar{Exceptions: []schedule.CalendarException{{From: "2026-02-03", To: "2026-02-10"}, {From: "2026-02-10"}}}, "calendar.exceptions: 2026-02-03 to 2026-02-10 overlaps 2026-02-10 to 2026-02-10"},
+	}
+	for _, tc := range tests {
+		if _, err := tc.cal.Compile(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want %q", tc.cal, err, tc.want)
+		}
+		s := &schedule.Schedule{Calendar: &tc.cal}
+		if err := schedule.Validate(s); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Validate %+v: err = %v, want %q", tc.cal, err, tc.want)
+		}
+	}
+}
+
+func TestCalendarCloneIsDeep(t *testing.T) {
+	s := &schedule.Schedule{Calendar: &schedule.Calendar{
+		Workdays: []string{"Mon"}, Holidays: []string{"2026-01-01"}, Hours: []string{"08:00-16:00"},
+		DayHours:   map[string][]string{"Mon": {"08:00-12:00"}},
+		Exceptions: []schedule.CalendarException{{From: "2026-02-01", Working: true, Hours: []string{"08:00-10:00"}}},
+	}}
+	c := s.Clone()
+	if !reflect.DeepEqual(c, s) {
+		t.Fatal("clone differs")
+	}
+	c.Calendar.Workdays[0] = "Tue"
+	c.Calendar.Holidays[0] = "x"
+	c.Calendar.Hours[0] = "x"
+	c.Calendar.DayHours["Mon"][0] = "x"
+	c.Calendar.DayHours["Tue"] = nil
+	c.Calendar.Exceptions[0].Hours[0] = "x"
+	c.Calendar.Exceptions[0].From = "x"
+	want := &schedule.Calendar{
+		Workdays: []string{"Mon"}, Holidays: []string{"2026-01-01"}, Hours: []string{"08:00-16:00"},
+		DayHours:   map[string][]string{"Mon": {"08:00-12:00"}},
+		Exceptions: []schedule.CalendarException{{From: "2026-02-01", Working: true, Hours: []string{"08:00-10:00"}}},
+	}
+	if !reflect.DeepEqual(s.Calendar, want) {
+		t.Errorf("changing the clone changed the original: %+v", s.Calendar)
+	}
+}
+
+func TestClockHorizon(t *testing.T) {
+	// A nonsense offset must not walk for ever.
+	clock, err := schedule.NewClock("2026-01-05", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := clock.FinishAt(1e12); got.Year() < 2200 {
+		t.Errorf("FinishAt(1e12) = %v", got)
 	}
 }

@@ -3,6 +3,7 @@ package schedule
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -54,11 +55,65 @@ type Relationship struct {
 	Lag         float64 `json:"lag"`
 }
 
-// Calendar says which days are worked. Hours are the MS Project standard
-// (08:00-12:00 and 13:00-17:00) so day offsets map to local date-times.
+// Calendar says when work happens. Every field is optional: the default is
+// MS Project's Standard calendar, Monday to Friday, 08:00-12:00 and
+// 13:00-17:00, eight hours a day. Durations and lags are in working days of
+// HoursPerDay hours, so a fractional day maps to hours within the working
+// periods (see Clock).
 type Calendar struct {
+	// Workdays are the weekdays normally worked ("Mon" or "monday" ...).
 	Workdays []string `json:"workdays,omitempty"`
+	// Holidays are single dates not worked, whatever else says.
 	Holidays []string `json:"holidays,omitempty"`
+	// Hours are the working periods of a workday, "08:00-12:00"; default
+	// 08:00-12:00 and 13:00-17:00.
+	Hours []string `json:"hours,omitempty"`
+	// DayHours overrides Hours for some workdays, e.g. a short Friday:
+	// {"Fri": ["08:00-12:00"]}.
+	DayHours map[string][]string `json:"day_hours,omitempty"`
+	// HoursPerDay is how many working hours make one day of duration or lag
+	// (MS Project's MinutesPerDay / 60, P6's day_hr_cnt); default the length
+	// of Hours.
+	HoursPerDay float64 `json:"hours_per_day,omitempty"`
+	// Exceptions are date ranges worked differently from the week: not at
+	// all (a shutdown) or with their own hours (a worked Saturday).
+	Exceptions []CalendarException `json:"exceptions,omitempty"`
+}
+
+// CalendarException is a date range (From to To inclusive; To defaults to
+// From) that is either not worked, or worked with Hours (default the
+// calendar's Hours) - MS Project's calendar exception, P6's exception day.
+type CalendarException struct {
+	Name    string   `json:"name,omitempty"`
+	From    string   `json:"from"`
+	To      string   `json:"to,omitempty"`
+	Working bool     `json:"working,omitempty"`
+	Hours   []string `json:"hours,omitempty"`
+}
+
+// Clone returns a deep copy.
+func (c *Calendar) Clone() *Calendar {
+	if c == nil {
+		return nil
+	}
+	cal := *c
+	cal.Workdays = slices.Clone(c.Workdays)
+	cal.Holidays = slices.Clone(c.Holidays)
+	cal.Hours = slices.Clone(c.Hours)
+	if c.DayHours != nil {
+		cal.DayHours = make(map[string][]string, len(c.DayHours))
+		for k, v := range c.DayHours {
+			cal.DayHours[k] = slices.Clone(v)
+		}
+	}
+	if c.Exceptions != nil {
+		cal.Exceptions = make([]CalendarException, len(c.Exceptions))
+		for i, e := range c.Exceptions {
+			e.Hours = slices.Clone(e.Hours)
+			cal.Exceptions[i] = e
+		}
+	}
+	return &cal
 }
 
 // Schedule is a whole project: its activities and the logic between them.
@@ -76,13 +131,7 @@ func (s *Schedule) Clone() *Schedule {
 	c := *s
 	c.Activities = append([]Activity(nil), s.Activities...)
 	c.Relationships = append([]Relationship(nil), s.Relationships...)
-	if s.Calendar != nil {
-		cal := Calendar{
-			Workdays: append([]string(nil), s.Calendar.Workdays...),
-			Holidays: append([]string(nil), s.Calendar.Holidays...),
-		}
-		c.Calendar = &cal
-	}
+	c.Calendar = s.Calendar.Clone()
 	return &c
 }
 
