@@ -1,0 +1,487 @@
+package render
+
+import (
+	"bufio"
+	"encoding/json"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Gantt geometry, in CSS pixels. The inline script reads the ones it needs
+// from the page's data block, so the two layouts cannot drift apart.
+const (
+	ganttRowH    = 22  // one activity per row
+	ganttBarH    = 12  // bar height, centred in the row
+	ganttFloatH  = 3   // the thin total-float bar
+	ganttDiamond = 7   // half-width of a milestone diamond
+	ganttPad     = 12  // space left of day 0 and right of the finish
+	ganttStub    = 6   // how far a link leaves or enters a bar end horizontally
+	ganttLabelW  = 380 // the left pane: id, name, duration
+	ganttNameMax = 44  // runes of a name shown in the left pane
+	ganttMinK    = 2   // pixels per working day, the least the page opens at
+	ganttMaxK    = 24
+	ganttOpenW   = 1200 // the chart width the page opens at, when it fits
+)
+
+// WriteGanttHTML writes r as one self-contained HTML page: a Gantt chart
+// drawn as inline SVG (one row per activity in schedule order, bars at the
+// early dates, total float as a thin trailing bar, critical activities in
+// red, milestones as diamonds, links as connectors between the ends they
+// constrain), a time axis in working days and, when the schedule has a start
+// date, in dates, a legend, hover tooltips with ES/EF/LS/LF/TF/FF, and zoom
+// (buttons, ctrl+wheel, fit; "#fit" in the URL fits on load).
+//
+// The page fetches nothing: no scripts, styles, fonts or images by URL. The
+// SVG is generated here, so the chart shows without JavaScript; the small
+// inline script only re-lays out the x axis on zoom and shows tooltips.
+// Markup is stable for tests: every activity has exactly one element of
+// class "bar" carrying data-id (also "critical" when it is critical, also
+// "milestone" for a milestone), every link one element of class "link".
+func WriteGanttHTML(w io.Writer, r *Report) error {
+	g := newGantt(r)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	g.w = bw
+	g.page()
+	if g.err != nil {
+		return g.err
+	}
+	return bw.Flush()
+}
+
+// gantt writes one page; write errors stick in err and stop nothing (bufio
+// drops writes after the first error anyway).
+type gantt struct {
+	r     *Report
+	res   *schedule.Result
+	w     *bufio.Writer
+	b     []byte
+	err   error
+	k     float64 // pixels per working day
+	span  float64 // working days the axis covers
+	width float64 // chart width in pixels
+	dates []string
+}
+
+func newGantt(r *Report) *gantt {
+	g := &gantt{r: r, res: r.Result}
+	g.span = math.Max(math.Ceil(g.res.ProjectDuration-schedule.Epsilon), 1)
+	g.k = math.Max(ganttMinK, math.Min(ganttMaxK, ganttOpenW/g.span))
+	g.width = g.chartWidth(g.k)
+	if r.Clock != nil {
+		g.dates = make([]string, int(g.span)+1)
+		for d := range g.dates {
+			g.dates[d] = r.Clock.StartAt(float64(d)).Format("2 Jan 2006")
+		}
+	}
+	return g
+}
+
+func (g *gantt) chartWidth(k float64) float64 { return 2*ganttPad + g.span*k }
+
+func (g *gantt) x(day float64) float64 { return ganttPad + day*g.k }
+
+func (g *gantt) flush() {
+	if len(g.b) > 1<<15 {
+		g.write()
+	}
+}
+
+func (g *gantt) write() {
+	if g.err == nil {
+		_, g.err = g.w.Write(g.b)
+	}
+	g.b = g.b[:0]
+}
+
+func (g *gantt) s(parts ...string) {
+	for _, p := range parts {
+		g.b = append(g.b, p...)
+	}
+}
+
+// num appends a coordinate rounded to 0.1 px, or a time to 1e-6 days.
+func (g *gantt) px(v float64) {
+	g.b = strconv.AppendFloat(g.b, math.Round(v*10)/10, 'f', -1, 64)
+}
+
+func (g *gantt) day(v float64) { g.b = appendNumber(g.b, v) }
+
+// esc appends text escaped for HTML text and attribute values.
+func (g *gantt) esc(s string) { g.b = append(g.b, escapeHTML(s)...) }
+
+func escapeHTML(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return template.HTMLEscapeString(s)
+}
+
+func (g *gantt) page() {
+	res := g.res
+	nCrit := 0
+	for i := range g.r.Schedule.Activities {
+		if res.Critical(i) {
+			nCrit++
+		}
+	}
+	chartH := len(g.r.Schedule.Activities) * ganttRowH
+	axisH := 22
+	if g.dates != nil {
+		axisH = 40
+	}
+	g.s("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+	g.esc(g.r.title())
+	g.s(" — Gantt</title>\n<style>", ganttCSS, "</style>\n</head>\n<body>\n<header>\n<h1>")
+	g.esc(g.r.title())
+	g.s("</h1>\n<p class=\"summary\">Project duration: ", Days(res.ProjectDuration), " working days")
+	if c := g.r.Clock; c != nil {
+		g.s(" (", c.StartAt(0).Format("Mon 2006-01-02"), " to ", c.FinishAt(res.ProjectDuration).Format("Mon 2006-01-02"), ")")
+	}
+	g.s("; ", strconv.Itoa(nCrit), " of ", strconv.Itoa(len(g.r.Schedule.Activities)), " activities critical; ",
+		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships</p>\n")
+	g.s(`<div class="tools"><span class="zoom"><button type="button" id="zoom-out" title="Zoom out (ctrl+wheel)">−</button>`,
+		`<button type="button" id="zoom-in" title="Zoom in (ctrl+wheel)">+</button>`,
+		`<button type="button" id="zoom-fit" title="Fit the whole project">Fit</button> <span id="zoom-level"></span></span>`, "\n")
+	g.s(ganttLegend, "</div>\n</header>\n")
+
+	g.s(`<div id="gantt" style="--label-w:`, strconv.Itoa(ganttLabelW), `px">`, "\n")
+	// Corner and axis stick to the top, labels to the left, of one scroller.
+	g.s(`<div class="corner" style="height:`, strconv.Itoa(axisH), `px"><span class="c-id">ID</span><span class="c-name">Activity</span><span class="c-dur">Dur (d)</span></div>`, "\n")
+	g.s(`<svg class="axis" xmlns="http://www.w3.org/2000/svg" height="`, strconv.Itoa(axisH), `" width="`)
+	g.px(g.width)
+	g.s(`">`)
+	g.axis(axisH)
+	g.s("</svg>\n")
+	g.labels(chartH)
+	g.chart(chartH)
+	g.s("</div>\n<div id=\"tip\" hidden></div>\n")
+
+	data, err := json.Marshal(map[string]any{
+		"k": g.k, "span": g.span, "pad": ganttPad, "rowH": ganttRowH, "barH": ganttBarH,
+		"floatH": ganttFloatH, "diamond": ganttDiamond, "stub": ganttStub, "labelW": ganttLabelW,
+		"minK": 0.05, "maxK": 400, "finish": res.ProjectDuration, "dates": g.dates,
+	})
+	if err != nil && g.err == nil {
+		g.err = err
+	}
+	// json.Marshal escapes <, > and &, so the block cannot close the script.
+	g.s(`<script type="application/json" id="gantt-data">`, string(data), "</script>\n<script>", ganttJS, "</script>\n</body>\n</html>\n")
+	g.write()
+}
+
+// tickStep is the working days between axis ticks at k pixels per day: the
+// smallest of 1, 2, 5, 10, 20, 50, ... that leaves room for a label.
+func tickStep(k float64, dated bool) int {
+	minGap := 40.0
+	if dated {
+		minGap = 84
+	}
+	for mag := 1; mag < 1e9; mag *= 10 {
+		for _, m := range [...]int{1, 2, 5} {
+			if float64(m*mag)*k >= minGap {
+				return m * mag
+			}
+		}
+	}
+	return 1e9
+}
+
+// axis writes the tick labels; the script redraws them the same way on zoom.
+func (g *gantt) axis(axisH int) {
+	step := tickStep(g.k, g.dates != nil)
+	g.s(`<g class="ticks">`)
+	for d := 0; float64(d) <= g.span; d += step {
+		x := g.x(float64(d))
+		g.s(`<line x1="`)
+		g.px(x)
+		g.s(`" x2="`)
+		g.px(x)
+		g.s(`" y1="`, strconv.Itoa(axisH-6), `" y2="`, strconv.Itoa(axisH), `"/>`)
+		if g.dates != nil {
+			g.s(`<text class="date" x="`)
+			g.px(x + 3)
+			g.s(`" y="15">`, g.dates[d], `</text>`)
+		}
+		g.s(`<text class="wd" x="`)
+		g.px(x + 3)
+		g.s(`" y="`, strconv.Itoa(axisH-8), `">`, strconv.Itoa(d), `</text>`)
+	}
+	g.s("</g>")
+}
+
+// labels writes the left pane: id, name and duration of each row.
+func (g *gantt) labels(chartH int) {
+	g.s(`<svg class="labels" xmlns="http://www.w3.org/2000/svg" width="`, strconv.Itoa(ganttLabelW), `" height="`, strconv.Itoa(chartH), `">`)
+	for i := range g.r.Schedule.Activities {
+		a := &g.r.Schedule.Activities[i]
+		y := i*ganttRowH + ganttRowH/2 + 4
+		g.s(`<g class="row`)
+		if g.res.Critical(i) {
+			g.s(` critical-row`)
+		}
+		g.s(`"><text x="6" y="`, strconv.Itoa(y), `">`)
+		g.esc(clip(a.ID, 10))
+		g.s(`</text><text x="80" y="`, strconv.Itoa(y), `">`)
+		g.esc(clip(a.Name, ganttNameMax))
+		if utf8.RuneCountInString(a.Name) > ganttNameMax {
+			g.s(`<title>`)
+			g.esc(a.Name)
+			g.s(`</title>`)
+		}
+		g.s(`</text><text class="dur" x="`, strconv.Itoa(ganttLabelW-8), `" y="`, strconv.Itoa(y), `">`, Days(g.res.EF[i]-g.res.ES[i]), "</text></g>\n")
+		g.flush()
+	}
+	g.s("</svg>\n")
+}
+
+// chart writes the bars, float bars and links.
+func (g *gantt) chart(chartH int) {
+	res := g.res
+	g.s(`<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="`)
+	g.px(g.width)
+	g.s(`" height="`, strconv.Itoa(chartH), `">`)
+	g.s(`<defs><marker id="arrow" viewBox="0 0 6 6" refX="6" refY="3" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L6,3L0,6z" class="head"/></marker>`,
+		`<marker id="arrow-critical" viewBox="0 0 6 6" refX="6" refY="3" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L6,3L0,6z" class="head critical"/></marker></defs>`)
+	g.s(`<path class="grid" d="`)
+	g.grid(chartH)
+	g.s(`"/><line class="finish" x1="`)
+	g.px(g.x(res.ProjectDuration))
+	g.s(`" x2="`)
+	g.px(g.x(res.ProjectDuration))
+	g.s(`" y1="0" y2="`, strconv.Itoa(chartH), `"/>`, "\n")
+
+	// Links first, so bars sit on top of them.
+	g.s(`<g class="links">`)
+	for _, l := range scheduleLinks(g.r.Schedule, res) {
+		g.s(`<path class="link`)
+		if l.critical {
+			g.s(` critical`)
+		}
+		g.s(`" data-p="`, strconv.Itoa(l.pred), `" data-s="`, strconv.Itoa(l.succ), `" data-t="`, string(l.rel.Type), `" d="`)
+		g.route(l)
+		g.s(`"><title>`)
+		g.esc(linkLabel(g.r.Schedule, l))
+		g.s("</title></path>\n")
+		g.flush()
+	}
+	g.s("</g>\n<g class=\"floats\">")
+	for i := range g.r.Schedule.Activities {
+		tf := res.TotalFloat[i]
+		if tf <= schedule.Epsilon {
+			continue
+		}
+		g.s(`<rect class="float" data-i="`, strconv.Itoa(i), `" x="`)
+		g.px(g.x(res.EF[i]))
+		g.s(`" y="`)
+		g.px(float64(i*ganttRowH) + (ganttRowH-ganttFloatH)/2.0)
+		g.s(`" width="`)
+		g.px(tf * g.k)
+		g.s(`" height="`, strconv.Itoa(ganttFloatH), `" data-tf="`)
+		g.day(tf)
+		g.s("\"/>\n")
+		g.flush()
+	}
+	g.s("</g>\n<g class=\"bars\">")
+	for i := range g.r.Schedule.Activities {
+		g.bar(i)
+		g.flush()
+	}
+	g.s("</g></svg>\n")
+}
+
+// grid is one path of vertical lines at the axis ticks.
+func (g *gantt) grid(chartH int) {
+	step := tickStep(g.k, g.dates != nil)
+	h := strconv.Itoa(chartH)
+	for d := 0; float64(d) <= g.span; d += step {
+		g.s("M")
+		g.px(g.x(float64(d)))
+		g.s(" 0V", h)
+	}
+}
+
+func (g *gantt) bar(i int) {
+	res := g.res
+	a := &g.r.Schedule.Activities[i]
+	cls := "bar"
+	if res.Critical(i) {
+		cls += " critical"
+	}
+	milestone := res.EF[i]-res.ES[i] <= schedule.Epsilon
+	yc := float64(i*ganttRowH) + ganttRowH/2.0
+	if milestone {
+		g.s(`<path class="`, cls, ` milestone" d="M`)
+		g.px(g.x(res.ES[i]))
+		g.s(" ")
+		g.px(yc - ganttDiamond)
+		g.s("l7 7l-7 7l-7-7z")
+	} else {
+		g.s(`<rect class="`, cls, `" rx="2" x="`)
+		g.px(g.x(res.ES[i]))
+		g.s(`" y="`)
+		g.px(yc - ganttBarH/2)
+		g.s(`" width="`)
+		g.px(math.Max((res.EF[i]-res.ES[i])*g.k, 1))
+		g.s(`" height="`, strconv.Itoa(ganttBarH))
+	}
+	g.s(`" data-id="`)
+	g.esc(a.ID)
+	g.s(`" data-i="`, strconv.Itoa(i), `" data-es="`)
+	g.day(res.ES[i])
+	g.s(`" data-ef="`)
+	g.day(res.EF[i])
+	g.s(`"><title>`)
+	g.esc(g.tooltip(i))
+	if milestone {
+		g.s("</title></path>\n")
+	} else {
+		g.s("</title></rect>\n")
+	}
+}
+
+// tooltip is the text shown on hovering a bar.
+func (g *gantt) tooltip(i int) string {
+	res := g.res
+	a := &g.r.Schedule.Activities[i]
+	var b strings.Builder
+	b.WriteString(a.Name)
+	b.WriteString(" (" + a.ID + ")\nDuration " + Days(res.EF[i]-res.ES[i]) + " d")
+	if res.Critical(i) {
+		b.WriteString(", critical")
+	}
+	b.WriteString("\nES " + Days(res.ES[i]) + "  EF " + Days(res.EF[i]) +
+		"\nLS " + Days(res.LS[i]) + "  LF " + Days(res.LF[i]) +
+		"\nTF " + Days(res.TotalFloat[i]) + "  FF " + Days(res.FreeFloat[i]))
+	if c := g.r.Clock; c != nil {
+		const f = "Mon 2006-01-02 15:04"
+		b.WriteString("\nStart " + g.r.startDate(i, res.ES[i]).Format(f) + "\nFinish " + c.FinishAt(res.EF[i]).Format(f))
+		if !res.Critical(i) {
+			b.WriteString("\nLate finish " + c.FinishAt(res.LF[i]).Format(f))
+		}
+	}
+	return b.String()
+}
+
+// route draws a link from the predecessor end it leaves to the successor end
+// it constrains: out of a finish to the right, out of a start to the left,
+// into a start from the left, into a finish from the right; when the ends
+// do not line up, it turns along the row boundary next to the successor.
+// The page's script has the same function, for zoom.
+func (g *gantt) route(l ganttLink) {
+	res := g.res
+	t := l.rel.Type
+	fromFinish := t == schedule.FS || t == schedule.FF
+	toStart := t == schedule.FS || t == schedule.SS
+	x1 := g.x(res.ES[l.pred])
+	if fromFinish {
+		x1 = g.x(res.EF[l.pred])
+	}
+	x2 := g.x(res.EF[l.succ])
+	if toStart {
+		x2 = g.x(res.ES[l.succ])
+	}
+	y1 := float64(l.pred*ganttRowH) + ganttRowH/2.0
+	y2 := float64(l.succ*ganttRowH) + ganttRowH/2.0
+	xa, xb := x1-ganttStub, x2+ganttStub
+	if fromFinish {
+		xa = x1 + ganttStub
+	}
+	if toStart {
+		xb = x2 - ganttStub
+	}
+	g.s("M")
+	g.px(x1)
+	g.s(" ")
+	g.px(y1)
+	if (toStart && fromFinish && xa <= xb) || (!toStart && !fromFinish && xa >= xb) {
+		g.s("H")
+		g.px(xb)
+	} else {
+		ym := y2 - ganttRowH/2.0
+		if y2 < y1 {
+			ym = y2 + ganttRowH/2.0
+		}
+		g.s("H")
+		g.px(xa)
+		g.s("V")
+		g.px(ym)
+		g.s("H")
+		g.px(xb)
+	}
+	g.s("V")
+	g.px(y2)
+	g.s("H")
+	g.px(x2)
+}
+
+// ganttLink is a relationship resolved to activity indices.
+type ganttLink struct {
+	rel        *schedule.Relationship
+	pred, succ int
+	critical   bool // both ends critical and the link drives (no slack)
+}
+
+// scheduleLinks resolves every relationship of s against res.
+func scheduleLinks(s *schedule.Schedule, res *schedule.Result) []ganttLink {
+	links := make([]ganttLink, 0, len(s.Relationships))
+	for i := range s.Relationships {
+		rel := &s.Relationships[i]
+		p, ok1 := res.Net.Index(rel.Predecessor)
+		q, ok2 := res.Net.Index(rel.Successor)
+		if !ok1 || !ok2 {
+			continue // cannot happen for a compiled schedule
+		}
+		var slack float64
+		switch rel.Type {
+		case schedule.FS:
+			slack = res.ES[q] - rel.Lag - res.EF[p]
+		case schedule.SS:
+			slack = res.ES[q] - rel.Lag - res.ES[p]
+		case schedule.FF:
+			slack = res.EF[q] - rel.Lag - res.EF[p]
+		default:
+			slack = res.EF[q] - rel.Lag - res.ES[p]
+		}
+		crit := res.Critical(p) && res.Critical(q) && slack <= schedule.Epsilon
+		links = append(links, ganttLink{rel: rel, pred: p, succ: q, critical: crit})
+	}
+	return links
+}
+
+// linkLabel reads "Excavate L1 -FS+2-> Pour slab L1".
+func linkLabel(s *schedule.Schedule, l ganttLink) string {
+	return s.Activities[l.pred].Name + " " + arrow(l.rel.Type, l.rel.Lag) + " " + s.Activities[l.succ].Name
+}
+
+// arrow writes a relationship's type and lag as -FS->, -SS+2->, -FF-1.5->.
+func arrow(t schedule.RelType, lag float64) string {
+	return "-" + typeLag(t, lag) + "->"
+}
+
+// typeLag is "FS", "SS+2" or "FF-1.5": the lag only when it is not zero.
+func typeLag(t schedule.RelType, lag float64) string {
+	switch {
+	case round(lag) > 0:
+		return string(t) + "+" + Days(lag)
+	case round(lag) < 0:
+		return string(t) + Days(lag)
+	}
+	return string(t)
+}
+
+// ganttLegend uses its own classes (sw-*), so counting "bar" elements counts
+// activities only.
+const ganttLegend = `<ul class="legend">` +
+	`<li><svg width="28" height="14"><rect class="sw-bar critical" x="1" y="2" width="26" height="10" rx="2"/></svg>critical</li>` +
+	`<li><svg width="28" height="14"><rect class="sw-bar" x="1" y="2" width="26" height="10" rx="2"/></svg>not critical</li>` +
+	`<li><svg width="28" height="14"><rect class="sw-float" x="1" y="5.5" width="26" height="3"/></svg>total float</li>` +
+	`<li><svg width="16" height="14"><path class="sw-bar" d="M8 0l7 7l-7 7l-7-7z"/></svg>milestone</li>` +
+	`<li><svg width="28" height="14"><path class="sw-link critical" d="M1 7H27"/></svg>driving critical link</li>` +
+	`<li><svg width="28" height="14"><path class="sw-link" d="M1 7H27"/></svg>link</li>` +
+	`<li><svg width="10" height="14"><line class="finish" x1="5" x2="5" y1="0" y2="14"/></svg>project finish</li></ul>`
