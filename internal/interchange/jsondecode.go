@@ -118,7 +118,9 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 			s.Calendar = nil
 			return nil
 		}
-		s.Calendar = &schedule.Calendar{}
+		if s.Calendar == nil { // a repeated key merges, as in encoding/json
+			s.Calendar = &schedule.Calendar{}
+		}
 		return fields(d, path.at("calendar"), s.Calendar, calendarField)
 	case "activities":
 		s.Activities = make([]schedule.Activity, 0, d.objectsAhead())
@@ -193,25 +195,139 @@ func relationshipField(d *decoder, path where, r *schedule.Relationship, key []b
 	return d.unknownField(path, string(key))
 }
 
+// The calendar decoders reproduce encoding/json exactly, including its
+// quirks on a repeated key (a second "calendar" or "exceptions" merges into
+// what the first one decoded), because the store layer reads calendars back
+// with encoding/json and FuzzDecoder holds the two to the same result.
+
 func calendarField(d *decoder, path where, cal *schedule.Calendar, key []byte) error {
-	var dst *[]string
-	switch string(key) {
+	k := string(key)
+	at := where{list: "calendar", index: -1, field: k}
+	switch k {
 	case "workdays":
-		dst = &cal.Workdays
+		return d.stringList(at, "calendar."+k, &cal.Workdays)
 	case "holidays":
-		dst = &cal.Holidays
-	default:
-		return d.unknownField(path, string(key))
+		return d.stringList(at, "calendar."+k, &cal.Holidays)
+	case "hours":
+		return d.stringList(at, "calendar."+k, &cal.Hours)
+	case "hours_per_day":
+		return d.floatInto(at, &cal.HoursPerDay)
+	case "day_hours":
+		return d.dayHours(at, &cal.DayHours)
+	case "exceptions":
+		if d.literal("null") {
+			cal.Exceptions = nil
+			return nil
+		}
+		list := cal.Exceptions[:0]
+		err := d.array(at, func(i int) error {
+			if i < cap(list) {
+				list = list[:i+1] // encoding/json decodes into the old element
+			} else {
+				list = append(list, schedule.CalendarException{})
+			}
+			if d.literal("null") {
+				return nil
+			}
+			return fields(d, where{list: "calendar.exceptions", index: i}, &list[i], exceptionField)
+		})
+		if list == nil && err == nil {
+			list = []schedule.CalendarException{}
+		}
+		cal.Exceptions = list
+		return err
 	}
+	return d.unknownField(path, string(key))
+}
+
+func exceptionField(d *decoder, path where, e *schedule.CalendarException, key []byte) error {
+	switch k := string(key); k {
+	case "name":
+		return d.stringInto(path.at(k), &e.Name)
+	case "from":
+		return d.stringInto(path.at(k), &e.From)
+	case "to":
+		return d.stringInto(path.at(k), &e.To)
+	case "working":
+		switch {
+		case d.literal("true"):
+			e.Working = true
+		case d.literal("false"):
+			e.Working = false
+		case d.literal("null"):
+		default:
+			return d.wrongType(path.at(k), "true or false")
+		}
+		return nil
+	case "hours":
+		return d.stringList(path.at(k), path.String()+".hours", &e.Hours)
+	}
+	return d.unknownField(path, string(key))
+}
+
+// stringList reads an array of strings (or null) into dst; elements are
+// named list[i] in errors.
+func (d *decoder) stringList(path where, list string, dst *[]string) error {
 	if d.literal("null") {
 		*dst = nil
 		return nil
 	}
-	*dst = []string{}
-	return d.array(where{list: "calendar", index: -1, field: string(key)}, func(i int) error {
-		*dst = append(*dst, "")
-		return d.stringInto(where{list: "calendar." + string(key), index: i}, &(*dst)[i])
+	out := (*dst)[:0]
+	err := d.array(path, func(i int) error {
+		if i < cap(out) {
+			out = out[:i+1]
+		} else {
+			out = append(out, "")
+		}
+		return d.stringInto(where{list: list, index: i}, &out[i])
 	})
+	if out == nil && err == nil {
+		out = []string{}
+	}
+	*dst = out
+	return err
+}
+
+// floatInto reads a number (or null, which leaves dst as it is).
+func (d *decoder) floatInto(path where, dst *float64) error {
+	switch c := d.peek(); {
+	case d.literal("null"):
+		return nil
+	case c == '-' || isDigit(c):
+		_, v, err := d.number(path)
+		if err == nil {
+			*dst = v
+		}
+		return err
+	}
+	return d.wrongType(path, "a number")
+}
+
+// dayHours reads {"Fri": ["08:00-12:00"]}: keys are added to the map, each
+// value decoded fresh, as encoding/json does.
+func (d *decoder) dayHours(path where, dst *map[string][]string) error {
+	if d.literal("null") {
+		*dst = nil
+		return nil
+	}
+	if d.peek() != '{' {
+		return d.wrongType(path, "an object like {\"Fri\": [\"08:00-12:00\"]}")
+	}
+	if *dst == nil {
+		*dst = map[string][]string{}
+	}
+	for first := true; ; first = false {
+		key, more, err := d.nextKey(path, first)
+		if err != nil || !more {
+			return err
+		}
+		k := string(key)
+		var v []string
+		if err := d.stringList(where{list: "calendar.day_hours", index: -1, field: k}, "calendar.day_hours."+k, &v); err != nil {
+			return err
+		}
+		(*dst)[k] = v
+	}
 }
 
 // nextKey steps through an object: with first it consumes the '{', then

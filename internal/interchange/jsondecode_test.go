@@ -114,6 +114,16 @@ func TestDecoderErrors(t *testing.T) {
 		{`{"activities": [1,]}`, "activities[0]: want an object, got a JSON number"},
 		{`{"name": "x",}`, "want a field name in double quotes"},
 		{`{"calendar": {"workdays": "Mon"}}`, "calendar.workdays: want an array, got a JSON string"},
+		{`{"calendar": {"hours": [8]}}`, "calendar.hours[0]: want a string, got a JSON number"},
+		{`{"calendar": {"hours_per_day": "8"}}`, "calendar.hours_per_day: want a number, got a JSON string"},
+		{`{"calendar": {"day_hours": ["Fri"]}}`, `calendar.day_hours: want an object like {"Fri": ["08:00-12:00"]}, got a JSON array`},
+		{`{"calendar": {"day_hours": {"Fri": "08:00-12:00"}}}`, "calendar.day_hours.Fri: want an array, got a JSON string"},
+		{`{"calendar": {"day_hours": {"Fri": [1]}}}`, "calendar.day_hours.Fri[0]: want a string, got a JSON number"},
+		{`{"calendar": {"exceptions": {}}}`, "calendar.exceptions: want an array, got a JSON object"},
+		{`{"calendar": {"exceptions": [{"from": 1}]}}`, "calendar.exceptions[0].from: want a string, got a JSON number"},
+		{`{"calendar": {"exceptions": [{}, {"working": "yes"}]}}`, "calendar.exceptions[1].working: want true or false, got a JSON string"},
+		{`{"calendar": {"exceptions": [{"hours": ["x", 2]}]}}`, "calendar.exceptions[0].hours[1]: want a string, got a JSON number"},
+		{`{"calendar": {"exceptions": [{"form": "2026-01-01"}]}}`, `calendar.exceptions[0]: unknown field "form"`},
 		{`{"bogus": 1}`, `unknown field "bogus" (line 1, column 11)`},
 		{``, "ends before the schedule object is complete"},
 		{`{"name": "x"`, "ends before the schedule object is complete"},
@@ -140,6 +150,9 @@ func FuzzDecoder(f *testing.F) {
 	}
 	f.Add([]byte(`{"name": "\ud83c\udfd7 \u00e9", "activities": [{"id": "A", "duration": -0.5e+2}], "relationships": null}`))
 	f.Add([]byte("\xef\xbb\xbf{\"calendar\": null}"))
+	f.Add([]byte(`{"calendar": {"hours": ["07:00-12:00"], "hours_per_day": 7.5, "day_hours": {"Fri": ["07:00-11:00"], "Sat": null},
+		"exceptions": [{"name": "Shutdown", "from": "2026-12-24", "to": "2027-01-01"}, {"from": "2026-06-06", "working": true, "hours": ["08:00-12:00"]}, null]},
+		"calendar": {"exceptions": [{"to": "x"}], "hours": [null]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := decodeSchedule(data)
 		if err != nil {
