@@ -72,17 +72,25 @@ func newGantt(r *Report) *gantt {
 	g := &gantt{r: r, res: r.Result}
 	g.span = math.Max(math.Ceil(g.res.ProjectDuration-schedule.Epsilon), 1)
 	g.k = math.Max(ganttMinK, math.Min(ganttMaxK, ganttOpenW/g.span))
-	g.width = g.chartWidth(g.k)
 	if r.Clock != nil {
 		g.dates = make([]string, int(g.span)+1)
 		for d := range g.dates {
 			g.dates[d] = r.Clock.StartAt(float64(d)).Format("2 Jan 2006")
 		}
 	}
+	g.width = g.chartWidth(g.k)
 	return g
 }
 
-func (g *gantt) chartWidth(k float64) float64 { return 2*ganttPad + g.span*k }
+// chartWidth leaves room right of the last tick for its label.
+func (g *gantt) chartWidth(k float64) float64 { return 2*ganttPad + g.span*k + g.tail() }
+
+func (g *gantt) tail() float64 {
+	if g.dates != nil {
+		return 72
+	}
+	return 24
+}
 
 func (g *gantt) x(day float64) float64 { return ganttPad + day*g.k }
 
@@ -165,7 +173,7 @@ func (g *gantt) page() {
 	data, err := json.Marshal(map[string]any{
 		"k": g.k, "span": g.span, "pad": ganttPad, "rowH": ganttRowH, "barH": ganttBarH,
 		"floatH": ganttFloatH, "diamond": ganttDiamond, "stub": ganttStub, "labelW": ganttLabelW,
-		"minK": 0.05, "maxK": 400, "finish": res.ProjectDuration, "dates": g.dates,
+		"minK": 0.05, "maxK": 400, "finish": res.ProjectDuration, "tail": g.tail(), "dates": g.dates,
 	})
 	if err != nil && g.err == nil {
 		g.err = err

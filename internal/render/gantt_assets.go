@@ -110,7 +110,7 @@ const ganttJS = `
   }
 
   function layout() {
-    var w = r1(2 * G.pad + G.span * k);
+    var w = r1(2 * G.pad + G.span * k + G.tail);
     chart.setAttribute("width", w);
     axis.setAttribute("width", w);
     bars.forEach(function (b, i) {
@@ -142,7 +142,7 @@ const ganttJS = `
     root.scrollLeft = G.pad + day * k - at;
   }
   function fit() {
-    zoomTo((root.clientWidth - G.labelW - 2 * G.pad - 20) / G.span);
+    zoomTo((root.clientWidth - G.labelW - 2 * G.pad - G.tail - 16) / G.span);
     root.scrollLeft = 0;
   }
 
