@@ -1,0 +1,406 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// Client talks to one chat model. It is safe for concurrent use.
+type Client struct {
+	api openai.Client
+	cfg Config
+
+	// What the server turned out not to support, learnt from its 400s, so
+	// that later calls do not ask again.
+	noRequiredToolChoice atomic.Bool
+	noJSONSchema         atomic.Bool
+}
+
+// New returns a client for cfg, with defaults for zero fields. It does not
+// call the server. The environment is not consulted: cfg is the whole
+// configuration (see ConfigFromEnv).
+func New(cfg Config) (*Client, error) {
+	cfg = cfg.withDefaults()
+	if !cfg.Configured() {
+		return nil, errors.New("llm: no endpoint configured: set an API key (OPENAI_API_KEY) or a base URL (OPENAI_BASE_URL)")
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = openAIBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("llm: base URL %q: want http(s)://host/path", displayURL(base))
+	}
+	query := u.Query()
+	u.RawQuery, u.Fragment = "", ""
+	opts := []option.RequestOption{
+		option.WithBaseURL(strings.TrimSuffix(u.String(), "/") + "/"),
+		// Always set, even empty: an OPENAI_API_KEY in the environment
+		// must not reach a server the configuration did not give it to.
+		option.WithAPIKey(cfg.APIKey),
+		// Retrying is ours (complete), so attempts are counted once and
+		// Retry-After waits are bounded by our policy.
+		option.WithMaxRetries(0),
+		option.WithRequestTimeout(cfg.Timeout),
+	}
+	// A classic Azure deployment URL carries its api-version as a query;
+	// it must go with every request rather than be lost in path joining.
+	for k, vs := range query {
+		for _, v := range vs {
+			opts = append(opts, option.WithQueryAdd(k, v))
+		}
+	}
+	if isAzureHost(u.Hostname()) && cfg.APIKey != "" {
+		opts = append(opts, option.WithHeader("api-key", cfg.APIKey))
+	}
+	return &Client{api: openai.NewClient(opts...), cfg: cfg}, nil
+}
+
+// Config is the client's configuration, defaults filled in.
+func (c *Client) Config() Config { return c.cfg }
+
+// Prompt sends msgs and returns the model's text. A reply cut short by the
+// token limit is returned as it is.
+func (c *Client) Prompt(ctx context.Context, msgs []Message) (string, Usage, error) {
+	params, err := c.params(msgs)
+	if err != nil {
+		return "", Usage{}, err
+	}
+	r, usage, err := c.complete(ctx, params)
+	if err != nil {
+		return "", usage, err
+	}
+	if r.content == "" && r.refusal != "" {
+		return "", usage, refusalError(r.refusal)
+	}
+	return r.content, usage, nil
+}
+
+// PromptWithTools sends msgs offering tools and requires the model to call
+// at least one (tool_choice "required"; a server that refuses that option is
+// asked again without it, and remembered). It returns the calls, each
+// naming one of tools with arguments valid against its Parameters. A reply
+// with no call, a call to an unknown tool or invalid arguments gets one
+// repair round, in which the model sees its calls and what was wrong; a
+// second bad reply is an *Error of Kind invalid_output. Text the model
+// writes beside its calls is not returned.
+func (c *Client) PromptWithTools(ctx context.Context, msgs []Message, tools []Tool) ([]ToolCall, Usage, error) {
+	if err := checkTools(tools); err != nil {
+		return nil, Usage{}, err
+	}
+	var usage Usage
+	for round := 1; ; round++ {
+		params, err := c.params(msgs)
+		if err != nil {
+			return nil, usage, err
+		}
+		params.Tools = make([]openai.ChatCompletionToolUnionParam, len(tools))
+		for i, t := range tools {
+			params.Tools[i] = openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
+				Name:        t.Name,
+				Description: openai.String(t.Description),
+				Parameters:  shared.FunctionParameters(t.Parameters),
+				Strict:      openai.Bool(isStrict(t.Parameters)),
+			})
+		}
+		r, u, err := c.completeTools(ctx, params)
+		usage = usage.Add(u)
+		if err != nil {
+			return nil, usage, err
+		}
+		problems := checkCalls(r.calls, tools)
+		if len(r.calls) > 0 && len(problems) == 0 {
+			return r.calls, usage, nil
+		}
+		if round == 2 {
+			return nil, usage, &Error{Kind: KindInvalidOutput, Message: redact(describeCallProblems(r, problems, tools), c.cfg.APIKey), Attempts: usage.Calls}
+		}
+		msgs = append(append([]Message(nil), msgs...), toolRepair(r, problems, tools)...)
+	}
+}
+
+// completeTools is complete with the fallback for servers that do not
+// support tool_choice "required".
+func (c *Client) completeTools(ctx context.Context, params openai.ChatCompletionNewParams) (reply, Usage, error) {
+	if c.noRequiredToolChoice.Load() {
+		return c.complete(ctx, params)
+	}
+	params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("required")}
+	r, usage, err := c.complete(ctx, params)
+	if !unsupported(err, "tool_choice") {
+		return r, usage, err
+	}
+	c.noRequiredToolChoice.Store(true)
+	params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{}
+	r, u, err := c.complete(ctx, params)
+	return r, usage.Add(u), err
+}
+
+// ParseStructured asks the model for a JSON value matching SchemaFor[T]
+// (response_format json_schema, strict, named name), validates the reply
+// and decodes it into a T. A reply that is not JSON, violates the schema
+// or does not decode gets one repair round, in which the model sees its
+// reply and the problems; a second bad reply is an *Error of Kind
+// invalid_output naming them (`links[2].type: "XX" is not one of FS, SS,
+// FF, SF`). Servers without json_schema support are asked, once they have
+// said so, with the schema in the prompt instead. T need not be a struct:
+// other types travel wrapped in an object, as OpenAI requires one.
+func ParseStructured[T any](ctx context.Context, c *Client, msgs []Message, name string) (T, Usage, error) {
+	var zero T
+	schema, err := schemaOf(reflect.TypeFor[T](), nil)
+	if err != nil {
+		return zero, Usage{}, &Error{Kind: KindBadRequest, Message: fmt.Sprintf("no schema for %T: %v", zero, err)}
+	}
+	wrapped := typeNames(schema["type"])[0] != "object"
+	if wrapped {
+		schema = map[string]any{
+			"type":                 "object",
+			"properties":           map[string]any{"value": schema},
+			"required":             []string{"value"},
+			"additionalProperties": false,
+		}
+	}
+	name = schemaName(name)
+	var usage Usage
+	for round := 1; ; round++ {
+		r, u, err := c.completeStructured(ctx, msgs, name, schema)
+		usage = usage.Add(u)
+		if err != nil {
+			return zero, usage, err
+		}
+		if r.content == "" && r.refusal != "" {
+			return zero, usage, refusalError(r.refusal)
+		}
+		v, perr := decodeReply[T](schema, r.content, wrapped)
+		if perr == nil {
+			return v, usage, nil
+		}
+		problem := perr.Error()
+		if r.finish == "length" {
+			problem += " (the reply was cut off at the token limit)"
+		}
+		if round == 2 {
+			return zero, usage, &Error{Kind: KindInvalidOutput, Message: redact(name+": "+problem, c.cfg.APIKey), Attempts: usage.Calls, cause: perr}
+		}
+		msgs = append(append([]Message(nil), msgs...),
+			Message{Role: Assistant, Content: r.content},
+			Message{Role: User, Content: "Your reply is not valid: " + problem +
+				". Reply again with the complete corrected JSON only, matching the schema."})
+	}
+}
+
+func (c *Client) completeStructured(ctx context.Context, msgs []Message, name string, schema map[string]any) (reply, Usage, error) {
+	if !c.noJSONSchema.Load() {
+		params, err := c.params(msgs)
+		if err != nil {
+			return reply{}, Usage{}, err
+		}
+		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+				Name:   name,
+				Strict: openai.Bool(true),
+				Schema: schema,
+			}},
+		}
+		r, usage, err := c.complete(ctx, params)
+		if !unsupported(err, "response_format", "json_schema") {
+			return r, usage, err
+		}
+		c.noJSONSchema.Store(true)
+		r, u, err := c.completeStructured(ctx, msgs, name, schema)
+		return r, usage.Add(u), err
+	}
+	js, err := jsonMarshal(schema)
+	if err != nil {
+		return reply{}, Usage{}, &Error{Kind: KindBadRequest, Message: err.Error()}
+	}
+	params, err := c.params(append(append([]Message(nil), msgs...), Message{Role: System,
+		Content: "Reply with only a JSON value (no prose, no code fence) matching this JSON schema, named " + name + ":\n" + string(js)}))
+	if err != nil {
+		return reply{}, Usage{}, err
+	}
+	return c.complete(ctx, params)
+}
+
+// unsupported reports whether err is a 400 complaining about one of the
+// named request options.
+func unsupported(err error, options ...string) bool {
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindBadRequest || e.Status != http.StatusBadRequest {
+		return false
+	}
+	msg := strings.ToLower(e.Message)
+	for _, o := range options {
+		if strings.Contains(msg, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// reply is the part of a completion the client uses.
+type reply struct {
+	content, refusal, finish string
+	calls                    []ToolCall
+}
+
+// complete makes one chat completion request, retrying retryable failures
+// up to MaxAttempts attempts in all. The returned Usage counts every
+// completion received, also when an error is returned.
+func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewParams) (reply, Usage, error) {
+	var usage Usage
+	for attempt := 1; ; attempt++ {
+		var httpRes *http.Response
+		comp, err := c.api.Chat.Completions.New(ctx, params, option.WithResponseInto(&httpRes))
+		if ctx.Err() != nil {
+			return reply{}, usage, fmt.Errorf("llm: %w", ctx.Err())
+		}
+		var e *Error
+		if err == nil {
+			usage.PromptTokens += int(comp.Usage.PromptTokens)
+			usage.CompletionTokens += int(comp.Usage.CompletionTokens)
+			usage.Calls++
+			var r reply
+			if r, e = readCompletion(comp); e == nil {
+				return r, usage, nil
+			}
+		} else {
+			e = classify(err, httpRes)
+		}
+		e.Attempts = attempt
+		e.Message = redact(e.Message, c.cfg.APIKey)
+		if !e.Retryable || attempt >= c.cfg.MaxAttempts {
+			return reply{}, usage, e
+		}
+		wait := backoff(attempt)
+		if e.retryAfterSet {
+			wait = e.RetryAfter
+		}
+		if wait > maxRetryAfter {
+			return reply{}, usage, e // the caller's durable retry waits instead
+		}
+		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+			return reply{}, usage, e // no time left to wait for the retry
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return reply{}, usage, fmt.Errorf("llm: %w after %v", ctx.Err(), e)
+		case <-timer.C:
+		}
+	}
+}
+
+// classify turns a failed request into an *Error; res is the HTTP response
+// if one arrived.
+func classify(err error, res *http.Response) *Error {
+	if res != nil && res.StatusCode >= 400 {
+		var body []byte
+		if res.Body != nil {
+			body, _ = io.ReadAll(io.LimitReader(res.Body, 64<<10))
+		}
+		e := statusError(res.StatusCode, res.Header, body, time.Now())
+		e.cause = err
+		return e
+	}
+	return transportError(err)
+}
+
+func readCompletion(comp *openai.ChatCompletion) (reply, *Error) {
+	if len(comp.Choices) == 0 {
+		return reply{}, &Error{Kind: KindServer, Status: http.StatusOK, Retryable: true, Message: "a completion with no choices"}
+	}
+	ch := comp.Choices[0]
+	if ch.FinishReason == "content_filter" {
+		return reply{}, &Error{Kind: KindContentFilter, Status: http.StatusOK, Message: "the reply was withheld by the content filter"}
+	}
+	r := reply{content: ch.Message.Content, refusal: ch.Message.Refusal, finish: ch.FinishReason}
+	for i, tc := range ch.Message.ToolCalls {
+		call := ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: []byte(tc.Function.Arguments)}
+		if tc.Type == "custom" {
+			call.Name, call.Arguments = tc.Custom.Name, []byte(tc.Custom.Input)
+		}
+		if call.ID == "" {
+			call.ID = fmt.Sprintf("call_%d", i) // some servers leave it out; answers need one
+		}
+		if strings.TrimSpace(string(call.Arguments)) == "" {
+			call.Arguments = []byte("{}")
+		}
+		r.calls = append(r.calls, call)
+	}
+	return r, nil
+}
+
+func refusalError(refusal string) *Error {
+	return &Error{Kind: KindContentFilter, Status: http.StatusOK, Message: "the model refused: " + refusal}
+}
+
+// params converts msgs into a request for the configured model.
+func (c *Client) params(msgs []Message) (openai.ChatCompletionNewParams, error) {
+	if len(msgs) == 0 {
+		return openai.ChatCompletionNewParams{}, &Error{Kind: KindBadRequest, Message: "no messages"}
+	}
+	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
+	for i, m := range msgs {
+		switch m.Role {
+		case System:
+			out = append(out, openai.SystemMessage(m.Content))
+		case User:
+			out = append(out, openai.UserMessage(m.Content))
+		case Assistant:
+			a := openai.ChatCompletionAssistantMessageParam{}
+			if m.Content != "" || len(m.ToolCalls) == 0 {
+				a.Content.OfString = openai.String(m.Content)
+			}
+			for _, tc := range m.ToolCalls {
+				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID:       tc.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: string(tc.Arguments)},
+					},
+				})
+			}
+			out = append(out, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		case ToolResult:
+			if m.ToolCallID == "" {
+				return openai.ChatCompletionNewParams{}, &Error{Kind: KindBadRequest, Message: fmt.Sprintf("message %d: a tool result needs the ToolCallID it answers", i)}
+			}
+			out = append(out, openai.ToolMessage(m.Content, m.ToolCallID))
+		default:
+			return openai.ChatCompletionNewParams{}, &Error{Kind: KindBadRequest, Message: fmt.Sprintf("message %d: unknown role %q", i, m.Role)}
+		}
+	}
+	return openai.ChatCompletionNewParams{Messages: out, Model: c.cfg.ChatModel}, nil
+}
+
+// schemaName makes name acceptable as a response_format name
+// (^[a-zA-Z0-9_-]{1,64}$).
+func schemaName(name string) string {
+	b := []byte(name)
+	for i, ch := range b {
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '-') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	if len(b) == 0 {
+		return "reply"
+	}
+	return string(b)
+}
