@@ -2,12 +2,13 @@ package render_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -27,11 +28,15 @@ func gantt(t testing.TB, s *schedule.Schedule) string {
 
 func building(t testing.TB) *schedule.Schedule {
 	t.Helper()
-	s, _, err := interchange.Load("../../examples/building.json")
+	b, err := os.ReadFile("../../examples/building.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	var s schedule.Schedule
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return &s
 }
 
 // Elements by class: the class attribute is the first word-list, so

@@ -1,0 +1,397 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// ChangeDiff compares two versions of a schedule, as the dispatch review
+// screen shows them: what changed in the schedule and what that does to
+// the CPM result. It is the JSON form of WriteChangeDiff (a stable part of
+// `--json` output); lists are [] rather than null when empty.
+type ChangeDiff struct {
+	// Activities are matched by id. Added and changed ones are in the
+	// after schedule's order, removed ones in the before schedule's.
+	Added   []DiffActivity   `json:"added"`
+	Removed []DiffActivity   `json:"removed"`
+	Changed []ActivityChange `json:"changed"`
+	// Relationships are matched by what they say (predecessor, successor,
+	// type and lag), not by id: a link re-created with a new id is no
+	// change, and a changed lag or type is one removal and one addition.
+	RelationshipsAdded   []DiffRelationship `json:"relationships_added"`
+	RelationshipsRemoved []DiffRelationship `json:"relationships_removed"`
+	// Impact is nil when CPM fails on either version (a cycle, a bad
+	// duration); ImpactError then says why.
+	Impact      *DiffImpact `json:"impact,omitempty"`
+	ImpactError string      `json:"impact_error,omitempty"`
+}
+
+// DiffActivity is an added or removed activity. Critical is its CPM status
+// in the version that has it (after for added, before for removed).
+type DiffActivity struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Duration string `json:"duration"`
+	Critical bool   `json:"critical,omitempty"`
+}
+
+// ActivityChange is an activity in both versions whose name, duration or
+// description differ; Name is its name after the change.
+type ActivityChange struct {
+	ID      string        `json:"id"`
+	Name    string        `json:"name"`
+	Changes []FieldChange `json:"changes"`
+}
+
+// FieldChange is one changed field: "name", "duration" or "description".
+type FieldChange struct {
+	Field  string `json:"field"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// DiffRelationship is an added or removed relationship with the names of
+// its ends (from the version that has it) and its arrow text, e.g.
+// "Excavate L1 -FS+2-> Pour slab L1".
+type DiffRelationship struct {
+	ID              string           `json:"id"`
+	Type            schedule.RelType `json:"type"`
+	Predecessor     string           `json:"predecessor"`
+	PredecessorName string           `json:"predecessor_name"`
+	Successor       string           `json:"successor"`
+	SuccessorName   string           `json:"successor_name"`
+	Lag             float64          `json:"lag"`
+	Text            string           `json:"text"`
+}
+
+// DiffImpact is the CPM effect of the change. Times are working days; the
+// finish dates (local date-times, schedule.DateTimeLayout) are present when
+// the version has a start date. BecameCritical and NoLongerCritical cover
+// activities in both versions (an added activity says itself whether it is
+// critical), in the after schedule's order; FloatChanged counts the
+// activities in both whose total float changed.
+type DiffImpact struct {
+	FinishBefore     float64        `json:"finish_before"`
+	FinishAfter      float64        `json:"finish_after"`
+	FinishChange     float64        `json:"finish_change"`
+	FinishDateBefore string         `json:"finish_date_before,omitempty"`
+	FinishDateAfter  string         `json:"finish_date_after,omitempty"`
+	BecameCritical   []DiffActivity `json:"became_critical"`
+	NoLongerCritical []DiffActivity `json:"no_longer_critical"`
+	FloatChanged     int            `json:"float_changed"`
+
+	finishBefore, finishAfter string // "Mon 2006-01-02" for the text form
+}
+
+// DiffOptions shapes the text form.
+type DiffOptions struct {
+	Color bool // ANSI colours, for a terminal
+}
+
+// WriteChangeDiff writes the change from before to after as text for a
+// terminal: activities added (+), removed (-) and changed (~, old -> new),
+// relationships added and removed ("Pred -FS+2-> Succ"), then the CPM
+// impact: the project finish before and after, activities that became or
+// are no longer critical, and how many activities' total float changed.
+// A nil schedule counts as empty.
+func WriteChangeDiff(w io.Writer, before, after *schedule.Schedule, opts DiffOptions) error {
+	return NewChangeDiff(before, after).WriteText(w, opts)
+}
+
+// NewChangeDiff compares before and after (nil counts as empty) and
+// computes CPM on both. It does not modify either schedule.
+func NewChangeDiff(before, after *schedule.Schedule) *ChangeDiff {
+	if before == nil {
+		before = &schedule.Schedule{}
+	}
+	if after == nil {
+		after = &schedule.Schedule{}
+	}
+	d := &ChangeDiff{
+		Added: []DiffActivity{}, Removed: []DiffActivity{}, Changed: []ActivityChange{},
+		RelationshipsAdded: []DiffRelationship{}, RelationshipsRemoved: []DiffRelationship{},
+	}
+	rb, errB := schedule.Analyze(before)
+	ra, errA := schedule.Analyze(after)
+	critical := func(r *schedule.Result, id string) bool {
+		if r == nil {
+			return false
+		}
+		i, ok := r.Net.Index(id)
+		return ok && r.Critical(i)
+	}
+
+	beforeAt := activityIndex(before)
+	afterAt := activityIndex(after)
+	for _, a := range before.Activities {
+		if _, ok := afterAt[a.ID]; !ok {
+			d.Removed = append(d.Removed, DiffActivity{ID: a.ID, Name: a.Name, Duration: a.Duration, Critical: critical(rb, a.ID)})
+		}
+	}
+	for _, a := range after.Activities {
+		i, ok := beforeAt[a.ID]
+		if !ok {
+			d.Added = append(d.Added, DiffActivity{ID: a.ID, Name: a.Name, Duration: a.Duration, Critical: critical(ra, a.ID)})
+			continue
+		}
+		old := before.Activities[i]
+		var ch []FieldChange
+		for _, f := range []struct{ field, before, after string }{
+			{"name", old.Name, a.Name}, {"duration", old.Duration, a.Duration}, {"description", old.Description, a.Description},
+		} {
+			if f.before != f.after {
+				ch = append(ch, FieldChange{Field: f.field, Before: f.before, After: f.after})
+			}
+		}
+		if ch != nil {
+			d.Changed = append(d.Changed, ActivityChange{ID: a.ID, Name: a.Name, Changes: ch})
+		}
+	}
+
+	d.RelationshipsRemoved = unmatchedLinks(before, after)
+	d.RelationshipsAdded = unmatchedLinks(after, before)
+
+	switch {
+	case errB != nil:
+		d.ImpactError = "CPM before the change: " + errB.Error()
+	case errA != nil:
+		d.ImpactError = "CPM after the change: " + errA.Error()
+	default:
+		d.Impact = impactOf(before, after, rb, ra)
+	}
+	return d
+}
+
+func activityIndex(s *schedule.Schedule) map[string]int {
+	m := make(map[string]int, len(s.Activities))
+	for i, a := range s.Activities {
+		if _, dup := m[a.ID]; !dup {
+			m[a.ID] = i
+		}
+	}
+	return m
+}
+
+// linkKey is what a relationship says; lags are compared to 1e-6 days.
+type linkKey struct {
+	pred, succ string
+	typ        schedule.RelType
+	lag        float64
+}
+
+func keyOf(r schedule.Relationship) linkKey {
+	return linkKey{r.Predecessor, r.Successor, r.Type, round(r.Lag)}
+}
+
+// unmatchedLinks lists the relationships of s that other does not have,
+// counting repeats (each of other's links matches at most one of s's).
+func unmatchedLinks(s, other *schedule.Schedule) []DiffRelationship {
+	have := map[linkKey]int{}
+	for _, r := range other.Relationships {
+		have[keyOf(r)]++
+	}
+	names := map[string]string{}
+	for _, a := range s.Activities {
+		if _, ok := names[a.ID]; !ok {
+			names[a.ID] = a.Name
+		}
+	}
+	name := func(id string) string {
+		if n := names[id]; n != "" {
+			return n
+		}
+		return id
+	}
+	out := []DiffRelationship{}
+	for _, r := range s.Relationships {
+		k := keyOf(r)
+		if have[k] > 0 {
+			have[k]--
+			continue
+		}
+		out = append(out, DiffRelationship{
+			ID: r.ID, Type: r.Type, Lag: r.Lag,
+			Predecessor: r.Predecessor, PredecessorName: name(r.Predecessor),
+			Successor: r.Successor, SuccessorName: name(r.Successor),
+			Text: name(r.Predecessor) + " " + arrow(r.Type, r.Lag) + " " + name(r.Successor),
+		})
+	}
+	return out
+}
+
+func impactOf(before, after *schedule.Schedule, rb, ra *schedule.Result) *DiffImpact {
+	im := &DiffImpact{
+		FinishBefore: round(rb.ProjectDuration), FinishAfter: round(ra.ProjectDuration),
+		FinishChange:   round(ra.ProjectDuration - rb.ProjectDuration),
+		BecameCritical: []DiffActivity{}, NoLongerCritical: []DiffActivity{},
+	}
+	if c := clockOf(before); c != nil {
+		t := c.FinishAt(rb.ProjectDuration)
+		im.FinishDateBefore, im.finishBefore = t.Format(schedule.DateTimeLayout), t.Format("Mon 2006-01-02")
+	}
+	if c := clockOf(after); c != nil {
+		t := c.FinishAt(ra.ProjectDuration)
+		im.FinishDateAfter, im.finishAfter = t.Format(schedule.DateTimeLayout), t.Format("Mon 2006-01-02")
+	}
+	for i, a := range after.Activities {
+		j, ok := rb.Net.Index(a.ID)
+		if !ok {
+			continue
+		}
+		da := DiffActivity{ID: a.ID, Name: a.Name, Duration: a.Duration}
+		switch cb, ca := rb.Critical(j), ra.Critical(i); {
+		case ca && !cb:
+			da.Critical = true
+			im.BecameCritical = append(im.BecameCritical, da)
+		case cb && !ca:
+			im.NoLongerCritical = append(im.NoLongerCritical, da)
+		}
+		if math.Abs(ra.TotalFloat[i]-rb.TotalFloat[j]) > schedule.Epsilon {
+			im.FloatChanged++
+		}
+	}
+	return im
+}
+
+// clockOf dates a schedule with a valid start date; otherwise nil (the
+// impact is then in working days only).
+func clockOf(s *schedule.Schedule) *schedule.Clock {
+	if s.StartDate == "" {
+		return nil
+	}
+	c, err := schedule.NewClock(s.StartDate, s.Calendar)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// ANSI colours of the text form.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+)
+
+// WriteText writes d as WriteChangeDiff does.
+func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
+	bw := bufio.NewWriter(w)
+	paint := func(color, s string) string {
+		if !opts.Color || color == "" {
+			return s
+		}
+		return color + s + ansiReset
+	}
+	section := func(title string) { fmt.Fprintln(bw, paint(ansiBold, title)) }
+
+	if len(d.Added)+len(d.Removed)+len(d.Changed) > 0 {
+		section("Activities")
+		for _, a := range d.Added {
+			fmt.Fprintln(bw, paint(ansiGreen, "  + "+activityText(a)))
+		}
+		for _, a := range d.Removed {
+			fmt.Fprintln(bw, paint(ansiRed, "  - "+activityText(a)))
+		}
+		for _, c := range d.Changed {
+			parts := make([]string, len(c.Changes))
+			for i, f := range c.Changes {
+				switch f.Field {
+				case "duration":
+					parts[i] = "duration " + textOf(f.Before) + " -> " + textOf(f.After) + " d"
+				default:
+					parts[i] = f.Field + " " + strconv.QuoteToGraphic(clip(f.Before, 60)) + " -> " + strconv.QuoteToGraphic(clip(f.After, 60))
+				}
+			}
+			fmt.Fprintln(bw, paint(ansiYellow, "  ~ "+textOf(c.Name)+" ("+textOf(c.ID)+"): "+strings.Join(parts, "; ")))
+		}
+	}
+	if len(d.RelationshipsAdded)+len(d.RelationshipsRemoved) > 0 {
+		section("Relationships")
+		for _, r := range d.RelationshipsAdded {
+			fmt.Fprintln(bw, paint(ansiGreen, "  + "+textOf(r.Text)))
+		}
+		for _, r := range d.RelationshipsRemoved {
+			fmt.Fprintln(bw, paint(ansiRed, "  - "+textOf(r.Text)))
+		}
+	}
+	if len(d.Added)+len(d.Removed)+len(d.Changed)+len(d.RelationshipsAdded)+len(d.RelationshipsRemoved) == 0 {
+		fmt.Fprintln(bw, "No changes to activities or relationships.")
+	}
+
+	section("CPM impact")
+	im := d.Impact
+	if im == nil {
+		fmt.Fprintln(bw, paint(ansiRed, "  "+textOf(d.ImpactError)))
+		return bw.Flush()
+	}
+	finish := "  Project finish: " + Days(im.FinishBefore) + " -> " + Days(im.FinishAfter) + " working days"
+	if im.finishBefore != "" && im.finishAfter != "" {
+		finish += " (" + im.finishBefore + " -> " + im.finishAfter + ")"
+	}
+	var moves, color string
+	switch {
+	case im.FinishChange > 0:
+		moves, color = "finish moves later by "+workingDays(im.FinishChange), ansiRed
+	case im.FinishChange < 0:
+		moves, color = "finish moves earlier by "+workingDays(-im.FinishChange), ansiGreen
+	default:
+		moves = "finish unchanged"
+	}
+	fmt.Fprintln(bw, finish+": "+paint(color, moves))
+	list := func(title, color string, as []DiffActivity) {
+		if len(as) == 0 {
+			return
+		}
+		names := make([]string, len(as))
+		for i, a := range as {
+			names[i] = textOf(a.Name) + " (" + textOf(a.ID) + ")"
+		}
+		fmt.Fprintf(bw, "  %s (%d): %s\n", title, len(as), paint(color, strings.Join(names, ", ")))
+	}
+	list("Became critical", ansiRed, im.BecameCritical)
+	list("No longer critical", ansiGreen, im.NoLongerCritical)
+	switch im.FloatChanged {
+	case 0:
+		fmt.Fprintln(bw, "  Total float unchanged on every activity in both versions")
+	case 1:
+		fmt.Fprintln(bw, "  Total float changed on 1 activity")
+	default:
+		fmt.Fprintf(bw, "  Total float changed on %d activities\n", im.FloatChanged)
+	}
+	return bw.Flush()
+}
+
+func activityText(a DiffActivity) string {
+	s := textOf(a.Name) + " (" + textOf(a.ID) + ", " + textOf(a.Duration) + " d"
+	if a.Critical {
+		s += ", critical"
+	}
+	return s + ")"
+}
+
+func workingDays(v float64) string {
+	if v == 1 {
+		return "1 working day"
+	}
+	return Days(v) + " working days"
+}
+
+// textOf keeps names from steering the terminal: text with control
+// characters (an escape sequence, a newline) or invalid UTF-8 is quoted.
+func textOf(s string) string {
+	for _, r := range s {
+		if r == unicode.ReplacementChar || !unicode.IsGraphic(r) && r != ' ' {
+			return strconv.QuoteToGraphic(s)
+		}
+	}
+	return s
+}
