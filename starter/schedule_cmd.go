@@ -22,12 +22,17 @@ type scheduleOptions struct {
 func newScheduleCmd(io *streams, stores *config.Stores, runF func(context.Context, *scheduleOptions) error) *cobra.Command {
 	opts := &scheduleOptions{io: io, stores: stores}
 	cmd := &cobra.Command{
-		Use:   "schedule (--file FILE | --schedule ID) [--format table|json]",
+		Use:   "schedule (--file FILE | --schedule ID) [--format table|json|gantt-html|dot]",
 		Short: "Compute the critical path of a schedule (CPM)",
 		Long: "Compute early and late dates, total and free float and the critical path of a\n" +
-			"schedule with MS Project / Primavera P6 semantics. No server is needed.",
+			"schedule with MS Project / Primavera P6 semantics. No server is needed.\n\n" +
+			"Formats: table (default), json (the CPM report), gantt-html (one self-contained\n" +
+			"HTML page with a zoomable Gantt chart; it loads nothing from the network) and\n" +
+			"dot (a Graphviz digraph of the logic: dot -Tsvg -o logic.svg).",
 		Example: "  autoscheduler schedule --file examples/building.json\n" +
 			"  autoscheduler schedule --file examples/building.json --format json\n" +
+			"  autoscheduler schedule --file examples/building.json --format gantt-html > gantt.html\n" +
+			"  autoscheduler schedule --file examples/building.json --format dot | dot -Tsvg -o logic.svg\n" +
 			"  autoscheduler schedule --schedule building",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -35,9 +40,9 @@ func newScheduleCmd(io *streams, stores *config.Stores, runF func(context.Contex
 				return usagef("schedule: give one of --file and --schedule")
 			}
 			switch opts.Format {
-			case "table", "json":
+			case "table", "json", "gantt-html", "dot":
 			default:
-				return usagef("schedule: --format %q: want table or json", opts.Format)
+				return usagef("schedule: --format %q: want table, json, gantt-html or dot", opts.Format)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -47,7 +52,7 @@ func newScheduleCmd(io *streams, stores *config.Stores, runF func(context.Contex
 	}
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json)")
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
-	cmd.Flags().StringVar(&opts.Format, "format", "table", "output format: table or json")
+	cmd.Flags().StringVar(&opts.Format, "format", "table", "output format: table, json, gantt-html or dot")
 	return cmd
 }
 
@@ -75,8 +80,13 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 			return err
 		}
 	}
-	if opts.Format == "json" {
+	switch opts.Format {
+	case "json":
 		return rep.WriteJSON(opts.io.Out)
+	case "gantt-html":
+		return render.WriteGanttHTML(opts.io.Out, rep)
+	case "dot":
+		return render.WriteDOT(opts.io.Out, rep)
 	}
 	return rep.WriteTable(opts.io.Out)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -93,7 +94,7 @@ func TestScheduleErrors(t *testing.T) {
 		{[]string{"schedule", "--file", bad}, exitError, bad + `: relationships[0].successor: unknown activity "A9"`},
 		{[]string{"schedule", "--file", "missing.json"}, exitError, "missing.json: no such file"},
 		{[]string{"schedule"}, exitUsage, "give one of --file and --schedule"},
-		{[]string{"schedule", "--file", bad, "--format", "xml"}, exitUsage, `--format "xml": want table or json`},
+		{[]string{"schedule", "--file", bad, "--format", "xml"}, exitUsage, `--format "xml": want table, json, gantt-html or dot`},
 		{[]string{"schedule", "--bogus"}, exitUsage, "unknown flag: --bogus"},
 		{[]string{"bogus"}, exitUsage, `unknown command "bogus"`},
 	}
@@ -105,6 +106,57 @@ func TestScheduleErrors(t *testing.T) {
 		if out != "" {
 			t.Errorf("%v: wrote to stdout on error: %q", tc.args, out)
 		}
+	}
+}
+
+func TestScheduleGanttHTML(t *testing.T) {
+	code, out, errOut := runCLI(t, "schedule", "--file", "../examples/building.json", "--format", "gantt-html")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "<!DOCTYPE html>") || !strings.HasSuffix(out, "</html>\n") {
+		t.Fatalf("not an HTML page: %.80q ... %.40q", out, out[max(0, len(out)-40):])
+	}
+	var rep struct {
+		CriticalPath []string `json:"critical_path"`
+		Activities   []struct{ ID string }
+	}
+	_, js, _ := runCLI(t, "schedule", "--file", "../examples/building.json", "--format", "json")
+	if err := json.Unmarshal([]byte(js), &rep); err != nil {
+		t.Fatal(err)
+	}
+	bars := regexp.MustCompile(`<(?:rect|path) class="bar[ "]`).FindAllString(out, -1)
+	crit := regexp.MustCompile(`<(?:rect|path) class="bar critical[ "]`).FindAllString(out, -1)
+	if len(bars) != len(rep.Activities) || len(crit) != len(rep.CriticalPath) {
+		t.Errorf("%d bars, %d critical; want %d and %d", len(bars), len(crit), len(rep.Activities), len(rep.CriticalPath))
+	}
+	for _, a := range rep.Activities {
+		if !strings.Contains(out, ` data-id="`+a.ID+`"`) {
+			t.Errorf("no bar for %s", a.ID)
+		}
+	}
+	if strings.Contains(strings.ReplaceAll(out, `xmlns="http://www.w3.org/2000/svg"`, ""), "http") {
+		t.Error("the page refers to a URL")
+	}
+}
+
+func TestScheduleDOT(t *testing.T) {
+	code, out, errOut := runCLI(t, "schedule", "--file", "testdata/two.json", "--format", "dot")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"digraph ", "rankdir=LR",
+		`"A1" [label="Excavate Level 1\nA1 · 5 d\nES 0  EF 5  TF 0\n2026-01-05 – 2026-01-09"`,
+		`"A2" [label="Pour \"slab\" Level 1\nA2 · 2.5 d\nES 5.5  EF 8  TF 0\n2026-01-12 – 2026-01-14"`,
+		`"A1" -> "A2" [`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("DOT lacks %s:\n%s", want, out)
+		}
+	}
+	if !strings.HasSuffix(out, "}\n") || strings.Count(out, " -> ") != 1 {
+		t.Errorf("DOT:\n%s", out)
 	}
 }
 
