@@ -2,12 +2,64 @@ package interchange
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
+
+// Format is a schedule file format.
+type Format string
+
+// The formats ReadFile, Load and Write know.
+const (
+	JSON  Format = "json"  // the schedule file of DESIGN.md, .json
+	MSPDI Format = "mspdi" // MS Project XML, .xml
+	XER   Format = "xer"   // Primavera P6 XER, .xer
+)
+
+// Formats lists the formats in the order help texts name them.
+var Formats = []Format{JSON, MSPDI, XER}
+
+// ParseFormat reads a format name: json, mspdi (or xml) or xer.
+func ParseFormat(name string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "json":
+		return JSON, nil
+	case "mspdi", "xml":
+		return MSPDI, nil
+	case "xer":
+		return XER, nil
+	}
+	return "", fmt.Errorf("format %q: want json, mspdi or xer", name)
+}
+
+// FormatOf picks the format by the file's extension.
+func FormatOf(path string) (Format, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".json":
+		return JSON, nil
+	case ".xml":
+		return MSPDI, nil
+	case ".xer":
+		return XER, nil
+	default:
+		return "", fmt.Errorf("%s: unsupported schedule format %q; want .json, .xml (MS Project XML) or .xer (Primavera P6)", path, ext)
+	}
+}
+
+// Extension is the file extension of a format, with its dot.
+func (f Format) Extension() string {
+	switch f {
+	case MSPDI:
+		return ".xml"
+	case XER:
+		return ".xer"
+	}
+	return ".json"
+}
 
 // ReadFile reads and validates a schedule file, choosing the format by
 // extension.
@@ -19,19 +71,82 @@ func ReadFile(path string) (*schedule.Schedule, error) {
 // Load is ReadFile that also returns the compiled network validation built,
 // for callers that go on to compute CPM.
 func Load(path string) (*schedule.Schedule, *schedule.Network, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext != ".json" {
-		return nil, nil, fmt.Errorf("%s: unsupported schedule format %q; want a .json schedule file", path, ext)
+	f, err := FormatOf(path)
+	if err != nil {
+		return nil, nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	s, n, err := parseJSON(data)
+	s, n, err := Parse(data, f)
 	if err != nil {
 		return nil, nil, &FileError{Path: path, Err: err}
 	}
 	return s, n, nil
+}
+
+// Parse reads and validates a schedule in format f held in memory.
+func Parse(data []byte, f Format) (*schedule.Schedule, *schedule.Network, error) {
+	switch f {
+	case JSON:
+		return parseJSON(data)
+	case MSPDI:
+		return parseMSPDI(data)
+	case XER:
+		return parseXER(data)
+	}
+	return nil, nil, fmt.Errorf("unknown format %q", f)
+}
+
+// Progress is told how many activities of total are written; nil for none.
+type Progress func(done, total int)
+
+// Write validates s and writes it in format f. Nothing is written when s is
+// not valid; an error after that is the writer's.
+func Write(w io.Writer, s *schedule.Schedule, f Format, progress Progress) error {
+	if _, err := schedule.Check(s); err != nil {
+		return err
+	}
+	switch f {
+	case JSON:
+		err := WriteJSON(w, s)
+		if progress != nil {
+			progress(len(s.Activities), len(s.Activities))
+		}
+		return err
+	case MSPDI:
+		return writeMSPDI(w, s, progress)
+	case XER:
+		return writeXER(w, s, progress)
+	}
+	return fmt.Errorf("unknown format %q", f)
+}
+
+// WriteFile writes s to path in format f through a temporary file in the
+// same directory, so on any error the path is left as it was.
+func WriteFile(path string, s *schedule.Schedule, f Format, progress Progress) (err error) {
+	if _, err := schedule.Check(s); err != nil {
+		return &FileError{Path: path, Err: err}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp.Chmod(0o644) // CreateTemp's 0600 is for secrets, not schedules
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := Write(tmp, s, f, progress); err != nil {
+		return &FileError{Path: path, Err: err}
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // FileError names the file a problem is in; several problems are listed one

@@ -1,0 +1,980 @@
+package interchange
+
+// MS Project XML (MSPDI) import and export.
+//
+// What is read, and how it maps:
+//
+//   - Tasks become activities. The project summary task (UID 0), summary
+//     tasks, null (blank) tasks and inactive tasks are skipped. The activity id
+//     is the task UID, unless the file carries our "Activity ID" text field
+//     (see below). The task's Notes become the description; a task under a
+//     summary task gets a last description line "WBS 1.2.3 (outline 1.2.3):
+//     Building > Level 1" so the outline is not lost.
+//   - Duration (ISO 8601 working time, PT8H0M0S) becomes working days of the
+//     file's MinutesPerDay.
+//   - PredecessorLink Type 0=FF 1=FS 2=SF 3=SS; LinkLag is in tenths of a
+//     minute. For working-time LagFormats (m, h, d, w, mo and their estimated
+//     forms) the lag is LinkLag/10/MinutesPerDay working days, exactly as MS
+//     Project schedules it. For elapsed formats (em, eh, ed, ew, emo) the lag
+//     is calendar time, which a working-day network cannot hold exactly: it
+//     is scaled by the calendar's share of working time in a week (an
+//     elapsed week is one working week, an elapsed day 5/7 of a working day
+//     on a Monday-Friday calendar), exact over whole weeks without
+//     exceptions. Percent lags (LagFormat 19, 20, 51, 52; LinkLag is the
+//     percentage) are that share of the predecessor's duration. Links to
+//     other projects are skipped.
+//   - Links to or from a summary task are moved onto its leaf tasks. That is
+//     exact for a summary predecessor on FS and FF links and a summary
+//     successor on FS and SS links (the usual cases); for the others it is
+//     stricter than MS Project, whose summary starts with its first child
+//     and finishes with its last.
+//   - The project's StartDate (its date) is start_date; Title (else Name) is
+//     the name; the project calendar (the project's CalendarUID, with its
+//     base calendar's week) is the calendar: WeekDays and WorkingTimes, and
+//     the Exceptions of Project 2007 and later (or the DayType 0 exception
+//     days of older files), recurring ones expanded to their dates.
+//     A non-working one-day exception named "" or "Holiday" is a holiday.
+//
+// Not read: constraints, task calendars, resources, actuals, baselines
+// (CPM here is the pure logic network, as the rest of the product).
+//
+// Export writes what MS Project needs to open and schedule the file, with
+// the CPM early dates as Start and Finish. Three custom text fields carry
+// what MSPDI has no place for, so import(export(s)) gives s back: Text1
+// "Activity ID", Text2 "Relationship IDs" (on the successor, a JSON list in
+// PredecessorLink order) and Text3 "Duration as written" (e.g.
+// "pert(3,5,9)", used only while it still agrees with the task Duration, so
+// an edit in MS Project wins).
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Aliases of the custom text fields export writes.
+const (
+	aliasActivityID = "Activity ID"
+	aliasRelIDs     = "Relationship IDs"
+	aliasDuration   = "Duration as written"
+)
+
+// Field IDs of MS Project's Text1, Text2 and Text3 task fields.
+var textFieldIDs = [3]string{"188743731", "188743734", "188743737"}
+
+// maxDays bounds durations and lags read from files (about 400 years):
+// beyond it a value is a corrupt field, not a plan.
+const maxDays = 100_000
+
+type mspdiProject struct {
+	Name               string
+	Title              string
+	StartDate          string
+	CalendarUID        string
+	MinutesPerDay      string
+	ExtendedAttributes []mspdiFieldDef
+	Calendars          []mspdiCalendar
+	Tasks              []mspdiTask
+}
+
+type mspdiFieldDef struct {
+	FieldID string `xml:"FieldID"`
+	Alias   string `xml:"Alias"`
+}
+
+type mspdiCalendar struct {
+	line            int
+	UID             string `xml:"UID"`
+	Name            string `xml:"Name"`
+	BaseCalendarUID string `xml:"BaseCalendarUID"`
+	WeekDays        struct {
+		WeekDay []mspdiWeekDay `xml:"WeekDay"`
+	} `xml:"WeekDays"`
+	Exceptions *struct {
+		Exception []mspdiException `xml:"Exception"`
+	} `xml:"Exceptions"`
+}
+
+type mspdiTimePeriod struct {
+	FromDate string `xml:"FromDate"`
+	ToDate   string `xml:"ToDate"`
+}
+
+type mspdiWorkingTimes struct {
+	WorkingTime []struct {
+		FromTime string `xml:"FromTime"`
+		ToTime   string `xml:"ToTime"`
+	} `xml:"WorkingTime"`
+}
+
+type mspdiWeekDay struct {
+	DayType      string             `xml:"DayType"`
+	DayWorking   string             `xml:"DayWorking"`
+	TimePeriod   *mspdiTimePeriod   `xml:"TimePeriod"`
+	WorkingTimes *mspdiWorkingTimes `xml:"WorkingTimes"`
+}
+
+type mspdiException struct {
+	TimePeriod    *mspdiTimePeriod   `xml:"TimePeriod"`
+	Name          string             `xml:"Name"`
+	Type          string             `xml:"Type"`
+	Period        string             `xml:"Period"`
+	DaysOfWeek    string             `xml:"DaysOfWeek"`
+	MonthItem     string             `xml:"MonthItem"`
+	MonthPosition string             `xml:"MonthPosition"`
+	Month         string             `xml:"Month"`
+	MonthDay      string             `xml:"MonthDay"`
+	DayWorking    string             `xml:"DayWorking"`
+	WorkingTimes  *mspdiWorkingTimes `xml:"WorkingTimes"`
+}
+
+type mspdiTask struct {
+	line              int
+	UID               string      `xml:"UID"`
+	ID                string      `xml:"ID"`
+	Name              string      `xml:"Name"`
+	IsNull            string      `xml:"IsNull"`
+	WBS               string      `xml:"WBS"`
+	OutlineNumber     string      `xml:"OutlineNumber"`
+	OutlineLevel      string      `xml:"OutlineLevel"`
+	Duration          string      `xml:"Duration"`
+	Summary           string      `xml:"Summary"`
+	Notes             string      `xml:"Notes"`
+	Active            string      `xml:"Active"`
+	PredecessorLink   []mspdiLink `xml:"PredecessorLink"`
+	ExtendedAttribute []struct {
+		FieldID string `xml:"FieldID"`
+		Value   string `xml:"Value"`
+	} `xml:"ExtendedAttribute"`
+}
+
+type mspdiLink struct {
+	PredecessorUID string `xml:"PredecessorUID"`
+	Type           string `xml:"Type"`
+	CrossProject   string `xml:"CrossProject"`
+	LinkLag        string `xml:"LinkLag"`
+	LagFormat      string `xml:"LagFormat"`
+}
+
+// ReadMSPDI reads and validates an MS Project XML file.
+func ReadMSPDI(r io.Reader) (*schedule.Schedule, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMSPDI(data)
+}
+
+// ParseMSPDI parses and validates an MS Project XML file held in memory.
+// Errors name the task or calendar and its line, e.g. "Task UID 7 (line
+// 120): PredecessorLink 2: unknown Type 5".
+func ParseMSPDI(data []byte) (*schedule.Schedule, error) {
+	s, _, err := parseMSPDI(data)
+	return s, err
+}
+
+func parseMSPDI(data []byte) (*schedule.Schedule, *schedule.Network, error) {
+	p, err := decodeMSPDI(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := p.schedule()
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := schedule.Check(s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the imported schedule is not valid: %w", err)
+	}
+	return s, n, nil
+}
+
+// decodeMSPDI streams the file so every task and calendar knows its line.
+func decodeMSPDI(data []byte) (*mspdiProject, error) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.CharsetReader = charsetReader
+	p := &mspdiProject{}
+	var stack []string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, xmlError(err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			line, _ := d.InputPos()
+			path := strings.Join(append(stack, t.Name.Local), "/")
+			switch path {
+			case "Project":
+				if t.Name.Space != "" && t.Name.Space != "http://schemas.microsoft.com/project" {
+					return nil, fmt.Errorf("line %d: <Project> in namespace %q is not MS Project XML", line, t.Name.Space)
+				}
+			case "Project/Name", "Project/Title", "Project/StartDate", "Project/CalendarUID", "Project/MinutesPerDay":
+				var v string
+				if err := d.DecodeElement(&v, &t); err != nil {
+					return nil, xmlError(err)
+				}
+				v = strings.TrimSpace(v)
+				switch t.Name.Local {
+				case "Name":
+					p.Name = v
+				case "Title":
+					p.Title = v
+				case "StartDate":
+					p.StartDate = v
+				case "CalendarUID":
+					p.CalendarUID = v
+				case "MinutesPerDay":
+					p.MinutesPerDay = v
+				}
+				continue
+			case "Project/ExtendedAttributes/ExtendedAttribute":
+				var f mspdiFieldDef
+				if err := d.DecodeElement(&f, &t); err != nil {
+					return nil, xmlError(err)
+				}
+				p.ExtendedAttributes = append(p.ExtendedAttributes, f)
+				continue
+			case "Project/Calendars/Calendar":
+				c := mspdiCalendar{line: line}
+				if err := d.DecodeElement(&c, &t); err != nil {
+					return nil, xmlError(err)
+				}
+				p.Calendars = append(p.Calendars, c)
+				continue
+			case "Project/Tasks/Task":
+				task := mspdiTask{line: line}
+				if err := d.DecodeElement(&task, &t); err != nil {
+					return nil, xmlError(err)
+				}
+				p.Tasks = append(p.Tasks, task)
+				continue
+			default:
+				if len(stack) == 0 {
+					return nil, fmt.Errorf("line %d: the root element is <%s>, not MS Project's <Project>", line, t.Name.Local)
+				}
+				if len(stack) >= 1 && path != "Project/Calendars" && path != "Project/Tasks" && path != "Project/ExtendedAttributes" {
+					if err := d.Skip(); err != nil { // resources, assignments, settings
+						return nil, xmlError(err)
+					}
+					continue
+				}
+			}
+			stack = append(stack, t.Name.Local)
+		case xml.EndElement:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) > 0 || p.StartDate == "" && p.Tasks == nil && p.Calendars == nil && p.Name == "" && p.Title == "" {
+		if len(stack) > 0 {
+			return nil, errors.New("the file ends inside <" + stack[len(stack)-1] + ">")
+		}
+		return nil, errors.New("no MS Project <Project> element")
+	}
+	return p, nil
+}
+
+// xmlError keeps encoding/xml's line number but drops its package prefix.
+func xmlError(err error) error {
+	var syn *xml.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Errorf("line %d: invalid XML: %s", syn.Line, syn.Msg)
+	}
+	return fmt.Errorf("invalid XML: %s", strings.TrimPrefix(err.Error(), "xml: "))
+}
+
+// charsetReader accepts the encodings MS Project and P6 write: UTF-8 and
+// the Latin-1 family (windows-1252's extra letters are read as Latin-1).
+func charsetReader(label string, in io.Reader) (io.Reader, error) {
+	switch strings.ToLower(label) {
+	case "utf-8", "utf8", "us-ascii", "ascii":
+		return in, nil
+	case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252":
+		data, err := io.ReadAll(in)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]byte, 0, len(data))
+		for _, b := range data {
+			out = utf8.AppendRune(out, rune(b))
+		}
+		return bytes.NewReader(out), nil
+	}
+	return nil, fmt.Errorf("unsupported encoding %q; save the file as UTF-8", label)
+}
+
+// taskWhere names a task in errors.
+func (t *mspdiTask) where() string {
+	return fmt.Sprintf("Task UID %s (line %d)", t.UID, t.line)
+}
+
+func isTrue(v string) bool { v = strings.TrimSpace(v); return v == "1" || strings.EqualFold(v, "true") }
+
+func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
+	s := &schedule.Schedule{Name: p.Title, Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
+	if s.Name == "" {
+		s.Name = p.Name
+	}
+	if p.StartDate != "" {
+		t, err := parseMSPDIDateTime(p.StartDate)
+		if err != nil {
+			return nil, fmt.Errorf("Project StartDate: %w", err)
+		}
+		s.StartDate = t.Format(time.DateOnly)
+	}
+	minutesPerDay := 480.0
+	if p.MinutesPerDay != "" {
+		v, err := strconv.ParseFloat(p.MinutesPerDay, 64)
+		if err != nil || !(v > 0 && v <= 1440) {
+			return nil, fmt.Errorf("Project MinutesPerDay: %q is not a number of minutes between 1 and 1440", p.MinutesPerDay)
+		}
+		minutesPerDay = v
+	}
+	cal, err := p.calendar(minutesPerDay)
+	if err != nil {
+		return nil, err
+	}
+	s.Calendar = cal
+	work, err := cal.Compile()
+	if err != nil {
+		return nil, fmt.Errorf("project calendar: %w", err)
+	}
+	weekShare := weekWorkingShare(work)
+
+	fields := map[string]string{} // field id -> alias
+	for _, f := range p.ExtendedAttributes {
+		fields[strings.TrimSpace(f.FieldID)] = strings.TrimSpace(f.Alias)
+	}
+	custom := func(t *mspdiTask, alias string) (string, bool) {
+		for _, a := range t.ExtendedAttribute {
+			if fields[strings.TrimSpace(a.FieldID)] == alias {
+				return a.Value, true
+			}
+		}
+		return "", false
+	}
+
+	// Pass 1: the outline, and which UIDs are activities.
+	type node struct {
+		task    *mspdiTask
+		level   int
+		summary bool
+		leaves  []string // activity ids under a summary
+		days    float64
+	}
+	byUID := map[string]*node{}
+	actID := map[string]string{} // task UID -> activity id
+	var outline []*node          // open summaries, by level
+	for i := range p.Tasks {
+		t := &p.Tasks[i]
+		t.UID = strings.TrimSpace(t.UID)
+		if _, err := strconv.ParseInt(t.UID, 10, 64); err != nil {
+			return nil, fmt.Errorf("%s: UID %q is not a whole number", t.where(), t.UID)
+		}
+		if byUID[t.UID] != nil {
+			return nil, fmt.Errorf("%s: UID %s is used twice (also line %d)", t.where(), t.UID, byUID[t.UID].task.line)
+		}
+		level := 1
+		if v := strings.TrimSpace(t.OutlineLevel); v != "" {
+			if level, err = strconv.Atoi(v); err != nil || level < 0 {
+				return nil, fmt.Errorf("%s: OutlineLevel %q is not a whole number", t.where(), t.OutlineLevel)
+			}
+		}
+		n := &node{task: t, level: level, summary: isTrue(t.Summary) || t.UID == "0" && level == 0}
+		byUID[t.UID] = n
+		for len(outline) > 0 && outline[len(outline)-1].level >= level {
+			outline = outline[:len(outline)-1]
+		}
+		if isTrue(t.IsNull) || strings.TrimSpace(t.Active) == "0" {
+			continue
+		}
+		if n.summary {
+			outline = append(outline, n)
+			continue
+		}
+		id := t.UID
+		if v, ok := custom(t, aliasActivityID); ok && strings.TrimSpace(v) != "" {
+			id = v
+		}
+		actID[t.UID] = id
+		for _, sum := range outline {
+			sum.leaves = append(sum.leaves, id)
+		}
+		days, err := parseMSPDIDuration(t.Duration, minutesPerDay)
+		if err != nil {
+			return nil, fmt.Errorf("%s: Duration: %w", t.where(), err)
+		}
+		n.days = days
+		a := schedule.Activity{ID: id, Name: t.Name, Description: t.Notes, Duration: formatDays(days)}
+		if a.Name == "" {
+			a.Name = "Task " + strings.TrimSpace(t.ID)
+		}
+		if v, ok := custom(t, aliasDuration); ok {
+			if d, err := schedule.DurationDays(v); err == nil && math.Abs(d-days) < 1e-6 {
+				a.Duration = v
+			}
+		}
+		if len(outline) > 0 && outline[0].level > 0 || level > 1 {
+			var names []string
+			for _, sum := range outline {
+				if sum.level > 0 && sum.task.Name != "" {
+					names = append(names, sum.task.Name)
+				}
+			}
+			line := fmt.Sprintf("WBS %s (outline %s)", strings.TrimSpace(t.WBS), strings.TrimSpace(t.OutlineNumber))
+			if len(names) > 0 {
+				line += ": " + strings.Join(names, " > ")
+			}
+			if a.Description != "" {
+				a.Description += "\n"
+			}
+			a.Description += line
+		}
+		s.Activities = append(s.Activities, a)
+	}
+
+	// Pass 2: the logic.
+	type key struct {
+		pred, succ string
+		typ        schedule.RelType
+	}
+	seen := map[key]int{} // -> index in s.Relationships
+	for i := range p.Tasks {
+		t := &p.Tasks[i]
+		succ := byUID[t.UID]
+		if isTrue(t.IsNull) || strings.TrimSpace(t.Active) == "0" || len(t.PredecessorLink) == 0 {
+			continue
+		}
+		succIDs := succ.leaves
+		if !succ.summary {
+			succIDs = []string{actID[t.UID]}
+		}
+		var ids []string
+		if v, ok := custom(t, aliasRelIDs); ok {
+			if err := json.Unmarshal([]byte(v), &ids); err != nil || len(ids) != len(t.PredecessorLink) || succ.summary {
+				ids = nil // edited in MS Project: make new ids
+			}
+		}
+		for j, l := range t.PredecessorLink {
+			where := fmt.Sprintf("%s: PredecessorLink %d", t.where(), j+1)
+			if isTrue(l.CrossProject) {
+				continue
+			}
+			predUID := strings.TrimSpace(l.PredecessorUID)
+			pred := byUID[predUID]
+			if pred == nil {
+				return nil, fmt.Errorf("%s: PredecessorUID %q is not a task in the file", where, l.PredecessorUID)
+			}
+			if isTrue(pred.task.IsNull) || strings.TrimSpace(pred.task.Active) == "0" {
+				continue
+			}
+			typ, err := mspdiLinkType(l.Type)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			lag, err := mspdiLag(l, minutesPerDay, weekShare, pred.days)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			predIDs := pred.leaves
+			if !pred.summary {
+				predIDs = []string{actID[predUID]}
+			}
+			for _, pid := range predIDs {
+				for _, sid := range succIDs {
+					k := key{pid, sid, typ}
+					if at, dup := seen[k]; dup {
+						// Two paths to the same link (through summaries):
+						// the larger lag is the one that binds.
+						s.Relationships[at].Lag = max(s.Relationships[at].Lag, lag)
+						continue
+					}
+					id := pid + "-" + string(typ) + "-" + sid
+					if ids != nil {
+						id = ids[j]
+					}
+					seen[k] = len(s.Relationships)
+					s.Relationships = append(s.Relationships, schedule.Relationship{ID: id, Type: typ, Predecessor: pid, Successor: sid, Lag: lag})
+				}
+			}
+		}
+	}
+	return s, nil
+}
+
+// parseMSPDIDateTime reads 2014-10-17T08:00:00 (seconds optional).
+func parseMSPDIDateTime(v string) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date-time like 2014-10-17T08:00:00", v)
+}
+
+// parseMSPDIDuration reads an ISO 8601 duration of working time into
+// working days. MS Project writes PT8H0M0S; days (P1D) count 24 hours as in
+// xsd:duration, years and months are refused as ambiguous.
+func parseMSPDIDuration(v string, minutesPerDay float64) (float64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	s, neg := strings.CutPrefix(v, "-")
+	rest, ok := strings.CutPrefix(s, "P")
+	if !ok || rest == "" {
+		return 0, fmt.Errorf("%q is not a duration like PT8H0M0S", v)
+	}
+	var minutes float64
+	inTime := false
+	num := ""
+	for _, c := range rest {
+		switch {
+		case c >= '0' && c <= '9' || c == '.':
+			num += string(c)
+			continue
+		case c == 'T' && !inTime && num == "":
+			inTime = true
+			continue
+		}
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil || num == "" {
+			return 0, fmt.Errorf("%q is not a duration like PT8H0M0S", v)
+		}
+		num = ""
+		switch {
+		case !inTime && c == 'D':
+			minutes += f * 24 * 60
+		case !inTime && (c == 'Y' || c == 'M' || c == 'W'):
+			return 0, fmt.Errorf("%q: years, months and weeks are not a fixed length of working time; use hours (PT..H)", v)
+		case inTime && c == 'H':
+			minutes += f * 60
+		case inTime && c == 'M':
+			minutes += f
+		case inTime && c == 'S':
+			minutes += f / 60
+		default:
+			return 0, fmt.Errorf("%q is not a duration like PT8H0M0S", v)
+		}
+	}
+	if num != "" {
+		return 0, fmt.Errorf("%q is not a duration like PT8H0M0S", v)
+	}
+	if neg && minutes != 0 {
+		return 0, fmt.Errorf("%q is negative", v)
+	}
+	days := minutes / minutesPerDay
+	if days > maxDays {
+		return 0, fmt.Errorf("%q is more than %d working days", v, maxDays)
+	}
+	return roundDays(days), nil
+}
+
+// roundDays drops binary noise below a millionth of a second.
+func roundDays(d float64) float64 {
+	r := math.Round(d*1e12) / 1e12
+	if r == 0 {
+		return 0
+	}
+	return r
+}
+
+func formatDays(d float64) string { return strconv.FormatFloat(d, 'f', -1, 64) }
+
+func mspdiLinkType(v string) (schedule.RelType, error) {
+	switch strings.TrimSpace(v) {
+	case "0":
+		return schedule.FF, nil
+	case "1", "": // MS Project's default
+		return schedule.FS, nil
+	case "2":
+		return schedule.SF, nil
+	case "3":
+		return schedule.SS, nil
+	}
+	return "", fmt.Errorf("unknown Type %s; want 0 (FF), 1 (FS), 2 (SF) or 3 (SS)", v)
+}
+
+// Lag formats: MS Project's duration formats.
+const (
+	lagWorking = iota
+	lagElapsed
+	lagPercent
+)
+
+func lagKind(format string) (int, error) {
+	switch strings.TrimSpace(format) {
+	case "", "3", "5", "7", "9", "11", "21", "35", "37", "39", "41", "43", "53":
+		return lagWorking, nil
+	case "4", "6", "8", "10", "12", "36", "38", "40", "42", "44":
+		return lagElapsed, nil
+	case "19", "20", "51", "52":
+		return lagPercent, nil
+	}
+	return 0, fmt.Errorf("unknown LagFormat %s", format)
+}
+
+func mspdiLag(l mspdiLink, minutesPerDay, weekShare, predDays float64) (float64, error) {
+	kind, err := lagKind(l.LagFormat)
+	if err != nil {
+		return 0, err
+	}
+	v := strings.TrimSpace(l.LinkLag)
+	if v == "" {
+		return 0, nil
+	}
+	raw, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsInf(raw, 0) || math.IsNaN(raw) {
+		return 0, fmt.Errorf("LinkLag %q is not a number", l.LinkLag)
+	}
+	var days float64
+	switch kind {
+	case lagWorking:
+		days = raw / 10 / minutesPerDay
+	case lagElapsed:
+		days = raw / 10 * weekShare / minutesPerDay
+	case lagPercent:
+		days = raw / 100 * predDays
+	}
+	if math.Abs(days) > maxDays {
+		return 0, fmt.Errorf("LinkLag %s is more than %d working days", v, maxDays)
+	}
+	return roundDays(days), nil
+}
+
+// weekWorkingShare is the working minutes of a normal week over the
+// minutes of a week: how elapsed time turns into working time on average.
+func weekWorkingShare(w *schedule.WorkTime) float64 {
+	monday := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC) // a Monday, before any exception that matters
+	total := 0
+	for i := range 7 {
+		for _, p := range weekPeriods(w, monday.AddDate(0, 0, i)) {
+			total += p.Minutes()
+		}
+	}
+	return float64(total) / (7 * 24 * 60)
+}
+
+// weekPeriods is the weekday's normal periods, whatever the exceptions.
+func weekPeriods(w *schedule.WorkTime, day time.Time) []schedule.Period { return w.Periods(day) }
+
+// calendar builds the project calendar; nil when it is MS Project's
+// untouched Standard calendar, so files without one round-trip.
+func (p *mspdiProject) calendar(minutesPerDay float64) (*schedule.Calendar, error) {
+	byUID := map[string]*mspdiCalendar{}
+	for i := range p.Calendars {
+		byUID[strings.TrimSpace(p.Calendars[i].UID)] = &p.Calendars[i]
+	}
+	c := byUID[strings.TrimSpace(p.CalendarUID)]
+	if c == nil {
+		if p.CalendarUID != "" && len(p.Calendars) > 0 {
+			return nil, fmt.Errorf("Project CalendarUID %s: no such calendar in <Calendars>", p.CalendarUID)
+		}
+		if minutesPerDay == 480 {
+			return nil, nil
+		}
+		return &schedule.Calendar{Workdays: slices.Clone(schedule.DefaultWorkdays), HoursPerDay: minutesPerDay / 60}, nil
+	}
+	where := fmt.Sprintf("Calendar UID %s (line %d)", c.UID, c.line)
+	// The week: this calendar's days, else its base calendar's.
+	var week [7]*mspdiWeekDay
+	var oldExceptions []mspdiWeekDay
+	chain := []*mspdiCalendar{}
+	for cc := c; cc != nil && len(chain) < 10 && !slices.Contains(chain, cc); cc = byUID[strings.TrimSpace(cc.BaseCalendarUID)] {
+		chain = append(chain, cc)
+	}
+	for _, cc := range chain {
+		for i := range cc.WeekDays.WeekDay {
+			wd := &cc.WeekDays.WeekDay[i]
+			dt, err := strconv.Atoi(strings.TrimSpace(wd.DayType))
+			if err != nil || dt < 0 || dt > 7 {
+				return nil, fmt.Errorf("Calendar UID %s (line %d): WeekDay %d: DayType %q is not 0-7", cc.UID, cc.line, i+1, wd.DayType)
+			}
+			if dt == 0 {
+				if cc == c && c.Exceptions == nil {
+					oldExceptions = append(oldExceptions, *wd)
+				}
+				continue
+			}
+			if week[dt-1] == nil && strings.TrimSpace(wd.DayWorking) != "" {
+				week[dt-1] = wd
+			}
+		}
+	}
+	cal := &schedule.Calendar{}
+	dayHours := map[time.Weekday][]string{}
+	count := map[string]int{}
+	var common []string
+	for _, d := range []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday, time.Saturday, time.Sunday} {
+		wd := week[d]
+		if wd == nil {
+			// Not given anywhere: MS Project's default week.
+			if d == time.Saturday || d == time.Sunday {
+				continue
+			}
+			wd = &mspdiWeekDay{DayWorking: "1"}
+		}
+		if !isTrue(wd.DayWorking) {
+			continue
+		}
+		hours, err := mspdiHours(wd.WorkingTimes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: WeekDay DayType %d: %w", where, d+1, err)
+		}
+		cal.Workdays = append(cal.Workdays, schedule.WeekdayNames[d])
+		dayHours[d] = hours
+		key := strings.Join(hours, ",")
+		if count[key]++; count[key] > count[strings.Join(common, ",")] {
+			common = hours
+		}
+	}
+	if len(cal.Workdays) == 0 {
+		return nil, fmt.Errorf("%s: no working days", where)
+	}
+	if !slices.Equal(common, schedule.DefaultHours) {
+		cal.Hours = common
+	}
+	for d, h := range dayHours {
+		if !slices.Equal(h, common) {
+			if cal.DayHours == nil {
+				cal.DayHours = map[string][]string{}
+			}
+			cal.DayHours[schedule.WeekdayNames[d]] = h
+		}
+	}
+	base := 0
+	for _, h := range common {
+		p, _ := schedule.ParsePeriod(h)
+		base += p.Minutes()
+	}
+	if float64(base) != minutesPerDay {
+		cal.HoursPerDay = minutesPerDay / 60
+	}
+	// Exceptions.
+	var list []mspdiException
+	if c.Exceptions != nil {
+		list = c.Exceptions.Exception
+	}
+	for _, wd := range oldExceptions {
+		list = append(list, mspdiException{TimePeriod: wd.TimePeriod, DayWorking: wd.DayWorking, WorkingTimes: wd.WorkingTimes, Type: "1"})
+	}
+	for i, e := range list {
+		ew := fmt.Sprintf("%s: Exception %d", where, i+1)
+		if e.TimePeriod == nil {
+			return nil, fmt.Errorf("%s: no TimePeriod", ew)
+		}
+		from, err1 := parseMSPDIDateTime(e.TimePeriod.FromDate)
+		to, err2 := parseMSPDIDateTime(e.TimePeriod.ToDate)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("%s: TimePeriod: %w", ew, err)
+		}
+		from, to = dateOf(from), dateOf(to)
+		if to.Before(from) {
+			return nil, fmt.Errorf("%s: TimePeriod ToDate is before FromDate", ew)
+		}
+		ex := schedule.CalendarException{Name: e.Name, Working: isTrue(e.DayWorking)}
+		var err error
+		if ex.Working {
+			if ex.Hours, err = mspdiHours(e.WorkingTimes); err != nil {
+				return nil, fmt.Errorf("%s: %w", ew, err)
+			}
+			if slices.Equal(ex.Hours, common) {
+				ex.Hours = nil
+			}
+		}
+		ranges, err := expandException(e, from, to)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ew, err)
+		}
+		for _, r := range ranges {
+			ex.From, ex.To = r[0].Format(time.DateOnly), r[1].Format(time.DateOnly)
+			if !ex.Working && ex.From == ex.To && (ex.Name == "" || ex.Name == "Holiday") {
+				cal.Holidays = append(cal.Holidays, ex.From)
+				continue
+			}
+			if ex.To == ex.From {
+				ex.To = ""
+			}
+			cal.Exceptions = append(cal.Exceptions, ex)
+		}
+	}
+	def := &schedule.Calendar{Workdays: schedule.DefaultWorkdays}
+	if strings.EqualFold(c.Name, "Standard") && equalCalendars(cal, def) {
+		return nil, nil
+	}
+	return cal, nil
+}
+
+func equalCalendars(a, b *schedule.Calendar) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
+
+func dateOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// mspdiHours reads WorkingTimes as "08:00-12:00" periods; none is MS
+// Project's default day.
+func mspdiHours(wt *mspdiWorkingTimes) ([]string, error) {
+	if wt == nil || len(wt.WorkingTime) == 0 {
+		return slices.Clone(schedule.DefaultHours), nil
+	}
+	var out []string
+	for i, w := range wt.WorkingTime {
+		if strings.TrimSpace(w.FromTime) == "" && strings.TrimSpace(w.ToTime) == "" {
+			continue
+		}
+		from, err1 := clockOf(w.FromTime, false)
+		to, err2 := clockOf(w.ToTime, true)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, fmt.Errorf("WorkingTime %d: %w", i+1, err)
+		}
+		p := schedule.Period{From: from, To: to}
+		if p.To <= p.From {
+			return nil, fmt.Errorf("WorkingTime %d: %s ends before it starts", i+1, p)
+		}
+		out = append(out, p.String())
+	}
+	if len(out) == 0 {
+		return slices.Clone(schedule.DefaultHours), nil
+	}
+	return out, nil
+}
+
+// clockOf reads 08:00:00 as minutes after midnight; an end of 00:00:00 is
+// midnight at the end of the day, as MS Project writes a 24-hour day.
+func clockOf(v string, end bool) (int, error) {
+	t, err := time.Parse("15:04:05", strings.TrimSpace(v))
+	if err != nil {
+		if t, err = time.Parse("15:04", strings.TrimSpace(v)); err != nil {
+			return 0, fmt.Errorf("%q is not a time like 08:00:00", v)
+		}
+	}
+	m := t.Hour()*60 + t.Minute()
+	if end && m == 0 {
+		m = 24 * 60
+	}
+	return m, nil
+}
+
+// maxExceptionDates bounds how many dates a recurring exception expands to.
+const maxExceptionDates = 20_000
+
+// expandException turns an exception into date ranges: one for a plain
+// (daily, every day) exception, one per date for a recurring one. Types are
+// MS Project's: 1 daily, 2 yearly on a date, 3 yearly on the n-th weekday,
+// 4 monthly on a day, 5 monthly on the n-th weekday, 6 weekly, 7 daily.
+func expandException(e mspdiException, from, to time.Time) ([][2]time.Time, error) {
+	num := func(name, v string, def int) (int, error) {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			return def, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%s %q is not a whole number", name, v)
+		}
+		return n, nil
+	}
+	typ, err := num("Type", e.Type, 1)
+	if err != nil {
+		return nil, err
+	}
+	period, err := num("Period", e.Period, 1)
+	if err != nil {
+		return nil, err
+	}
+	period = max(period, 1)
+	if (typ == 1 || typ == 7) && period == 1 {
+		return [][2]time.Time{{from, to}}, nil
+	}
+	var match func(d time.Time) bool
+	switch typ {
+	case 1, 7:
+		match = func(d time.Time) bool { return int(d.Sub(from).Hours()/24)%period == 0 }
+	case 6:
+		mask, err := num("DaysOfWeek", e.DaysOfWeek, 0)
+		if err != nil {
+			return nil, err
+		}
+		week0 := from.AddDate(0, 0, -int(from.Weekday()))
+		match = func(d time.Time) bool {
+			weeks := int(d.Sub(week0).Hours() / 24 / 7)
+			return mask&(1<<d.Weekday()) != 0 && weeks%period == 0
+		}
+	case 2, 3, 4, 5:
+		month, err := num("Month", e.Month, 0)
+		if err != nil {
+			return nil, err
+		}
+		monthDay, err := num("MonthDay", e.MonthDay, 1)
+		if err != nil {
+			return nil, err
+		}
+		item, err := num("MonthItem", e.MonthItem, 3)
+		if err != nil {
+			return nil, err
+		}
+		pos, err := num("MonthPosition", e.MonthPosition, 0)
+		if err != nil {
+			return nil, err
+		}
+		weekday := time.Weekday((item - 3 + 7*100) % 7) // MonthItem 3 is Sunday
+		monthOK := func(d time.Time) bool {
+			if typ <= 3 {
+				return int(d.Month())-1 == month
+			}
+			months := (d.Year()-from.Year())*12 + int(d.Month()) - int(from.Month())
+			return months%period == 0
+		}
+		match = func(d time.Time) bool {
+			if !monthOK(d) {
+				return false
+			}
+			if typ == 2 || typ == 4 {
+				return d.Day() == monthDay
+			}
+			if d.Weekday() != weekday {
+				return false
+			}
+			if pos >= 4 { // last
+				return d.AddDate(0, 0, 7).Month() != d.Month()
+			}
+			return (d.Day()-1)/7 == pos
+		}
+	default:
+		return nil, fmt.Errorf("unknown recurrence Type %d", typ)
+	}
+	var out [][2]time.Time
+	for d, n := from, 0; !d.After(to); d, n = d.AddDate(0, 0, 1), n+1 {
+		if n > maxExceptionDates*20 {
+			return nil, fmt.Errorf("recurs over more than %d days", maxExceptionDates*20)
+		}
+		if match(d) {
+			if len(out) >= maxExceptionDates {
+				return nil, fmt.Errorf("recurs on more than %d dates", maxExceptionDates)
+			}
+			out = append(out, [2]time.Time{d, d})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,804 @@
+package interchange
+
+// Primavera P6 XER import and export.
+//
+// An XER file is tab-separated tables: "%T NAME" starts a table, "%F" lists
+// its fields, each "%R" is a row, "%E" ends the file. What is read:
+//
+//   - PROJECT: the first project in the file; plan_start_date is start_date,
+//     the root PROJWBS node's wbs_name (else proj_short_name) the name, and
+//     clndr_id the calendar (else the CALENDAR with default_flag Y).
+//   - CALENDAR: clndr_data's DaysOfWeek (1 = Sunday) with their hours, and
+//     its Exceptions (d|N: N days after 1899-12-30; with hours a worked
+//     date, without a date off - a holiday); day_hr_cnt is hours_per_day.
+//   - TASK: activity id = task_code, name = task_name, duration =
+//     target_drtn_hr_cnt / day_hr_cnt of the task's calendar (P6 keeps
+//     hours; a day is a day of the task's own calendar). TT_Mile and
+//     TT_FinMile are milestones of 0 days. Level-of-effort and WBS summary
+//     activities (TT_LOE, TT_WBS) have no duration of their own and are
+//     skipped with their links.
+//   - TASKPRED: pred_type PR_FS/PR_SS/PR_FF/PR_SF, lag_hr_cnt / day_hr_cnt
+//     of the successor's calendar (P6's default lag calendar). Links to
+//     other projects are skipped.
+//
+// Not read: task calendars other than for the hour-to-day conversion,
+// constraints, resources, actuals, memos.
+//
+// Export writes PROJECT, CALENDAR, PROJWBS, TASK and TASKPRED, plus three
+// user-defined text fields (UDFTYPE/UDFVALUE) for what XER has no column
+// for, so import(export(s)) gives s back: "Description", "Duration as
+// written" and "Relationship IDs" (JSON, on the successor). Calendar
+// exceptions are per date in XER and have no names: a range exception
+// comes back as its dates, a non-working one as holidays.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// xerTable is one %T table: its fields and rows, each row with its line.
+type xerTable struct {
+	name   string
+	fields map[string]int
+	rows   []xerRow
+}
+
+type xerRow struct {
+	line   int
+	values []string
+}
+
+// get is a row's value of field ("" when the table has no such field).
+func (t *xerTable) get(r xerRow, field string) string {
+	if i, ok := t.fields[field]; ok && i < len(r.values) {
+		return strings.TrimSpace(r.values[i])
+	}
+	return ""
+}
+
+// ReadXER reads and validates a Primavera P6 XER file.
+func ReadXER(r io.Reader) (*schedule.Schedule, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return ParseXER(data)
+}
+
+// ParseXER parses and validates an XER file held in memory. Errors name the
+// line, table and row, e.g. "line 40: TASKPRED task_pred_id 12: pred_type
+// "PR_XX": want PR_FS, PR_SS, PR_FF or PR_SF".
+func ParseXER(data []byte) (*schedule.Schedule, error) {
+	s, _, err := parseXER(data)
+	return s, err
+}
+
+func parseXER(data []byte) (*schedule.Schedule, *schedule.Network, error) {
+	tables, err := splitXER(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := xerSchedule(tables)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := schedule.Check(s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the imported schedule is not valid: %w", err)
+	}
+	return s, n, nil
+}
+
+// splitXER cuts the file into tables. P6 writes the Windows code page of
+// its database; text that is not UTF-8 is read as Latin-1.
+func splitXER(data []byte) (map[string]*xerTable, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(data) {
+		out := make([]byte, 0, len(data)+len(data)/8)
+		for _, b := range data {
+			out = utf8.AppendRune(out, rune(b))
+		}
+		data = out
+	}
+	tables := map[string]*xerTable{}
+	var cur *xerTable
+	sawHeader := false
+	for i, line := range strings.Split(string(data), "\n") {
+		n := i + 1
+		line = strings.TrimRight(line, "\r")
+		if line == "" {
+			continue
+		}
+		tag, rest, _ := strings.Cut(line, "\t")
+		switch tag {
+		case "ERMHDR":
+			sawHeader = true
+		case "%T":
+			name := strings.TrimSpace(rest)
+			if tables[name] != nil {
+				return nil, fmt.Errorf("line %d: table %s appears twice", n, name)
+			}
+			cur = &xerTable{name: name}
+			tables[name] = cur
+		case "%F":
+			if cur == nil || cur.fields != nil {
+				return nil, fmt.Errorf("line %d: %%F without a %%T table before it", n)
+			}
+			cur.fields = map[string]int{}
+			for j, f := range strings.Split(rest, "\t") {
+				cur.fields[strings.TrimSpace(f)] = j
+			}
+		case "%R":
+			if cur == nil || cur.fields == nil {
+				return nil, fmt.Errorf("line %d: %%R without %%T and %%F before it", n)
+			}
+			values := strings.Split(rest, "\t")
+			if len(values) > len(cur.fields) {
+				return nil, fmt.Errorf("line %d: %s row has %d values for %d fields", n, cur.name, len(values), len(cur.fields))
+			}
+			cur.rows = append(cur.rows, xerRow{line: n, values: values})
+		case "%E":
+			return tables, nil
+		default:
+			if !sawHeader && i == 0 {
+				return nil, fmt.Errorf("line 1: not an XER file: it does not start with ERMHDR")
+			}
+			return nil, fmt.Errorf("line %d: unexpected %q; XER lines start with %%T, %%F, %%R or %%E", n, truncate(tag, 20))
+		}
+		if !sawHeader {
+			return nil, fmt.Errorf("line 1: not an XER file: it does not start with ERMHDR")
+		}
+	}
+	if !sawHeader {
+		return nil, errors.New("not an XER file: it is empty")
+	}
+	return tables, nil // P6 ends with %E, but a file cut short is read as far as it goes
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// xerCalendar is a CALENDAR row compiled.
+type xerCalendar struct {
+	cal         *schedule.Calendar
+	hoursPerDay float64
+}
+
+func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
+	proj := tables["PROJECT"]
+	if proj == nil || len(proj.rows) == 0 {
+		return nil, errors.New("no PROJECT table: not a P6 project export")
+	}
+	pr := proj.rows[0]
+	projID := proj.get(pr, "proj_id")
+	s := &schedule.Schedule{Name: proj.get(pr, "proj_short_name"), Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
+	if wbs := tables["PROJWBS"]; wbs != nil {
+		for _, r := range wbs.rows {
+			if wbs.get(r, "proj_id") == projID && wbs.get(r, "proj_node_flag") == "Y" && wbs.get(r, "wbs_name") != "" {
+				s.Name = wbs.get(r, "wbs_name")
+				break
+			}
+		}
+	}
+	if v := proj.get(pr, "plan_start_date"); v != "" {
+		t, err := parseXERDate(v)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: PROJECT plan_start_date: %w", pr.line, err)
+		}
+		s.StartDate = t.Format(time.DateOnly)
+	}
+
+	// Calendars.
+	cals := map[string]*xerCalendar{}
+	defaultCal := ""
+	if ct := tables["CALENDAR"]; ct != nil {
+		for _, r := range ct.rows {
+			id := ct.get(r, "clndr_id")
+			c, err := parseXERCalendar(ct.get(r, "clndr_data"), ct.get(r, "day_hr_cnt"))
+			if err != nil {
+				return nil, fmt.Errorf("line %d: CALENDAR clndr_id %s: %w", r.line, id, err)
+			}
+			cals[id] = c
+			if ct.get(r, "default_flag") == "Y" && defaultCal == "" {
+				defaultCal = id
+			}
+		}
+	}
+	projCal := proj.get(pr, "clndr_id")
+	if cals[projCal] == nil {
+		projCal = defaultCal
+	}
+	hoursPerDay := 8.0
+	if c := cals[projCal]; c != nil {
+		s.Calendar = c.cal
+		hoursPerDay = c.hoursPerDay
+	}
+	taskHours := func(clndr string) float64 {
+		if c := cals[clndr]; c != nil {
+			return c.hoursPerDay
+		}
+		return hoursPerDay
+	}
+
+	// User-defined text fields written by our export.
+	udf := map[string]string{} // udf_type_id -> label
+	if ut := tables["UDFTYPE"]; ut != nil {
+		for _, r := range ut.rows {
+			if ut.get(r, "table_name") == "TASK" {
+				udf[ut.get(r, "udf_type_id")] = ut.get(r, "udf_type_label")
+			}
+		}
+	}
+	custom := map[[2]string]string{} // (task_id, label) -> text
+	if uv := tables["UDFVALUE"]; uv != nil {
+		for _, r := range uv.rows {
+			if label, ok := udf[uv.get(r, "udf_type_id")]; ok {
+				custom[[2]string{uv.get(r, "fk_id"), label}] = uv.get(r, "udf_text")
+			}
+		}
+	}
+	text := func(taskID, label string) (string, bool) {
+		v, ok := custom[[2]string{taskID, label}]
+		if !ok {
+			return "", false
+		}
+		var out string
+		if err := json.Unmarshal([]byte(v), &out); err != nil {
+			return "", false
+		}
+		return out, true
+	}
+
+	tt := tables["TASK"]
+	if tt == nil {
+		return s, nil
+	}
+	allTasks := map[string]bool{}
+	for _, r := range tt.rows {
+		allTasks[tt.get(r, "task_id")] = true
+	}
+	code := map[string]string{}        // task_id -> activity id
+	clndrOf := map[string]float64{}    // task_id -> hours per day
+	durationOf := map[string]float64{} // task_id -> days
+	for _, r := range tt.rows {
+		if tt.get(r, "proj_id") != projID && projID != "" && tt.get(r, "proj_id") != "" {
+			continue
+		}
+		id := tt.get(r, "task_id")
+		where := fmt.Sprintf("line %d: TASK task_id %s", r.line, id)
+		if id == "" {
+			return nil, fmt.Errorf("line %d: TASK row without task_id", r.line)
+		}
+		if _, dup := code[id]; dup {
+			return nil, fmt.Errorf("%s: task_id is used twice", where)
+		}
+		typ := tt.get(r, "task_type")
+		switch typ {
+		case "TT_LOE", "TT_WBS":
+			continue
+		case "", "TT_Task", "TT_Rsrc", "TT_Mile", "TT_FinMile":
+		default:
+			return nil, fmt.Errorf("%s: task_type %q: want TT_Task, TT_Rsrc, TT_Mile, TT_FinMile, TT_LOE or TT_WBS", where, typ)
+		}
+		hpd := taskHours(tt.get(r, "clndr_id"))
+		days := 0.0
+		if typ != "TT_Mile" && typ != "TT_FinMile" {
+			v := tt.get(r, "target_drtn_hr_cnt")
+			if v != "" {
+				h, err := strconv.ParseFloat(v, 64)
+				if err != nil || h < 0 || math.IsInf(h, 0) || h/hpd > maxDays {
+					return nil, fmt.Errorf("%s: target_drtn_hr_cnt %q is not a number of hours from 0 to %d days", where, v, maxDays)
+				}
+				days = roundDays(h / hpd)
+			}
+		}
+		a := schedule.Activity{ID: tt.get(r, "task_code"), Name: tt.get(r, "task_name"), Duration: formatDays(days)}
+		if a.ID == "" {
+			a.ID = id
+		}
+		if d, ok := text(id, "Description"); ok {
+			a.Description = d
+		}
+		if d, ok := text(id, aliasDuration); ok {
+			if v, err := schedule.DurationDays(d); err == nil && math.Abs(v-days) < 1e-6 {
+				a.Duration = d
+			}
+		}
+		code[id], clndrOf[id], durationOf[id] = a.ID, hpd, days
+		s.Activities = append(s.Activities, a)
+	}
+
+	if pt := tables["TASKPRED"]; pt != nil {
+		relIDs := map[string]map[string]string{} // successor task_id -> "pred|type" -> id
+		for _, r := range pt.rows {
+			succ, pred := pt.get(r, "task_id"), pt.get(r, "pred_task_id")
+			where := fmt.Sprintf("line %d: TASKPRED task_pred_id %s", r.line, pt.get(r, "task_pred_id"))
+			if code[succ] == "" || code[pred] == "" {
+				missing := pred
+				if !allTasks[succ] {
+					missing = succ
+				}
+				if allTasks[succ] && allTasks[pred] || pt.get(r, "pred_proj_id") != pt.get(r, "proj_id") {
+					continue // a skipped LOE or WBS activity, or another project's
+				}
+				return nil, fmt.Errorf("%s: task_id %s is not in TASK", where, missing)
+			}
+			var typ schedule.RelType
+			switch v := pt.get(r, "pred_type"); v {
+			case "PR_FS", "":
+				typ = schedule.FS
+			case "PR_SS":
+				typ = schedule.SS
+			case "PR_FF":
+				typ = schedule.FF
+			case "PR_SF":
+				typ = schedule.SF
+			default:
+				return nil, fmt.Errorf("%s: pred_type %q: want PR_FS, PR_SS, PR_FF or PR_SF", where, v)
+			}
+			lag := 0.0
+			if v := pt.get(r, "lag_hr_cnt"); v != "" {
+				h, err := strconv.ParseFloat(v, 64)
+				if err != nil || math.IsInf(h, 0) || math.IsNaN(h) || math.Abs(h/clndrOf[succ]) > maxDays {
+					return nil, fmt.Errorf("%s: lag_hr_cnt %q is not a number of hours up to %d days", where, v, maxDays)
+				}
+				lag = roundDays(h / clndrOf[succ])
+			}
+			if relIDs[succ] == nil {
+				ids := map[string]string{}
+				if v, ok := text(succ, aliasRelIDs); ok {
+					_ = json.Unmarshal([]byte(v), &ids) // edited by hand: new ids
+				}
+				relIDs[succ] = ids
+			}
+			id := code[pred] + "-" + string(typ) + "-" + code[succ]
+			if v := relIDs[succ][code[pred]+"|"+string(typ)]; v != "" {
+				id = v
+			}
+			s.Relationships = append(s.Relationships, schedule.Relationship{ID: id, Type: typ, Predecessor: code[pred], Successor: code[succ], Lag: lag})
+		}
+	}
+	return s, nil
+}
+
+// parseXERDate reads P6's "2026-01-05 08:00" (date alone accepted).
+func parseXERDate(v string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date like 2026-01-05 08:00", v)
+}
+
+// xerEpoch is day 0 of clndr_data's exception dates (the spreadsheet serial).
+var xerEpoch = time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)
+
+// clndrNode is one "(0||name(attributes)(children))" of clndr_data.
+type clndrNode struct {
+	name     string
+	attrs    string
+	children []*clndrNode
+}
+
+// parseClndrData reads clndr_data's nested lists. It skips the whitespace
+// and DEL characters P6 puts between nodes.
+func parseClndrData(s string) (*clndrNode, error) {
+	p := &clndrParser{s: s}
+	p.space()
+	n, err := p.node(0)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+type clndrParser struct {
+	s   string
+	pos int
+}
+
+func (p *clndrParser) space() {
+	for p.pos < len(p.s) && (p.s[p.pos] <= ' ' || p.s[p.pos] == 0x7f) {
+		p.pos++
+	}
+}
+
+func (p *clndrParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("clndr_data at character %d: %s", p.pos+1, fmt.Sprintf(format, args...))
+}
+
+func (p *clndrParser) node(depth int) (*clndrNode, error) {
+	if depth > 20 {
+		return nil, p.errorf("nested too deep")
+	}
+	if p.pos >= len(p.s) || p.s[p.pos] != '(' {
+		return nil, p.errorf("want '('")
+	}
+	p.pos++
+	start := p.pos
+	for p.pos < len(p.s) && p.s[p.pos] != '(' && p.s[p.pos] != ')' {
+		p.pos++
+	}
+	if p.pos >= len(p.s) || p.s[p.pos] != '(' {
+		return nil, p.errorf("want '(' after a node name")
+	}
+	header := p.s[start:p.pos]
+	_, name, _ := strings.Cut(header, "||")
+	n := &clndrNode{name: strings.TrimSpace(name)}
+	p.pos++
+	start = p.pos
+	for p.pos < len(p.s) && p.s[p.pos] != ')' && p.s[p.pos] != '(' {
+		p.pos++
+	}
+	if p.pos >= len(p.s) || p.s[p.pos] != ')' {
+		return nil, p.errorf("want ')' after attributes")
+	}
+	n.attrs = p.s[start:p.pos]
+	p.pos++
+	p.space()
+	if p.pos >= len(p.s) || p.s[p.pos] != '(' {
+		return nil, p.errorf("want '(' before a node's children")
+	}
+	p.pos++
+	for {
+		p.space()
+		if p.pos >= len(p.s) {
+			return nil, p.errorf("the data ends inside %s", n.name)
+		}
+		if p.s[p.pos] == ')' {
+			p.pos++
+			break
+		}
+		c, err := p.node(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.children = append(n.children, c)
+	}
+	p.space()
+	if p.pos >= len(p.s) || p.s[p.pos] != ')' {
+		return nil, p.errorf("want ')' to close %s", n.name)
+	}
+	p.pos++
+	p.space()
+	return n, nil
+}
+
+func (n *clndrNode) child(name string) *clndrNode {
+	for _, c := range n.children {
+		if strings.EqualFold(c.name, name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// attr reads key|value pairs: "s|08:00|f|12:00" or "d|45292".
+func (n *clndrNode) attr(key string) string {
+	parts := strings.Split(n.attrs, "|")
+	for i := 0; i+1 < len(parts); i += 2 {
+		if strings.TrimSpace(parts[i]) == key {
+			return strings.TrimSpace(parts[i+1])
+		}
+	}
+	return ""
+}
+
+// hours reads a day's or an exception's children as periods.
+func (n *clndrNode) hours() ([]string, error) {
+	var out []string
+	for _, c := range n.children {
+		from, ok1 := xerClock(c.attr("s"))
+		to, ok2 := xerClock(c.attr("f"))
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("working time %q is not like s|08:00|f|12:00", c.attrs)
+		}
+		if to == 0 {
+			to = 24 * 60 // P6 writes a period to midnight as 00:00
+		}
+		p := schedule.Period{From: from, To: to}
+		if p.To <= p.From {
+			return nil, fmt.Errorf("working time %s ends before it starts", p)
+		}
+		out = append(out, p.String())
+	}
+	slices.Sort(out) // P6 does not promise order; "HH:MM" sorts as time
+	return out, nil
+}
+
+func xerClock(v string) (int, bool) {
+	t, err := time.Parse("15:04", v)
+	if err != nil {
+		return 0, false
+	}
+	return t.Hour()*60 + t.Minute(), true
+}
+
+// parseXERCalendar builds a calendar from clndr_data and day_hr_cnt.
+func parseXERCalendar(data, dayHours string) (*xerCalendar, error) {
+	hpd := 8.0
+	if dayHours != "" {
+		v, err := strconv.ParseFloat(dayHours, 64)
+		if err != nil || !(v > 0 && v <= 24) {
+			return nil, fmt.Errorf("day_hr_cnt %q is not a number of hours from 0 to 24", dayHours)
+		}
+		hpd = v
+	}
+	if strings.TrimSpace(data) == "" {
+		c := &schedule.Calendar{Workdays: slices.Clone(schedule.DefaultWorkdays)}
+		if hpd != 8 {
+			c.HoursPerDay = hpd
+		}
+		return &xerCalendar{cal: c, hoursPerDay: hpd}, nil
+	}
+	root, err := parseClndrData(data)
+	if err != nil {
+		return nil, err
+	}
+	cal := &schedule.Calendar{}
+	week := root.child("DaysOfWeek")
+	if week == nil {
+		return nil, errors.New("clndr_data has no DaysOfWeek")
+	}
+	dayHoursOf := map[time.Weekday][]string{}
+	count := map[string]int{}
+	var common []string
+	for _, d := range []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday, time.Saturday, time.Sunday} {
+		node := week.child(strconv.Itoa(int(d) + 1))
+		if node == nil || len(node.children) == 0 {
+			continue
+		}
+		h, err := node.hours()
+		if err != nil {
+			return nil, fmt.Errorf("DaysOfWeek %d: %w", int(d)+1, err)
+		}
+		cal.Workdays = append(cal.Workdays, schedule.WeekdayNames[d])
+		dayHoursOf[d] = h
+		key := strings.Join(h, ",")
+		if count[key]++; count[key] > count[strings.Join(common, ",")] {
+			common = h
+		}
+	}
+	if len(cal.Workdays) == 0 {
+		return nil, errors.New("clndr_data: no working days")
+	}
+	if !slices.Equal(common, schedule.DefaultHours) {
+		cal.Hours = common
+	}
+	for d, h := range dayHoursOf {
+		if !slices.Equal(h, common) {
+			if cal.DayHours == nil {
+				cal.DayHours = map[string][]string{}
+			}
+			cal.DayHours[schedule.WeekdayNames[d]] = h
+		}
+	}
+	base := 0
+	for _, h := range common {
+		p, _ := schedule.ParsePeriod(h)
+		base += p.Minutes()
+	}
+	if float64(base) != hpd*60 {
+		cal.HoursPerDay = hpd
+	}
+	if ex := root.child("Exceptions"); ex != nil {
+		seen := map[string]bool{}
+		for i, e := range ex.children {
+			serial, err := strconv.ParseFloat(e.attr("d"), 64)
+			if err != nil || serial < 1 || serial > 2958465 { // 9999-12-31
+				return nil, fmt.Errorf("Exceptions %d: date %q is not a day number like d|45292", i+1, e.attrs)
+			}
+			day := xerEpoch.AddDate(0, 0, int(serial)).Format(time.DateOnly)
+			if seen[day] {
+				continue // P6 sometimes repeats a date; the first wins
+			}
+			seen[day] = true
+			if len(e.children) == 0 {
+				cal.Holidays = append(cal.Holidays, day)
+				continue
+			}
+			h, err := e.hours()
+			if err != nil {
+				return nil, fmt.Errorf("Exceptions %d: %w", i+1, err)
+			}
+			x := schedule.CalendarException{From: day, Working: true}
+			if !slices.Equal(h, common) {
+				x.Hours = h
+			}
+			cal.Exceptions = append(cal.Exceptions, x)
+		}
+	}
+	return &xerCalendar{cal: cal, hoursPerDay: hpd}, nil
+}
+
+// WriteXER writes s as a P6 XER file (version 19.12 layout). s must be
+// valid.
+func WriteXER(w io.Writer, s *schedule.Schedule) error { return writeXER(w, s, nil) }
+
+// xerText makes a value safe for a tab-separated line.
+func xerText(v string) string {
+	return strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ").Replace(v)
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int)) error {
+	if _, err := schedule.Check(s); err != nil {
+		return err
+	}
+	work, err := s.Calendar.Compile()
+	if err != nil {
+		return err
+	}
+	hpd := work.MinutesPerDay() / 60
+	num := func(v float64) string { return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64) }
+	bw := bufio.NewWriterSize(w, 1<<16)
+	table := func(name string, fields ...string) {
+		bw.WriteString("%T\t" + name + "\n%F\t" + strings.Join(fields, "\t") + "\n")
+	}
+	row := func(values ...string) {
+		for i, v := range values {
+			values[i] = xerText(v)
+		}
+		bw.WriteString("%R\t" + strings.Join(values, "\t") + "\n")
+	}
+	start := ""
+	if s.StartDate != "" {
+		start = s.StartDate + " 00:00"
+	}
+	short := s.Name
+	if short == "" {
+		short = "Autoscheduler"
+	}
+	bw.WriteString("ERMHDR\t19.12\t" + time.Now().UTC().Format(time.DateOnly) + "\tProject\tadmin\tAutoscheduler\tdbxDatabaseNoName\tProject Management\tUSD\n")
+
+	table("CALENDAR", "clndr_id", "default_flag", "clndr_name", "proj_id", "base_clndr_id", "clndr_type", "day_hr_cnt", "week_hr_cnt", "month_hr_cnt", "year_hr_cnt", "clndr_data")
+	days := workdayCount(work)
+	row("1", "Y", "Project calendar", "", "", "CA_Base", num(hpd), num(hpd*float64(days)), num(hpd*float64(days)*52/12), num(hpd*float64(days)*52), xerClndrData(s.Calendar))
+
+	table("PROJECT", "proj_id", "proj_short_name", "clndr_id", "plan_start_date", "def_duration_type", "sum_base_proj_id")
+	row("1", short, "1", start, "DT_FixedDUR2", "")
+
+	table("PROJWBS", "wbs_id", "proj_id", "obs_id", "seq_num", "proj_node_flag", "sum_data_flag", "status_code", "wbs_short_name", "wbs_name", "parent_wbs_id")
+	row("1", "1", "", "0", "Y", "N", "WS_Open", short, s.Name, "")
+
+	table("TASK", "task_id", "proj_id", "wbs_id", "clndr_id", "task_type", "duration_type", "status_code", "task_code", "task_name", "target_drtn_hr_cnt", "remain_drtn_hr_cnt")
+	index := make(map[string]int, len(s.Activities))
+	for i, a := range s.Activities {
+		if progress != nil && i%1000 == 0 {
+			progress(i, len(s.Activities))
+		}
+		index[a.ID] = i + 1
+		d, _ := schedule.DurationDays(a.Duration)
+		typ := "TT_Task"
+		if d == 0 {
+			typ = "TT_FinMile"
+		}
+		hours := num(d * hpd)
+		row(strconv.Itoa(i+1), "1", "1", "1", typ, "DT_FixedDUR2", "TK_NotStart", a.ID, a.Name, hours, hours)
+	}
+
+	table("TASKPRED", "task_pred_id", "task_id", "pred_task_id", "proj_id", "pred_proj_id", "pred_type", "lag_hr_cnt")
+	relIDs := map[int]map[string]string{}
+	for i, r := range s.Relationships {
+		succ := index[r.Successor]
+		row(strconv.Itoa(i+1), strconv.Itoa(succ), strconv.Itoa(index[r.Predecessor]), "1", "1", "PR_"+string(r.Type), num(r.Lag*hpd))
+		if relIDs[succ] == nil {
+			relIDs[succ] = map[string]string{}
+		}
+		relIDs[succ][r.Predecessor+"|"+string(r.Type)] = r.ID
+	}
+
+	table("UDFTYPE", "udf_type_id", "table_name", "udf_type_name", "udf_type_label", "logical_data_type", "super_flag")
+	labels := []string{"Description", aliasDuration, aliasRelIDs}
+	for i, l := range labels {
+		row(strconv.Itoa(i+1), "TASK", "user_field_"+strconv.Itoa(i+1), l, "FT_TEXT", "N")
+	}
+	table("UDFVALUE", "udf_type_id", "fk_id", "proj_id", "udf_text")
+	for i, a := range s.Activities {
+		id := strconv.Itoa(i + 1)
+		if a.Description != "" {
+			row("1", id, "1", jsonText(a.Description))
+		}
+		if d, err := schedule.DurationDays(a.Duration); err == nil && formatDays(roundDays(d)) != a.Duration {
+			row("2", id, "1", jsonText(a.Duration))
+		}
+		if ids := relIDs[i+1]; ids != nil {
+			row("3", id, "1", jsonText(ids))
+		}
+	}
+	bw.WriteString("%E\n")
+	if progress != nil {
+		progress(len(s.Activities), len(s.Activities))
+	}
+	return bw.Flush()
+}
+
+// xerClndrData writes a calendar in P6's clndr_data notation.
+func xerClndrData(cal *schedule.Calendar) string {
+	c := cal
+	if c == nil {
+		c = &schedule.Calendar{}
+	}
+	hours := c.Hours
+	if hours == nil {
+		hours = schedule.DefaultHours
+	}
+	workdays := c.Workdays
+	if workdays == nil {
+		workdays = schedule.DefaultWorkdays
+	}
+	dayHours := map[time.Weekday][]string{}
+	for _, name := range workdays {
+		d, _ := schedule.ParseWeekday(name)
+		dayHours[d] = hours
+	}
+	for name, h := range c.DayHours {
+		d, _ := schedule.ParseWeekday(name)
+		dayHours[d] = h
+	}
+	periods := func(b *strings.Builder, hs []string) {
+		for i, h := range hs {
+			p, _ := schedule.ParsePeriod(h)
+			fmt.Fprintf(b, "(0||%d(s|%s|f|%s)())", i, clockTime(p.From), clockTime(p.To%(24*60)))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("(0||CalendarData()((0||DaysOfWeek()(")
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		fmt.Fprintf(&b, "(0||%d()(", int(d)+1)
+		periods(&b, dayHours[d])
+		b.WriteString("))")
+	}
+	b.WriteString("))(0||VIEW(ShowTotal|Y)())(0||Exceptions()(")
+	n := 0
+	serial := func(day time.Time) int { return int(day.Sub(xerEpoch).Hours() / 24) }
+	for _, h := range c.Holidays {
+		day, _ := schedule.ParseDate(h)
+		fmt.Fprintf(&b, "(0||%d(d|%d)())", n, serial(day))
+		n++
+	}
+	for _, e := range c.Exceptions {
+		from, _ := schedule.ParseDate(e.From)
+		to := from
+		if e.To != "" {
+			to, _ = schedule.ParseDate(e.To)
+		}
+		for day := from; !day.After(to); day = day.AddDate(0, 0, 1) {
+			fmt.Fprintf(&b, "(0||%d(d|%d)(", n, serial(day))
+			if e.Working {
+				h := e.Hours
+				if h == nil {
+					h = hours
+				}
+				periods(&b, h)
+			}
+			b.WriteString("))")
+			n++
+		}
+	}
+	b.WriteString("))))")
+	return b.String()
+}
+
+func clockTime(m int) string { return fmt.Sprintf("%02d:%02d", m/60, m%60) }
