@@ -178,7 +178,7 @@ const ganttJS = `
 
   var m = /^#zoom=([0-9.]+)$/.exec(location.hash);
   if (location.hash === "#fit") fit();
-  else if (m) zoomTo(+m[1]);
+  else if (m) { zoomTo(+m[1]); root.scrollLeft = 0; }
   else showLevel();
 })();
 `

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,6 +137,24 @@ func TestGanttInChromium(t *testing.T) {
 	dom, _ = runChromium(t, bin, "--window-size=1600,1200", "--dump-dom", url+"#fit")
 	if got := countClasses(dom, "bar"); got != nAct || countClasses(dom, "bar", "critical") != nCrit || countClasses(dom, "link") != len(rep.Schedule.Relationships) {
 		t.Errorf("fitted page: %d bars, %d critical, %d links", got, countClasses(dom, "bar", "critical"), countClasses(dom, "link"))
+	}
+
+	// Hovering over a bar shows its times: a probe appended to a copy of
+	// the page fires the mouseover and records the tooltip.
+	probe := strings.Replace(page, "</body>", `<script>
+var bar = document.querySelector('.bar.critical[data-id="A002"]');
+bar.dispatchEvent(new MouseEvent("mouseover", {bubbles: true, clientX: 400, clientY: 300}));
+var tip = document.getElementById("tip");
+document.body.setAttribute("data-probe", (tip.hidden ? "hidden" : "shown") + "|" + tip.textContent.replace(/\n/g, "/"));
+</script></body>`, 1)
+	probePath := filepath.Join(dir, "probe.html")
+	if err := os.WriteFile(probePath, []byte(probe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, _ = runChromium(t, bin, "--dump-dom", "file://"+filepath.ToSlash(probePath))
+	want := `data-probe="shown|Mobilisation (A002)/Duration 5 d, critical/ES 0  EF 5/LS 0  LF 5/TF 0  FF 0/Start Mon 2026-01-05 08:00/Finish Fri 2026-01-09 17:00"`
+	if !strings.Contains(dom, want) {
+		t.Errorf("tooltip: want %s in\n%s", want, regexp.MustCompile(`data-probe="[^"]*"`).FindString(dom))
 	}
 
 	png := filepath.Join(dir, "gantt.png")

@@ -227,3 +227,14 @@ func BenchmarkWriteGanttHTML5000(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes")
 }
+
+func TestGanttAndDOTOfEmptySchedule(t *testing.T) {
+	page := gantt(t, &schedule.Schedule{})
+	if countClasses(page, "bar") != 0 || !strings.Contains(page, "Project duration: 0 working days; 0 of 0 activities critical") ||
+		!strings.HasSuffix(page, "</html>\n") {
+		t.Errorf("empty schedule's page:\n%s", page[:min(len(page), 2000)])
+	}
+	if stmts := parseDOT(t, writeDOT(t, &schedule.Schedule{})); len(stmts) != 0 {
+		t.Errorf("empty schedule's DOT has %d statements", len(stmts))
+	}
+}
