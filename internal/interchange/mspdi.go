@@ -41,8 +41,8 @@ package interchange
 // Export writes what MS Project needs to open and schedule the file, with
 // the CPM early dates as Start and Finish. Three custom text fields carry
 // what MSPDI has no place for, so import(export(s)) gives s back: Text1
-// "Activity ID", Text2 "Relationship IDs" (on the successor, a JSON list in
-// PredecessorLink order) and Text3 "Duration as written" (e.g.
+// "Activity ID", Text2 "Relationship IDs" (on the successor, JSON: each
+// PredecessorLink's id and place in the schedule's list) and Text3 "Duration as written" (e.g.
 // "pert(3,5,9)", used only while it still agrees with the task Duration, so
 // an edit in MS Project wins).
 
@@ -455,6 +455,7 @@ func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
 		typ        schedule.RelType
 	}
 	seen := map[key]int{} // -> index in s.Relationships
+	var order []int       // each relationship's place in the exported schedule, or -1
 	for i := range p.Tasks {
 		t := &p.Tasks[i]
 		succ := byUID[t.UID]
@@ -465,7 +466,7 @@ func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
 		if !succ.summary {
 			succIDs = []string{actID[t.UID]}
 		}
-		var ids []string
+		var ids []relTag
 		if v, ok := custom(t, aliasRelIDs); ok {
 			if err := json.Unmarshal([]byte(v), &ids); err != nil || len(ids) != len(t.PredecessorLink) || succ.summary {
 				ids = nil // edited in MS Project: make new ids
@@ -505,17 +506,43 @@ func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
 						s.Relationships[at].Lag = max(s.Relationships[at].Lag, lag)
 						continue
 					}
-					id := pid + "-" + string(typ) + "-" + sid
+					id, at := pid+"-"+string(typ)+"-"+sid, -1
 					if ids != nil {
-						id = ids[j]
+						id, at = ids[j].ID, ids[j].N
 					}
 					seen[k] = len(s.Relationships)
 					s.Relationships = append(s.Relationships, schedule.Relationship{ID: id, Type: typ, Predecessor: pid, Successor: sid, Lag: lag})
+					order = append(order, at)
 				}
 			}
 		}
 	}
+	restoreOrder(s.Relationships, order)
 	return s, nil
+}
+
+// relTag is a relationship's id and place in the schedule, kept in the
+// successor's "Relationship IDs" field: MSPDI groups links by successor.
+type relTag struct {
+	ID string `json:"id"`
+	N  int    `json:"n"`
+}
+
+// restoreOrder puts relationships back in the order our export recorded,
+// when every one has a distinct place; otherwise file order stands.
+func restoreOrder(rels []schedule.Relationship, order []int) {
+	if len(order) != len(rels) {
+		return
+	}
+	sorted := make([]schedule.Relationship, len(rels))
+	filled := make([]bool, len(rels))
+	for i, at := range order {
+		if at < 0 || at >= len(rels) || filled[at] {
+			return
+		}
+		sorted[at], filled[at] = rels[i], true
+	}
+	copy(rels, sorted)
 }
 
 // parseMSPDIDateTime reads 2014-10-17T08:00:00 (seconds optional).

@@ -138,9 +138,11 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		uid[a.ID] = i + 1
 	}
 	preds := make([][]schedule.Relationship, len(s.Activities))
-	for _, r := range s.Relationships {
+	place := make([][]relTag, len(s.Activities))
+	for n, r := range s.Relationships {
 		i := uid[r.Successor] - 1
 		preds[i] = append(preds[i], r)
+		place[i] = append(place[i], relTag{ID: r.ID, N: n})
 	}
 	for i, a := range s.Activities {
 		if progress != nil && i%1000 == 0 {
@@ -184,11 +186,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		}
 		custom := []string{a.ID, "", a.Duration}
 		if len(preds[i]) > 0 {
-			ids := make([]string, len(preds[i]))
-			for j, r := range preds[i] {
-				ids[j] = r.ID
-			}
-			b, _ := json.Marshal(ids)
+			b, _ := json.Marshal(place[i])
 			custom[1] = string(b)
 		}
 		for f, v := range custom {

@@ -176,6 +176,7 @@ func truncate(s string, n int) string {
 
 // xerCalendar is a CALENDAR row compiled.
 type xerCalendar struct {
+	name        string
 	cal         *schedule.Calendar
 	hoursPerDay float64
 }
@@ -214,6 +215,7 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 			if err != nil {
 				return nil, fmt.Errorf("line %d: CALENDAR clndr_id %s: %w", r.line, id, err)
 			}
+			c.name = ct.get(r, "clndr_name")
 			cals[id] = c
 			if ct.get(r, "default_flag") == "Y" && defaultCal == "" {
 				defaultCal = id
@@ -228,6 +230,11 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 	if c := cals[projCal]; c != nil {
 		s.Calendar = c.cal
 		hoursPerDay = c.hoursPerDay
+		// Our export names a schedule's default calendar "Standard".
+		def := &schedule.Calendar{Workdays: schedule.DefaultWorkdays}
+		if c.name == "Standard" && equalCalendars(c.cal, def) {
+			s.Calendar = nil
+		}
 	}
 	taskHours := func(clndr string) float64 {
 		if c := cals[clndr]; c != nil {
@@ -253,16 +260,12 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 			}
 		}
 	}
+	// Our export writes JSON in these fields: tabs and line breaks cannot
+	// stand in an XER value.
 	text := func(taskID, label string) (string, bool) {
-		v, ok := custom[[2]string{taskID, label}]
-		if !ok {
-			return "", false
-		}
 		var out string
-		if err := json.Unmarshal([]byte(v), &out); err != nil {
-			return "", false
-		}
-		return out, true
+		err := json.Unmarshal([]byte(custom[[2]string{taskID, label}]), &out)
+		return out, err == nil
 	}
 
 	tt := tables["TASK"]
@@ -362,7 +365,7 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 			}
 			if relIDs[succ] == nil {
 				ids := map[string]string{}
-				if v, ok := text(succ, aliasRelIDs); ok {
+				if v, ok := custom[[2]string{succ, aliasRelIDs}]; ok {
 					_ = json.Unmarshal([]byte(v), &ids) // edited by hand: new ids
 				}
 				relIDs[succ] = ids
@@ -674,7 +677,11 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 
 	table("CALENDAR", "clndr_id", "default_flag", "clndr_name", "proj_id", "base_clndr_id", "clndr_type", "day_hr_cnt", "week_hr_cnt", "month_hr_cnt", "year_hr_cnt", "clndr_data")
 	days := workdayCount(work)
-	row("1", "Y", "Project calendar", "", "", "CA_Base", num(hpd), num(hpd*float64(days)), num(hpd*float64(days)*52/12), num(hpd*float64(days)*52), xerClndrData(s.Calendar))
+	calName := "Project calendar"
+	if s.Calendar == nil {
+		calName = "Standard"
+	}
+	row("1", "Y", calName, "", "", "CA_Base", num(hpd), num(hpd*float64(days)), num(hpd*float64(days)*52/12), num(hpd*float64(days)*52), xerClndrData(s.Calendar))
 
 	table("PROJECT", "proj_id", "proj_short_name", "clndr_id", "plan_start_date", "def_duration_type", "sum_base_proj_id")
 	row("1", short, "1", start, "DT_FixedDUR2", "")

@@ -1,0 +1,214 @@
+package interchange_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// mspdiFile wraps tasks (and an optional calendar block) in a project.
+func mspdiFile(calendars, tasks string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?>
+<Project xmlns="http://schemas.microsoft.com/project">
+<Name>t.xml</Name><StartDate>2026-01-05T08:00:00</StartDate><CalendarUID>1</CalendarUID><MinutesPerDay>480</MinutesPerDay>
+<Calendars>` + calendars + `</Calendars>
+<Tasks>` + tasks + `</Tasks>
+</Project>`
+}
+
+const task1 = `<Task><UID>1</UID><ID>1</ID><Name>A</Name><Duration>PT8H0M0S</Duration></Task>`
+
+func TestMSPDIErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"not XML", "hello", "no MS Project <Project> element"},
+		{"truncated", mspdiFile("", task1)[:200], "line 3: invalid XML: unexpected EOF"},
+		{"other root", `<?xml version="1.0"?><Plan/>`, "line 1: the root element is <Plan>, not MS Project's <Project>"},
+		{"link type", mspdiFile("", task1+`<Task><UID>7</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><Type>1</Type></PredecessorLink><PredecessorLink><PredecessorUID>1</PredecessorUID><Type>5</Type></PredecessorLink></Task>`),
+			"Task UID 7 (line 5): PredecessorLink 2: unknown Type 5; want 0 (FF), 1 (FS), 2 (SF) or 3 (SS)"},
+		{"unknown predecessor", mspdiFile("", `<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>9</PredecessorUID></PredecessorLink></Task>`),
+			`Task UID 2 (line 5): PredecessorLink 1: PredecessorUID "9" is not a task in the file`},
+		{"lag format", mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><LinkLag>4800</LinkLag><LagFormat>99</LagFormat></PredecessorLink></Task>`),
+			"Task UID 2 (line 5): PredecessorLink 1: unknown LagFormat 99"},
+		{"bad lag", mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><LinkLag>lots</LinkLag></PredecessorLink></Task>`),
+			`PredecessorLink 1: LinkLag "lots" is not a number`},
+		{"duration", mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>8 hours</Duration></Task>`), `Task UID 3 (line 5): Duration: "8 hours" is not a duration like PT8H0M0S`},
+		{"duration months", mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>P1M</Duration></Task>`), `years, months and weeks are not a fixed length`},
+		{"huge duration", mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>PT99999999999H</Duration></Task>`), `is more than 100000 working days`},
+		{"duplicate UID", mspdiFile("", task1+task1), "Task UID 1 (line 5): UID 1 is used twice (also line 5)"},
+		{"bad UID", mspdiFile("", `<Task><UID>x</UID></Task>`), `Task UID x (line 5): UID "x" is not a whole number`},
+		{"cycle", mspdiFile("", `<Task><UID>1</UID><Name>A</Name><PredecessorLink><PredecessorUID>2</PredecessorUID></PredecessorLink></Task><Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID></PredecessorLink></Task>`),
+			"the imported schedule is not valid: circular logic"},
+		{"missing calendar", mspdiFile(`<Calendar><UID>3</UID></Calendar>`, task1), "Project CalendarUID 1: no such calendar"},
+		{"bad day type", mspdiFile(`<Calendar><UID>1</UID><WeekDays><WeekDay><DayType>9</DayType></WeekDay></WeekDays></Calendar>`, task1), `Calendar UID 1 (line 4): WeekDay 1: DayType "9" is not 0-7`},
+		{"bad working time", mspdiFile(`<Calendar><UID>1</UID><WeekDays><WeekDay><DayType>2</DayType><DayWorking>1</DayWorking><WorkingTimes><WorkingTime><FromTime>17:00:00</FromTime><ToTime>08:00:00</ToTime></WorkingTime></WorkingTimes></WeekDay></WeekDays></Calendar>`, task1),
+			"Calendar UID 1 (line 4): WeekDay DayType 2: WorkingTime 1: 17:00-08:00 ends before it starts"},
+		{"bad exception", mspdiFile(`<Calendar><UID>1</UID><Exceptions><Exception><TimePeriod><FromDate>2026-01-09T00:00:00</FromDate><ToDate>2026-01-02T23:59:00</ToDate></TimePeriod></Exception></Exceptions></Calendar>`, task1),
+			"Calendar UID 1 (line 4): Exception 1: TimePeriod ToDate is before FromDate"},
+		{"encoding", `<?xml version="1.0" encoding="EBCDIC"?><Project/>`, `unsupported encoding "EBCDIC"`},
+		{"start date", strings.Replace(mspdiFile("", task1), "2026-01-05T08:00:00", "soon", 1), `Project StartDate: "soon" is not a date-time`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := interchange.ParseMSPDI([]byte(tc.in))
+			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestMSPDIFeatures(t *testing.T) {
+	cal := `<Calendar><UID>1</UID><Name>Shifts</Name><BaseCalendarUID>2</BaseCalendarUID><WeekDays>
+	<WeekDay><DayType>6</DayType><DayWorking>1</DayWorking><WorkingTimes><WorkingTime><FromTime>08:00:00</FromTime><ToTime>12:00:00</ToTime></WorkingTime></WorkingTimes></WeekDay>
+	<WeekDay><DayType>7</DayType><DayWorking>1</DayWorking><WorkingTimes><WorkingTime><FromTime>22:00:00</FromTime><ToTime>00:00:00</ToTime></WorkingTime></WorkingTimes></WeekDay>
+	</WeekDays><Exceptions>
+	<Exception><TimePeriod><FromDate>2026-12-24T00:00:00</FromDate><ToDate>2026-12-31T23:59:00</ToDate></TimePeriod><Name>Christmas</Name><Type>1</Type><DayWorking>0</DayWorking></Exception>
+	<Exception><TimePeriod><FromDate>2026-01-01T00:00:00</FromDate><ToDate>2028-12-31T23:59:00</ToDate></TimePeriod><Name>New Year</Name><Type>2</Type><Month>0</Month><MonthDay>1</MonthDay><DayWorking>0</DayWorking></Exception>
+	<Exception><TimePeriod><FromDate>2026-05-01T00:00:00</FromDate><ToDate>2026-06-30T23:59:00</ToDate></TimePeriod><Name>Last Monday</Name><Type>5</Type><MonthItem>4</MonthItem><MonthPosition>4</MonthPosition><Period>1</Period><DayWorking>0</DayWorking></Exception>
+	</Exceptions></Calendar>
+	<Calendar><UID>2</UID><Name>Base</Name><WeekDays><WeekDay><DayType>1</DayType><DayWorking>0</DayWorking></WeekDay>
+	<WeekDay><DayType>2</DayType><DayWorking>1</DayWorking></WeekDay><WeekDay><DayType>3</DayType><DayWorking>1</DayWorking></WeekDay>
+	<WeekDay><DayType>4</DayType><DayWorking>1</DayWorking></WeekDay><WeekDay><DayType>5</DayType><DayWorking>1</DayWorking></WeekDay></WeekDays></Calendar>`
+	tasks := `<Task><UID>0</UID><OutlineLevel>0</OutlineLevel><Summary>1</Summary><Name>Project</Name></Task>
+	<Task><UID>10</UID><Name>Level 1</Name><WBS>1</WBS><OutlineNumber>1</OutlineNumber><OutlineLevel>1</OutlineLevel><Summary>1</Summary></Task>
+	<Task><UID>11</UID><Name>Dig</Name><WBS>1.1</WBS><OutlineNumber>1.1</OutlineNumber><OutlineLevel>2</OutlineLevel><Duration>PT12H0M0S</Duration><Notes>By hand</Notes></Task>
+	<Task><UID>12</UID><Name>Pour</Name><WBS>1.2</WBS><OutlineNumber>1.2</OutlineNumber><OutlineLevel>2</OutlineLevel><Duration>PT8H0M0S</Duration></Task>
+	<Task><UID>13</UID><IsNull>1</IsNull></Task>
+	<Task><UID>20</UID><Name>Roof</Name><WBS>2</WBS><OutlineNumber>2</OutlineNumber><OutlineLevel>1</OutlineLevel><Duration>PT4H0M0S</Duration>
+	  <PredecessorLink><PredecessorUID>10</PredecessorUID><Type>1</Type><LinkLag>100800</LinkLag><LagFormat>8</LagFormat></PredecessorLink>
+	  <PredecessorLink><PredecessorUID>11</PredecessorUID><Type>3</Type><LinkLag>50</LinkLag><LagFormat>19</LagFormat></PredecessorLink>
+	  <PredecessorLink><PredecessorUID>13</PredecessorUID></PredecessorLink>
+	  <PredecessorLink><PredecessorUID>12</PredecessorUID><CrossProject>1</CrossProject></PredecessorLink></Task>`
+	s, err := interchange.ParseMSPDI([]byte(mspdiFile(cal, tasks)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCal := &schedule.Calendar{
+		Workdays:   []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat"},
+		DayHours:   map[string][]string{"Fri": {"08:00-12:00"}, "Sat": {"22:00-24:00"}},
+		Holidays:   []string{"2026-01-01", "2027-01-01", "2028-01-01", "2026-05-25", "2026-06-29"},
+		Exceptions: []schedule.CalendarException{{Name: "Christmas", From: "2026-12-24", To: "2026-12-31"}},
+	}
+	// Named one-day exceptions stay exceptions; only unnamed ones are holidays.
+	wantCal.Holidays = nil
+	wantCal.Exceptions = append(wantCal.Exceptions,
+		schedule.CalendarException{Name: "New Year", From: "2026-01-01"}, schedule.CalendarException{Name: "New Year", From: "2027-01-01"}, schedule.CalendarException{Name: "New Year", From: "2028-01-01"},
+		schedule.CalendarException{Name: "Last Monday", From: "2026-05-25"}, schedule.CalendarException{Name: "Last Monday", From: "2026-06-29"})
+	if got := firstCalendarDifference(s.Calendar, wantCal); got != "" {
+		t.Error(got)
+	}
+	want := []schedule.Activity{
+		{ID: "11", Name: "Dig", Description: "By hand\nWBS 1.1 (outline 1.1): Level 1", Duration: "1.5"},
+		{ID: "12", Name: "Pour", Description: "WBS 1.2 (outline 1.2): Level 1", Duration: "1"},
+		{ID: "20", Name: "Roof", Duration: "0.5"},
+	}
+	if len(s.Activities) != 3 {
+		t.Fatalf("activities %+v", s.Activities)
+	}
+	for i := range want {
+		if s.Activities[i] != want[i] {
+			t.Errorf("activity %d = %#v\nwant %#v", i, s.Activities[i], want[i])
+		}
+	}
+	// The summary's link lands on both its tasks; 7 elapsed days (100800 =
+	// 7 x 1440 minutes x 10) are one working week of this calendar's
+	// 4 x 8 + 4 + 2 = 38 hours, 4.75 days of 8 hours; 50% of Dig's 1.5 days.
+	wantRels := []schedule.Relationship{
+		{ID: "11-FS-20", Type: schedule.FS, Predecessor: "11", Successor: "20", Lag: 4.75},
+		{ID: "12-FS-20", Type: schedule.FS, Predecessor: "12", Successor: "20", Lag: 4.75},
+		{ID: "11-SS-20", Type: schedule.SS, Predecessor: "11", Successor: "20", Lag: 0.75},
+	}
+	if len(s.Relationships) != len(wantRels) {
+		t.Fatalf("relationships %+v", s.Relationships)
+	}
+	for i := range wantRels {
+		if s.Relationships[i] != wantRels[i] {
+			t.Errorf("relationship %d = %+v, want %+v", i, s.Relationships[i], wantRels[i])
+		}
+	}
+}
+
+func firstCalendarDifference(got, want *schedule.Calendar) string {
+	var g, w bytes.Buffer
+	interchange.WriteJSON(&g, &schedule.Schedule{Calendar: got})
+	interchange.WriteJSON(&w, &schedule.Schedule{Calendar: want})
+	if g.String() != w.String() {
+		return "calendar\n" + g.String() + "want\n" + w.String()
+	}
+	return ""
+}
+
+func xerFile(tables string) string {
+	return "ERMHDR\t19.12\t2026-01-01\tProject\tadmin\tx\tdb\tPM\tUSD\n" +
+		"%T\tPROJECT\n%F\tproj_id\tproj_short_name\tclndr_id\tplan_start_date\n%R\t1\tP\t1\t2026-01-05 08:00\n" + tables + "%E\n"
+}
+
+const xerCal = "%T\tCALENDAR\n%F\tclndr_id\tclndr_name\tday_hr_cnt\tclndr_data\n"
+const xerTasks = "%T\tTASK\n%F\ttask_id\tproj_id\tclndr_id\ttask_type\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n" +
+	"%R\t1\t1\t1\tTT_Task\tA1\tDig\t16\n%R\t2\t1\t1\tTT_FinMile\tM1\tDone\t0\n"
+
+func TestXERErrors(t *testing.T) {
+	preds := "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
+	tests := []struct{ name, in, want string }{
+		{"not XER", "<xml/>", "line 1: not an XER file: it does not start with ERMHDR"},
+		{"empty", "", "not an XER file: it is empty"},
+		{"no project", "ERMHDR\t19\n%E\n", "no PROJECT table"},
+		{"pred type", xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_XX\t0\n"), `line 11: TASKPRED task_pred_id 9: pred_type "PR_XX": want PR_FS, PR_SS, PR_FF or PR_SF`},
+		{"lag", xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tsoon\n"), `line 11: TASKPRED task_pred_id 9: lag_hr_cnt "soon" is not a number`},
+		{"missing task", xerFile(xerTasks + preds + "%R\t9\t2\t5\t1\t1\tPR_FS\t0\n"), "line 11: TASKPRED task_pred_id 9: task_id 5 is not in TASK"},
+		{"task type", xerFile("%T\tTASK\n%F\ttask_id\ttask_type\ttask_code\ttask_name\n%R\t1\tTT_Odd\tA\tB\n"), `line 7: TASK task_id 1: task_type "TT_Odd"`},
+		{"duration", xerFile("%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n%R\t1\tA\tB\t-3\n"), `line 7: TASK task_id 1: target_drtn_hr_cnt "-3" is not a number of hours`},
+		{"too many values", xerFile("%T\tTASK\n%F\ttask_id\n%R\t1\t2\n"), "line 7: TASK row has 2 values for 1 fields"},
+		{"row before fields", "ERMHDR\n%R\t1\n", "line 2: %R without %T and %F before it"},
+		{"junk line", xerFile("junk\n"), `line 5: unexpected "junk"`},
+		{"calendar data", xerFile(xerCal + "%R\t1\tC\t8\t(0||CalendarData()((0||DaysOfWeek()(\n"), "line 7: CALENDAR clndr_id 1: clndr_data at character"},
+		{"calendar hours", xerFile(xerCal + "%R\t1\tC\t8\t(0||CalendarData()((0||DaysOfWeek()((0||2()((0||0(s|8am|f|12:00)())))))))\n"), `line 7: CALENDAR clndr_id 1: DaysOfWeek 2: working time "s|8am|f|12:00" is not like s|08:00|f|12:00`},
+		{"day hours", xerFile(xerCal + "%R\t1\tC\t99\t\n"), `line 7: CALENDAR clndr_id 1: day_hr_cnt "99" is not a number of hours`},
+		{"start", strings.Replace(xerFile(""), "2026-01-05 08:00", "next week", 1), `line 4: PROJECT plan_start_date: "next week" is not a date`},
+		{"duplicate code", xerFile("%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\n%R\t1\tA\tB\n%R\t2\tA\tC\n"), `the imported schedule is not valid: activities[1].id: duplicate id "A"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := interchange.ParseXER([]byte(tc.in))
+			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestXERCalendarAndTasks(t *testing.T) {
+	data := "(0||CalendarData()(\n  (0||DaysOfWeek()(\n    (0||1()())\n    (0||2()(\n      (0||0(s|08:00|f|12:00)())\n      (0||1(s|13:00|f|17:00)())))\n" +
+		"    (0||3()((0||0(s|13:00|f|17:00)())(0||1(s|08:00|f|12:00)())))\n    (0||4()((0||0(s|08:00|f|12:00)())(0||1(s|13:00|f|17:00)())))\n" +
+		"    (0||5()((0||0(s|08:00|f|12:00)())(0||1(s|13:00|f|17:00)())))\n    (0||6()((0||0(s|08:00|f|12:00)())))\n    (0||7()())))\n" +
+		"  (0||VIEW(ShowTotal|Y)())\n  (0||Exceptions()(\n    (0||0(d|46016)())\n    (0||1(d|46029)((0||0(s|08:00|f|12:00)())))))))"
+	data = strings.ReplaceAll(data, "\n", "\x7f\x7f") // as P6 writes line breaks inside a value
+	in := xerFile(xerCal + "%R\t1\tMy cal\t8\t" + data + "\n" + xerTasks +
+		"%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n%R\t1\t2\t1\t1\t1\tPR_SS\t4\n%R\t2\t2\t99\t1\t2\tPR_FS\t0\n")
+	path := filepath.Join(t.TempDir(), "p.xer")
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := interchange.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCal := &schedule.Calendar{Workdays: []string{"Mon", "Tue", "Wed", "Thu", "Fri"}, DayHours: map[string][]string{"Fri": {"08:00-12:00"}},
+		HoursPerDay: 8, Holidays: []string{"2025-12-25"}, Exceptions: []schedule.CalendarException{{From: "2026-01-07", Working: true, Hours: []string{"08:00-12:00"}}}}
+	wantCal.HoursPerDay = 0 // 8 is the length of the usual day
+	if d := firstCalendarDifference(s.Calendar, wantCal); d != "" {
+		t.Error(d)
+	}
+	if s.StartDate != "2026-01-05" || s.Name != "P" || len(s.Activities) != 2 || s.Activities[0].Duration != "2" || s.Activities[1].Duration != "0" {
+		t.Errorf("schedule %+v", s)
+	}
+	// The link to another project's task is skipped; 4 hours are half a day.
+	if len(s.Relationships) != 1 || s.Relationships[0] != (schedule.Relationship{ID: "A1-SS-M1", Type: schedule.SS, Predecessor: "A1", Successor: "M1", Lag: 0.5}) {
+		t.Errorf("relationships %+v", s.Relationships)
+	}
+}
