@@ -144,9 +144,11 @@ func (v *validator) check(schema map[string]any, doc any, path string) {
 }
 
 // anyOf reports whether doc matches a branch; if none, it records the
-// problems of the branch that came closest.
+// problems of the branch that came closest: one of doc's type if any, then
+// the one with the fewest problems.
 func (v *validator) anyOf(branches []any, doc any, path string) bool {
 	var best *validator
+	bestShallow := true
 	for _, b := range branches {
 		bs, _ := b.(map[string]any)
 		try := validator{}
@@ -154,8 +156,9 @@ func (v *validator) anyOf(branches []any, doc any, path string) bool {
 		if len(try.problems) == 0 {
 			return true
 		}
-		if best == nil || len(try.problems) < len(best.problems) {
-			best = &try
+		shallow := !sameKind(bs, doc)
+		if best == nil || (bestShallow && !shallow) || (shallow == bestShallow && len(try.problems) < len(best.problems)) {
+			best, bestShallow = &try, shallow
 		}
 	}
 	if best == nil {
@@ -165,6 +168,16 @@ func (v *validator) anyOf(branches []any, doc any, path string) bool {
 		v.fail(p.Path, "%s", p.Message)
 	}
 	return false
+}
+
+// sameKind reports whether doc is of a type schema allows, ignoring
+// everything else.
+func sameKind(schema map[string]any, doc any) bool {
+	if c, ok := schema["const"]; ok {
+		return jsonEqual(c, doc)
+	}
+	t, ok := schema["type"]
+	return !ok || slices.ContainsFunc(typeNames(t), func(name string) bool { return hasType(name, doc) })
 }
 
 func (v *validator) object(schema map[string]any, doc map[string]any, path string) {
