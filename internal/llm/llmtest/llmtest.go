@@ -161,7 +161,7 @@ func New(t testing.TB, steps ...Step) *Server {
 	t.Cleanup(func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if left := len(s.steps) - s.used; left > 0 && s.used <= len(s.steps) {
+		if left := len(s.steps) - s.used; left > 0 {
 			t.Errorf("llmtest: %d of %d steps unused", left, len(s.steps))
 		}
 	})
