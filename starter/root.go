@@ -65,6 +65,7 @@ func newRootCmd(io *streams) *cobra.Command {
 	root.AddCommand(
 		newScheduleCmd(io, &stores, nil),
 		newImportCmd(io, &stores),
+		newExportCmd(io, &stores, nil),
 		newSearchCmd(io, &stores),
 		newVerifyCmd(io, &stores),
 		newDevCmd(io, &stores),

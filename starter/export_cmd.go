@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// exportOptions are the flags of `autoscheduler export`.
+type exportOptions struct {
+	io       *streams
+	stores   *config.Stores
+	Schedule string
+	File     string
+	Format   string
+	Output   string
+}
+
+// progressThreshold is how many activities make an export long enough to
+// deserve a progress bar.
+const progressThreshold = 20_000
+
+func newExportCmd(io *streams, stores *config.Stores, runF func(context.Context, *exportOptions) error) *cobra.Command {
+	opts := &exportOptions{io: io, stores: stores}
+	cmd := &cobra.Command{
+		Use:   "export (--schedule ID | --file FILE) --format json|mspdi|xer [-o FILE]",
+		Short: "Write a schedule as JSON, MS Project XML (MSPDI) or Primavera P6 XER",
+		Long: "Write a stored schedule (--schedule) or convert a schedule file (--file, no server needed)\n" +
+			"to JSON, MS Project XML or P6 XER. Without -o the file goes to standard output; with -o it\n" +
+			"is written whole or not at all. Input files are read by extension: .json, .xml, .xer.",
+		Example: "  autoscheduler export --schedule building --format mspdi -o building.xml\n" +
+			"  autoscheduler export --file plan.xer --format json > plan.json",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (opts.File == "") == (opts.Schedule == "") {
+				return usagef("export: give one of --file and --schedule")
+			}
+			if _, err := interchange.ParseFormat(opts.Format); err != nil || opts.Format == "xml" {
+				return usagef("export: --format %q: want json, mspdi or xer", opts.Format)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return exportRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
+	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file to convert (.json, .xml or .xer)")
+	cmd.Flags().StringVar(&opts.Format, "format", "json", "output format: json, mspdi (MS Project XML) or xer (Primavera P6)")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "file to write (default: standard output)")
+	return cmd
+}
+
+func exportRun(ctx context.Context, opts *exportOptions) error {
+	format, _ := interchange.ParseFormat(opts.Format)
+	var s *schedule.Schedule
+	if opts.File != "" {
+		var err error
+		if s, err = interchange.ReadFile(opts.File); err != nil {
+			return err
+		}
+	} else {
+		c, err := opts.stores.Open(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Close(ctx)
+		if s, err = c.Load(ctx, opts.Schedule); err != nil {
+			return err
+		}
+	}
+	var progress interchange.Progress
+	// The bar draws on stderr: only when someone watches it, and not over
+	// the file itself going to the same terminal.
+	if len(s.Activities) >= progressThreshold && isTTY(opts.io.ErrOut) && (opts.Output != "" || !opts.io.OutIsTTY) {
+		progress = progressBar(opts.io, "exporting")
+	}
+	if opts.Output == "" {
+		return interchange.Write(opts.io.Out, s, format, progress)
+	}
+	if err := interchange.WriteFile(opts.Output, s, format, progress); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.io.ErrOut, "wrote %s: %d activities, %d relationships (%s)\n", opts.Output, len(s.Activities), len(s.Relationships), strings.ToUpper(string(format)))
+	return nil
+}
+
+// isTTY reports whether w is a terminal.
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTerminal(f)
+}
