@@ -259,14 +259,15 @@ type reply struct {
 
 // complete makes one chat completion request, retrying retryable failures
 // up to MaxAttempts attempts in all. The returned Usage counts every
-// completion received, also when an error is returned.
+// completion received, also when an error is returned. When ctx ends, the
+// error wraps ctx.Err() and is not an *Error.
 func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewParams) (reply, Usage, error) {
 	var usage Usage
 	for attempt := 1; ; attempt++ {
 		var httpRes *http.Response
 		comp, err := c.api.Chat.Completions.New(ctx, params, option.WithResponseInto(&httpRes))
-		if ctx.Err() != nil {
-			return reply{}, usage, fmt.Errorf("llm: %w", ctx.Err())
+		if err != nil && ctx.Err() != nil {
+			return reply{}, usage, fmt.Errorf("llm: %w", ctx.Err()) // the caller gave up: not ours to classify
 		}
 		var e *Error
 		if err == nil {

@@ -7,7 +7,9 @@
 // The client owns its retry policy: rate limits (honouring Retry-After),
 // server errors, timeouts and network failures are retried up to
 // Config.MaxAttempts, everything else fails at once. Failures are *Error
-// values whose Kind and Retryable tell a Temporal activity what to do next.
+// values whose Kind and Retryable tell a Temporal activity what to do next;
+// when the caller's context ends first, the error wraps ctx.Err() instead.
+// Every method returns the Usage spent, also with an error.
 // Replies that are not the JSON asked for get one repair round, in which the
 // model sees its reply and what was wrong with it.
 //
