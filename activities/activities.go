@@ -28,6 +28,7 @@ const (
 	ErrTypeCompensation     = "CompensationRefused"
 	ErrTypeImpact           = "ImpactFailed"
 	ErrTypeNotRecorded      = "NotRecorded"
+	ErrTypePlanning         = "PlanningFailed"
 )
 
 // Activities holds the dependencies of the activities. Workflows reference
@@ -103,25 +104,47 @@ func (a *Activities) LoadSnapshot(ctx context.Context, scheduleID string) (*sche
 
 // SeparatePrompt splits the prompt into removals and additions.
 func (a *Activities) SeparatePrompt(ctx context.Context, prompt string) (scope.Separation, error) {
-	return a.Planner.Separate(ctx, prompt)
+	sep, err := a.Planner.Separate(ctx, prompt)
+	return sep, classifyPlanning(err)
 }
 
 // PlanRemovals plans the removals against the current stored schedule.
 func (a *Activities) PlanRemovals(ctx context.Context, req PlanRequest) (scope.Plan, error) {
-	s, err := a.load(ctx, req.ScheduleID)
+	snap, err := a.snapshot(ctx, req.ScheduleID)
 	if err != nil {
 		return scope.Plan{}, err
 	}
-	return a.Planner.PlanRemovals(ctx, s, req.Input)
+	plan, err := a.Planner.PlanRemovals(ctx, snap, req.Input)
+	return plan, classifyPlanning(err)
 }
 
 // PlanAdditions plans the additions against the current stored schedule.
 func (a *Activities) PlanAdditions(ctx context.Context, req PlanRequest) (scope.Plan, error) {
-	s, err := a.load(ctx, req.ScheduleID)
+	snap, err := a.snapshot(ctx, req.ScheduleID)
 	if err != nil {
 		return scope.Plan{}, err
 	}
-	return a.Planner.PlanAdditions(ctx, s, req.Input)
+	plan, err := a.Planner.PlanAdditions(ctx, snap, req.Input)
+	return plan, classifyPlanning(err)
+}
+
+// snapshot is the stored schedule with the stores' search over it.
+func (a *Activities) snapshot(ctx context.Context, scheduleID string) (scope.Snapshot, error) {
+	s, err := a.load(ctx, scheduleID)
+	if err != nil {
+		return scope.Snapshot{}, err
+	}
+	return scope.Snapshot{Schedule: s, Search: storeSearch{a.Stores, scheduleID}}, nil
+}
+
+// storeSearch is the coordinator's hybrid search bound to one schedule.
+type storeSearch struct {
+	stores     *store.Coordinator
+	scheduleID string
+}
+
+func (s storeSearch) Search(ctx context.Context, text string, k int, kinds ...store.Kind) ([]store.Hit, error) {
+	return s.stores.Search(ctx, s.scheduleID, text, k, kinds...)
 }
 
 // ApplyOps writes ops to both stores. It is idempotent by op ID: a retry
@@ -260,6 +283,20 @@ func (a *Activities) load(ctx context.Context, scheduleID string) (*schedule.Sch
 		return nil, classify(err, "loading the schedule")
 	}
 	return s, nil
+}
+
+// classifyPlanning passes planner failures on for Temporal to retry,
+// except those the planner marks permanent (a refused key, a model that
+// keeps answering out of schema): those fail the step at once.
+func classifyPlanning(err error) error {
+	if err == nil {
+		return nil
+	}
+	var perm interface{ Permanent() bool }
+	if errors.As(err, &perm) && perm.Permanent() {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePlanning, err)
+	}
+	return err
 }
 
 // classify marks failures that a retry cannot fix as non-retryable and

@@ -23,7 +23,7 @@ func setup(t *testing.T) (*testsuite.TestActivityEnvironment, *activities.Activi
 	c, s := storetest.EmbeddedBuilding(t, scheduleID)
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestActivityEnvironment()
-	a := &activities.Activities{Stores: c, Planner: scope.Minimal{}}
+	a := &activities.Activities{Stores: c, Planner: scope.Rules{}}
 	env.RegisterActivity(a)
 	return env, a, s
 }

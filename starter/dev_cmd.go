@@ -79,7 +79,7 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	}
 	defer tc.Close()
 	w := worker.New(tc, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Minimal{}})
+	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("starting the worker: %w", err)
 	}

@@ -74,7 +74,7 @@ func run(args []string) error {
 	// On SIGINT/SIGTERM the worker stops polling and gives running
 	// activities this long to finish before it returns.
 	w := worker.New(tc, *queue, worker.Options{WorkerStopTimeout: 30 * time.Second})
-	workflows.Register(w, &activities.Activities{Stores: c, Planner: scope.Minimal{}})
+	workflows.Register(w, &activities.Activities{Stores: c, Planner: scope.Rules{}})
 	logger.Info("worker started", "address", *address, "namespace", *namespace, "task_queue", *queue)
 	return w.Run(worker.InterruptCh())
 }

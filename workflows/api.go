@@ -28,6 +28,11 @@ const (
 	// ProposalUpdate takes a ProposalRequest, waits until a proposal is
 	// awaiting review and returns it: the CLI waits without polling.
 	ProposalUpdate = "proposal"
+	// ClarifySignal and ClarifyUpdate carry a Clarification: the answer to
+	// the question a planning step asked (stage awaiting_clarification).
+	// The Update's validator refuses an answer when no question is open.
+	ClarifySignal = "clarify"
+	ClarifyUpdate = "clarify"
 	// ChangesQuery returns []ChangeRecord; StatusQuery returns Status.
 	ChangesQuery = "changes"
 	StatusQuery  = "status"
@@ -114,20 +119,25 @@ const (
 	StageApplyingRemovals  = "applying_removals"
 	StagePlanningAdditions = "planning_additions"
 	StageApplyingAdditions = "applying_additions"
-	StageAwaitingReview    = "awaiting_review"
-	StageCommitting        = "committing"
-	StageCompensating      = "compensating"
-	StageDone              = "done"
+	// StageAwaitingClarification: a planning step asked a question (an
+	// ambiguous name) and waits for the clarify signal or Update.
+	StageAwaitingClarification = "awaiting_clarification"
+	StageAwaitingReview        = "awaiting_review"
+	StageCommitting            = "committing"
+	StageCompensating          = "compensating"
+	StageDone                  = "done"
 )
 
 // Status is what the status query returns.
 type Status struct {
-	Stage          string           `json:"stage"`
-	Round          int              `json:"round"`
-	AwaitingReview bool             `json:"awaiting_review"`
-	Impact         *Impact          `json:"impact,omitempty"`
-	TokenUsage     scope.TokenUsage `json:"token_usage"`
-	Question       string           `json:"question,omitempty"`
+	Stage          string `json:"stage"`
+	Round          int    `json:"round"`
+	AwaitingReview bool   `json:"awaiting_review"`
+	// AwaitingClarification: Question waits for an answer.
+	AwaitingClarification bool             `json:"awaiting_clarification,omitempty"`
+	Impact                *Impact          `json:"impact,omitempty"`
+	TokenUsage            scope.TokenUsage `json:"token_usage"`
+	Question              string           `json:"question,omitempty"`
 	// Result is set once the stage is done.
 	Result string `json:"result,omitempty"`
 }
@@ -142,13 +152,22 @@ type ProposalRequest struct {
 	Round int `json:"round,omitempty"`
 }
 
-// Proposal is a round's change set, awaiting review.
+// Clarification answers the open question of a dispatch.
+type Clarification struct {
+	Answer string `json:"answer"`
+	Author string `json:"author,omitempty"`
+}
+
+// Proposal is a round's change set, awaiting review — or, with
+// AwaitingClarification, the question a planning step needs answered
+// first (Changes then holds what earlier steps of the round applied).
 type Proposal struct {
-	Round    int            `json:"round"`
-	Changes  []ChangeRecord `json:"changes"`
-	Impact   *Impact        `json:"impact,omitempty"`
-	Notes    []string       `json:"notes,omitempty"`
-	Question string         `json:"question,omitempty"`
+	AwaitingClarification bool           `json:"awaiting_clarification,omitempty"`
+	Round                 int            `json:"round"`
+	Changes               []ChangeRecord `json:"changes"`
+	Impact                *Impact        `json:"impact,omitempty"`
+	Notes                 []string       `json:"notes,omitempty"`
+	Question              string         `json:"question,omitempty"`
 }
 
 // EditInput applies ops directly, without review.

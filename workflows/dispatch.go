@@ -3,6 +3,7 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 const (
 	ErrTypeInvalidInput  = "InvalidInput"
 	ErrTypeNoReview      = "NoReviewAwaited"
+	ErrTypeNoQuestion    = "NoQuestionOpen"
 	ErrTypeDispatchEnded = "DispatchEnded"
 )
 
@@ -82,7 +84,13 @@ type dispatch struct {
 	awaiting bool // a proposal is waiting for review
 	pending  bool // a review was accepted and not yet acted on
 	reviews  workflow.Channel
-	result   string
+	asking   bool // a question is waiting for an answer
+	answered bool // an answer was accepted and not yet acted on
+	answers  workflow.Channel
+	// clarifies is the workflow's version of the clarification step:
+	// histories recorded before it existed showed questions at review.
+	clarifies bool
+	result    string
 
 	changes  []ChangeRecord
 	inverses []schedule.Op // of the current round, in application order
@@ -110,6 +118,8 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	w.scope = w.id + "/" + workflow.GetInfo(ctx).WorkflowExecution.RunID
 	w.logger = log.With(workflow.GetLogger(ctx), "ScheduleID", in.ScheduleID, "Author", in.Author)
 	w.reviews = workflow.NewBufferedChannel(ctx, 1)
+	w.answers = workflow.NewBufferedChannel(ctx, 1)
+	w.clarifies = workflow.GetVersion(ctx, "clarification-stage", workflow.DefaultVersion, 1) >= 1
 
 	if err := workflow.SetQueryHandler(ctx, ChangesQuery, func() ([]ChangeRecord, error) {
 		return w.changes, nil
@@ -135,7 +145,7 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ProposalUpdate,
 		func(ctx workflow.Context, req ProposalRequest) (*Proposal, error) {
 			err := workflow.Await(ctx, func() bool {
-				return w.stage == StageDone || (w.awaiting && !w.pending && w.round >= req.Round)
+				return w.stage == StageDone || (w.round >= req.Round && ((w.awaiting && !w.pending) || (w.asking && !w.answered)))
 			})
 			if err != nil {
 				return nil, err
@@ -154,6 +164,29 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	); err != nil {
 		return err
 	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, ClarifyUpdate,
+		func(ctx workflow.Context, c Clarification) (Status, error) {
+			if err := w.takeAnswer(c); err != nil {
+				return Status{}, err
+			}
+			return w.status(), nil
+		},
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, c Clarification) error { return w.checkAnswer(c) }},
+	); err != nil {
+		return err
+	}
+	clarifications := workflow.GetSignalChannel(ctx, ClarifySignal)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var c Clarification
+			if !clarifications.Receive(ctx, &c) {
+				return
+			}
+			if err := w.takeAnswer(c); err != nil {
+				w.logger.Warn("Clarify signal ignored", "Error", err)
+			}
+		}
+	})
 	// Signals are drained as they come, so one sent when no review is
 	// awaited is dropped rather than read by a later round.
 	signals := workflow.GetSignalChannel(ctx, ReviewSignal)
@@ -183,7 +216,9 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 	var previous []schedule.Op
 	for round := 1; ; round++ {
 		w.round, w.impact, w.notes, w.question = round, nil, nil, ""
-		if err := w.propose(ctx, feedback, previous); err != nil {
+		if err := w.propose(ctx, feedback, previous); errors.Is(err, errUnanswered) {
+			return w.compensateAndFinish(ctx, StatusTimedOut)
+		} else if err != nil {
 			return w.abort(ctx, err)
 		}
 		previous = w.roundOps()
@@ -232,12 +267,29 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 		w.setStage(ctx, st.plan)
 		req := activities.PlanRequest{ScheduleID: w.in.ScheduleID, Input: scope.PlanInput{
 			Prompt: st.prompt, Feedback: feedback, Previous: previous, Round: w.round,
+			// What this round's removals took out: the additions step of
+			// "X instead of Y" re-creates those links elsewhere.
+			Removed: slices.Clone(w.inverses),
 		}}
 		var plan scope.Plan
-		if err := workflow.ExecuteActivity(plannerOptions(ctx), st.fn, req).Get(ctx, &plan); err != nil {
-			return fmt.Errorf("planning %s: %w", st.kind, err)
+		for {
+			plan = scope.Plan{} // decoding into the last plan would keep its question
+			if err := workflow.ExecuteActivity(plannerOptions(ctx), st.fn, req).Get(ctx, &plan); err != nil {
+				return fmt.Errorf("planning %s: %w", st.kind, err)
+			}
+			w.usage = w.usage.Add(plan.Usage)
+			if plan.Question == "" || !w.clarifies {
+				break
+			}
+			// The planner asks instead of guessing: nothing of this step is
+			// applied until the person answers; then the step plans again.
+			answer, err := w.awaitAnswer(ctx, plan.Question)
+			if err != nil {
+				return err
+			}
+			req.Input.Clarifications = append(req.Input.Clarifications, scope.Clarification{About: plan.About, Question: plan.Question, Answer: answer})
+			w.setStage(ctx, st.plan)
 		}
-		w.usage = w.usage.Add(plan.Usage)
 		w.notes = append(w.notes, plan.Notes...)
 		if plan.Question != "" {
 			w.question = strings.TrimSpace(w.question + " " + plan.Question)
@@ -323,6 +375,63 @@ func (w *dispatch) awaitReview(ctx workflow.Context) (*Review, error) {
 		w.logger.Info("Review timed out", "Round", w.round, "After", w.in.ReviewTimeout)
 	}
 	return nil, nil
+}
+
+// errUnanswered ends a round whose question was not answered in time.
+var errUnanswered = errors.New("the question was not answered in time")
+
+// awaitAnswer shows question (stage awaiting_clarification) and waits for
+// an answer, the review timeout (errUnanswered) or cancellation.
+func (w *dispatch) awaitAnswer(ctx workflow.Context, question string) (string, error) {
+	w.setStage(ctx, StageAwaitingClarification)
+	w.question, w.asking = question, true
+	defer func() { w.question, w.asking, w.answered = "", false, false }()
+
+	timerCtx, cancelTimer := workflow.WithCancel(ctx)
+	defer cancelTimer()
+	timer := workflow.NewTimer(timerCtx, w.in.ReviewTimeout)
+	var answer *Clarification
+	var timerErr error
+	sel := workflow.NewSelector(ctx)
+	sel.AddReceive(w.answers, func(c workflow.ReceiveChannel, _ bool) {
+		var a Clarification
+		c.Receive(ctx, &a)
+		answer = &a
+	})
+	sel.AddFuture(timer, func(f workflow.Future) { timerErr = f.Get(timerCtx, nil) })
+	sel.Select(ctx)
+	switch {
+	case answer != nil:
+		w.logger.Info("Question answered", "Round", w.round, "Question", question, "Author", answer.Author)
+		return answer.Answer, nil
+	case ctx.Err() != nil:
+		return "", ctx.Err()
+	case timerErr != nil:
+		return "", timerErr
+	}
+	w.logger.Info("Question timed out", "Round", w.round, "After", w.in.ReviewTimeout)
+	return "", errUnanswered
+}
+
+// checkAnswer is the clarify Update's validator.
+func (w *dispatch) checkAnswer(c Clarification) error {
+	if strings.TrimSpace(c.Answer) == "" {
+		return errors.New("the answer is empty")
+	}
+	if !w.asking || w.answered {
+		return fmt.Errorf("no question is open (stage %s, round %d)", w.stage, w.round)
+	}
+	return nil
+}
+
+// takeAnswer hands a valid answer to the waiting planning step.
+func (w *dispatch) takeAnswer(c Clarification) error {
+	if err := w.checkAnswer(c); err != nil {
+		return temporal.NewApplicationError(err.Error(), ErrTypeNoQuestion)
+	}
+	w.answered = true
+	w.answers.SendAsync(c)
+	return nil
 }
 
 // checkReview is the review Update's validator.
@@ -465,10 +574,11 @@ func (w *dispatch) roundOps() []schedule.Op {
 func (w *dispatch) status() Status {
 	return Status{
 		Stage: w.stage, Round: w.round, AwaitingReview: w.awaiting && !w.pending,
-		Impact: w.impact, TokenUsage: w.usage, Question: w.question, Result: w.result,
+		AwaitingClarification: w.asking && !w.answered,
+		Impact:                w.impact, TokenUsage: w.usage, Question: w.question, Result: w.result,
 	}
 }
 
 func (w *dispatch) proposal() *Proposal {
-	return &Proposal{Round: w.round, Changes: w.roundChanges(), Impact: w.impact, Notes: w.notes, Question: w.question}
+	return &Proposal{AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: w.roundChanges(), Impact: w.impact, Notes: w.notes, Question: w.question}
 }

@@ -41,7 +41,7 @@ func newFixture(t *testing.T) *fixture {
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
 	env.SetStartWorkflowOptions(clientStartOptions())
-	acts := &activities.Activities{Stores: c, Planner: scope.Minimal{}}
+	acts := &activities.Activities{Stores: c, Planner: scope.Rules{}}
 	env.RegisterActivity(acts)
 	env.RegisterWorkflow(workflows.DispatchWorkflow)
 	env.RegisterWorkflow(workflows.EditWorkflow)
@@ -451,7 +451,75 @@ func TestDispatchAutoAccept(t *testing.T) {
 	}
 }
 
-func TestDispatchQuestionNothingApplied(t *testing.T) {
+// TestDispatchClarification: an ambiguous name stops the round at
+// awaiting_clarification with nothing of that step applied; the answer
+// (an Update) continues the round, which then awaits review as usual.
+func TestDispatchClarification(t *testing.T) {
+	f := newFixture(t)
+	before := f.dump()
+	var asked workflows.Proposal
+	var askedDone, refused, answered func() error
+	f.env.RegisterDelayedCallback(func() {
+		askedDone = f.update(workflows.ProposalUpdate, workflows.ProposalRequest{}, &asked)
+	}, 0)
+	f.env.RegisterDelayedCallback(func() {
+		st := f.status()
+		if st.Stage != workflows.StageAwaitingClarification || !st.AwaitingClarification || !strings.Contains(st.Question, `"the pour" matches 9 activities`) {
+			t.Errorf("status while asking = %+v", st)
+		}
+		if f.dump() != before {
+			t.Error("something was applied before the question was answered")
+		}
+		answered = f.update(workflows.ClarifyUpdate, workflows.Clarification{Answer: "Pour slab Level 2", Author: "pm"}, nil)
+	}, time.Hour)
+	var reviewDone func() error
+	f.env.RegisterDelayedCallback(func() {
+		st := f.status()
+		if st.Stage != workflows.StageAwaitingReview || st.AwaitingClarification || st.Question != "" {
+			t.Errorf("status after the answer = %+v", st)
+		}
+		refused = f.update(workflows.ClarifyUpdate, workflows.Clarification{Answer: "no question now"}, nil)
+		reviewDone = f.review(workflows.DecisionAccept, "")
+	}, 2*time.Hour)
+
+	res := f.run(workflows.DispatchInput{Prompt: "delete the pour"})
+	if res.Status != workflows.StatusAccepted || calls(res.Changes) != `delete_activity(name="Pour slab Level 2")` {
+		t.Fatalf("result = %+v\n%s", res, calls(res.Changes))
+	}
+	if err := refused(); err == nil || !strings.Contains(err.Error(), "no question is open") {
+		t.Errorf("an answer with no open question: %v", err)
+	}
+	if err := askedDone(); err != nil || !asked.AwaitingClarification || !strings.Contains(asked.Question, "the pour") {
+		t.Errorf("proposal while asking = %+v, %v", asked, err)
+	}
+	if err := answered(); err != nil {
+		t.Errorf("clarify update: %v", err)
+	}
+	if err := reviewDone(); err != nil {
+		t.Error(err)
+	}
+	if f.has("A041") || !f.has("A016") {
+		t.Error("the store does not hold the answered deletion")
+	}
+}
+
+// TestDispatchUnansweredQuestionTimesOut: the review timeout also bounds
+// a question; what earlier steps applied is compensated.
+func TestDispatchUnansweredQuestionTimesOut(t *testing.T) {
+	f := newFixture(t)
+	before := f.dump()
+	res := f.run(workflows.DispatchInput{Prompt: "delete activity Site hoarding; add activity \"Crane check\" 1 day after the pour", ReviewTimeout: time.Hour})
+	if res.Status != workflows.StatusTimedOut || !slices.Equal(statuses(res.Changes), []string{"compensated"}) {
+		t.Fatalf("result = %+v", res)
+	}
+	if f.dump() != before {
+		t.Error("stores not restored")
+	}
+}
+
+// TestDispatchNotUnderstoodIsANote: what the planner cannot parse is shown
+// at review, never guessed at.
+func TestDispatchNotUnderstoodIsANote(t *testing.T) {
 	f := newFixture(t)
 	before := f.dump()
 	var proposal workflows.Proposal
@@ -460,14 +528,14 @@ func TestDispatchQuestionNothingApplied(t *testing.T) {
 		done = f.update(workflows.ProposalUpdate, workflows.ProposalRequest{}, &proposal)
 	}, time.Minute)
 	f.env.RegisterDelayedCallback(func() { f.review(workflows.DecisionReject, "") }, time.Hour)
-	res := f.run(workflows.DispatchInput{Prompt: "delete activity Basement and then paint it blue"})
+	res := f.run(workflows.DispatchInput{Prompt: "paint it blue"})
 	if res.Status != workflows.StatusRejected || len(res.Changes) != 0 {
 		t.Fatalf("result = %+v", res)
 	}
 	if err := done(); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(proposal.Question, "Basement") || len(proposal.Notes) != 1 || !strings.Contains(proposal.Notes[0], "not understood") {
+	if len(proposal.Notes) != 1 || !strings.Contains(proposal.Notes[0], "not understood") {
 		t.Errorf("proposal = %+v", proposal)
 	}
 	if f.dump() != before {

@@ -38,7 +38,7 @@ import (
 const historiesDir = "testdata/histories"
 
 // minHistories is the number of scenarios TestRecordHistories records.
-const minHistories = 6
+const minHistories = 7
 
 // testLogger sends the SDK's warnings and errors to the test's output.
 func testLogger(t *testing.T) sdklog.Logger {
@@ -152,7 +152,7 @@ func TestRecordHistories(t *testing.T) {
 	}
 	defer c.Close()
 	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Minimal{}})
+	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +220,23 @@ func TestRecordHistories(t *testing.T) {
 			t.Fatalf("edit result = %+v", res)
 		}
 		r.save("edit", run)
+	})
+	t.Run("dispatch_clarify", func(t *testing.T) {
+		r.t = t
+		run := r.dispatch("replay-clarify", workflows.DispatchInput{Prompt: "delete the pour"})
+		if p := r.proposal(run, 1); !p.AwaitingClarification || len(p.Changes) != 0 {
+			t.Fatalf("proposal while asking = %+v", p)
+		}
+		var st workflows.Status
+		if err := r.update(run, workflows.ClarifyUpdate, workflows.Clarification{Answer: "A041", Author: "pm"}, &st); err != nil {
+			t.Fatal(err)
+		}
+		if p := r.proposal(run, 1); p.AwaitingClarification || len(p.Changes) != 1 {
+			t.Fatalf("proposal after the answer = %+v", p)
+		}
+		r.review(run, workflows.DecisionAccept, "")
+		r.expect(run, workflows.StatusAccepted, 1)
+		r.save("dispatch_clarify", run)
 	})
 	t.Run("dispatch_auto_accept", func(t *testing.T) {
 		r.t = t

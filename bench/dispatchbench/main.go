@@ -78,7 +78,7 @@ func run(n int, file string) error {
 	}
 	defer c.Close()
 	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Minimal{}})
+	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
 	if err := w.Start(); err != nil {
 		return err
 	}

@@ -299,3 +299,8 @@ func hashBigram(a, b string) uint64 {
 	h = fnvByte(h, 0)
 	return mix(fnvString(h, b))
 }
+
+// Umbrellas returns the umbrella terms of a canonical trade token
+// ("drywall" → fit_out): a planner filtering by "fit-outs" matches the
+// trades the umbrella covers, exactly as the embedder does.
+func Umbrellas(token string) []string { return append([]string(nil), umbrellas[token]...) }

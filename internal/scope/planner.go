@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store"
 )
 
 // Planner turns a planner's prompt into change ops against a snapshot.
@@ -20,9 +21,33 @@ type Planner interface {
 	// PlanRemovals proposes ops against the snapshot; in.Feedback is the
 	// reviewer's text from the previous round ("" in round 1) and
 	// in.Previous the ops proposed in the previous round.
-	PlanRemovals(ctx context.Context, s *schedule.Schedule, in PlanInput) (Plan, error)
+	PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error)
 	// PlanAdditions is PlanRemovals for the additions prompt.
-	PlanAdditions(ctx context.Context, s *schedule.Schedule, in PlanInput) (Plan, error)
+	PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error)
+}
+
+// Snapshot is what a planning step plans against: the schedule as stored
+// now, and semantic search over the same schedule.
+type Snapshot struct {
+	Schedule *schedule.Schedule
+	// Search finds activities and relationships by meaning; nil means an
+	// in-memory search over Schedule (see MemorySearch).
+	Search Searcher
+}
+
+// Searcher is semantic search over one schedule: the store's hybrid search
+// in the worker, an in-memory one for `plan --file`.
+type Searcher interface {
+	Search(ctx context.Context, text string, k int, kinds ...store.Kind) ([]store.Hit, error)
+}
+
+// searcher returns the snapshot's search, building the in-memory one when
+// none was given.
+func (snap Snapshot) searcher() Searcher {
+	if snap.Search != nil {
+		return snap.Search
+	}
+	return NewMemorySearch(snap.Schedule)
 }
 
 // Separation is a prompt split by intent.
@@ -37,6 +62,22 @@ type PlanInput struct {
 	Feedback string        `json:"feedback,omitempty"`
 	Previous []schedule.Op `json:"previous,omitempty"`
 	Round    int           `json:"round"`
+	// Removed is what this round's removals took out, as the inverse ops
+	// that would put it back (AddActivity, AddRelationship): the additions
+	// step of "make X follow Y instead of Z" re-creates those links from Y.
+	Removed []schedule.Op `json:"removed,omitempty"`
+	// Clarifications are the person's answers to the step's questions, in
+	// the order asked.
+	Clarifications []Clarification `json:"clarifications,omitempty"`
+}
+
+// Clarification is a question a planner asked and the person's answer.
+// About is the phrase the question was about ("the pour"); a deterministic
+// planner reads the answer in its place.
+type Clarification struct {
+	About    string `json:"about,omitempty"`
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
 }
 
 // Plan is a planning step's proposal. Question is set when the planner needs
@@ -45,8 +86,10 @@ type PlanInput struct {
 type Plan struct {
 	Ops      []schedule.Op `json:"ops,omitempty"`
 	Question string        `json:"question,omitempty"`
-	Notes    []string      `json:"notes,omitempty"`
-	Usage    TokenUsage    `json:"usage"`
+	// About is the phrase Question asks about, when there is one.
+	About string     `json:"about,omitempty"`
+	Notes []string   `json:"notes,omitempty"`
+	Usage TokenUsage `json:"usage"`
 }
 
 // TokenUsage counts LLM use; deterministic planners report zeros.
