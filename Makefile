@@ -37,8 +37,8 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME) ./internal/schedule/
 	go test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME) ./internal/interchange/
-	go test -run '^$$' -fuzz '^FuzzMSPDI$$' -fuzztime $(FUZZTIME) ./internal/interchange/
-	go test -run '^$$' -fuzz '^FuzzXER$$' -fuzztime $(FUZZTIME) ./internal/interchange/
+	go test -run '^$$' -fuzz '^FuzzMSPDI$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/interchange/
+	go test -run '^$$' -fuzz '^FuzzXER$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./internal/embed/
 
 # Real Neo4j 5.26 and Weaviate 1.39.3 on 127.0.0.1, data in .services/.
