@@ -253,6 +253,7 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 	if err := workflow.ExecuteActivity(plannerOptions(ctx), a.SeparatePrompt, w.in.Prompt).Get(ctx, &sep); err != nil {
 		return fmt.Errorf("separating the prompt: %w", err)
 	}
+	w.usage = w.usage.Add(sep.Usage)
 	steps := []struct {
 		plan, apply, kind, prompt string
 		fn                        any

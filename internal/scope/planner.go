@@ -52,8 +52,9 @@ func (snap Snapshot) searcher() Searcher {
 
 // Separation is a prompt split by intent.
 type Separation struct {
-	Removals  string `json:"removals"`
-	Additions string `json:"additions"`
+	Removals  string     `json:"removals"`
+	Additions string     `json:"additions"`
+	Usage     TokenUsage `json:"usage"`
 }
 
 // PlanInput is what a planning step sees besides the snapshot.

@@ -124,7 +124,7 @@ func commandsFor(in PlanInput, removals bool) []string {
 
 // PlanRemovals plans delete, dissolve and relationship removals.
 func (Rules) PlanRemovals(_ context.Context, snap Snapshot, in PlanInput) (Plan, error) {
-	p := newRulesPlan(snap.Schedule, in)
+	p := newBuilder(snap.Schedule, in)
 	for _, part := range commandsFor(in, true) {
 		p.removal(part)
 	}
@@ -133,32 +133,32 @@ func (Rules) PlanRemovals(_ context.Context, snap Snapshot, in PlanInput) (Plan,
 
 // PlanAdditions plans new activities and relationships.
 func (Rules) PlanAdditions(_ context.Context, snap Snapshot, in PlanInput) (Plan, error) {
-	p := newRulesPlan(snap.Schedule, in)
+	p := newBuilder(snap.Schedule, in)
 	for i, part := range commandsFor(in, false) {
 		p.addition(i, part)
 	}
 	return p.finish(), nil
 }
 
-// rulesPlan accumulates one step's ops, notes and first question.
-type rulesPlan struct {
+// builder accumulates one step's ops, notes and first question.
+type builder struct {
 	s       *schedule.Schedule // the snapshot plus the ops planned so far
 	in      PlanInput
 	answers map[string]string
 	plan    Plan
 }
 
-func newRulesPlan(s *schedule.Schedule, in PlanInput) *rulesPlan {
+func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
 	answers := map[string]string{}
 	for _, c := range in.Clarifications {
 		answers[strings.ToLower(strings.TrimSpace(c.About))] = strings.TrimSpace(c.Answer)
 	}
-	return &rulesPlan{s: s.Clone(), in: in, answers: answers}
+	return &builder{s: s.Clone(), in: in, answers: answers}
 }
 
 // add applies op to the working copy (so later commands see it) and keeps
 // it; an op the engine refuses is dropped with the reason.
-func (p *rulesPlan) add(op schedule.Op) bool {
+func (p *builder) add(op schedule.Op) bool {
 	if _, err := schedule.Apply(p.s, &op); err != nil {
 		p.note("dropped: %v", err)
 		return false
@@ -167,31 +167,31 @@ func (p *rulesPlan) add(op schedule.Op) bool {
 	return true
 }
 
-func (p *rulesPlan) note(format string, args ...any) {
+func (p *builder) note(format string, args ...any) {
 	p.plan.Notes = append(p.plan.Notes, fmt.Sprintf(format, args...))
 }
 
 // ask records a question; only the first of a step is asked, the others
 // come up again once it is answered.
-func (p *rulesPlan) ask(about, question string) {
+func (p *builder) ask(about, question string) {
 	if p.plan.Question == "" {
 		p.plan.Question, p.plan.About = question, about
 	}
 }
 
-func (p *rulesPlan) finish() Plan { return p.plan }
+func (p *builder) finish() Plan { return p.plan }
 
-func (p *rulesPlan) notUnderstood(part string) {
+func (p *builder) notUnderstood(part string) {
 	p.note("%q: %s", part, NotUnderstood)
 }
 
 // id derives a new activity's or relationship's id from what produced it,
 // so a retried step proposes the same ids.
-func (p *rulesPlan) id(kind string, parts ...string) string {
+func (p *builder) id(kind string, parts ...string) string {
 	return schedule.DerivedID(append([]string{"rules-" + kind, p.in.Prompt, p.in.Feedback, strconv.Itoa(p.in.Round)}, parts...)...)
 }
 
-func (p *rulesPlan) removal(part string) {
+func (p *builder) removal(part string) {
 	if m := reDeleteRels.FindStringSubmatch(part); m != nil {
 		typ := relType(m[1])
 		if m[2] != "" {
@@ -238,7 +238,7 @@ func (p *rulesPlan) removal(part string) {
 	p.notUnderstood(part)
 }
 
-func (p *rulesPlan) addition(i int, part string) {
+func (p *builder) addition(i int, part string) {
 	if m := reRelink.FindStringSubmatch(part); m != nil {
 		to := parseGroup(m[2])
 		p.relink(parseGroup(m[1]).inherit(to), to, parseGroup(m[3]).inherit(to))
@@ -291,7 +291,7 @@ func unquote(s string) string {
 }
 
 // activity resolves a reference to exactly one activity, or asks.
-func (p *rulesPlan) activity(ref string) (schedule.Activity, bool) {
+func (p *builder) activity(ref string) (schedule.Activity, bool) {
 	ref = unquote(ref)
 	// An answer stands for the phrase asked about; an answer that was
 	// itself unclear was asked about in turn.
@@ -365,7 +365,7 @@ func listActivities(acts []schedule.Activity, max int) string {
 	return b.String()
 }
 
-func (p *rulesPlan) removeLink(typ schedule.RelType, from, to string, either bool) {
+func (p *builder) removeLink(typ schedule.RelType, from, to string, either bool) {
 	a, ok1 := p.activity(from)
 	b, ok2 := p.activity(to)
 	if !ok1 || !ok2 {
@@ -406,7 +406,7 @@ func typeLabel(t schedule.RelType) string {
 
 // removeLinks removes every relationship from a member of g1 to a member
 // of g2 (either way with either).
-func (p *rulesPlan) removeLinks(typ schedule.RelType, g1, g2 group, either bool) {
+func (p *builder) removeLinks(typ schedule.RelType, g1, g2 group, either bool) {
 	m1, m2 := g1.memberSet(p.s.Activities), g2.memberSet(p.s.Activities)
 	if len(m1) == 0 || len(m2) == 0 {
 		p.note("no activities are %s", map[bool]string{true: g1.String(), false: g2.String()}[len(m1) == 0])
@@ -430,7 +430,7 @@ func (p *rulesPlan) removeLinks(typ schedule.RelType, g1, g2 group, either bool)
 
 // removeGroup deletes or dissolves every member of g; g must name a level,
 // so that "delete all painting" cannot empty a whole building by accident.
-func (p *rulesPlan) removeGroup(dissolve bool, g group) {
+func (p *builder) removeGroup(dissolve bool, g group) {
 	if ans, ok := p.answers[strings.ToLower(g.text)]; ok && g.level == "" {
 		g.level = parseGroup(ans).level
 	}
@@ -457,7 +457,7 @@ func (p *rulesPlan) removeGroup(dissolve bool, g group) {
 
 // relink re-creates, from the counterparts in from, the links into to
 // that this round removed from prev (or, said on its own, that exist now).
-func (p *rulesPlan) relink(from, to, prev group) {
+func (p *builder) relink(from, to, prev group) {
 	inTo, inPrev := to.memberSet(p.s.Activities), prev.memberSet(p.s.Activities)
 	var old []schedule.Relationship
 	for _, op := range p.in.Removed {
@@ -518,7 +518,7 @@ func sameTrade(candidates []schedule.Activity, a schedule.Activity) (schedule.Ac
 	return schedule.Activity{}, false
 }
 
-func (p *rulesPlan) linked(pred, succ string, typ schedule.RelType) bool {
+func (p *builder) linked(pred, succ string, typ schedule.RelType) bool {
 	for _, r := range p.s.Relationships {
 		if r.Predecessor == pred && r.Successor == succ && r.Type == typ {
 			return true
@@ -527,7 +527,7 @@ func (p *rulesPlan) linked(pred, succ string, typ schedule.RelType) bool {
 	return false
 }
 
-func (p *rulesPlan) addLink(i int, typ schedule.RelType, from, to, lag string) {
+func (p *builder) addLink(i int, typ schedule.RelType, from, to, lag string) {
 	a, ok1 := p.activity(from)
 	b, ok2 := p.activity(to)
 	if !ok1 || !ok2 {
@@ -543,7 +543,7 @@ func (p *rulesPlan) addLink(i int, typ schedule.RelType, from, to, lag string) {
 	p.add(schedule.AddRelationship(r))
 }
 
-func (p *rulesPlan) addActivity(i int, name, days, where, ref string) {
+func (p *builder) addActivity(i int, name, days, where, ref string) {
 	var anchor schedule.Activity
 	if where != "" {
 		var ok bool
@@ -570,7 +570,7 @@ func (p *rulesPlan) addActivity(i int, name, days, where, ref string) {
 // addScope adds one activity for the work on a level ("add activities for
 // excavation on floor 1"), placed ahead of the level's first activity: it
 // follows that activity's predecessors and precedes it.
-func (p *rulesPlan) addScope(i int, what, days string) {
+func (p *builder) addScope(i int, what, days string) {
 	g := parseGroup(what)
 	if g.level == "" || g.trade == "" {
 		p.notUnderstood("add activities for " + what)
@@ -604,7 +604,7 @@ func (p *rulesPlan) addScope(i int, what, days string) {
 
 // firstOf is the member of g with the earliest early start (schedule
 // order breaks ties).
-func (p *rulesPlan) firstOf(g group) (schedule.Activity, bool) {
+func (p *builder) firstOf(g group) (schedule.Activity, bool) {
 	res, err := schedule.Analyze(p.s)
 	if err != nil {
 		return schedule.Activity{}, false
