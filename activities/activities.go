@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -29,6 +30,7 @@ const (
 	ErrTypeImpact           = "ImpactFailed"
 	ErrTypeNotRecorded      = "NotRecorded"
 	ErrTypePlanning         = "PlanningFailed"
+	ErrTypeLLMBusy          = "LLMUnavailable"
 )
 
 // Activities holds the dependencies of the activities. Workflows reference
@@ -286,17 +288,21 @@ func (a *Activities) load(ctx context.Context, scheduleID string) (*schedule.Sch
 }
 
 // classifyPlanning passes planner failures on for Temporal to retry,
-// except those the planner marks permanent (a refused key, a model that
-// keeps answering out of schema): those fail the step at once.
+// except LLM failures a retry cannot fix (a refused key, a content filter,
+// a model that keeps answering out of schema): those fail the step at once.
 func classifyPlanning(err error) error {
 	if err == nil {
 		return nil
 	}
-	var perm interface{ Permanent() bool }
-	if errors.As(err, &perm) && perm.Permanent() {
+	var le *llm.Error
+	if !errors.As(err, &le) {
+		return err
+	}
+	if !le.Retryable {
 		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePlanning, err)
 	}
-	return err
+	// Honour the server's Retry-After instead of the policy's backoff.
+	return temporal.NewApplicationErrorWithOptions(err.Error(), ErrTypeLLMBusy, temporal.ApplicationErrorOptions{Cause: err, NextRetryDelay: le.RetryAfter})
 }
 
 // classify marks failures that a retry cannot fix as non-retryable and

@@ -47,8 +47,8 @@ var demoSteps = []demoStep{
 
 const demoSchedule = "building"
 
-func newDemoCmd(io *streams, stores *config.Stores) *cobra.Command {
-	opts := &devOptions{io: io, stores: stores}
+func newDemoCmd(io *streams, stores *config.Stores, planning *config.Planning) *cobra.Command {
+	opts := &devOptions{io: io, stores: stores, planning: planning}
 	var exit bool
 	file := "examples/building.json"
 	cmd := &cobra.Command{

@@ -23,6 +23,7 @@ import (
 type devOptions struct {
 	io         *streams
 	stores     *config.Stores
+	planning   *config.Planning // nil: the offline rules planner
 	Address    string
 	UIAddress  string
 	TemporalDB string
@@ -31,8 +32,8 @@ type devOptions struct {
 	ready func(c client.Client, frontend, ui string)
 }
 
-func newDevCmd(io *streams, stores *config.Stores) *cobra.Command {
-	opts := &devOptions{io: io, stores: stores}
+func newDevCmd(io *streams, stores *config.Stores, planning *config.Planning) *cobra.Command {
+	opts := &devOptions{io: io, stores: stores, planning: planning}
 	cmd := &cobra.Command{
 		Use:   "dev",
 		Short: "Run a Temporal dev server with the Web UI and a worker, in this process",
@@ -68,6 +69,12 @@ func devRun(ctx context.Context, opts *devOptions) error {
 		return fmt.Errorf("temporal dev server: %w", err)
 	}
 	defer srv.Stop()
+	planner, plannerName := scope.Planner(scope.Rules{}), "offline rules planner"
+	if opts.planning != nil {
+		if planner, plannerName, err = opts.planning.Planner(); err != nil {
+			return err
+		}
+	}
 	stores, err := opts.stores.Open(ctx)
 	if err != nil {
 		return err
@@ -79,12 +86,12 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	}
 	defer tc.Close()
 	w := worker.New(tc, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
+	workflows.Register(w, &activities.Activities{Stores: stores, Planner: planner})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("starting the worker: %w", err)
 	}
 	defer w.Stop()
-	fmt.Fprintf(opts.io.ErrOut, "Temporal dev server on %s (history in %s), worker on task queue %q.\n", srv.FrontendAddress(), opts.TemporalDB, workflows.TaskQueue)
+	fmt.Fprintf(opts.io.ErrOut, "Temporal dev server on %s (history in %s), worker on task queue %q, planning with the %s.\n", srv.FrontendAddress(), opts.TemporalDB, workflows.TaskQueue, plannerName)
 	if ui := srv.UIURL(); ui != "" {
 		fmt.Fprintf(opts.io.ErrOut, "Web UI: %s\n", ui)
 	}

@@ -60,6 +60,8 @@ func newRootCmd(io *streams) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
 	stores := config.StoresFromEnv()
 	stores.BindFlags(root.PersistentFlags())
+	planning := config.PlanningFromEnv()
+	planning.BindFlags(root.PersistentFlags())
 	temporalCfg := &temporalConfig{}
 	temporalCfg.bind(root)
 	root.AddCommand(
@@ -68,8 +70,9 @@ func newRootCmd(io *streams) *cobra.Command {
 		newExportCmd(io, &stores, nil),
 		newSearchCmd(io, &stores),
 		newVerifyCmd(io, &stores),
-		newDevCmd(io, &stores),
-		newDemoCmd(io, &stores),
+		newDevCmd(io, &stores, &planning),
+		newDemoCmd(io, &stores, &planning),
+		newPlanCmd(io, &planning),
 		newPromptCmd(io, temporalCfg),
 		newReviewCmd(io, temporalCfg),
 		newDispatchCmd(io, temporalCfg),

@@ -17,7 +17,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/activities"
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -37,6 +36,8 @@ func run(args []string) error {
 	certFile := fs.String("tls-cert", os.Getenv("TEMPORAL_TLS_CERT"), "client certificate for mTLS, e.g. Temporal Cloud (env TEMPORAL_TLS_CERT)")
 	keyFile := fs.String("tls-key", os.Getenv("TEMPORAL_TLS_KEY"), "client key for mTLS (env TEMPORAL_TLS_KEY); an API key comes from TEMPORAL_API_KEY only")
 	stores.BindFlags(fs)
+	planning := config.PlanningFromEnv()
+	planning.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +61,10 @@ func run(args []string) error {
 		}
 	}
 
+	planner, plannerName, err := planning.Planner()
+	if err != nil {
+		return err
+	}
 	ctx := context.Background()
 	c, err := stores.Open(ctx)
 	if err != nil {
@@ -74,7 +79,7 @@ func run(args []string) error {
 	// On SIGINT/SIGTERM the worker stops polling and gives running
 	// activities this long to finish before it returns.
 	w := worker.New(tc, *queue, worker.Options{WorkerStopTimeout: 30 * time.Second})
-	workflows.Register(w, &activities.Activities{Stores: c, Planner: scope.Rules{}})
-	logger.Info("worker started", "address", *address, "namespace", *namespace, "task_queue", *queue)
+	workflows.Register(w, &activities.Activities{Stores: c, Planner: planner})
+	logger.Info("worker started", "address", *address, "namespace", *namespace, "task_queue", *queue, "planner", plannerName)
 	return w.Run(worker.InterruptCh())
 }

@@ -41,36 +41,17 @@ func client(t testing.TB, cfg llm.Config) *llm.Client {
 }
 
 // round runs a prompt as a dispatch round does and returns every op's call
-// and the plans' notes and questions.
+// and the round's notes, question and usage.
 func round(t testing.TB, p scope.Planner, s *schedule.Schedule, prompt string) (calls []string, notes []string, question string, usage scope.TokenUsage) {
 	t.Helper()
-	ctx := context.Background()
-	sep, err := p.Separate(ctx, prompt)
+	r, err := scope.PlanRound(context.Background(), p, s, scope.PlanInput{Prompt: prompt, Round: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	usage = sep.Usage
-	cur := s.Clone()
-	rp, err := p.PlanRemovals(ctx, scope.Snapshot{Schedule: cur}, scope.PlanInput{Prompt: sep.Removals, Round: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	applied, removed, err := schedule.ApplyAll(cur, rp.Ops)
-	if err != nil {
-		t.Fatalf("removals refused: %v", err)
-	}
-	ap, err := p.PlanAdditions(ctx, scope.Snapshot{Schedule: cur}, scope.PlanInput{Prompt: sep.Additions, Round: 1, Removed: removed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	added, _, err := schedule.ApplyAll(cur, ap.Ops)
-	if err != nil {
-		t.Fatalf("additions refused: %v", err)
-	}
-	for _, op := range append(applied, added...) {
+	for _, op := range r.Ops {
 		calls = append(calls, op.Call)
 	}
-	return calls, append(rp.Notes, ap.Notes...), strings.TrimSpace(rp.Question + " " + ap.Question), usage.Add(rp.Usage).Add(ap.Usage)
+	return calls, r.Notes, r.Question, r.Usage
 }
 
 // seedPrompts are the seed design's four example prompts, on the example

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+)
+
+// planOptions are the flags of `autoscheduler plan`.
+type planOptions struct {
+	io       *streams
+	planning *config.Planning
+	Prompt   string
+	File     string
+	Format   string
+	Answers  []string
+}
+
+func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
+	opts := &planOptions{io: io, planning: planning}
+	cmd := &cobra.Command{
+		Use:   `plan "PROMPT" --file FILE [--format table|json] [--answer TEXT ...]`,
+		Short: "Show the changes a prompt would make to a schedule file (no server)",
+		Long: "Plan a prompt as a dispatch round would — separate, removals, additions — against a schedule\n" +
+			"file in memory, and print the ops with the CPM impact. Nothing is stored. When the planner asks\n" +
+			"a question, --answer answers it (repeat the flag for later questions).",
+		Example: `  autoscheduler plan "Delete all activities on the second floor" --file examples/building.json
+  autoscheduler plan "delete the pour" --file examples/building.json --answer A041 --format json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Prompt = args[0]
+			if opts.File == "" {
+				return usagef("plan: --file is required")
+			}
+			if opts.Format != "table" && opts.Format != "json" {
+				return usagef("plan: --format %q: want table or json", opts.Format)
+			}
+			return planRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.File, "file", "", "schedule file (.json, .xml MSPDI, .xer)")
+	cmd.Flags().StringVar(&opts.Format, "format", "table", "output: table or json")
+	cmd.Flags().StringArrayVar(&opts.Answers, "answer", nil, "answer to the planner's question (repeatable, in order)")
+	return cmd
+}
+
+// planOutput is the stable JSON of `plan --format json` (DESIGN).
+type planOutput struct {
+	Ops      []schedule.Op    `json:"ops"`
+	Question string           `json:"question,omitempty"`
+	Notes    []string         `json:"notes,omitempty"`
+	Usage    scope.TokenUsage `json:"token_usage"`
+}
+
+func planRun(ctx context.Context, opts *planOptions) error {
+	s, _, err := interchange.Load(opts.File)
+	if err != nil {
+		return err
+	}
+	planner, _, err := opts.planning.Planner()
+	if err != nil {
+		return err
+	}
+	in := scope.PlanInput{Prompt: opts.Prompt, Round: 1}
+	answers := opts.Answers
+	var round *scope.Round
+	for {
+		if round, err = scope.PlanRound(ctx, planner, s, in); err != nil {
+			return err
+		}
+		if round.Question == "" || len(answers) == 0 {
+			break
+		}
+		in.Clarifications = append(in.Clarifications, scope.Clarification{About: round.About, Question: round.Question, Answer: answers[0]})
+		answers = answers[1:]
+	}
+	if opts.Format == "json" {
+		out := planOutput{Ops: round.Ops, Question: round.Question, Notes: round.Notes, Usage: round.Usage}
+		if out.Ops == nil {
+			out.Ops = []schedule.Op{}
+		}
+		enc := json.NewEncoder(opts.io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := opts.io.Out
+	if round.Question != "" {
+		fmt.Fprintf(w, "The planner asks: %s\n(answer with --answer %q)\n", round.Question, "…")
+		return nil
+	}
+	if len(round.Ops) == 0 {
+		fmt.Fprintln(w, "No changes.")
+	} else {
+		fmt.Fprintf(w, "%d change(s):\n", len(round.Ops))
+		for _, op := range round.Ops {
+			fmt.Fprintf(w, "  %s\n", op.Call)
+		}
+		fmt.Fprintln(w)
+		if err := render.WriteChangeDiff(w, s, round.After, render.DiffOptions{Color: opts.io.OutIsTTY}); err != nil {
+			return err
+		}
+	}
+	for _, n := range round.Notes {
+		fmt.Fprintf(w, "Note: %s\n", strings.TrimSpace(n))
+	}
+	return nil
+}

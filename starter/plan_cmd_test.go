@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/scope/scopetest"
+)
+
+type planJSON struct {
+	Ops []struct {
+		Op         string `json:"op"`
+		Call       string `json:"call"`
+		ActivityID string `json:"activity_id"`
+	} `json:"ops"`
+	Question string   `json:"question"`
+	Notes    []string `json:"notes"`
+	Usage    struct {
+		Calls int `json:"calls"`
+	} `json:"token_usage"`
+}
+
+func planOf(t *testing.T, args ...string) planJSON {
+	t.Helper()
+	code, out, errOut := runCLI(t, append([]string{"plan", "--file", "../examples/building.json", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var p planJSON
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return p
+}
+
+func TestPlanRules(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	p := planOf(t, "Delete activity A007")
+	if len(p.Ops) != 1 || p.Ops[0].ActivityID != "A007" || p.Question != "" {
+		t.Fatalf("plan = %+v", p)
+	}
+	p = planOf(t, "delete the pour")
+	if len(p.Ops) != 0 || !strings.Contains(p.Question, `"the pour" matches 9`) {
+		t.Fatalf("plan = %+v", p)
+	}
+	p = planOf(t, "delete the pour", "--answer", "A041")
+	if len(p.Ops) != 1 || p.Ops[0].ActivityID != "A041" {
+		t.Fatalf("answered plan = %+v", p)
+	}
+	code, out, _ := runCLI(t, "plan", "Make fitouts on floor 4 come after fitouts on floor 2 instead of floor 3", "--file", "../examples/building.json")
+	if code != 0 || !strings.Contains(out, "+ Painting Level 2 -SS+5-> Painting Level 4") || !strings.Contains(out, "Project finish") {
+		t.Fatalf("table output:\n%s", out)
+	}
+}
+
+// TestPlanOpenAI runs the LLM planner through the CLI's own configuration
+// against the scripted model.
+func TestPlanOpenAI(t *testing.T) {
+	model := scopetest.NewModel(t)
+	t.Setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+	t.Setenv("OPENAI_BASE_URL", model.Config().BaseURL)
+	p := planOf(t, "Make fitouts on floor 4 come after fitouts on floor 2 instead of floor 3", "--llm", "openai")
+	if len(p.Ops) != 2 || p.Usage.Calls != model.Usage().Calls || p.Usage.Calls == 0 {
+		t.Fatalf("plan = %+v (server counted %+v)", p, model.Usage())
+	}
+}
+
+func TestPlanErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"plan", "x"},
+		{"plan", "x", "--file", "../examples/building.json", "--format", "xml"},
+		{"plan", "x", "--file", "../examples/building.json", "--llm", "magic"},
+	} {
+		if code, _, errOut := runCLI(t, args...); code == 0 || errOut == "" {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
