@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/llm"
+	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -85,6 +86,10 @@ type Impact struct {
 	CriticalBefore []string `json:"critical_before"`
 	CriticalAfter  []string `json:"critical_after"`
 	FloatChanged   []string `json:"float_changed,omitempty"`
+	// Diff is the review screen's before/after: what changed, finish moved
+	// by how much (with dates when the schedule has a start date), which
+	// activities became critical.
+	Diff *render.ChangeDiff `json:"diff,omitempty"`
 }
 
 // CommitInput names the ops being committed, the dispatch (workflow and
@@ -192,12 +197,15 @@ func keepAlive(ctx context.Context) (stop func()) {
 	go func() {
 		tick := time.NewTicker(HeartbeatInterval)
 		defer tick.Stop()
+		// No heartbeat at the start: a write that ends within the interval
+		// never heartbeats, so none is left in flight (the SDK sends them
+		// late) to fail against a finished activity.
 		for {
-			activity.RecordHeartbeat(ctx)
 			select {
 			case <-done:
 				return
 			case <-tick.C:
+				activity.RecordHeartbeat(ctx)
 			}
 		}
 	}()
@@ -226,7 +234,12 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact,
 	if err := schedule.Undo(before, in.Inverses); err != nil {
 		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
 	}
-	return CompareCPM(before, after)
+	imp, err := CompareCPM(before, after)
+	if err != nil {
+		return Impact{}, err
+	}
+	imp.Diff = render.NewChangeDiff(before, after)
+	return imp, nil
 }
 
 // CompareCPM computes the Impact of going from before to after.

@@ -18,29 +18,42 @@ import (
 // demoStep is one prompt of the demo and how the demo reviews it.
 type demoStep struct {
 	prompt   string
+	answers  []string           // to the planner's questions, in order
 	reviews  []workflows.Review // one per round
 	headline string
 }
 
-// demoSteps use the grammar the current offline planner understands; the
-// seed design's free-form prompts need the LLM or rules planner.
+// demoSteps are the seed design's four example prompts (its "<uuid>" is
+// the example building's A007), and one ambiguous prompt that makes the
+// planner ask.
 var demoSteps = []demoStep{
 	{
-		headline: "A change the planner gets right: accept it.",
-		prompt:   "delete activity Final cleaning",
+		headline: "Re-sequence: the planner removes the floor 3 -> floor 4 fit-out link and adds floor 2 -> floor 4. Accept.",
+		prompt:   "Make fitouts on floor 4 come after fitouts on floor 2 instead of floor 3",
 		reviews:  []workflows.Review{{Decision: "accept", Reviewer: "demo"}},
 	},
 	{
-		headline: "A change the planner gets wrong: reject it with feedback, accept the second round.",
-		prompt:   "dissolve activity Snagging inspection",
+		headline: "Too much: reject with feedback, accept the narrower second round.",
+		prompt:   "Delete all activities on the second floor",
 		reviews: []workflows.Review{
-			{Decision: "reject", Feedback: "delete activity Defect rectification", Reviewer: "demo"},
+			{Decision: "reject", Feedback: "delete all drywall activities on the second floor", Reviewer: "demo"},
 			{Decision: "accept", Reviewer: "demo"},
 		},
 	},
 	{
-		headline: "A change nobody wants: reject it; both stores go back as they were.",
-		prompt:   `add activity "Topping-out ceremony" 1 days after "Structure topped out"`,
+		headline: "New scope nobody wants after all: reject; both stores go back as they were.",
+		prompt:   "Add activities for excavation on floor 1",
+		reviews:  []workflows.Review{{Decision: "reject", Reviewer: "demo"}},
+	},
+	{
+		headline: "One activity by id: accept.",
+		prompt:   "Delete activity A007",
+		reviews:  []workflows.Review{{Decision: "accept", Reviewer: "demo"}},
+	},
+	{
+		headline: "Ambiguous: the planner asks which pour instead of guessing; answer, then reject.",
+		prompt:   "delete the pour",
+		answers:  []string{"Pour slab Level 3"},
 		reviews:  []workflows.Review{{Decision: "reject", Reviewer: "demo"}},
 	},
 }
@@ -126,7 +139,7 @@ func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) erro
 // demoScenario runs the demo steps through the same calls `prompt` uses.
 func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 	id := workflows.DispatchWorkflowID(demoSchedule)
-	show := &promptOptions{io: io}
+	show := &promptOptions{io: io, DiffLimit: 6}
 	for i, step := range demoSteps {
 		fmt.Fprintf(io.Out, "\n== Prompt %d: %q\n   %s\n", i+1, step.prompt, step.headline)
 		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},
@@ -134,17 +147,24 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 		if err != nil {
 			return err
 		}
+		answers := step.answers
 		for round, review := range step.reviews {
-			handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-				WorkflowID: id, RunID: run.GetRunID(), UpdateName: workflows.ProposalUpdate,
-				WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{workflows.ProposalRequest{Round: round + 1}},
-			})
+			proposal, err := awaitProposal(ctx, c, id, run.GetRunID(), round+1)
 			if err != nil {
 				return err
 			}
-			var proposal workflows.Proposal
-			if err := handle.Get(ctx, &proposal); err != nil {
-				return err
+			for proposal.AwaitingClarification && len(answers) > 0 {
+				if err := printProposal(show, id, proposal); err != nil {
+					return err
+				}
+				fmt.Fprintf(io.Out, "  -> answer %q\n", answers[0])
+				if err := sendAnswer(ctx, c, id, answers[0]); err != nil {
+					return err
+				}
+				answers = answers[1:]
+				if proposal, err = awaitProposal(ctx, c, id, run.GetRunID(), round+1); err != nil {
+					return err
+				}
 			}
 			if err := printProposal(show, id, proposal); err != nil {
 				return err

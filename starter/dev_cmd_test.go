@@ -180,13 +180,22 @@ func TestDemo(t *testing.T) {
 	}
 	for _, want := range []string{
 		`imported ../examples/building.json as "building": 147 activities, 262 relationships`,
-		`applied  delete_activity(name="Final cleaning")`,
+		`applied  delete_relationship(type="SS", predecessor="Painting Level 3", successor="Painting Level 4", lag=5)`,
+		`applied  add_relationship(type="SS", predecessor="Painting Level 2", successor="Painting Level 4", lag=5)`,
 		"dispatch-building: accepted after 1 round(s)",
-		`-> reject with feedback "delete activity Defect rectification"`,
+		`applied  delete_activity(name="Final fixtures Level 2")`,
+		`-> reject with feedback "delete all drywall activities on the second floor"`,
 		`Round 2 of dispatch-building:`,
+		`applied  delete_activity(name="Drywall taping Level 2")`,
 		"dispatch-building: accepted after 2 round(s)",
+		`applied  add_activity(name="Excavation Level 1", duration="5")`,
 		"dispatch-building: rejected after 1 round(s)",
-		"51 of 145 activities critical",
+		`applied  delete_activity(name="Setting-out survey")`,
+		`the planner asks: "the pour" matches 9 activities`,
+		`-> answer "Pour slab Level 3"`,
+		`applied  delete_activity(name="Pour slab Level 3")`,
+		"Project finish:",
+		"of 143 activities critical",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q\n%s", want, out.String())

@@ -57,6 +57,10 @@ type promptOptions struct {
 	JSON     bool
 	Rounds   int
 	Timeout  time.Duration
+	// DiffLimit caps each list of the review's diff (0: all).
+	DiffLimit int
+	// Answers answer the planner's questions in order, before stdin does.
+	Answers []string
 	// in, when set, is where answers are read (the menu shares its own).
 	in *bufio.Reader
 }
@@ -81,6 +85,7 @@ func newPromptCmd(io *streams, tc *temporalConfig) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "accept the first proposal without asking")
+	cmd.Flags().StringArrayVar(&opts.Answers, "answer", nil, "answer to the planner's question, if it asks (repeatable, in order)")
 	cmd.Flags().BoolVar(&opts.NoWait, "no-wait", false, "start the dispatch and return; review later with `autoscheduler review`")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print proposals and the result as JSON")
 	cmd.Flags().IntVar(&opts.Rounds, "max-rounds", workflows.DefaultMaxRounds, "rounds of reject-with-feedback before the dispatch gives up")
@@ -118,17 +123,26 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		in = bufio.NewReader(opts.io.In)
 	}
 	for round := 1; ; round++ {
-		var proposal workflows.Proposal
-		handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-			WorkflowID: id, RunID: run.GetRunID(), UpdateName: workflows.ProposalUpdate,
-			WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{workflows.ProposalRequest{Round: round}},
-		})
-		if err == nil {
-			err = handle.Get(ctx, &proposal)
-		}
+		proposal, err := awaitProposal(ctx, c, id, run.GetRunID(), round)
 		if err != nil {
 			// The dispatch ended without (another) proposal: show how.
 			return printResult(ctx, opts, run)
+		}
+		// The planner may ask before it proposes: answer, then wait again.
+		for proposal.AwaitingClarification {
+			if err := printProposal(opts, id, proposal); err != nil {
+				return err
+			}
+			answer, err := askAnswer(opts, in, id, proposal.Question)
+			if err != nil {
+				return err
+			}
+			if err := sendAnswer(ctx, c, id, answer); err != nil {
+				return err
+			}
+			if proposal, err = awaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
+				return printResult(ctx, opts, run)
+			}
 		}
 		if err := printProposal(opts, id, proposal); err != nil {
 			return err
@@ -143,6 +157,73 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		if review.Decision == "accept" || review.Feedback == "" {
 			return printResult(ctx, opts, run)
 		}
+	}
+}
+
+// awaitProposal waits, without polling, for the proposal of round (or a
+// question asked while planning it).
+func awaitProposal(ctx context.Context, c client.Client, id, runID string, round int) (workflows.Proposal, error) {
+	var proposal workflows.Proposal
+	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: id, RunID: runID, UpdateName: workflows.ProposalUpdate,
+		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{workflows.ProposalRequest{Round: round}},
+	})
+	if err == nil {
+		err = handle.Get(ctx, &proposal)
+	}
+	return proposal, err
+}
+
+// askAnswer takes the next --answer, or asks on standard input.
+func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (string, error) {
+	if len(opts.Answers) > 0 {
+		answer := opts.Answers[0]
+		opts.Answers = opts.Answers[1:]
+		return answer, nil
+	}
+	fmt.Fprint(opts.io.ErrOut, "Your answer: ")
+	line, err := in.ReadString('\n')
+	if strings.TrimSpace(line) == "" {
+		if err == nil {
+			return "", errors.New("empty answer")
+		}
+		return "", fmt.Errorf("the planner asks: %s\nno answer on standard input: answer with `autoscheduler clarify %s \"ANSWER\"` (the dispatch waits)", question, id)
+	}
+	return strings.TrimSpace(line), nil
+}
+
+func sendAnswer(ctx context.Context, c client.Client, id, answer string) error {
+	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: id, UpdateName: workflows.ClarifyUpdate,
+		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{workflows.Clarification{Answer: answer, Author: "cli"}},
+	})
+	if err == nil {
+		err = handle.Get(ctx, nil)
+	}
+	if err != nil {
+		return fmt.Errorf("answer to %s refused: %w", id, err)
+	}
+	return nil
+}
+
+func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
+	return &cobra.Command{
+		Use:     `clarify DISPATCH-ID "ANSWER"`,
+		Short:   "Answer the question a dispatch's planner asked",
+		Example: `  autoscheduler clarify dispatch-building "Pour slab Level 2"`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := tc.client()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			if err := sendAnswer(cmd.Context(), c, args[0], args[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(io.Out, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", args[0], args[0])
+			return nil
+		},
 	}
 }
 
@@ -190,6 +271,10 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	if opts.JSON {
 		return json.NewEncoder(opts.io.Out).Encode(map[string]any{"dispatch": id, "proposal": p})
 	}
+	if p.AwaitingClarification {
+		fmt.Fprintf(opts.io.Out, "Round %d of %s: the planner asks: %s\n", p.Round, id, p.Question)
+		return nil
+	}
 	fmt.Fprintf(opts.io.Out, "Round %d of %s:\n", p.Round, id)
 	tw := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
 	for _, ch := range p.Changes {
@@ -204,6 +289,10 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	}
 	if p.Question != "" {
 		fmt.Fprintf(opts.io.Out, "  question: %s\n", p.Question)
+	}
+	if im := p.Impact; im != nil && im.Diff != nil {
+		fmt.Fprintln(opts.io.Out)
+		return im.Diff.WriteText(opts.io.Out, render.DiffOptions{Color: opts.io.OutIsTTY, Limit: opts.DiffLimit})
 	}
 	if im := p.Impact; im != nil {
 		fmt.Fprintf(opts.io.Out, "  project finish: %s -> %s working days (%+g)\n", render.Days(im.FinishBefore), render.Days(im.FinishAfter), im.FinishAfter-im.FinishBefore)
@@ -321,11 +410,21 @@ func newDispatchCmd(io *streams, tc *temporalConfig) *cobra.Command {
 				fmt.Fprint(io.Out, ", awaiting review")
 			}
 			fmt.Fprintln(io.Out)
+			if status.AwaitingClarification {
+				fmt.Fprintf(io.Out, "The planner asks: %s\n(answer with `autoscheduler clarify %s \"ANSWER\"`)\n", status.Question, args[0])
+			}
 			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
 			for _, ch := range changes {
 				fmt.Fprintf(tw, "  %d\t%s\t%s\n", ch.Round, ch.Status, ch.Call)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			if status.Impact != nil && status.Impact.Diff != nil {
+				fmt.Fprintln(io.Out)
+				return status.Impact.Diff.WriteText(io.Out, render.DiffOptions{Color: io.OutIsTTY})
+			}
+			return nil
 		},
 	}
 	cmd.AddCommand(list, show)

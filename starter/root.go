@@ -75,6 +75,7 @@ func newRootCmd(io *streams) *cobra.Command {
 		newPlanCmd(io, &planning),
 		newPromptCmd(io, temporalCfg),
 		newReviewCmd(io, temporalCfg),
+		newClarifyCmd(io, temporalCfg),
 		newDispatchCmd(io, temporalCfg),
 		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -86,13 +87,24 @@ type DiffImpact struct {
 	BecameCritical   []DiffActivity `json:"became_critical"`
 	NoLongerCritical []DiffActivity `json:"no_longer_critical"`
 	FloatChanged     int            `json:"float_changed"`
+}
 
-	finishBefore, finishAfter string // "Mon 2006-01-02" for the text form
+// shortDate turns a finish date-time into "Mon 2006-01-02" for the text
+// form ("" stays "").
+func shortDate(dateTime string) string {
+	t, err := time.Parse(schedule.DateTimeLayout, dateTime)
+	if err != nil {
+		return ""
+	}
+	return t.Format("Mon 2006-01-02")
 }
 
 // DiffOptions shapes the text form.
 type DiffOptions struct {
 	Color bool // ANSI colours, for a terminal
+	// Limit caps each list (activities added, removed, …) at that many
+	// lines and says how many more there are; 0 shows everything.
+	Limit int
 }
 
 // WriteChangeDiff writes the change from before to after as text for a
@@ -234,11 +246,11 @@ func impactOf(before, after *schedule.Schedule, rb, ra *schedule.Result) *DiffIm
 	}
 	if c := clockOf(before); c != nil {
 		t := c.FinishAt(rb.ProjectDuration)
-		im.FinishDateBefore, im.finishBefore = t.Format(schedule.DateTimeLayout), t.Format("Mon 2006-01-02")
+		im.FinishDateBefore = t.Format(schedule.DateTimeLayout)
 	}
 	if c := clockOf(after); c != nil {
 		t := c.FinishAt(ra.ProjectDuration)
-		im.FinishDateAfter, im.finishAfter = t.Format(schedule.DateTimeLayout), t.Format("Mon 2006-01-02")
+		im.FinishDateAfter = t.Format(schedule.DateTimeLayout)
 	}
 	for i, a := range after.Activities {
 		j, ok := rb.Net.Index(a.ID)
@@ -292,16 +304,30 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 		return color + s + ansiReset
 	}
 	section := func(title string) { fmt.Fprintln(bw, paint(ansiBold, title)) }
+	// shown says how many of n items to print; more prints the rest's count.
+	shown := func(n int) int {
+		if opts.Limit > 0 && n > opts.Limit {
+			return opts.Limit
+		}
+		return n
+	}
+	more := func(n int) {
+		if k := n - shown(n); k > 0 {
+			fmt.Fprintf(bw, "    … and %d more\n", k)
+		}
+	}
 
 	if len(d.Added)+len(d.Removed)+len(d.Changed) > 0 {
 		section("Activities")
-		for _, a := range d.Added {
+		for _, a := range d.Added[:shown(len(d.Added))] {
 			fmt.Fprintln(bw, paint(ansiGreen, "  + "+activityText(a)))
 		}
-		for _, a := range d.Removed {
+		more(len(d.Added))
+		for _, a := range d.Removed[:shown(len(d.Removed))] {
 			fmt.Fprintln(bw, paint(ansiRed, "  - "+activityText(a)))
 		}
-		for _, c := range d.Changed {
+		more(len(d.Removed))
+		for _, c := range d.Changed[:shown(len(d.Changed))] {
 			parts := make([]string, len(c.Changes))
 			for i, f := range c.Changes {
 				switch f.Field {
@@ -313,15 +339,18 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 			}
 			fmt.Fprintln(bw, paint(ansiYellow, "  ~ "+textOf(c.Name)+" ("+textOf(c.ID)+"): "+strings.Join(parts, "; ")))
 		}
+		more(len(d.Changed))
 	}
 	if len(d.RelationshipsAdded)+len(d.RelationshipsRemoved) > 0 {
 		section("Relationships")
-		for _, r := range d.RelationshipsAdded {
+		for _, r := range d.RelationshipsAdded[:shown(len(d.RelationshipsAdded))] {
 			fmt.Fprintln(bw, paint(ansiGreen, "  + "+textOf(r.Text)))
 		}
-		for _, r := range d.RelationshipsRemoved {
+		more(len(d.RelationshipsAdded))
+		for _, r := range d.RelationshipsRemoved[:shown(len(d.RelationshipsRemoved))] {
 			fmt.Fprintln(bw, paint(ansiRed, "  - "+textOf(r.Text)))
 		}
+		more(len(d.RelationshipsRemoved))
 	}
 	if len(d.Added)+len(d.Removed)+len(d.Changed)+len(d.RelationshipsAdded)+len(d.RelationshipsRemoved) == 0 {
 		fmt.Fprintln(bw, "No changes to activities or relationships.")
@@ -334,8 +363,10 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 		return bw.Flush()
 	}
 	finish := "  Project finish: " + Days(im.FinishBefore) + " -> " + Days(im.FinishAfter) + " working days"
-	if im.finishBefore != "" && im.finishAfter != "" {
-		finish += " (" + im.finishBefore + " -> " + im.finishAfter + ")"
+	// From the exported fields, so a diff that went through JSON (a
+	// workflow's history) prints the same.
+	if b, a := shortDate(im.FinishDateBefore), shortDate(im.FinishDateAfter); b != "" && a != "" {
+		finish += " (" + b + " -> " + a + ")"
 	}
 	var moves, color string
 	switch {
@@ -351,9 +382,12 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 		if len(as) == 0 {
 			return
 		}
-		names := make([]string, len(as))
-		for i, a := range as {
-			names[i] = textOf(a.Name) + " (" + textOf(a.ID) + ")"
+		names := make([]string, 0, shown(len(as))+1)
+		for _, a := range as[:shown(len(as))] {
+			names = append(names, textOf(a.Name)+" ("+textOf(a.ID)+")")
+		}
+		if k := len(as) - shown(len(as)); k > 0 {
+			names = append(names, fmt.Sprintf("… and %d more", k))
 		}
 		fmt.Fprintf(bw, "  %s (%d): %s\n", title, len(as), paint(color, strings.Join(names, ", ")))
 	}

@@ -217,6 +217,27 @@ func TestChangeDiffDatesAndColour(t *testing.T) {
 	if rel := got["relationships_added"].([]any)[0].(map[string]any); rel["text"] != "Excavate -SS-> Snag" || rel["predecessor_name"] != "Excavate" || rel["type"] != "SS" {
 		t.Errorf("relationship JSON %v", rel)
 	}
+	// A diff that travelled as JSON (a workflow's history) prints the same,
+	// dates included; Limit shortens the lists.
+	var back render.ChangeDiff
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	var again, limited bytes.Buffer
+	if err := back.WriteText(&again, render.DiffOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != plain.String() {
+		t.Errorf("after JSON:\n%s\nbefore:\n%s", again.String(), plain.String())
+	}
+	more := after.Clone()
+	more.Activities = append(more.Activities, schedule.Activity{ID: "F", Name: "Snag 2", Duration: "1"}, schedule.Activity{ID: "G", Name: "Snag 3", Duration: "1"})
+	if err := render.WriteChangeDiff(&limited, before, more, render.DiffOptions{Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(limited.String(), "  + Snag (E, 1 d)\n    … and 2 more\n") || strings.Contains(limited.String(), "Snag 2") {
+		t.Errorf("limited:\n%s", limited.String())
+	}
 }
 
 // A name cannot steer the terminal: control characters come out quoted.
