@@ -17,6 +17,8 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/llm"
+	"github.com/autoscheduler/autoscheduler/internal/scope/scopetest"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -35,13 +37,15 @@ type fixture struct {
 	updates int
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T) *fixture { return newFixtureWith(t, scope.Rules{}) }
+
+func newFixtureWith(t *testing.T, planner scope.Planner) *fixture {
 	t.Helper()
 	c, _ := storetest.EmbeddedBuilding(t, scheduleID)
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
 	env.SetStartWorkflowOptions(clientStartOptions())
-	acts := &activities.Activities{Stores: c, Planner: scope.Rules{}}
+	acts := &activities.Activities{Stores: c, Planner: planner}
 	env.RegisterActivity(acts)
 	env.RegisterWorkflow(workflows.DispatchWorkflow)
 	env.RegisterWorkflow(workflows.EditWorkflow)
@@ -612,4 +616,38 @@ func findAppError(err error, typ string) *temporal.ApplicationError {
 		}
 	}
 	return nil
+}
+
+// TestDispatchWithLLMPlanner is one dispatch end to end through the
+// workflow with the LLM scope manager and a scripted OpenAI-compatible
+// model: the real client, tool calls, structured output and the stores'
+// own search. Token usage reaches the status query and the result.
+func TestDispatchWithLLMPlanner(t *testing.T) {
+	model := scopetest.NewModel(t)
+	client, err := llm.New(model.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixtureWith(t, &scope.Manager{LLM: client})
+	var reviewDone func() error
+	f.env.RegisterDelayedCallback(func() {
+		st := f.status()
+		if !st.AwaitingReview || st.TokenUsage.Calls == 0 || st.TokenUsage.PromptTokens == 0 {
+			t.Errorf("status during review = %+v", st)
+		}
+		reviewDone = f.review(workflows.DecisionAccept, "")
+	}, time.Hour)
+	res := f.run(workflows.DispatchInput{Prompt: "Make fitouts on floor 4 come after fitouts on floor 2 instead of floor 3", Author: "test"})
+	want := `delete_relationship(type="SS", predecessor="Painting Level 3", successor="Painting Level 4", lag=5)
+add_relationship(type="SS", predecessor="Painting Level 2", successor="Painting Level 4", lag=5)`
+	if res.Status != workflows.StatusAccepted || calls(res.Changes) != want {
+		t.Fatalf("result = %+v\n%s", res, calls(res.Changes))
+	}
+	if err := reviewDone(); err != nil {
+		t.Fatal(err)
+	}
+	if u := model.Usage(); res.TokenUsage.Calls != u.Calls || res.TokenUsage.PromptTokens != u.PromptTokens {
+		t.Errorf("token usage %+v, the model served %+v", res.TokenUsage, u)
+	}
+	f.committedInLedgers(res.Changes, "pm")
 }
