@@ -347,7 +347,7 @@ func end(acts map[string]schedule.Activity, id string) End {
 // different, deletes for what is gone, in schedule order.
 func diff(before, after *schedule.Schedule) Change {
 	var ch Change
-	if before.Name != after.Name || before.StartDate != after.StartDate || !slices.Equal(calendarDays(before), calendarDays(after)) {
+	if before.Name != after.Name || before.StartDate != after.StartDate || calendarKey(before) != calendarKey(after) {
 		ch.Meta = &Meta{Name: after.Name, StartDate: after.StartDate, Calendar: after.Calendar}
 	}
 	oldActs := activityMap(before)
@@ -381,11 +381,17 @@ func diff(before, after *schedule.Schedule) Change {
 	return ch
 }
 
-func calendarDays(s *schedule.Schedule) []string {
+// calendarKey is a schedule's calendar as comparable text: every field
+// (workdays, hours, holidays, exceptions) counts.
+func calendarKey(s *schedule.Schedule) string {
 	if s.Calendar == nil {
-		return nil
+		return ""
 	}
-	return append(append([]string{"workdays"}, s.Calendar.Workdays...), append([]string{"holidays"}, s.Calendar.Holidays...)...)
+	b, err := json.Marshal(s.Calendar)
+	if err != nil {
+		return fmt.Sprint(s.Calendar) // not reached: a Calendar marshals
+	}
+	return string(b)
 }
 
 // Load reads a stored schedule.

@@ -120,6 +120,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("OpsThenInversesRestoreDumps", func(t *testing.T) { testOpsThenInverses(t, open) })
 	t.Run("SameOpIDsTwiceChangeNothing", func(t *testing.T) { testIdempotent(t, open) })
 	t.Run("CommitMarksBothLedgers", func(t *testing.T) { testCommit(t, open) })
+	t.Run("ReplaceChangesOnlyTheCalendar", func(t *testing.T) { testReplaceCalendar(t, open) })
 	t.Run("SecondStoreFailureLeavesFirstAsItWas", func(t *testing.T) { testSecondStoreFailure(t, open) })
 	t.Run("AwkwardTextRoundTrips", func(t *testing.T) { testAwkwardText(t, open) })
 	t.Run("SchedulesAreIsolated", func(t *testing.T) { testIsolation(t, open) })
@@ -318,6 +319,39 @@ func testCommit(t *testing.T, open Opener) {
 	// The refreshed documents are what a fresh import of the result holds.
 	if dumps(t, c, id) != applied1 {
 		t.Fatal("commit changed the stores' contents")
+	}
+	noDrift(t, c, id)
+}
+
+// testReplaceCalendar: a re-import that changes only calendar details
+// (an exception, a short Friday) is a change, and the store keeps them.
+func testReplaceCalendar(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c, id, s := importedBuilding(t, open)
+	changed := s.Clone()
+	if changed.Calendar == nil {
+		changed.Calendar = &schedule.Calendar{}
+	}
+	changed.Calendar.DayHours = map[string][]string{"Fri": {"08:00-12:00"}}
+	changed.Calendar.Exceptions = []schedule.CalendarException{{Name: "Site shutdown", From: "2026-08-03", To: "2026-08-14"}}
+	// A replace that fails in the second store gives the old calendar back.
+	before := dumps(t, c, id)
+	broken := &store.Coordinator{Graph: c.Graph, Vectors: &failingVectors{VectorStore: c.Vectors, fail: true}, Embedder: c.Embedder}
+	if err := broken.Import(ctx, id, changed, true, nil); !errors.Is(err, errInjected) {
+		t.Fatalf("replace err = %v, want the injected failure", err)
+	}
+	if after := dumps(t, c, id); after != before {
+		t.Fatalf("a failed calendar replace left the stores changed:\n%s", firstDifference(before, after))
+	}
+	if err := c.Import(ctx, id, changed, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if asJSON(t, got.Calendar) != asJSON(t, changed.Calendar) {
+		t.Fatalf("calendar after replace:\n%s\nwant\n%s", asJSON(t, got.Calendar), asJSON(t, changed.Calendar))
 	}
 	noDrift(t, c, id)
 }
