@@ -5,7 +5,7 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/...
 FUZZTIME ?= 30s
 
 .PHONY: all build demo test bench fuzz clean services services-down
@@ -26,7 +26,7 @@ demo: build
 test:
 	go vet ./...
 	go test -race -count=1 $(PURE)
-	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed)
+	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope)
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:
@@ -40,6 +40,8 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzMSPDI$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzXER$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./internal/embed/
+	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./internal/llm/
+	go test -run '^$$' -fuzz '^FuzzRules$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/scope/
 
 # Real Neo4j 5.26 and Weaviate 1.39.3 on 127.0.0.1, data in .services/.
 # The first run builds Weaviate (about 7 minutes) and the Neo4j launcher,

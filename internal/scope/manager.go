@@ -30,6 +30,9 @@ type Manager struct {
 	// Naive is the benchmarks' baseline: one decision call per candidate,
 	// candidates as plain JSON with their full ids and descriptions.
 	Naive bool
+	// JSONCandidates shows candidates as plain JSON, as Naive does, but in
+	// batches: the benchmarks' measure of the compact tables alone.
+	JSONCandidates bool
 }
 
 var _ Planner = (*Manager)(nil)
@@ -359,7 +362,7 @@ func (m *Manager) table(s *schedule.Schedule, cands []candidate) string {
 	for _, r := range s.Relationships {
 		rels[r.ID] = r
 	}
-	if m.Naive {
+	if m.Naive || m.JSONCandidates {
 		var docs []any
 		for _, c := range cands {
 			if c.hit.Kind == store.ActivityKind {

@@ -247,19 +247,24 @@ func TestTokenBudget(t *testing.T) {
 		Candidates                int
 		NaiveCalls, NaiveTokens   int
 		NaiveCandidates, MaxCalls int
+		JSONTokens                int // same batches, candidates as plain JSON
 	}
 	var rows []row
 	for _, prompt := range seedPrompts {
-		model, naive := scopetest.NewModel(t), scopetest.NewModel(t)
+		model, naive, plain := scopetest.NewModel(t), scopetest.NewModel(t), scopetest.NewModel(t)
 		_, _, _, u := round(t, &scope.Manager{LLM: client(t, model.Config())}, s, prompt)
 		_, _, _, nu := round(t, &scope.Manager{LLM: client(t, naive.Config()), Naive: true}, s, prompt)
+		_, _, _, ju := round(t, &scope.Manager{LLM: client(t, plain.Config()), JSONCandidates: true}, s, prompt)
 		r := row{Prompt: prompt, Calls: u.Calls, PromptTokens: u.PromptTokens, Candidates: model.Candidates(),
-			NaiveCalls: nu.Calls, NaiveTokens: nu.PromptTokens, NaiveCandidates: naive.Candidates()}
+			NaiveCalls: nu.Calls, NaiveTokens: nu.PromptTokens, NaiveCandidates: naive.Candidates(), JSONTokens: ju.PromptTokens}
 		r.MaxCalls = 4 + int(math.Ceil(float64(r.Candidates)/40))
 		rows = append(rows, r)
 		t.Logf("%-75s calls %2d (max %d) tokens %6d | naive calls %3d tokens %7d | candidates %d", prompt, r.Calls, r.MaxCalls, r.PromptTokens, r.NaiveCalls, r.NaiveTokens, r.Candidates)
 		if r.Calls > r.MaxCalls {
 			t.Errorf("%s: %d calls, want at most %d", prompt, r.Calls, r.MaxCalls)
+		}
+		if r.Candidates > 0 && r.PromptTokens >= r.JSONTokens {
+			t.Errorf("%s: compact tables (%d tokens) are no smaller than plain JSON (%d)", prompt, r.PromptTokens, r.JSONTokens)
 		}
 		if 2*r.PromptTokens > r.NaiveTokens {
 			t.Errorf("%s: %d prompt tokens, more than half the baseline's %d", prompt, r.PromptTokens, r.NaiveTokens)
