@@ -50,7 +50,7 @@ func newScheduleCmd(io *streams, stores *config.Stores, runF func(context.Contex
 			return scheduleRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json)")
+	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
 	cmd.Flags().StringVar(&opts.Format, "format", "table", "output format: table, json, gantt-html or dot")
 	return cmd
