@@ -183,9 +183,7 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 		// The baseline has no toolkit: every request is searched and
 		// decided candidate by candidate.
 		u, err := m.removeScope(ctx, snap, b, prompt, prompt, in)
-		plan := b.finish()
-		plan.Usage = usageOf(u)
-		return plan, err
+		return withUsage(b, u, err)
 	}
 	calls, usage, err := m.readScope(ctx, "removals", prompt, in, removalTools)
 	if err != nil {
@@ -228,9 +226,7 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 		case "finish":
 		}
 	}
-	plan := b.finish()
-	plan.Usage = usageOf(usage)
-	return plan, nil
+	return withUsage(b, usage, nil)
 }
 
 // idShaped matches what models produce when they make up an id: codes
@@ -249,6 +245,13 @@ func resolveRef(b *builder, ref string) (schedule.Activity, bool) {
 		}
 	}
 	return b.activity(ref)
+}
+
+// withUsage is the builder's plan with the LLM usage that produced it.
+func withUsage(b *builder, u llm.Usage, err error) (Plan, error) {
+	plan := b.finish()
+	plan.Usage = usageOf(u)
+	return plan, err
 }
 
 func decodeArgs(b *builder, call llm.ToolCall, v any) bool {
@@ -411,9 +414,7 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 	b := newBuilder(snap.Schedule, in)
 	if m.Naive {
 		u, err := m.addScope(ctx, snap, b, 0, prompt, prompt, in)
-		plan := b.finish()
-		plan.Usage = usageOf(u)
-		return plan, err
+		return withUsage(b, u, err)
 	}
 	calls, usage, err := m.readScope(ctx, "additions", prompt, in, additionTools)
 	if err != nil {
@@ -448,9 +449,7 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 			}
 		}
 	}
-	plan := b.finish()
-	plan.Usage = usageOf(usage)
-	return plan, nil
+	return withUsage(b, usage, nil)
 }
 
 func (m *Manager) addActivity(b *builder, i int, arg newActivityArg) (schedule.Activity, bool) {

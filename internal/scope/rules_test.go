@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
 // planned runs a prompt through the rules planner as a dispatch round
@@ -79,7 +80,7 @@ var levelTrades = []string{"Slab formwork", "Slab reinforcement", "Pour slab", "
 // from the file by hand (e.g. the only fit-out link from Level 3 to Level 4
 // is Painting SS+5, R209).
 func TestRulesPlanner(t *testing.T) {
-	s := building(t)
+	s := storetest.Building(t)
 	cases := []struct {
 		prompt              string
 		removals, additions []string
@@ -168,7 +169,7 @@ func TestRulesPlanner(t *testing.T) {
 // TestRulesClarification: the answer to a question stands in for the
 // phrase it was about, and a still-ambiguous answer asks again.
 func TestRulesClarification(t *testing.T) {
-	s := building(t)
+	s := storetest.Building(t)
 	cases := []struct {
 		prompt, about, answer string
 		removals              []string
@@ -196,7 +197,7 @@ func TestRulesClarification(t *testing.T) {
 // TestRulesFeedbackReplacesCommands: the reviewer's commands of a kind
 // replace the prompt's in the next round.
 func TestRulesFeedbackReplacesCommands(t *testing.T) {
-	s := building(t)
+	s := storetest.Building(t)
 	rem, add, _, _ := planned(t, s, PlanInput{Prompt: "delete activity Site hoarding", Feedback: "delete activity Setting-out survey", Round: 2})
 	if !slices.Equal(rem, []string{del("Setting-out survey")}) || len(add) != 0 {
 		t.Fatalf("removals %q, additions %q", rem, add)
@@ -210,7 +211,7 @@ func FuzzRules(f *testing.F) {
 		`add activity "X" 2 days after "Handover"`, "link A001 to A002 SF with lag -2", "delete relationship A001 -> A002", "dissolve all on L9"} {
 		f.Add(p)
 	}
-	s := building(f)
+	s := storetest.Building(f)
 	f.Fuzz(func(t *testing.T, prompt string) {
 		ctx := context.Background()
 		sep, _ := Rules{}.Separate(ctx, prompt)
