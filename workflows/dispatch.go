@@ -347,35 +347,37 @@ func (w *dispatch) awaitReview(ctx workflow.Context) (*Review, error) {
 	w.awaiting = true
 	defer func() { w.awaiting, w.pending = false, false }()
 
+	var review Review
+	got, err := receiveWithin(ctx, w.reviews, w.in.ReviewTimeout, &review)
+	if err != nil || got {
+		return &review, err
+	}
+	w.logger.Info("Review timed out", "Round", w.round, "After", w.in.ReviewTimeout)
+	return nil, nil
+}
+
+// receiveWithin receives one message from ch into v, unless timeout passes
+// first (false) or ctx is cancelled (its error).
+func receiveWithin(ctx workflow.Context, ch workflow.ReceiveChannel, timeout time.Duration, v any) (bool, error) {
 	timerCtx, cancelTimer := workflow.WithCancel(ctx)
 	defer cancelTimer()
-	timer := workflow.NewTimer(timerCtx, w.in.ReviewTimeout)
-
-	var review *Review
+	timer := workflow.NewTimer(timerCtx, timeout)
+	got := false
 	var timerErr error
-	timedOut := false
 	sel := workflow.NewSelector(ctx)
-	sel.AddReceive(w.reviews, func(c workflow.ReceiveChannel, _ bool) {
-		var r Review
-		c.Receive(ctx, &r)
-		review = &r
+	sel.AddReceive(ch, func(c workflow.ReceiveChannel, _ bool) {
+		c.Receive(ctx, v)
+		got = true
 	})
-	sel.AddFuture(timer, func(f workflow.Future) {
-		timerErr = f.Get(timerCtx, nil)
-		timedOut = true
-	})
+	sel.AddFuture(timer, func(f workflow.Future) { timerErr = f.Get(timerCtx, nil) })
 	sel.Select(ctx)
 	switch {
-	case review != nil:
-		return review, nil
+	case got:
+		return true, nil
 	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	case timerErr != nil:
-		return nil, timerErr
-	case timedOut:
-		w.logger.Info("Review timed out", "Round", w.round, "After", w.in.ReviewTimeout)
+		return false, ctx.Err()
 	}
-	return nil, nil
+	return false, timerErr
 }
 
 // errUnanswered ends a round whose question was not answered in time.
@@ -388,27 +390,14 @@ func (w *dispatch) awaitAnswer(ctx workflow.Context, question string) (string, e
 	w.question, w.asking = question, true
 	defer func() { w.question, w.asking, w.answered = "", false, false }()
 
-	timerCtx, cancelTimer := workflow.WithCancel(ctx)
-	defer cancelTimer()
-	timer := workflow.NewTimer(timerCtx, w.in.ReviewTimeout)
-	var answer *Clarification
-	var timerErr error
-	sel := workflow.NewSelector(ctx)
-	sel.AddReceive(w.answers, func(c workflow.ReceiveChannel, _ bool) {
-		var a Clarification
-		c.Receive(ctx, &a)
-		answer = &a
-	})
-	sel.AddFuture(timer, func(f workflow.Future) { timerErr = f.Get(timerCtx, nil) })
-	sel.Select(ctx)
+	var answer Clarification
+	got, err := receiveWithin(ctx, w.answers, w.in.ReviewTimeout, &answer)
 	switch {
-	case answer != nil:
-		w.logger.Info("Question answered", "Round", w.round, "Question", question, "Author", answer.Author)
+	case err != nil:
+		return "", err
+	case got:
+		w.logger.Info("Question answered", "Round", w.round, "Question", question, "Answerer", answer.Author)
 		return answer.Answer, nil
-	case ctx.Err() != nil:
-		return "", ctx.Err()
-	case timerErr != nil:
-		return "", timerErr
 	}
 	w.logger.Info("Question timed out", "Round", w.round, "After", w.in.ReviewTimeout)
 	return "", errUnanswered

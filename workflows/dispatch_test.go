@@ -15,9 +15,9 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/activities"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
-	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/scope/scopetest"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"

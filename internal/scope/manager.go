@@ -61,9 +61,6 @@ func fence(text string) string {
 	return "<data>\n" + strings.ReplaceAll(text, "</data>", "</ data>") + "\n</data>"
 }
 
-func usageOf(u llm.Usage) TokenUsage {
-	return TokenUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Calls: u.Calls}
-}
 
 // separation is the structured reply of Separate.
 type separation struct {
@@ -86,7 +83,7 @@ func (m *Manager) Separate(ctx context.Context, prompt string) (Separation, erro
 	if err != nil {
 		return Separation{}, fmt.Errorf("separating the prompt: %w", err)
 	}
-	return Separation{Removals: strings.TrimSpace(sep.Removals), Additions: strings.TrimSpace(sep.Additions), Usage: usageOf(u)}, nil
+	return Separation{Removals: strings.TrimSpace(sep.Removals), Additions: strings.TrimSpace(sep.Additions), Usage: u}, nil
 }
 
 // Tool arguments of the two toolkits.
@@ -250,7 +247,7 @@ func resolveRef(b *builder, ref string) (schedule.Activity, bool) {
 // withUsage is the builder's plan with the LLM usage that produced it.
 func withUsage(b *builder, u llm.Usage, err error) (Plan, error) {
 	plan := b.finish()
-	plan.Usage = usageOf(u)
+	plan.Usage = u
 	return plan, err
 }
 

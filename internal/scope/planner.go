@@ -7,6 +7,7 @@ package scope
 import (
 	"context"
 
+	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -94,17 +95,4 @@ type Plan struct {
 }
 
 // TokenUsage counts LLM use; deterministic planners report zeros.
-type TokenUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	Calls            int `json:"calls"`
-}
-
-// Add returns the sum of u and v.
-func (u TokenUsage) Add(v TokenUsage) TokenUsage {
-	return TokenUsage{
-		PromptTokens:     u.PromptTokens + v.PromptTokens,
-		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
-		Calls:            u.Calls + v.Calls,
-	}
-}
+type TokenUsage = llm.Usage
