@@ -61,7 +61,6 @@ func fence(text string) string {
 	return "<data>\n" + strings.ReplaceAll(text, "</data>", "</ data>") + "\n</data>"
 }
 
-
 // separation is the structured reply of Separate.
 type separation struct {
 	Removals  string `json:"removals" desc:"what to remove, as an instruction; empty if nothing"`
