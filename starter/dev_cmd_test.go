@@ -95,6 +95,19 @@ func cliPrompts(t *testing.T, db, frontend string) {
 	if code != 0 || !strings.Contains(out, `delete_activity(name="Site offices demobilisation")`) || !strings.Contains(out, "dispatch-building: accepted after 1 round(s)") {
 		t.Fatalf("prompt --yes: exit %d\n%s%s", code, out, errOut)
 	}
+	// An accepted dispatch can be taken back from the ledger's inverses;
+	// a second undo of the same run changes nothing.
+	for i := range 2 {
+		if code, out, errOut := cli("dispatch", "undo", "dispatch-building"); code != 0 || !strings.Contains(out, `add_activity(name="Site offices demobilisation"`) {
+			t.Fatalf("undo %d: exit %d\n%s%s", i+1, code, out, errOut)
+		}
+	}
+	if code, out, errOut := runCLI(t, "activity", "show", "Site offices demobilisation", "-s", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 || !strings.Contains(out, "after A143") {
+		t.Fatalf("the undone activity is not back with its logic: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, _ := cli("prompt", "delete activity Site offices demobilisation", "--schedule", "building", "--yes"); code != 0 {
+		t.Fatal("deleting it again after the undo")
+	}
 	if code, out, errOut := cli("prompt", "delete activity Snagging inspection", "--schedule", "building", "--no-wait"); code != 0 || !strings.HasPrefix(out, "started dispatch-building") {
 		t.Fatalf("prompt --no-wait: exit %d\n%s%s", code, out, errOut)
 	}

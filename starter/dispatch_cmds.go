@@ -354,7 +354,7 @@ func newReviewCmd(io *streams, tc *temporalConfig) *cobra.Command {
 	return cmd
 }
 
-func newDispatchCmd(io *streams, tc *temporalConfig) *cobra.Command {
+func newDispatchCmd(io *streams, tc *temporalConfig, env *editEnv) *cobra.Command {
 	cmd := &cobra.Command{Use: "dispatch", Short: "List and inspect dispatches"}
 	var scheduleID string
 	list := &cobra.Command{
@@ -427,6 +427,6 @@ func newDispatchCmd(io *streams, tc *temporalConfig) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.AddCommand(list, show)
+	cmd.AddCommand(list, show, newUndoCmd(env))
 	return cmd
 }

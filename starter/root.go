@@ -76,7 +76,7 @@ func newRootCmd(io *streams) *cobra.Command {
 		newPromptCmd(io, temporalCfg),
 		newReviewCmd(io, temporalCfg),
 		newClarifyCmd(io, temporalCfg),
-		newDispatchCmd(io, temporalCfg),
+		newDispatchCmd(io, temporalCfg, &editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newMenuCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
