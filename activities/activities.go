@@ -185,6 +185,9 @@ func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyR
 	return ApplyResult{Applied: applied, Inverses: inverses}, nil
 }
 
+// MaxDiffEntries caps each list of the review diff an impact carries.
+const MaxDiffEntries = 200
+
 // HeartbeatInterval is how often store writes report that their worker is
 // alive; with the workflows' heartbeat timeout, a worker that dies inside a
 // write is noticed in seconds and the write retried elsewhere (it is
@@ -239,6 +242,9 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact,
 		return Impact{}, err
 	}
 	imp.Diff = render.NewChangeDiff(before, after)
+	// A round that deletes a whole building must not overflow the history
+	// (Temporal refuses payloads over 2 MB): lists beyond this are counted.
+	imp.Diff.Cap(MaxDiffEntries)
 	return imp, nil
 }
 

@@ -32,6 +32,33 @@ type ChangeDiff struct {
 	// duration); ImpactError then says why.
 	Impact      *DiffImpact `json:"impact,omitempty"`
 	ImpactError string      `json:"impact_error,omitempty"`
+	// Omitted counts the entries Cap cut from each list, by its JSON name.
+	Omitted map[string]int `json:"omitted,omitempty"`
+}
+
+// Cap keeps at most n entries of each list and counts the rest in
+// Omitted, so a diff of a huge change stays small enough to travel in a
+// workflow's history; the text form says "… and N more".
+func (d *ChangeDiff) Cap(n int) {
+	cut := func(name string, length int) int {
+		if length <= n {
+			return length
+		}
+		if d.Omitted == nil {
+			d.Omitted = map[string]int{}
+		}
+		d.Omitted[name] += length - n
+		return n
+	}
+	d.Added = d.Added[:cut("added", len(d.Added))]
+	d.Removed = d.Removed[:cut("removed", len(d.Removed))]
+	d.Changed = d.Changed[:cut("changed", len(d.Changed))]
+	d.RelationshipsAdded = d.RelationshipsAdded[:cut("relationships_added", len(d.RelationshipsAdded))]
+	d.RelationshipsRemoved = d.RelationshipsRemoved[:cut("relationships_removed", len(d.RelationshipsRemoved))]
+	if im := d.Impact; im != nil {
+		im.BecameCritical = im.BecameCritical[:cut("became_critical", len(im.BecameCritical))]
+		im.NoLongerCritical = im.NoLongerCritical[:cut("no_longer_critical", len(im.NoLongerCritical))]
+	}
 }
 
 // DiffActivity is an added or removed activity. Critical is its CPM status
@@ -311,8 +338,8 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 		}
 		return n
 	}
-	more := func(n int) {
-		if k := n - shown(n); k > 0 {
+	more := func(name string, n int) {
+		if k := n - shown(n) + d.Omitted[name]; k > 0 {
 			fmt.Fprintf(bw, "    … and %d more\n", k)
 		}
 	}
@@ -322,11 +349,11 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 		for _, a := range d.Added[:shown(len(d.Added))] {
 			fmt.Fprintln(bw, paint(ansiGreen, "  + "+activityText(a)))
 		}
-		more(len(d.Added))
+		more("added", len(d.Added))
 		for _, a := range d.Removed[:shown(len(d.Removed))] {
 			fmt.Fprintln(bw, paint(ansiRed, "  - "+activityText(a)))
 		}
-		more(len(d.Removed))
+		more("removed", len(d.Removed))
 		for _, c := range d.Changed[:shown(len(d.Changed))] {
 			parts := make([]string, len(c.Changes))
 			for i, f := range c.Changes {
@@ -339,18 +366,18 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 			}
 			fmt.Fprintln(bw, paint(ansiYellow, "  ~ "+textOf(c.Name)+" ("+textOf(c.ID)+"): "+strings.Join(parts, "; ")))
 		}
-		more(len(d.Changed))
+		more("changed", len(d.Changed))
 	}
 	if len(d.RelationshipsAdded)+len(d.RelationshipsRemoved) > 0 {
 		section("Relationships")
 		for _, r := range d.RelationshipsAdded[:shown(len(d.RelationshipsAdded))] {
 			fmt.Fprintln(bw, paint(ansiGreen, "  + "+textOf(r.Text)))
 		}
-		more(len(d.RelationshipsAdded))
+		more("relationships_added", len(d.RelationshipsAdded))
 		for _, r := range d.RelationshipsRemoved[:shown(len(d.RelationshipsRemoved))] {
 			fmt.Fprintln(bw, paint(ansiRed, "  - "+textOf(r.Text)))
 		}
-		more(len(d.RelationshipsRemoved))
+		more("relationships_removed", len(d.RelationshipsRemoved))
 	}
 	if len(d.Added)+len(d.Removed)+len(d.Changed)+len(d.RelationshipsAdded)+len(d.RelationshipsRemoved) == 0 {
 		fmt.Fprintln(bw, "No changes to activities or relationships.")
@@ -378,21 +405,22 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 		moves = "finish unchanged"
 	}
 	fmt.Fprintln(bw, finish+": "+paint(color, moves))
-	list := func(title, color string, as []DiffActivity) {
+	list := func(title, color, name string, as []DiffActivity) {
 		if len(as) == 0 {
 			return
 		}
+		omitted := d.Omitted[name]
 		names := make([]string, 0, shown(len(as))+1)
 		for _, a := range as[:shown(len(as))] {
 			names = append(names, textOf(a.Name)+" ("+textOf(a.ID)+")")
 		}
-		if k := len(as) - shown(len(as)); k > 0 {
+		if k := len(as) - shown(len(as)) + omitted; k > 0 {
 			names = append(names, fmt.Sprintf("… and %d more", k))
 		}
-		fmt.Fprintf(bw, "  %s (%d): %s\n", title, len(as), paint(color, strings.Join(names, ", ")))
+		fmt.Fprintf(bw, "  %s (%d): %s\n", title, len(as)+omitted, paint(color, strings.Join(names, ", ")))
 	}
-	list("Became critical", ansiRed, im.BecameCritical)
-	list("No longer critical", ansiGreen, im.NoLongerCritical)
+	list("Became critical", ansiRed, "became_critical", im.BecameCritical)
+	list("No longer critical", ansiGreen, "no_longer_critical", im.NoLongerCritical)
 	switch im.FloatChanged {
 	case 0:
 		fmt.Fprintln(bw, "  Total float unchanged on every activity in both versions")

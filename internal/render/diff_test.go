@@ -238,6 +238,20 @@ func TestChangeDiffDatesAndColour(t *testing.T) {
 	if !strings.Contains(limited.String(), "  + Snag (E, 1 d)\n    … and 2 more\n") || strings.Contains(limited.String(), "Snag 2") {
 		t.Errorf("limited:\n%s", limited.String())
 	}
+	// Cap cuts the lists themselves (for a workflow history) and the text
+	// still counts what was cut.
+	capped := render.NewChangeDiff(before, more)
+	capped.Cap(1)
+	if len(capped.Added) != 1 || capped.Omitted["added"] != 2 {
+		t.Fatalf("capped: %d added, omitted %v", len(capped.Added), capped.Omitted)
+	}
+	var cappedText bytes.Buffer
+	if err := capped.WriteText(&cappedText, render.DiffOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cappedText.String(), "  + Snag (E, 1 d)\n    … and 2 more\n") {
+		t.Errorf("capped text:\n%s", cappedText.String())
+	}
 }
 
 // A name cannot steer the terminal: control characters come out quoted.
