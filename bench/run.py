@@ -162,7 +162,7 @@ def llm_section():
 def main():
     os.makedirs(OUT, exist_ok=True)
     binary = os.path.join(ROOT, "bin", "autoscheduler")
-    sh("go", "build", "-o", binary, "./starter")
+    sh("go", "build", "-tags", "lite", "-o", binary, "./starter")  # what `make build` installs
     sh("go", "build", "-o", os.path.join(OUT, "gensched"), "./bench/gensched")
     sched = os.path.join(OUT, "synthetic-100k.json")
     sh(os.path.join(OUT, "gensched"), "-n", "100000", "-links", "3", "-seed", "1", "-o", sched)

@@ -68,10 +68,16 @@ func newDemoCmd(io *streams, stores *config.Stores, planning *config.Planning) *
 		Use:   "demo",
 		Short: "Run the durable dispatch end to end on the example building, then keep the Web UI up",
 		Long: "Start the dev server and a worker in process on a fresh demo store, import\n" +
-			"examples/building.json, submit prompts, accept one, reject one with feedback and\n" +
-			"accept its second round, reject another, and print the Web UI link.",
+			"examples/building.json, submit the seed design's example prompts — accepting,\n" +
+			"rejecting with feedback, rejecting, answering the planner's question — and print\n" +
+			"the Web UI link.",
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return demoRun(cmd.Context(), opts, file, exit) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if liteBuild {
+				return handOff()
+			}
+			return demoRun(cmd.Context(), opts, file, exit)
+		},
 	}
 	cmd.Flags().StringVar(&file, "file", file, "the schedule the demo works on")
 	cmd.Flags().StringVar(&opts.Address, "address", "127.0.0.1:7233", "Temporal frontend address (loopback)")

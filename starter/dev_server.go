@@ -1,0 +1,79 @@
+//go:build !lite
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/autoscheduler/autoscheduler/activities"
+	"github.com/autoscheduler/autoscheduler/internal/devserver"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// liteBuild is false: this binary holds the Temporal server and runs
+// `dev` and `demo` itself (the lite build hands them to this one).
+const liteBuild = false
+
+func handOff() error { return nil }
+
+func devRun(ctx context.Context, opts *devOptions) error {
+	if opts.TemporalDB == "" {
+		data, err := opts.stores.DataPath()
+		if err != nil {
+			return err
+		}
+		opts.TemporalDB = filepath.Join(filepath.Dir(data), "temporal.db")
+	}
+	srv, err := devserver.Start(ctx, devserver.Options{
+		DBPath:    opts.TemporalDB,
+		Address:   opts.Address,
+		UIAddress: opts.UIAddress,
+		SearchAttributes: map[string]enums.IndexedValueType{
+			workflows.ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
+			workflows.DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("temporal dev server: %w", err)
+	}
+	defer srv.Stop()
+	planner, plannerName := scope.Planner(scope.Rules{}), "offline rules planner"
+	if opts.planning != nil {
+		if planner, plannerName, err = opts.planning.Planner(); err != nil {
+			return err
+		}
+	}
+	stores, err := opts.stores.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stores.Close(context.Background())
+	tc, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Logger: quietSDKLogger(opts.io)})
+	if err != nil {
+		return fmt.Errorf("connecting to the dev server: %w", err)
+	}
+	defer tc.Close()
+	w := worker.New(tc, workflows.TaskQueue, worker.Options{})
+	workflows.Register(w, &activities.Activities{Stores: stores, Planner: planner})
+	if err := w.Start(); err != nil {
+		return fmt.Errorf("starting the worker: %w", err)
+	}
+	defer w.Stop()
+	fmt.Fprintf(opts.io.ErrOut, "Temporal dev server on %s (history in %s), worker on task queue %q, planning with the %s.\n", srv.FrontendAddress(), opts.TemporalDB, workflows.TaskQueue, plannerName)
+	if ui := srv.UIURL(); ui != "" {
+		fmt.Fprintf(opts.io.ErrOut, "Web UI: %s\n", ui)
+	}
+	fmt.Fprintln(opts.io.ErrOut, "Press Ctrl-C to stop.")
+	if opts.ready != nil {
+		opts.ready(tc, srv.FrontendAddress(), srv.UIURL())
+	}
+	<-ctx.Done()
+	return nil
+}
