@@ -126,8 +126,22 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		inStart:  make([]int32, nAct+1),
 		outStart: make([]int32, nAct+1),
 	}
+	// The duplicate check sorts hashes of every id; on a second core it
+	// overlaps the index building below, which misses the cache as much.
+	var pending chan []error
 	if full {
-		errs = duplicateIDs(s)
+		pending = make(chan []error, 1)
+		go func() { pending <- duplicateIDs(s) }()
+	}
+	// settle puts the duplicate-id errors first, where a sequential check
+	// would have reported them, keeping at most maxReported in all.
+	settle := func() []error {
+		if pending != nil {
+			errs = append(<-pending, errs...)
+			pending = nil
+			errs = errs[:min(len(errs), maxReported)]
+		}
+		return errs
 	}
 	index := make(map[string]int32, nAct)
 	for i := range s.Activities {
@@ -135,20 +149,21 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		n.ids[i] = a.ID
 		if first, dup := index[a.ID]; dup {
 			if !full && report(fmt.Sprintf("activities[%d].id", i), "duplicate id %q (also activities[%d].id)", a.ID, first) {
-				return nil, errs
+				return nil, settle()
 			}
 		} else {
 			index[a.ID] = int32(i)
 		}
 		if full && a.Name == "" && report(fmt.Sprintf("activities[%d].name", i), "missing name") {
-			return nil, errs
+			return nil, settle()
 		}
 		d, err := DurationDays(a.Duration)
 		if err != nil && report(fmt.Sprintf("activities[%d].duration", i), "%v", err) {
-			return nil, errs
+			return nil, settle()
 		}
 		n.dur[i] = d
 	}
+	settle()
 
 	// Resolve both ends once; the CSR fill below reuses them.
 	ends := make([][2]int32, len(s.Relationships))
