@@ -28,7 +28,7 @@ const scheduleID = "building"
 
 // fixture is a test workflow environment whose activities run for real
 // against an embedded store holding examples/building.json, planned by the
-// minimal planner.
+// offline rules planner (or the one a test passes to newFixtureWith).
 type fixture struct {
 	t       *testing.T
 	env     *testsuite.TestWorkflowEnvironment
