@@ -86,17 +86,33 @@ func Load(path string) (*schedule.Schedule, *schedule.Network, error) {
 	return s, n, nil
 }
 
-// Parse reads and validates a schedule in format f held in memory.
+// Parse reads and validates a schedule in format f held in memory, and
+// returns the compiled network validation built.
 func Parse(data []byte, f Format) (*schedule.Schedule, *schedule.Network, error) {
+	var s *schedule.Schedule
+	var err error
 	switch f {
 	case JSON:
-		return parseJSON(data)
+		s, err = decodeSchedule(data)
 	case MSPDI:
-		return parseMSPDI(data)
+		s, err = readMSPDI(data)
 	case XER:
-		return parseXER(data)
+		s, err = readXER(data)
+	default:
+		return nil, nil, fmt.Errorf("unknown format %q", f)
 	}
-	return nil, nil, fmt.Errorf("unknown format %q", f)
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := schedule.Check(s)
+	if err != nil {
+		if f != JSON {
+			// The file was read; what it holds is not a valid schedule.
+			err = fmt.Errorf("the imported schedule is not valid: %w", err)
+		}
+		return nil, nil, err
+	}
+	return s, n, nil
 }
 
 // Progress is told how many activities of total are written; nil for none.
@@ -169,3 +185,31 @@ func (e *FileError) Error() string {
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
+
+// exportWeek is what both calendar writers export of a (validated)
+// calendar, defaults applied: the calendar itself (never nil), the working
+// periods of each weekday (nil: not worked) and the default day's periods,
+// which a working exception without hours of its own uses.
+func exportWeek(cal *schedule.Calendar) (c *schedule.Calendar, week [7][]string, hours []string) {
+	c = cal
+	if c == nil {
+		c = &schedule.Calendar{}
+	}
+	hours = c.Hours
+	if hours == nil {
+		hours = schedule.DefaultHours
+	}
+	workdays := c.Workdays
+	if workdays == nil {
+		workdays = schedule.DefaultWorkdays
+	}
+	for _, name := range workdays {
+		d, _ := schedule.ParseWeekday(name)
+		week[d] = hours
+	}
+	for name, h := range c.DayHours {
+		d, _ := schedule.ParseWeekday(name)
+		week[d] = h
+	}
+	return c, week, hours
+}

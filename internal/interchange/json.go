@@ -47,21 +47,8 @@ func ReadJSON(r io.Reader) (*schedule.Schedule, error) {
 // ParseJSON parses and validates a JSON schedule file held in memory. On any
 // problem it returns no schedule and an error naming the field and index.
 func ParseJSON(data []byte) (*schedule.Schedule, error) {
-	s, _, err := parseJSON(data)
+	s, _, err := Parse(data, JSON)
 	return s, err
-}
-
-// parseJSON also returns the compiled network that validation built.
-func parseJSON(data []byte) (*schedule.Schedule, *schedule.Network, error) {
-	s, err := decodeSchedule(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := schedule.Check(s)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, n, nil
 }
 
 // WriteJSON writes s as a JSON schedule file, indented for people and diffs.

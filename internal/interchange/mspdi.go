@@ -167,37 +167,21 @@ type mspdiLink struct {
 	LagFormat      string `xml:"LagFormat"`
 }
 
-// ReadMSPDI reads and validates an MS Project XML file.
-func ReadMSPDI(r io.Reader) (*schedule.Schedule, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return ParseMSPDI(data)
-}
-
 // ParseMSPDI parses and validates an MS Project XML file held in memory.
 // Errors name the task or calendar and its line, e.g. "Task UID 7 (line
 // 120): PredecessorLink 2: unknown Type 5".
 func ParseMSPDI(data []byte) (*schedule.Schedule, error) {
-	s, _, err := parseMSPDI(data)
+	s, _, err := Parse(data, MSPDI)
 	return s, err
 }
 
-func parseMSPDI(data []byte) (*schedule.Schedule, *schedule.Network, error) {
+// readMSPDI decodes an MS Project XML file into a schedule, unvalidated.
+func readMSPDI(data []byte) (*schedule.Schedule, error) {
 	p, err := decodeMSPDI(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	s, err := p.schedule()
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := schedule.Check(s)
-	if err != nil {
-		return nil, nil, fmt.Errorf("the imported schedule is not valid: %w", err)
-	}
-	return s, n, nil
+	return p.schedule()
 }
 
 // decodeMSPDI streams the file so every task and calendar knows its line.

@@ -246,27 +246,7 @@ func workdayCount(w *schedule.WorkTime) int {
 // without a calendar gets MS Project's Standard calendar under that name,
 // which import reads back as no calendar.
 func writeMSPDICalendar(x *xw, cal *schedule.Calendar) {
-	c := cal
-	if c == nil {
-		c = &schedule.Calendar{}
-	}
-	hours := c.Hours
-	if hours == nil {
-		hours = schedule.DefaultHours
-	}
-	workdays := c.Workdays
-	if workdays == nil {
-		workdays = schedule.DefaultWorkdays
-	}
-	dayHours := map[time.Weekday][]string{}
-	for _, name := range workdays {
-		d, _ := schedule.ParseWeekday(name)
-		dayHours[d] = hours
-	}
-	for name, h := range c.DayHours {
-		d, _ := schedule.ParseWeekday(name)
-		dayHours[d] = h
-	}
+	c, week, hours := exportWeek(cal)
 	name := "Project calendar"
 	if cal == nil {
 		name = "Standard"
@@ -281,10 +261,10 @@ func writeMSPDICalendar(x *xw, cal *schedule.Calendar) {
 	for d := time.Sunday; d <= time.Saturday; d++ {
 		x.open("WeekDay")
 		x.num("DayType", int(d)+1)
-		h, works := dayHours[d]
+		works := week[d] != nil
 		x.num("DayWorking", b2i(works))
 		if works {
-			writeWorkingTimes(x, h)
+			writeWorkingTimes(x, week[d])
 		}
 		x.close("WeekDay")
 	}

@@ -68,37 +68,21 @@ func (t *xerTable) get(r xerRow, field string) string {
 	return ""
 }
 
-// ReadXER reads and validates a Primavera P6 XER file.
-func ReadXER(r io.Reader) (*schedule.Schedule, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return ParseXER(data)
-}
-
 // ParseXER parses and validates an XER file held in memory. Errors name the
 // line, table and row, e.g. "line 40: TASKPRED task_pred_id 12: pred_type
 // "PR_XX": want PR_FS, PR_SS, PR_FF or PR_SF".
 func ParseXER(data []byte) (*schedule.Schedule, error) {
-	s, _, err := parseXER(data)
+	s, _, err := Parse(data, XER)
 	return s, err
 }
 
-func parseXER(data []byte) (*schedule.Schedule, *schedule.Network, error) {
+// readXER decodes an XER file into a schedule, unvalidated.
+func readXER(data []byte) (*schedule.Schedule, error) {
 	tables, err := splitXER(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	s, err := xerSchedule(tables)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, err := schedule.Check(s)
-	if err != nil {
-		return nil, nil, fmt.Errorf("the imported schedule is not valid: %w", err)
-	}
-	return s, n, nil
+	return xerSchedule(tables)
 }
 
 // splitXER cuts the file into tables. P6 writes the Windows code page of
@@ -743,27 +727,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 
 // xerClndrData writes a calendar in P6's clndr_data notation.
 func xerClndrData(cal *schedule.Calendar) string {
-	c := cal
-	if c == nil {
-		c = &schedule.Calendar{}
-	}
-	hours := c.Hours
-	if hours == nil {
-		hours = schedule.DefaultHours
-	}
-	workdays := c.Workdays
-	if workdays == nil {
-		workdays = schedule.DefaultWorkdays
-	}
-	dayHours := map[time.Weekday][]string{}
-	for _, name := range workdays {
-		d, _ := schedule.ParseWeekday(name)
-		dayHours[d] = hours
-	}
-	for name, h := range c.DayHours {
-		d, _ := schedule.ParseWeekday(name)
-		dayHours[d] = h
-	}
+	c, week, hours := exportWeek(cal)
 	periods := func(b *strings.Builder, hs []string) {
 		for i, h := range hs {
 			p, _ := schedule.ParsePeriod(h)
@@ -774,7 +738,7 @@ func xerClndrData(cal *schedule.Calendar) string {
 	b.WriteString("(0||CalendarData()((0||DaysOfWeek()(")
 	for d := time.Sunday; d <= time.Saturday; d++ {
 		fmt.Fprintf(&b, "(0||%d()(", int(d)+1)
-		periods(&b, dayHours[d])
+		periods(&b, week[d])
 		b.WriteString("))")
 	}
 	b.WriteString("))(0||VIEW(ShowTotal|Y)())(0||Exceptions()(")
