@@ -164,14 +164,21 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 // question asked while planning it).
 func awaitProposal(ctx context.Context, c client.Client, id, runID string, round int) (workflows.Proposal, error) {
 	var proposal workflows.Proposal
-	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, RunID: runID, UpdateName: workflows.ProposalUpdate,
-		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{workflows.ProposalRequest{Round: round}},
-	})
-	if err == nil {
-		err = handle.Get(ctx, &proposal)
-	}
+	err := update(ctx, c, id, runID, workflows.ProposalUpdate, workflows.ProposalRequest{Round: round}, &proposal)
 	return proposal, err
+}
+
+// update sends the Update name to the dispatch id (runID "" for its
+// latest run) and waits for its result, decoded into out (nil: dropped).
+func update(ctx context.Context, c client.Client, id, runID, name string, arg, out any) error {
+	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: id, RunID: runID, UpdateName: name,
+		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{arg},
+	})
+	if err != nil {
+		return err
+	}
+	return handle.Get(ctx, out)
 }
 
 // askAnswer takes the next --answer, or asks on standard input.
@@ -193,14 +200,7 @@ func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (stri
 }
 
 func sendAnswer(ctx context.Context, c client.Client, id, answer string) error {
-	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: workflows.ClarifyUpdate,
-		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{workflows.Clarification{Answer: answer, Author: "cli"}},
-	})
-	if err == nil {
-		err = handle.Get(ctx, nil)
-	}
-	if err != nil {
+	if err := update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: "cli"}, nil); err != nil {
 		return fmt.Errorf("answer to %s refused: %w", id, err)
 	}
 	return nil
@@ -254,14 +254,7 @@ func decide(opts *promptOptions, in *bufio.Reader) (workflows.Review, error) {
 }
 
 func sendReview(ctx context.Context, c client.Client, id string, review workflows.Review) error {
-	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, UpdateName: workflows.ReviewUpdate,
-		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{review},
-	})
-	if err == nil {
-		err = handle.Get(ctx, nil)
-	}
-	if err != nil {
+	if err := update(ctx, c, id, "", workflows.ReviewUpdate, review, nil); err != nil {
 		return fmt.Errorf("review of %s refused: %w", id, err)
 	}
 	return nil
