@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/devserver"
@@ -41,10 +40,7 @@ func TestWorkerCrashMidDispatch(t *testing.T) {
 	}
 	srv, err := devserver.Start(ctx, devserver.Options{
 		DBPath: filepath.Join(dir, "temporal.db"), Address: "127.0.0.1:0", UIAddress: "-",
-		SearchAttributes: map[string]enums.IndexedValueType{
-			workflows.ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
-			workflows.DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
-		},
+		SearchAttributes: workflows.SearchAttributes(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
@@ -32,13 +31,10 @@ func devRun(ctx context.Context, opts *devOptions) error {
 		opts.TemporalDB = filepath.Join(filepath.Dir(data), "temporal.db")
 	}
 	srv, err := devserver.Start(ctx, devserver.Options{
-		DBPath:    opts.TemporalDB,
-		Address:   opts.Address,
-		UIAddress: opts.UIAddress,
-		SearchAttributes: map[string]enums.IndexedValueType{
-			workflows.ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
-			workflows.DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
-		},
+		DBPath:           opts.TemporalDB,
+		Address:          opts.Address,
+		UIAddress:        opts.UIAddress,
+		SearchAttributes: workflows.SearchAttributes(),
 	})
 	if err != nil {
 		return fmt.Errorf("temporal dev server: %w", err)

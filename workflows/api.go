@@ -5,6 +5,7 @@ package workflows
 import (
 	"time"
 
+	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/activities"
@@ -43,6 +44,15 @@ var (
 	ScheduleIDAttribute    = temporal.NewSearchAttributeKeyKeyword("ScheduleID")
 	DispatchStageAttribute = temporal.NewSearchAttributeKeyKeyword("DispatchStage")
 )
+
+// SearchAttributes are the attributes above with their types, for a server
+// to register in the namespace these workflows run in.
+func SearchAttributes() map[string]enums.IndexedValueType {
+	return map[string]enums.IndexedValueType{
+		ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
+		DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
+	}
+}
 
 // Defaults of DispatchInput.
 const (

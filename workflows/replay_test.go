@@ -124,10 +124,7 @@ func TestRecordHistories(t *testing.T) {
 
 	srv, err := devserver.Start(ctx, devserver.Options{
 		DBPath: "", Address: "127.0.0.1:0", UIAddress: "-",
-		SearchAttributes: map[string]enums.IndexedValueType{
-			workflows.ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
-			workflows.DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
-		},
+		SearchAttributes: workflows.SearchAttributes(),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"time"
 
-	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
@@ -49,10 +48,7 @@ func run(n int, file string) error {
 	defer os.RemoveAll(dir)
 	srv, err := devserver.Start(ctx, devserver.Options{
 		DBPath: filepath.Join(dir, "temporal.db"), Address: "127.0.0.1:0", UIAddress: "-",
-		SearchAttributes: map[string]enums.IndexedValueType{
-			workflows.ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
-			workflows.DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
-		},
+		SearchAttributes: workflows.SearchAttributes(),
 	})
 	if err != nil {
 		return err
