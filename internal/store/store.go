@@ -210,6 +210,20 @@ func RelationshipUUID(scheduleID, relationshipID string) string {
 	return schedule.DerivedID("relationship", scheduleID, relationshipID)
 }
 
+// SortHits ranks search hits as every adapter returns them: best score
+// first, ties by kind then id, so equal scores rank the same in any store.
+func SortHits(hits []Hit) {
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+}
+
 // SortDump puts a graph dump in canonical order: activity nodes by activity
 // id (start, intra, end), then relationship nodes by id; edges by from, to.
 // Every adapter's Dump ends with it so dumps compare across stores.

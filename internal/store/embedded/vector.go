@@ -308,15 +308,7 @@ func fuse(vector, keyword map[docKey]float64, names map[docKey]string, alpha flo
 	for key, name := range names {
 		hits = append(hits, store.Hit{Kind: key.kind, ID: key.id, Name: name, Score: alpha*sv[key] + (1-alpha)*sk[key]})
 	}
-	slices.SortFunc(hits, func(a, b store.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	store.SortHits(hits)
 	return hits[:min(k, len(hits))]
 }
 

@@ -1,7 +1,6 @@
 package weaviate
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -85,15 +84,7 @@ func (s *Store) Search(ctx context.Context, scheduleID string, q store.Query) ([
 		return nil, err
 	}
 	hits := slices.Concat(results...)
-	slices.SortFunc(hits, func(a, b store.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	store.SortHits(hits)
 	return hits[:min(q.K, len(hits))], nil
 }
 
