@@ -117,21 +117,21 @@ func (a *Activities) SeparatePrompt(ctx context.Context, prompt string) (scope.S
 
 // PlanRemovals plans the removals against the current stored schedule.
 func (a *Activities) PlanRemovals(ctx context.Context, req PlanRequest) (scope.Plan, error) {
-	snap, err := a.snapshot(ctx, req.ScheduleID)
-	if err != nil {
-		return scope.Plan{}, err
-	}
-	plan, err := a.Planner.PlanRemovals(ctx, snap, req.Input)
-	return plan, classifyPlanning(err)
+	return a.plan(ctx, req, a.Planner.PlanRemovals)
 }
 
 // PlanAdditions plans the additions against the current stored schedule.
 func (a *Activities) PlanAdditions(ctx context.Context, req PlanRequest) (scope.Plan, error) {
+	return a.plan(ctx, req, a.Planner.PlanAdditions)
+}
+
+// plan runs one planning step against a fresh snapshot of the schedule.
+func (a *Activities) plan(ctx context.Context, req PlanRequest, step func(context.Context, scope.Snapshot, scope.PlanInput) (scope.Plan, error)) (scope.Plan, error) {
 	snap, err := a.snapshot(ctx, req.ScheduleID)
 	if err != nil {
 		return scope.Plan{}, err
 	}
-	plan, err := a.Planner.PlanAdditions(ctx, snap, req.Input)
+	plan, err := step(ctx, snap, req.Input)
 	return plan, classifyPlanning(err)
 }
 
