@@ -237,19 +237,6 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact,
 	if err := schedule.Undo(before, in.Inverses); err != nil {
 		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
 	}
-	imp, err := CompareCPM(before, after)
-	if err != nil {
-		return Impact{}, err
-	}
-	imp.Diff = render.NewChangeDiff(before, after)
-	// A round that deletes a whole building must not overflow the history
-	// (Temporal refuses payloads over 2 MB): lists beyond this are counted.
-	imp.Diff.Cap(MaxDiffEntries)
-	return imp, nil
-}
-
-// CompareCPM computes the Impact of going from before to after.
-func CompareCPM(before, after *schedule.Schedule) (Impact, error) {
 	rb, err := schedule.Analyze(before)
 	if err != nil {
 		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM before: %v", err), ErrTypeImpact, err)
@@ -258,6 +245,17 @@ func CompareCPM(before, after *schedule.Schedule) (Impact, error) {
 	if err != nil {
 		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM after: %v", err), ErrTypeImpact, err)
 	}
+	imp := compareCPM(after, rb, ra)
+	imp.Diff = render.NewChangeDiffOf(before, after, rb, ra)
+	// A round that deletes a whole building must not overflow the history
+	// (Temporal refuses payloads over 2 MB): lists beyond this are counted.
+	imp.Diff.Cap(MaxDiffEntries)
+	return imp, nil
+}
+
+// compareCPM is the Impact of going from the schedule rb was computed on
+// to after, whose CPM is ra.
+func compareCPM(after *schedule.Schedule, rb, ra *schedule.Result) Impact {
 	floatOf := func(r *schedule.Result) map[string]float64 {
 		m := map[string]float64{}
 		for i := range r.Net.Len() {
@@ -279,7 +277,7 @@ func CompareCPM(before, after *schedule.Schedule) (Impact, error) {
 			imp.FloatChanged = append(imp.FloatChanged, act.ID)
 		}
 	}
-	return imp, nil
+	return imp
 }
 
 // Commit makes a dispatch's changes final: the documents they touched are

@@ -153,12 +153,31 @@ func NewChangeDiff(before, after *schedule.Schedule) *ChangeDiff {
 	if after == nil {
 		after = &schedule.Schedule{}
 	}
+	rb, errB := schedule.Analyze(before)
+	ra, errA := schedule.Analyze(after)
+	d := changeDiff(before, after, rb, ra)
+	switch {
+	case errB != nil:
+		d.ImpactError = "CPM before the change: " + errB.Error()
+	case errA != nil:
+		d.ImpactError = "CPM after the change: " + errA.Error()
+	}
+	return d
+}
+
+// NewChangeDiffOf is NewChangeDiff for a caller that has computed CPM on
+// both schedules already (rb on before, ra on after).
+func NewChangeDiffOf(before, after *schedule.Schedule, rb, ra *schedule.Result) *ChangeDiff {
+	return changeDiff(before, after, rb, ra)
+}
+
+// changeDiff compares before and after; a nil result (CPM failed) leaves
+// the impact out and marks no activity critical in that version.
+func changeDiff(before, after *schedule.Schedule, rb, ra *schedule.Result) *ChangeDiff {
 	d := &ChangeDiff{
 		Added: []DiffActivity{}, Removed: []DiffActivity{}, Changed: []ActivityChange{},
 		RelationshipsAdded: []DiffRelationship{}, RelationshipsRemoved: []DiffRelationship{},
 	}
-	rb, errB := schedule.Analyze(before)
-	ra, errA := schedule.Analyze(after)
 	critical := func(r *schedule.Result, id string) bool {
 		if r == nil {
 			return false
@@ -197,12 +216,7 @@ func NewChangeDiff(before, after *schedule.Schedule) *ChangeDiff {
 	d.RelationshipsRemoved = unmatchedLinks(before, after)
 	d.RelationshipsAdded = unmatchedLinks(after, before)
 
-	switch {
-	case errB != nil:
-		d.ImpactError = "CPM before the change: " + errB.Error()
-	case errA != nil:
-		d.ImpactError = "CPM after the change: " + errA.Error()
-	default:
+	if rb != nil && ra != nil {
 		d.Impact = impactOf(before, after, rb, ra)
 	}
 	return d
