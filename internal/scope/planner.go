@@ -28,7 +28,8 @@ type Planner interface {
 }
 
 // Snapshot is what a planning step plans against: the schedule as stored
-// now, and semantic search over the same schedule.
+// now, and semantic search over the same schedule. Planners read Schedule
+// and never modify it (they plan on a copy).
 type Snapshot struct {
 	Schedule *schedule.Schedule
 	// Search finds activities and relationships by meaning; nil means an

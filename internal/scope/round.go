@@ -41,7 +41,7 @@ func PlanRound(ctx context.Context, p Planner, s *schedule.Schedule, in PlanInpu
 		}
 		step := in
 		step.Prompt, step.Removed = st.prompt, removed
-		plan, err := st.plan(ctx, Snapshot{Schedule: r.After.Clone()}, step)
+		plan, err := st.plan(ctx, Snapshot{Schedule: r.After}, step)
 		if err != nil {
 			return nil, err
 		}
