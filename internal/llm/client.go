@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,10 +23,66 @@ type Client struct {
 	api openai.Client
 	cfg Config
 
-	// What the server turned out not to support, learnt from its 400s, so
-	// that later calls do not ask again.
-	noRequiredToolChoice atomic.Bool
-	noJSONSchema         atomic.Bool
+	// How this endpoint is asked for structured replies and tool calls:
+	// the richest way first, a simpler one once the server has refused an
+	// option (a 400, or a 500 naming it), remembered so that later calls
+	// do not ask again. Modes only ever step down.
+	structured atomic.Int32 // a structuredMode
+	tooling    atomic.Int32 // a toolMode
+}
+
+// structuredMode is how ParseStructured asks for JSON.
+type structuredMode int32
+
+const (
+	// response_format json_schema, strict: the server constrains the reply.
+	jsonSchemaMode structuredMode = iota
+	// response_format json_object (any JSON), the schema in the prompt.
+	jsonObjectMode
+	// plain text, the schema in the prompt.
+	textMode
+)
+
+func (m structuredMode) String() string {
+	return [...]string{"json_schema", "json_object", "text"}[m]
+}
+
+// refusedBy names the options whose refusal makes m step down.
+func (m structuredMode) refusedBy() []string {
+	if m == jsonSchemaMode {
+		return []string{"response_format", "json_schema", "strict"}
+	}
+	return []string{"response_format", "json_object"}
+}
+
+// toolMode is how PromptWithTools offers tools.
+type toolMode int32
+
+const (
+	// tools with tool_choice "required".
+	toolsRequired toolMode = iota
+	// tools, tool_choice left to the server's default (auto).
+	toolsAuto
+	// no tools parameter: the tools described in the prompt and the calls
+	// asked for as structured output (ParseStructured's ways).
+	toolsInPrompt
+)
+
+func (m toolMode) String() string {
+	return [...]string{"tools, tool_choice required", "tools, tool_choice auto", "tools in the prompt"}[m]
+}
+
+// Negotiated says how the client asks this endpoint for structured replies
+// and tool calls, as far as it has learnt: e.g. "structured output
+// json_object; tools, tool_choice auto". For logs.
+func (c *Client) Negotiated() string {
+	return fmt.Sprintf("structured output %s; %s", structuredMode(c.structured.Load()), toolMode(c.tooling.Load()))
+}
+
+// stepDown moves a mode from what it was to next unless another call
+// already moved it (possibly further).
+func stepDown(mode *atomic.Int32, from, next int32) {
+	mode.CompareAndSwap(from, next)
 }
 
 // New returns a client for cfg, with defaults for zero fields. It does not
@@ -90,22 +147,54 @@ func (c *Client) Prompt(ctx context.Context, msgs []Message) (string, Usage, err
 }
 
 // PromptWithTools sends msgs offering tools and requires the model to call
-// at least one (tool_choice "required"; a server that refuses that option is
-// asked again without it, and remembered). It returns the calls, each
-// naming one of tools with arguments valid against its Parameters. A reply
-// with no call, a call to an unknown tool or invalid arguments gets one
-// repair round, in which the model sees its calls and what was wrong; a
-// second bad reply is an *Error of Kind invalid_output. Text the model
-// writes beside its calls is not returned.
+// at least one. It returns the calls, each naming one of tools with
+// arguments valid against its Parameters. A reply with no call, a call to
+// an unknown tool or invalid arguments gets one repair round, in which the
+// model sees its calls and what was wrong; a second bad reply is an *Error
+// of Kind invalid_output. Text the model writes beside its calls is not
+// returned.
+//
+// The tools go as the API's tools with tool_choice "required". A server
+// that refuses tool_choice is asked again without it; one that refuses
+// tools altogether (llama-server without --jinja, some proxies) gets the
+// tools described in the prompt and is asked for the calls as structured
+// output, in whichever way ParseStructured has found it supports. Either
+// step down is remembered.
 func (c *Client) PromptWithTools(ctx context.Context, msgs []Message, tools []Tool) ([]ToolCall, Usage, error) {
 	if err := checkTools(tools); err != nil {
 		return nil, Usage{}, err
 	}
 	var usage Usage
 	for round := 1; ; round++ {
-		params, err := c.params(msgs)
+		r, u, err := c.completeTools(ctx, msgs, tools)
+		usage = usage.Add(u)
 		if err != nil {
 			return nil, usage, err
+		}
+		problems := checkCalls(r.calls, tools)
+		if r.callsProblem == "" && len(r.calls) > 0 && len(problems) == 0 {
+			return r.calls, usage, nil
+		}
+		if round == 2 {
+			return nil, usage, &Error{Kind: KindInvalidOutput, Message: redact(describeCallProblems(r, problems, tools), c.cfg.APIKey), Attempts: usage.Calls}
+		}
+		msgs = append(append([]Message(nil), msgs...), toolRepair(r, problems, tools)...)
+	}
+}
+
+// completeTools asks for tool calls in the richest way the server has not
+// refused, stepping down when it refuses one.
+func (c *Client) completeTools(ctx context.Context, msgs []Message, tools []Tool) (reply, Usage, error) {
+	var usage Usage
+	for {
+		mode := toolMode(c.tooling.Load())
+		if mode == toolsInPrompt {
+			r, u, err := c.completeToolsInPrompt(ctx, msgs, tools)
+			return r, usage.Add(u), err
+		}
+		params, err := c.params(msgs)
+		if err != nil {
+			return reply{}, usage, err
 		}
 		params.Tools = make([]openai.ChatCompletionToolUnionParam, len(tools))
 		for i, t := range tools {
@@ -116,37 +205,89 @@ func (c *Client) PromptWithTools(ctx context.Context, msgs []Message, tools []To
 				Strict:      openai.Bool(isStrict(t.Parameters)),
 			})
 		}
-		r, u, err := c.completeTools(ctx, params)
+		if mode == toolsRequired {
+			params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("required")}
+		}
+		r, u, err := c.complete(ctx, params)
 		usage = usage.Add(u)
-		if err != nil {
-			return nil, usage, err
+		switch {
+		case mode == toolsRequired && unsupported(err, "tool_choice"):
+			stepDown(&c.tooling, int32(toolsRequired), int32(toolsAuto))
+		case unsupported(err, "tools", "tool", "functions", "function"):
+			stepDown(&c.tooling, int32(mode), int32(toolsInPrompt))
+		default:
+			return r, usage, err
 		}
-		problems := checkCalls(r.calls, tools)
-		if len(r.calls) > 0 && len(problems) == 0 {
-			return r.calls, usage, nil
-		}
-		if round == 2 {
-			return nil, usage, &Error{Kind: KindInvalidOutput, Message: redact(describeCallProblems(r, problems, tools), c.cfg.APIKey), Attempts: usage.Calls}
-		}
-		msgs = append(append([]Message(nil), msgs...), toolRepair(r, problems, tools)...)
 	}
 }
 
-// completeTools is complete with the fallback for servers that do not
-// support tool_choice "required".
-func (c *Client) completeTools(ctx context.Context, params openai.ChatCompletionNewParams) (reply, Usage, error) {
-	if c.noRequiredToolChoice.Load() {
-		return c.complete(ctx, params)
+// completeToolsInPrompt describes the tools in the prompt and reads the
+// calls from a structured reply {"calls": [{"name", "arguments"}]}. A
+// reply that does not match gets the same repair round as a bad tool call
+// (reply.callsProblem says what was wrong).
+func (c *Client) completeToolsInPrompt(ctx context.Context, msgs []Message, tools []Tool) (reply, Usage, error) {
+	var b strings.Builder
+	b.WriteString("Answer by calling one or more of these tools. Each is given as name: description; then the JSON schema of its arguments.\n")
+	for _, t := range tools {
+		js, err := jsonMarshal(t.Parameters)
+		if err != nil {
+			return reply{}, Usage{}, &Error{Kind: KindBadRequest, Message: fmt.Sprintf("tool %q: %v", t.Name, err)}
+		}
+		fmt.Fprintf(&b, "- %s: %s\n  %s\n", t.Name, t.Description, js)
 	}
-	params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("required")}
-	r, usage, err := c.complete(ctx, params)
-	if !unsupported(err, "tool_choice") {
+	b.WriteString(`Write the calls as {"calls": [{"name": "<tool name>", "arguments": {...}}]}, at least one call.`)
+	schema := callsSchema(tools)
+	prompt := append(append([]Message(nil), msgs...), Message{Role: System, Content: b.String()})
+	r, usage, err := c.completeStructured(ctx, prompt, "tool_calls", schema)
+	if err != nil || (r.content == "" && r.refusal != "") {
 		return r, usage, err
 	}
-	c.noRequiredToolChoice.Store(true)
-	params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{}
-	r, u, err := c.complete(ctx, params)
-	return r, usage.Add(u), err
+	r.viaPrompt = true
+	data := []byte(stripFence(r.content))
+	if verr := Validate(schema, data); verr != nil {
+		r.callsProblem = verr.Error()
+		return r, usage, nil
+	}
+	var got struct {
+		Calls []struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"calls"`
+	}
+	if err := json.Unmarshal(data, &got); err != nil {
+		r.callsProblem = err.Error()
+		return r, usage, nil
+	}
+	for i, call := range got.Calls {
+		r.calls = append(r.calls, ToolCall{ID: fmt.Sprintf("call_%d", i), Name: call.Name, Arguments: call.Arguments})
+	}
+	return r, usage, nil
+}
+
+// callsSchema is the structured reply that carries tool calls when the
+// server takes no tools: {"calls": [...]}, each call one tool's name and
+// arguments.
+func callsSchema(tools []Tool) map[string]any {
+	branches := make([]any, len(tools))
+	for i, t := range tools {
+		branches[i] = map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"name":      map[string]any{"type": "string", "enum": []any{t.Name}},
+				"arguments": t.Parameters,
+			},
+			"required":             []any{"name", "arguments"},
+			"additionalProperties": false,
+		}
+	}
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"calls": map[string]any{"type": "array", "minItems": 1, "items": map[string]any{"anyOf": branches}},
+		},
+		"required":             []any{"calls"},
+		"additionalProperties": false,
+	}
 }
 
 // ParseStructured asks the model for a JSON value matching SchemaFor[T]
@@ -155,8 +296,10 @@ func (c *Client) completeTools(ctx context.Context, params openai.ChatCompletion
 // or does not decode gets one repair round, in which the model sees its
 // reply and the problems; a second bad reply is an *Error of Kind
 // invalid_output naming them (`links[2].type: "XX" is not one of FS, SS,
-// FF, SF`). Servers without json_schema support are asked, once they have
-// said so, with the schema in the prompt instead. T need not be a struct:
+// FF, SF`). A server that refuses json_schema is asked, from then on, with
+// response_format json_object and the schema in the prompt; one that
+// refuses that too, with the schema in the prompt alone. Whichever way, the
+// reply is validated the same. T need not be a struct:
 // other types travel wrapped in an object, as OpenAI requires one.
 func ParseStructured[T any](ctx context.Context, c *Client, msgs []Message, name string) (T, Usage, error) {
 	var zero T
@@ -202,12 +345,28 @@ func ParseStructured[T any](ctx context.Context, c *Client, msgs []Message, name
 	}
 }
 
+// completeStructured asks for a JSON reply in the richest way the server
+// has not refused, stepping down when it refuses one.
 func (c *Client) completeStructured(ctx context.Context, msgs []Message, name string, schema map[string]any) (reply, Usage, error) {
-	if !c.noJSONSchema.Load() {
-		params, err := c.params(msgs)
+	var usage Usage
+	for {
+		mode := structuredMode(c.structured.Load())
+		params, err := c.structuredParams(msgs, name, schema, mode)
 		if err != nil {
-			return reply{}, Usage{}, err
+			return reply{}, usage, err
 		}
+		r, u, err := c.complete(ctx, params)
+		usage = usage.Add(u)
+		if mode == textMode || !unsupported(err, mode.refusedBy()...) {
+			return r, usage, err
+		}
+		stepDown(&c.structured, int32(mode), int32(mode+1))
+	}
+}
+
+func (c *Client) structuredParams(msgs []Message, name string, schema map[string]any, mode structuredMode) (openai.ChatCompletionNewParams, error) {
+	if mode == jsonSchemaMode {
+		params, err := c.params(msgs)
 		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
 			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
 				Name:   name,
@@ -215,31 +374,26 @@ func (c *Client) completeStructured(ctx context.Context, msgs []Message, name st
 				Schema: schema,
 			}},
 		}
-		r, usage, err := c.complete(ctx, params)
-		if !unsupported(err, "response_format", "json_schema") {
-			return r, usage, err
-		}
-		c.noJSONSchema.Store(true)
-		r, u, err := c.completeStructured(ctx, msgs, name, schema)
-		return r, usage.Add(u), err
+		return params, err
 	}
 	js, err := jsonMarshal(schema)
 	if err != nil {
-		return reply{}, Usage{}, &Error{Kind: KindBadRequest, Message: err.Error()}
+		return openai.ChatCompletionNewParams{}, &Error{Kind: KindBadRequest, Message: err.Error()}
 	}
 	params, err := c.params(append(append([]Message(nil), msgs...), Message{Role: System,
 		Content: "Reply with only a JSON value (no prose, no code fence) matching this JSON schema, named " + name + ":\n" + string(js)}))
-	if err != nil {
-		return reply{}, Usage{}, err
+	if mode == jsonObjectMode {
+		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
 	}
-	return c.complete(ctx, params)
+	return params, err
 }
 
-// unsupported reports whether err is a 400 complaining about one of the
-// named request options.
+// unsupported reports whether err is the server refusing one of the named
+// request options: a 4xx naming it, or a 500 that names it and says it
+// cannot take it (see refusesOption).
 func unsupported(err error, options ...string) bool {
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != KindBadRequest || e.Status != http.StatusBadRequest {
+	if !errors.As(err, &e) || e.Kind != KindBadRequest || e.Status < 400 {
 		return false
 	}
 	msg := strings.ToLower(e.Message)
@@ -255,6 +409,10 @@ func unsupported(err error, options ...string) bool {
 type reply struct {
 	content, refusal, finish string
 	calls                    []ToolCall
+	// viaPrompt: the calls were asked for in the prompt and read from
+	// content; callsProblem is what was wrong with content, if anything.
+	viaPrompt    bool
+	callsProblem string
 }
 
 // complete makes one chat completion request, retrying retryable failures

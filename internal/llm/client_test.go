@@ -437,25 +437,209 @@ func TestParseStructuredCodeFence(t *testing.T) {
 	}
 }
 
-func TestParseStructuredWithoutJSONSchemaSupport(t *testing.T) {
-	srv := llmtest.New(t,
-		llmtest.APIError(400, "response_format type json_schema is not supported", ""),
-		llmtest.JSON(goodPlan),
-		llmtest.JSON(goodPlan),
-	)
-	c := newClient(t, srv)
-	for range 2 {
-		if _, _, err := llm.ParseStructured[Plan](context.Background(), c, prompt, "plan"); err != nil {
-			t.Fatal(err)
-		}
+// llamaCppPythonRefusal is what llama-cpp-python's server answers a
+// response_format it does not know: a 500 carrying pydantic's message.
+const llamaCppPythonRefusal = `{"error":{"message":"1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object' [type=literal_error, input_value='json_schema', input_type=str]","type":"internal_server_error","param":null,"code":null}}`
+
+// TestStructuredNegotiation: a server that refuses json_schema is asked with
+// json_object and the schema in the prompt, one that refuses that too with
+// the schema in the prompt alone; the step down happens once (no retries
+// of a refusal) and is remembered for the next call.
+func TestStructuredNegotiation(t *testing.T) {
+	tests := []struct {
+		name    string
+		steps   []llmtest.Step
+		calls   int      // ParseStructured calls made
+		formats []string // response_format per request: the schema's name, json_object or ""
+		after   string   // Negotiated() afterwards
+		errKind string   // of the first call, "" for none
+	}{
+		{"400 names json_schema",
+			[]llmtest.Step{llmtest.APIError(400, "response_format type json_schema is not supported", ""), llmtest.JSON(goodPlan), llmtest.JSON(goodPlan)},
+			2, []string{"plan", "json_object", "json_object"}, "structured output json_object", ""},
+		{"500 names response_format (llama-cpp-python)",
+			[]llmtest.Step{llmtest.Status(500, llamaCppPythonRefusal), llmtest.JSON(goodPlan), llmtest.JSON(goodPlan)},
+			2, []string{"plan", "json_object", "json_object"}, "structured output json_object", ""},
+		{"501 names response_format",
+			[]llmtest.Step{llmtest.APIError(501, "response_format is not implemented", ""), llmtest.JSON(goodPlan)},
+			1, []string{"plan", "json_object"}, "structured output json_object", ""},
+		{"json_object refused too: the schema in the prompt",
+			[]llmtest.Step{
+				llmtest.Status(500, llamaCppPythonRefusal),
+				llmtest.APIError(400, "'response_format' of type 'json_object' is not supported with this model", ""),
+				llmtest.JSON(goodPlan), llmtest.JSON(goodPlan),
+			},
+			2, []string{"plan", "json_object", "", ""}, "structured output text", ""},
+		{"a 500 naming no option is a server failure, retried",
+			[]llmtest.Step{llmtest.APIError(500, "CUDA out of memory", ""), llmtest.JSON(goodPlan)},
+			1, []string{"plan", "plan"}, "structured output json_schema", ""},
+		{"a 500 naming response_format without refusing it is retried",
+			[]llmtest.Step{llmtest.APIError(500, "timeout while applying response_format grammar", ""), llmtest.JSON(goodPlan)},
+			1, []string{"plan", "plan"}, "structured output json_schema", ""},
+		{"a 400 naming no option is the caller's error",
+			[]llmtest.Step{llmtest.APIError(400, "Invalid value for 'messages'", "")},
+			1, []string{"plan"}, "structured output json_schema", llm.KindBadRequest},
 	}
-	reqs := srv.Requests()
-	if reqs[0].ResponseFormat != "plan" || reqs[1].ResponseFormat != "" || reqs[2].ResponseFormat != "" {
-		t.Errorf("response formats %q %q %q", reqs[0].ResponseFormat, reqs[1].ResponseFormat, reqs[2].ResponseFormat)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t, tt.steps...)
+			c := newClient(t, srv)
+			for i := range tt.calls {
+				plan, _, err := llm.ParseStructured[Plan](context.Background(), c, prompt, "plan")
+				if i == 0 && tt.errKind != "" {
+					if e := asError(t, err); e.Kind != tt.errKind || e.Attempts != 1 {
+						t.Fatalf("error %+v, want %s after 1 attempt", e, tt.errKind)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("call %d: %v", i+1, err)
+				}
+				if plan.Summary != goodPlan["summary"] {
+					t.Errorf("plan %+v", plan)
+				}
+			}
+			var formats []string
+			for _, r := range srv.Requests() {
+				formats = append(formats, r.ResponseFormat)
+			}
+			if !reflect.DeepEqual(formats, tt.formats) {
+				t.Errorf("response_format per request %q, want %q", formats, tt.formats)
+			}
+			if got := c.Negotiated(); !strings.HasPrefix(got, tt.after) {
+				t.Errorf("Negotiated() = %q, want %q…", got, tt.after)
+			}
+			for i, r := range srv.Requests() {
+				if r.ResponseFormat == "plan" {
+					continue
+				}
+				last := r.Messages[len(r.Messages)-1]
+				if last.Role != llm.System || !strings.Contains(last.Content, `"additionalProperties":false`) {
+					t.Errorf("request %d asks without json_schema but does not give the schema in the prompt: %+v", i+1, last)
+				}
+			}
+		})
 	}
-	last := reqs[1].Messages[len(reqs[1].Messages)-1]
-	if last.Role != llm.System || !strings.Contains(last.Content, `"additionalProperties":false`) {
-		t.Errorf("fallback does not give the schema in the prompt: %+v", last)
+}
+
+// TestToolNegotiation: a server that refuses tools is given them in the
+// prompt and asked for the calls as structured output; the calls are
+// validated and repaired as native ones are.
+func TestToolNegotiation(t *testing.T) {
+	paint := map[string]any{"calls": []any{map[string]any{"name": "remove_activity", "arguments": map[string]any{"name": "Paint L2"}}}}
+	tests := []struct {
+		name    string
+		steps   []llmtest.Step
+		calls   int
+		tools   []int    // tools offered per request
+		formats []string // response_format per request
+		choices []string // tool_choice per request
+		after   string
+		repair  string // in the last request, when a repair was made
+	}{
+		{"tool_choice refused (500)",
+			[]llmtest.Step{
+				llmtest.APIError(500, "tool_choice 'required' is not supported", ""),
+				llmtest.Calls(llmtest.Call("remove_activity", RemoveActivityArgs{"Paint L2"})),
+				llmtest.Calls(llmtest.Call("remove_activity", RemoveActivityArgs{"Paint L2"})),
+			},
+			2, []int{2, 2, 2}, []string{"", "", ""}, []string{"required", "", ""}, "tools, tool_choice auto", ""},
+		{"tools refused (llama-server without --jinja)",
+			[]llmtest.Step{llmtest.APIError(400, "tools param requires --jinja flag", ""), llmtest.JSON(paint), llmtest.JSON(paint)},
+			2, []int{2, 0, 0}, []string{"", "tool_calls", "tool_calls"}, []string{"required", "", ""}, "tools in the prompt", ""},
+		{"tools refused after tool_choice",
+			[]llmtest.Step{
+				llmtest.APIError(400, `"tool_choice" must be "auto" or "none"`, ""),
+				llmtest.APIError(400, "this model does not support tools", ""),
+				llmtest.JSON(paint),
+			},
+			1, []int{2, 2, 0}, []string{"", "", "tool_calls"}, []string{"required", "", ""}, "tools in the prompt", ""},
+		{"tools and json_schema refused",
+			[]llmtest.Step{llmtest.APIError(400, "tools param requires --jinja flag", ""), llmtest.Status(500, llamaCppPythonRefusal), llmtest.JSON(paint)},
+			1, []int{2, 0, 0}, []string{"", "tool_calls", "json_object"}, []string{"required", "", ""}, "tools in the prompt", ""},
+		{"calls in the prompt repaired",
+			[]llmtest.Step{
+				llmtest.APIError(400, "tools param requires --jinja flag", ""),
+				llmtest.JSON(map[string]any{"calls": []any{map[string]any{"name": "delete_everything", "arguments": map[string]any{}}}}),
+				llmtest.JSON(paint),
+			},
+			1, []int{2, 0, 0}, []string{"", "tool_calls", "tool_calls"}, []string{"required", "", ""}, "tools in the prompt", "Your reply is not valid: the calls are not valid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t, tt.steps...)
+			c := newClient(t, srv)
+			for i := range tt.calls {
+				calls, _, err := c.PromptWithTools(context.Background(), prompt, tools)
+				if err != nil {
+					t.Fatalf("call %d: %v", i+1, err)
+				}
+				var args RemoveActivityArgs
+				if len(calls) != 1 || calls[0].Name != "remove_activity" || json.Unmarshal(calls[0].Arguments, &args) != nil || args.Name != "Paint L2" || calls[0].ID == "" {
+					t.Fatalf("calls %+v", calls)
+				}
+			}
+			reqs := srv.Requests()
+			var offered []int
+			var formats, choices []string
+			for _, r := range reqs {
+				offered = append(offered, len(r.Tools))
+				formats = append(formats, r.ResponseFormat)
+				choices = append(choices, r.ToolChoice)
+			}
+			if !reflect.DeepEqual(offered, tt.tools) || !reflect.DeepEqual(formats, tt.formats) || !reflect.DeepEqual(choices, tt.choices) {
+				t.Errorf("per request: tools %v, response_format %q, tool_choice %q; want %v, %q, %q", offered, formats, choices, tt.tools, tt.formats, tt.choices)
+			}
+			if got := c.Negotiated(); !strings.HasSuffix(got, tt.after) {
+				t.Errorf("Negotiated() = %q, want …%q", got, tt.after)
+			}
+			for i, r := range reqs {
+				if len(r.Tools) > 0 {
+					continue
+				}
+				var text strings.Builder
+				for _, m := range r.Messages {
+					text.WriteString(m.Content + "\n")
+				}
+				if !strings.Contains(text.String(), "- remove_activity: Remove an activity") {
+					t.Errorf("request %d takes no tools but does not describe them:\n%s", i+1, text.String())
+				}
+			}
+			if tt.repair != "" {
+				last := reqs[len(reqs)-1].Messages
+				if m := last[len(last)-2]; m.Role != llm.User || !strings.Contains(m.Content, tt.repair) {
+					t.Errorf("repair turn %+v, want %q", m, tt.repair)
+				}
+			}
+		})
+	}
+}
+
+// TestRedactsOnlyTheKey: a placeholder key like "x" (local servers want
+// none) is no secret and stays in messages; a real key is redacted as the
+// exact string, whatever its shape.
+func TestRedactsOnlyTheKey(t *testing.T) {
+	tests := []struct {
+		name, key, message string
+		want, notWant      string
+	}{
+		{"short key", "x", "response_format: expected 'text' or 'json_object', got 'xyz'", "expected 'text' or 'json_object', got 'xyz'", "[redacted]"},
+		{"long key", "local-proxy-key-7f3a9", "key local-proxy-key-7f3a9 is not valid", "key [redacted] is not valid", "local-proxy-key"},
+		{"long key elsewhere in words", "local-proxy-key-7f3a9", "no local proxy here", "no local proxy here", "[redacted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.New(t, llmtest.APIError(400, tt.message, ""))
+			c := newClient(t, srv, func(c *llm.Config) { c.APIKey = tt.key })
+			_, _, err := c.Prompt(context.Background(), prompt)
+			e := asError(t, err)
+			if !strings.Contains(e.Message, tt.want) || strings.Contains(err.Error(), tt.notWant) {
+				t.Errorf("error %q: want %q, not %q", err, tt.want, tt.notWant)
+			}
+			if got := c.Config().String(); strings.Contains(got, "[redacted]") {
+				t.Errorf("Config().String() = %q", got)
+			}
+		})
 	}
 }
 

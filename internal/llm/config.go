@@ -68,7 +68,7 @@ func (c Config) String() string {
 	key := "no key"
 	if c.APIKey != "" {
 		key = "key set"
-		u = strings.ReplaceAll(u, c.APIKey, redacted)
+		u = redact(u, c.APIKey)
 	}
 	return fmt.Sprintf("%s %s at %s (%s)", provider(c.BaseURL), c.ChatModel, u, key)
 }

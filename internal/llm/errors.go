@@ -164,6 +164,12 @@ func statusError(status int, header http.Header, body []byte, now time.Time) *Er
 		e.RetryAfter, e.retryAfterSet = parseRetryAfter(header, now)
 	case status == http.StatusRequestTimeout:
 		e.Kind, e.Retryable = KindTimeout, true
+	case refusesOption(status, msg):
+		// The server cannot do what the request asks (llama-cpp-python
+		// answers an unknown response_format with a 500): the same
+		// request fails the same way, so it is the request's fault, not
+		// retried, and the client falls back to a simpler way of asking.
+		e.Kind = KindBadRequest
 	case status == http.StatusConflict || status >= 500:
 		e.Kind, e.Retryable = KindServer, true
 		e.RetryAfter, e.retryAfterSet = parseRetryAfter(header, now)
@@ -180,6 +186,26 @@ func statusError(status int, header http.Header, body []byte, now time.Time) *Er
 		e.Message = http.StatusText(status)
 	}
 	return e
+}
+
+// optionNames are the request options a server may not support;
+// refusalWords say that it does not (or that it could not read them).
+var (
+	optionNames  = regexp.MustCompile(`(?i)response_format|json_schema|json_object|tool_choice|\btools?\b|\bfunctions?\b|parallel_tool_calls|grammar`)
+	refusalWords = regexp.MustCompile(`(?i)not supported|unsupported|not implemented|(?:does|do|can)(?:n't| ?not) (?:support|handle)|not available|not allowed|validation error|input should be|invalid|unknown|unrecognized|unexpected|requires|must be|expected`)
+)
+
+// refusesOption reports whether a server error (500, 501) is the server
+// refusing an option of the request rather than failing: it names the
+// option and says that it cannot take it.
+func refusesOption(status int, msg string) bool {
+	switch status {
+	case http.StatusNotImplemented:
+		return optionNames.MatchString(msg)
+	case http.StatusInternalServerError:
+		return optionNames.MatchString(msg) && refusalWords.MatchString(msg)
+	}
+	return false
 }
 
 // transportError classifies a request that got no usable HTTP response,
@@ -205,10 +231,16 @@ const redacted = "[redacted]"
 // the configured key: OpenAI-style keys and bearer tokens.
 var secretPatterns = regexp.MustCompile(`(sk-[A-Za-z0-9_\-*.]{6,}|(?i:bearer)\s+[A-Za-z0-9_\-.~+/=]{6,})`)
 
-// redact removes key and anything that looks like a credential from s, and
-// cuts it to a readable length (proxies answer with whole HTML pages).
+// minSecretLen is the shortest configured key that is redacted as such: a
+// placeholder key like "x" (local servers want none) is no secret, and
+// replacing every "x" of a message would make it unreadable.
+const minSecretLen = 8
+
+// redact removes key (the exact string, when it is long enough to be a
+// secret) and anything that looks like a credential from s, and cuts it to
+// a readable length (proxies answer with whole HTML pages).
 func redact(s, key string) string {
-	if key != "" {
+	if len(key) >= minSecretLen {
 		s = strings.ReplaceAll(s, key, redacted)
 	}
 	s = secretPatterns.ReplaceAllString(s, redacted)

@@ -71,6 +71,10 @@ func TestStatusError(t *testing.T) {
 		{404, ``, KindNotFound, false, "Not Found"},
 		{413, ``, KindBadRequest, false, "Request Entity Too Large"},
 		{422, `{"error":{"message":"unprocessable","code":123}}`, KindBadRequest, false, "unprocessable"},
+		{500, `{"error":{"message":"Input should be 'text' or 'json_object' (response_format.type)"}}`, KindBadRequest, false, "Input should be 'text' or 'json_object' (response_format.type)"},
+		{501, `{"error":{"message":"tools"}}`, KindBadRequest, false, "tools"},
+		{500, `{"error":{"message":"failed to parse the tool call"}}`, KindServer, true, "failed to parse the tool call"},
+		{503, `{"error":{"message":"response_format is not supported while loading"}}`, KindServer, true, "response_format is not supported while loading"},
 	}
 	for _, tt := range tests {
 		e := statusError(tt.status, http.Header{}, []byte(tt.body), time.Now())
@@ -92,6 +96,12 @@ func TestRedact(t *testing.T) {
 		if got := redact(tt.in, key); got != tt.want {
 			t.Errorf("redact(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+	if got := redact("expected 'text', got 'xyz'", "x"); got != "expected 'text', got 'xyz'" {
+		t.Errorf("a one-letter key was redacted: %q", got)
+	}
+	if got := redact("bad key 1234567 and 12345678", "12345678"); got != "bad key 1234567 and [redacted]" {
+		t.Errorf("an 8-character key: %q", got)
 	}
 	long := redact(strings.Repeat("é", 600), "")
 	if len(long) > 510 || !strings.HasSuffix(long, "…") || !strings.HasPrefix(long, "éé") {

@@ -13,6 +13,15 @@
 // Replies that are not the JSON asked for get one repair round, in which the
 // model sees its reply and what was wrong with it.
 //
+// Endpoints differ in what they support. The client asks for structured
+// replies with response_format json_schema, else json_object with the
+// schema in the prompt, else the schema in the prompt alone, and offers
+// tools with tool_choice "required", else without it, else described in
+// the prompt with the calls asked for as structured output. A refusal (a
+// 400, or a 500 that names the option and says it cannot take it, as
+// llama-cpp-python's server answers) steps down once, is not retried, and
+// is remembered by the Client; Negotiated says where it stands.
+//
 // API keys never appear in errors or in Config.String. Tests drive the real
 // client against llmtest, a scripted OpenAI-compatible HTTP server.
 package llm

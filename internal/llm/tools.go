@@ -55,6 +55,13 @@ func toolNames(tools []Tool) string {
 
 // describeCallProblems says what was wrong with a tool reply.
 func describeCallProblems(r reply, problems map[int]string, tools []Tool) string {
+	if r.callsProblem != "" {
+		msg := "the calls are not valid: " + r.callsProblem
+		if r.finish == "length" {
+			msg += " (the reply was cut off at the token limit)"
+		}
+		return msg
+	}
 	if len(r.calls) == 0 {
 		msg := "the model called no tool (want one of " + toolNames(tools) + ")"
 		if text := strings.TrimSpace(r.content); text != "" {
@@ -77,7 +84,17 @@ func describeCallProblems(r reply, problems map[int]string, tools []Tool) string
 // toolRepair is the turn that shows the model its tool reply and what was
 // wrong: its calls as made, an answer to each (the API wants every call
 // answered) and a request to make all the calls again, corrected.
+//
+// Calls asked for in the prompt are repaired in the prompt too: the model
+// sees its reply as text and what was wrong with it.
 func toolRepair(r reply, problems map[int]string, tools []Tool) []Message {
+	if r.viaPrompt {
+		return []Message{
+			{Role: Assistant, Content: r.content},
+			{Role: User, Content: "Your reply is not valid: " + describeCallProblems(r, problems, tools) +
+				". Reply again with the complete corrected JSON only: {\"calls\": [...]}, each call one of these tools: " + toolNames(tools) + "."},
+		}
+	}
 	if len(r.calls) == 0 {
 		return []Message{
 			{Role: Assistant, Content: r.content},
