@@ -46,6 +46,14 @@ func describeWith(s *Schedule, name func(id string) string, op Op) string {
 			break
 		}
 		return describeRelationship("add_relationship", name, *op.Relationship)
+	case UpdateRelationshipOp:
+		if op.Relationship == nil {
+			break
+		}
+		if old, ok := s.Relationship(op.Relationship.ID); ok {
+			return describeRelationshipUpdate(name, *op.Relationship, old)
+		}
+		return fmt.Sprintf("update_relationship(id=%s)", quote(op.Relationship.ID))
 	case RemoveRelationshipOp:
 		if r, ok := s.Relationship(op.RelationshipID); ok {
 			return describeRelationship("delete_relationship", name, r)
@@ -77,4 +85,16 @@ func describeRelationship(fn string, name func(string) string, r Relationship) s
 		call += ", lag=" + formatDays(r.Lag)
 	}
 	return call + ")"
+}
+
+// describeRelationshipUpdate names the link as it was and lists what changes.
+func describeRelationshipUpdate(name func(string) string, to, from Relationship) string {
+	args := []string{"predecessor=" + quote(name(from.Predecessor)), "successor=" + quote(name(from.Successor))}
+	if to.Type != from.Type {
+		args = append(args, "type="+quote(string(to.Type)))
+	}
+	if to.Lag != from.Lag {
+		args = append(args, "lag="+formatDays(to.Lag))
+	}
+	return "update_relationship(" + strings.Join(args, ", ") + ")"
 }

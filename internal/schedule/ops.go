@@ -21,6 +21,7 @@ const (
 	DissolveActivityOp   OpKind = "dissolve_activity"
 	AddRelationshipOp    OpKind = "add_relationship"
 	RemoveRelationshipOp OpKind = "remove_relationship"
+	UpdateRelationshipOp OpKind = "update_relationship"
 )
 
 // Op is one change to a schedule. Which fields matter depends on Kind: add
@@ -36,6 +37,9 @@ type Op struct {
 	Activity       *Activity     `json:"activity,omitempty"`
 	Relationship   *Relationship `json:"relationship,omitempty"`
 	Position       *int          `json:"position,omitempty"`
+	// Source is the words of the request the op came from, for the
+	// review screen; it is not part of the op's identity.
+	Source string `json:"source,omitempty"`
 }
 
 // AddActivity adds a to the end of the schedule.
@@ -63,14 +67,20 @@ func AddRelationship(r Relationship) Op {
 // RemoveRelationship removes one relationship.
 func RemoveRelationship(id string) Op { return Op{Kind: RemoveRelationshipOp, RelationshipID: id} }
 
+// UpdateRelationship replaces the type and lag of r.ID (its ends stay).
+func UpdateRelationship(r Relationship) Op {
+	return Op{Kind: UpdateRelationshipOp, RelationshipID: r.ID, Relationship: &r}
+}
+
 // WithScope gives the op its deterministic ID: a hash of the scope (say a
 // dispatch and round) and the op's content, so a retried planning step yields
 // the same IDs and store ledgers can refuse to apply an op twice.
 func (o Op) WithScope(scope string) Op {
-	o.ID = ""
-	o.Call = ""
+	source := o.Source
+	o.ID, o.Call, o.Source = "", "", ""
 	body, _ := json.Marshal(o) // Op holds only strings, numbers and pointers to them
 	o.ID = DerivedID("op", scope, string(body))
+	o.Source = source
 	return o
 }
 
@@ -121,6 +131,8 @@ func Apply(s *Schedule, op *Op) ([]Op, error) {
 		return applyAddRelationship(s, *op)
 	case RemoveRelationshipOp:
 		return applyRemoveRelationship(s, *op)
+	case UpdateRelationshipOp:
+		return applyUpdateRelationship(s, *op)
 	}
 	return nil, refuse(*op, "unknown op %q", op.Kind)
 }
@@ -409,5 +421,35 @@ func applyRemoveRelationship(s *Schedule, op Op) ([]Op, error) {
 	r := s.Relationships[j]
 	inv := inverseOf(s, op, Op{Kind: AddRelationshipOp, RelationshipID: r.ID, Relationship: &r, Position: at(j)})
 	s.Relationships = slices.Delete(s.Relationships, j, j+1)
+	return inv, nil
+}
+
+func applyUpdateRelationship(s *Schedule, op Op) ([]Op, error) {
+	r := op.Relationship
+	if r == nil {
+		return nil, refuse(op, "missing relationship")
+	}
+	j := s.relationshipIndex(r.ID)
+	if j < 0 {
+		return nil, refuse(op, "unknown relationship %q", r.ID)
+	}
+	old := s.Relationships[j]
+	if r.Predecessor != old.Predecessor || r.Successor != old.Successor {
+		return nil, refuse(op, "an update cannot move a relationship to other activities: delete it and add a new one")
+	}
+	if !r.Type.Valid() {
+		return nil, refuse(op, "type %q must be one of FS, SS, FF, SF", r.Type)
+	}
+	if math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0) {
+		return nil, refuse(op, "lag must be a finite number of working days")
+	}
+	for _, x := range s.Relationships {
+		if x.ID != r.ID && x.Predecessor == r.Predecessor && x.Successor == r.Successor && x.Type == r.Type {
+			return nil, refuse(op, "duplicate link: %q already links them %s", x.ID, x.Type)
+		}
+	}
+	inv := inverseOf(s, op, UpdateRelationship(old))
+	inv[0].Call = describeRelationshipUpdate(s.activityName, old, *r)
+	s.Relationships[j] = *r
 	return inv, nil
 }

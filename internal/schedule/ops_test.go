@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -319,5 +321,45 @@ func TestOpsThenInversesRestoreRandomSchedules(t *testing.T) {
 		if got := mustJSON(t, s); got != original {
 			t.Fatalf("seed %d: undo did not restore the schedule:\n%s\n%s", seed, original, got)
 		}
+	}
+}
+
+func TestUpdateRelationship(t *testing.T) {
+	s := &schedule.Schedule{Activities: []schedule.Activity{{ID: "A", Name: "A", Duration: "1"}, {ID: "B", Name: "B", Duration: "1"}},
+		Relationships: []schedule.Relationship{{ID: "R", Type: schedule.FS, Predecessor: "A", Successor: "B"}}}
+	before := s.Clone()
+	op := schedule.UpdateRelationship(schedule.Relationship{ID: "R", Type: schedule.SS, Predecessor: "A", Successor: "B", Lag: 2})
+	inv, err := schedule.Apply(s, &op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Relationships[0]; got.Type != schedule.SS || got.Lag != 2 {
+		t.Fatalf("after update: %+v", got)
+	}
+	if want := `update_relationship(predecessor="A", successor="B", type="SS", lag=2)`; op.Call != want {
+		t.Errorf("call %s, want %s", op.Call, want)
+	}
+	if err := schedule.Undo(s, inv); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s, before) {
+		t.Errorf("undo: %+v, want %+v", s, before)
+	}
+	for _, bad := range []schedule.Relationship{
+		{ID: "R", Type: schedule.FS, Predecessor: "B", Successor: "A"},
+		{ID: "X", Type: schedule.FS, Predecessor: "A", Successor: "B"},
+		{ID: "R", Type: "XX", Predecessor: "A", Successor: "B"},
+		{ID: "R", Type: schedule.FS, Predecessor: "A", Successor: "B", Lag: math.Inf(1)},
+	} {
+		op := schedule.UpdateRelationship(bad)
+		if _, err := schedule.Apply(s, &op); !errors.Is(err, schedule.ErrInvalidOp) {
+			t.Errorf("update %+v: err %v, want ErrInvalidOp", bad, err)
+		}
+	}
+	// Source is not part of an op's identity.
+	a, b := schedule.RemoveActivity("A"), schedule.RemoveActivity("A")
+	b.Source = "delete A"
+	if a.WithScope("s").ID != b.WithScope("s").ID || b.WithScope("s").Source != "delete A" {
+		t.Error("Source changed the op id or was lost")
 	}
 }

@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -19,6 +20,11 @@ type group struct {
 	words []string // their normalised tokens
 	level string   // "level_4", or "" for any level
 }
+
+var (
+	levelPhrase    = regexp.MustCompile(`(?i)\s*\b(?:on|at|in|of|for)?\s*(?:the\s+)?(?:(?:level|floor|storey|story|lvl)\s*\d+|l\d+|(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:floor|level|storey|story))\b`)
+	leadingFillers = regexp.MustCompile(`(?i)^(?:(?:all|every|the|of|activities|activity)\s+)+`)
+)
 
 // groupFillers are words that name no trade in a group phrase.
 var groupFillers = map[string]bool{"everything": true, "interior": true, "internal": true, "scope": true, "item": true, "thing": true}

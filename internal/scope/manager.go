@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -234,8 +235,8 @@ var idShaped = regexp.MustCompile(`^(?:[A-Za-z]{0,4}-?\d+|[0-9a-fA-F]{8}-[0-9a-f
 // about, as the rules planner does.
 func resolveRef(b *builder, ref string) (schedule.Activity, bool) {
 	ref = strings.TrimSpace(ref)
-	if idShaped.MatchString(ref) && len(resolve(b.s.Activities, ref)) == 0 {
-		if _, answered := b.answers[strings.ToLower(ref)]; !answered {
+	if idShaped.MatchString(ref) && lang.NewResolver(b.s).Resolve(lang.Ref{Text: ref, Words: strings.ToLower(ref)}).Status != lang.Found {
+		if _, answered := b.answered(ref); !answered {
 			b.note("refused %q from the model: no activity has that id", ref)
 			return schedule.Activity{}, false
 		}

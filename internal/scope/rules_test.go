@@ -136,11 +136,12 @@ func TestRulesPlanner(t *testing.T) {
 			additions: []string{addAct("Spray painting Level 1", "4"), link("add_relationship", "FS", "Joinery Level 1", "Spray painting Level 1", 0)}},
 		{prompt: "delete the pour", question: `"the pour" matches 9 activities`},
 		{prompt: "delete activity Frobnicator", question: `No activity matches "Frobnicator"`},
-		{prompt: "delete all painting", question: `Which level do you mean by "all painting"?`},
+		{prompt: "delete all painting", removals: []string{del("Painting Level 1"), del("Painting Level 2"), del("Painting Level 3"), del("Painting Level 4")}, note: "deleting the 4 activities"},
+		{prompt: "delete painting", question: `"painting" matches 4 activities`},
 		{prompt: "add activity Loop 1 day after Handover; add FS relationship from Handover to Notice to proceed",
 			additions: []string{addAct("Loop", "1"), link("add_relationship", "FS", "Handover", "Loop", 0)}, note: "dropped: add_relationship(type=\"FS\", predecessor=\"Handover\", successor=\"Notice to proceed\", lag=0): circular logic"},
 		{prompt: "frobnicate the schedule", note: NotUnderstood},
-		{prompt: "add activities for excavation", note: NotUnderstood},
+		{prompt: "add activities for excavation", question: `How many working days does "Excavation" take?`},
 	}
 	if len(cases) < 20 {
 		t.Fatal("the issue asks for at least 20 prompts")
@@ -177,8 +178,10 @@ func TestRulesClarification(t *testing.T) {
 	}{
 		{"delete the pour", "the pour", "A041", []string{del("Pour slab Level 2")}, ""},
 		{"delete the pour", "the pour", "pour slab level 3", []string{del("Pour slab Level 3")}, ""},
-		{"delete the pour", "the pour", "pour slab", nil, `"pour slab" matches 5 activities`},
-		{"delete all painting", "painting", "the second floor", []string{del("Painting Level 2")}, ""},
+		{"delete the pour", "the pour", "pour slab", nil, `"the pour" matches 5 activities`},
+		{"delete the pour", "the pour", "level 3", nil, `"the pour" matches 2 activities`},
+		{"delete the pour", "the pour", "none", nil, ""},
+		{"delete painting", "painting", "the second floor", []string{del("Painting Level 2")}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.prompt+"/"+tc.answer, func(t *testing.T) {

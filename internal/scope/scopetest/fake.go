@@ -62,6 +62,18 @@ func (m *Model) respond(req llmtest.Request) llmtest.Step {
 	request := firstLine(strings.TrimPrefix(user, "Request: "))
 	switch {
 	case req.ResponseFormat == "separation":
+		if mm := makeFollow.FindStringSubmatch(user); mm != nil {
+			// What a model answers: the seed's split of a re-sequencing.
+			x := parse(mm[1])
+			y, z := mm[2], mm[3]
+			if len(parse(y).words) == 0 {
+				y = x.trade + " on " + y
+			}
+			if len(parse(z).words) == 0 {
+				z = x.trade + " on " + z
+			}
+			return llmtest.JSON(map[string]string{"removals": "delete relationships from " + z + " to " + mm[1], "additions": "add relationships from " + y + " to " + mm[1] + " in place of those from " + z})
+		}
 		sep, _ := scope.Rules{}.Separate(context.Background(), user)
 		return llmtest.JSON(map[string]string{"removals": sep.Removals, "additions": sep.Additions})
 	case slices.Contains(req.Tools, "remove_scope"):
@@ -212,6 +224,8 @@ type group struct {
 
 var fillers = map[string]bool{"delete": true, "remove": true, "dissolve": true, "add": true, "relationship": true,
 	"everything": true, "interior": true, "make": true, "place": true, "those": true, "sure": true, "follow": true}
+
+var makeFollow = regexp.MustCompile(`(?i)^make\s+(.+?)\s+(?:follow|come\s+after)\s+(.+?)\s+instead\s+of\s+(.+)$`)
 
 func parse(text string) group {
 	var g group

@@ -1,0 +1,142 @@
+package lang
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Feedback is a reviewer's reason for rejecting a proposal, read as what
+// to do to it: whole commands ("only delete the drywall board on level
+// 2"), or changes to the proposal ("not the taping", "use SS", "with 2 days
+// lag", "make it 4 days", "keep the logic").
+type Feedback struct {
+	// Commands are whole commands said; with Also they add to the
+	// proposal, otherwise they replace its part of the same kind.
+	Commands []Command
+	Only     bool // "only …", "just …"
+	Also     bool // "also …", "… as well"
+	// Exclude drops what the proposal does to these ("not X", "keep X").
+	Exclude []Ref
+	// Keep restricts the proposal to these ("only X").
+	Keep []Ref
+	// Type, Lag and Days change the proposal's links and durations.
+	Type schedule.RelType
+	Lag  *float64
+	Days *float64
+	// Dissolve turns deletions into dissolves ("keep the logic"), Delete
+	// the other way ("delete it outright").
+	Dissolve, Delete bool
+	// Unknown are the parts not understood.
+	Unknown []Command
+}
+
+// Understood reports whether anything in the feedback was understood.
+func (f Feedback) Understood() bool {
+	return len(f.Commands) > 0 || len(f.Exclude) > 0 || len(f.Keep) > 0 || f.Type != "" || f.Lag != nil ||
+		f.Days != nil || f.Dissolve || f.Delete
+}
+
+var (
+	fbOnly      = regexp.MustCompile(`^(?:only|just|solely|merely)\b ?`)
+	fbOnlyTail  = regexp.MustCompile(` (?:only|alone)$`)
+	fbAlso      = regexp.MustCompile(`^(?:also|additionally|in addition|plus|and also)\b ?`)
+	fbAlsoTail  = regexp.MustCompile(` (?:as well|too|also)$`)
+	fbOpeners   = regexp.MustCompile(`^(?:(?:no|nope|wrong|not quite|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|,) ?)+`)
+	fbExclude   = regexp.MustCompile(`^(?:not|except|excluding|exclude|except for|apart from|but not|leave|leave out|keep|skip|without|spare|cannot delete|dont delete|cannot touch|dont touch|cannot|dont) (?P<x>.+?)(?: alone| out| in place| in| as it is| as is| please)?$`)
+	fbDissolve  = regexp.MustCompile(`^(?:dissolve (?:it|them|instead|those|these)(?: instead)?|dissolve|dissolve instead)$`)
+	fbDelete    = regexp.MustCompile(`^(?:delete (?:it|them|those|these) (?:outright|instead|completely)|delete instead|delete outright|cannot keep the logic|dont keep the logic|drop the logic)$`)
+	fbSlotStart = regexp.MustCompile(`^(?:(?:make|change|set) (?:it|them|that|the link|the links|the lag|the type|the duration) (?:to |be |an? )?|(?:use|it should be|they should be|should be|it is|as|with|use an?|an?) )*`)
+	fbDays      = regexp.MustCompile(`^(?:(?:it|they) (?:should )?(?:take|takes|last|lasts) )?(-?\d+(?:\.\d+)? (?:days|weeks|hours))(?: long| each| duration)?$`)
+	fbMeant     = regexp.MustCompile(`^(?:i meant|i mean|meant|i said|it should be|it was) (?P<x>.+)$`)
+)
+
+// ParseFeedback reads feedback on a proposal.
+func ParseFeedback(src string, opt Options) Feedback {
+	var f Feedback
+	t := tokenize(src)
+	v := vocabulary{}
+	for _, m := range []map[string]bool{commonWords, lexiconWords, opt.Vocabulary} {
+		for w := range m {
+			v[w] = true
+		}
+	}
+	t.correct(v)
+	t.canonicalize()
+	p := &parser{t: t, opt: opt}
+	for _, cl := range p.clauses() {
+		c := stripPolite(cl)
+		if m := fbOpeners.FindStringIndex(c.s); m != nil && m[1] > 0 {
+			c = c.without(0, m[1])
+		}
+		c = stripPolite(c)
+		if m := fbOnly.FindStringIndex(c.s); m != nil {
+			f.Only, c = true, c.without(0, m[1])
+		} else if m := fbAlso.FindStringIndex(c.s); m != nil {
+			f.Also, c = true, c.without(0, m[1])
+		}
+		if m := fbOnlyTail.FindStringIndex(c.s); m != nil {
+			f.Only, c = true, c.without(m[0], m[1])
+		} else if m := fbAlsoTail.FindStringIndex(c.s); m != nil {
+			f.Also, c = true, c.without(m[0], m[1])
+		}
+		if c.s == "" {
+			continue
+		}
+		if cc, keep := modifier(c, keepLogicRe); keep && strings.TrimSpace(strings.Trim(cc.s, ", ")) == "" {
+			f.Dissolve = true
+			continue
+		}
+		switch {
+		case fbDissolve.MatchString(c.s):
+			f.Dissolve = true
+			continue
+		case fbDelete.MatchString(c.s):
+			f.Delete = true
+			continue
+		}
+		// Slot-only feedback: "SS", "with 2 days lag", "make it 4 days".
+		if rest, typ, lag, hasLag := p.linkPhrases(c); typ != "" || hasLag {
+			r := fbSlotStart.ReplaceAllString(rest.s, "")
+			if strings.Trim(r, " ,") == "" || r == "instead" || r == "link" || r == "links" {
+				if typ != "" {
+					f.Type = typ
+				}
+				if hasLag {
+					f.Lag = &lag
+				}
+				continue
+			}
+		}
+		if r := fbSlotStart.ReplaceAllString(c.s, ""); fbDays.MatchString(r) {
+			if d, ok := p.duration(fbDays.FindStringSubmatch(r)[1]); ok {
+				f.Days = &d
+				continue
+			}
+		}
+		if g := fbExclude.FindStringSubmatchIndex(c.s); g != nil && !strings.HasPrefix(c.s, "keep the logic") {
+			i := fbExclude.SubexpIndex("x")
+			f.Exclude = append(f.Exclude, c.refOf(c.tokens(g[2*i], g[2*i+1])))
+			continue
+		}
+		if g := fbMeant.FindStringSubmatchIndex(c.s); g != nil {
+			i := fbMeant.SubexpIndex("x")
+			f.Keep = append(f.Keep, c.refOf(c.tokens(g[2*i], g[2*i+1])))
+			continue
+		}
+		cmd := p.command(c)
+		if cmd.Kind == Unknown && f.Only {
+			// "only the drywall board": a restriction of the proposal.
+			f.Keep = append(f.Keep, c.refOf(c.idx))
+			continue
+		}
+		if cmd.Kind == Unknown || cmd.Kind == Unsupported {
+			cmd.Source = cl.source()
+			f.Unknown = append(f.Unknown, cmd)
+			continue
+		}
+		f.Commands = append(f.Commands, cmd)
+	}
+	return f
+}

@@ -1,0 +1,553 @@
+package lang
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// grammar is the sentence shapes, most specific first. Patterns match the
+// canonical clause (see canonicalize): verbs are already "delete", "add",
+// "link", …; "X can't start until Y is finished" reads
+// "x cannot starts until y finishes". X, Y and Z are references.
+var grammar = []rule{
+	// Re-sequencing: X follows Y instead of Z.
+	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
+	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
+	{re(`(?P<x>.+?) {MODAL}follow (?P<y>.+?) instead`), relink},
+	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
+
+	// Relationships that no longer hold.
+	{re(`(?P<x>.+?) (?:nolonger|cannot|dont|doesnt|need not|neednt|no) (?:(?:needs|need|has|have) to |needs |need )?(?:follow|starts after)(?: (?P<y>.+?))?(?: anymore)?`), unlinkStatement},
+	{re(`(?P<x>.+?) (?:is |are )?(?:nolonger|not|cannot) (?:follow|linked to|tied to|link to|connected to|dependent on|after) (?P<y>.+?)(?: anymore)?`), unlinkStatement},
+	{re(`(?P<x>.+?) {MODAL}(?:starts) (?:without (?:follow )?|independently of |independent of |regardless of )(?P<y>.+?)`), unlinkStatement},
+
+	// Lags.
+	{re(`delete {DET}(?:lag|lags|delay|gap) (?:on |from |between |in |of |for )?(?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)`), zeroLag},
+	{re(`(?:change|make|extend|shorten) (?:the )?(?:lag|delay|gap) (?:on |of |for |in )?(?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?) (?P<how>to|by|at|from {NUM}(?: days| weeks| hours)? to) (?P<n>{NUM})(?: (?P<u>days|weeks|hours))?`), setLag},
+	{re(`(?:change|make|extend|shorten) (?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?) (?:lag|delay|gap) (?P<how>to|by|at) (?P<n>{NUM})(?: (?P<u>days|weeks|hours))?`), setLag},
+	{re(`(?:change|make|turn|convert) {DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
+
+	// Durations.
+	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
+	{re(`(?:change|make) (?P<x>.+?) (?:duration|length) (?:to |at |be )?(?P<d>{DUR})`), setDuration},
+	{re(`(?P<how>extend|shorten) (?:the )?(?:duration (?:of )?)?(?P<x>.+?) (?P<by>by|to) (?P<d>{DUR})`), setDuration},
+	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
+	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
+	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), shortenBy},
+	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
+	{re(`(?:change|make) (?P<x>.+?) (?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
+	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: not {DUR})?`), setDuration},
+
+	// Names.
+	{re(`rename (?P<x>.+?) (?:to|as|into) (?P<n>.+)`), rename},
+	{re(`change (?:the )?name (?:of )?(?P<x>.+?) to (?P<n>.+)`), rename},
+
+	// Relationships removed.
+	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?:between) (?P<x>.+?) and (?P<y>.+?)`), unlinkEither},
+	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?:from) (?P<x>.+?) (?:to|into|->) (?P<y>.+?)`), unlinkDirected},
+	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?P<x>.+?) (?:to|->) (?P<y>.+?)`), unlinkDirected},
+	{re(`(?:delete|unlink) (?P<x>.+?) ->(?P<y>.+?)`), unlinkDirected},
+	{re(`unlink (?P<x>.+?) (?:from|and) (?P<y>.+?)`), unlinkEither},
+	{re(`delete (?P<x>.+?) (?:as|from being) (?:an? |the )?predecessor (?:of|to|for) (?P<y>.+?)`), unlinkDirected},
+	{re(`delete (?P<x>.+?) from (?:the )?predecessors of (?P<y>.+?)`), unlinkDirected},
+
+	// Relationships added.
+	{re(`link (?:up )?(?P<x>.+?) (?:to|with|and|into|onto|->) (?P<y>.+?)`), linkXY},
+	{re(`(?:add|create|make) (?:an? |the |new )*(?:{LINK}) (?:from )?(?P<x>.+?) (?:to|->) (?P<y>.+?)`), linkXY},
+	{re(`(?:add|create|make) (?:an? |the |new )*(?:{LINK}) between (?P<x>.+?) and (?P<y>.+?)`), linkXY},
+	{re(`(?:make|have|let) (?P<x>.+?) (?:follow) (?P<y>.+?)`), linkYX},
+	{re(`(?:make|have|let) (?P<x>.+?) (?:precede) (?P<y>.+?)`), linkXY},
+	{re(`(?:put|schedule|place|sequence) (?P<x>.+?) (?:after|follow) (?P<y>.+?)`), existing(linkYX)},
+	{re(`(?:put|schedule|place|sequence) (?P<x>.+?) (?:before|precede) (?P<y>.+?)`), existing(linkXY)},
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|wont|shouldnt|mustnt|doesnt|not) (?P<xe>starts|finishes) (?:until|till|unless|before) (?P<y>.+?) (?P<ye>finishes|starts)`), linkEnds},
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|wont|shouldnt|mustnt|doesnt|not) (?P<xe>starts|finishes) (?:until|till|unless|before) (?:after )?(?P<y>.+?)`), linkEnds},
+	{re(`(?P<x>.+?) {MODAL}(?P<xe>starts|finishes) (?:no earlier than |not earlier than |at least |not before |not until |no sooner than |a minimum of |minimum )?(?P<d>{DUR}) (?P<dir>after|before) (?P<y>.+?) (?P<ye>finishes|starts)`), linkEnds},
+	{re(`(?P<x>.+?) {MODAL}(?P<xe>starts|finishes) (?:no earlier than |not earlier than |at least |not before )?(?P<d>{DUR}) (?P<dir>after) (?P<y>.+?)`), linkEnds},
+	{re(`(?P<x>.+?) {MODAL}(?:only )?(?P<xe>starts|finishes) (?:when|once|after|as|until) (?P<y>.+?) (?P<ye>finishes|starts)`), linkEnds},
+	{re(`(?P<x>.+?) {MODAL}(?:only )?(?P<xe>starts) (?:when|once|after) (?P<y>.+?)`), linkEnds},
+	{re(`(?P<x>.+?) and (?P<y>.+?) {MODAL}(?P<xe>starts|finishes) together`), together},
+	{re(`(?P<x>.+?) {MODAL}(?P<xe>starts|finishes) together (?P<y>.+?)`), togetherYX},
+	{re(`(?P<x>.+?) {MODAL}(?:be )?(?:finishes) before (?P<y>.+?) (?P<ye>starts|finishes)`), finishBefore},
+	{re(`(?P<x>.+?) {MODAL}(?:be )?(?:finishes) before (?P<y>.+?)(?: can starts)?`), finishBefore},
+	{re(`(?P<x>.+?) {MODAL}(?:follow|after|starts after|be done after|be scheduled after|be sequenced after) (?P<y>.+?)`), linkYX},
+	{re(`(?P<x>.+?) {MODAL}(?:precede|before|be done before|be scheduled before) (?P<y>.+?)`), linkXY},
+
+	// Activities removed.
+	{re(`(?P<x>.+?) (?:is|are|has been|have been|got|was|were) (?:nolonger |not )?(?:delete|needed|required|necessary|in scope)(?: anymore)?`), deleteIfNegated},
+	{re(`(?:we |i )?(?:cannot|dont|no) (?:need|want|longer need) (?:the )?(?P<x>.+?)(?: anymore)?`), deleteX},
+	{re(`take (?P<x>.+?) out`), deleteX},
+	{re(`take out (?P<x>.+)`), deleteX},
+	{re(`delete (?:(?:the )?(?:activity|task) )?(?P<x>.+)`), deleteX},
+	{re(`dissolve (?:(?:the )?(?:activity|task) )?(?P<x>.+)`), dissolveX},
+
+	// Activities added.
+	{re(`add (?:new )?(?:activities|scope|work|tasks|items) for (?P<x>.+?)(?: (?:for|lasting|of|taking) (?P<d>{DUR}))?`), addScope},
+	{re(`(?:add|need|require|requires|schedule|plan) (?P<rest>.+)`), addActivity},
+}
+
+// existing guards a rule whose X must be an existing activity: "schedule a
+// 2 day survey after X" adds one.
+func existing(build func(*parser, groups) (Command, bool)) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		xs := g.str("x")
+		if strings.HasPrefix(xs, "a ") || strings.HasPrefix(xs, "an ") || strings.HasPrefix(xs, "new ") || durationIn.MatchString(xs) {
+			return Command{}, false
+		}
+		return build(p, g)
+	}
+}
+
+var durationIn = regexp.MustCompile(`\d (?:days|weeks|hours|months)\b`)
+
+func x(g groups) []Ref { return []Ref{g.ref("x")} }
+func y(g groups) []Ref { return []Ref{g.ref("y")} }
+
+func relink(p *parser, g groups) (Command, bool) {
+	xr, yr := g.ref("x"), g.ref("y")
+	yr.Inherit = &xr
+	cmd := Command{Kind: Relink, To: []Ref{xr}, From: []Ref{yr}}
+	if g.has("z") {
+		zr := g.ref("z")
+		zr.Inherit = &xr
+		cmd.Instead = &zr
+	}
+	return cmd, true
+}
+
+func unlinkStatement(p *parser, g groups) (Command, bool) {
+	if !g.has("y") {
+		return Command{}, false
+	}
+	return Command{Kind: Unlink, From: y(g), To: x(g)}, true
+}
+
+func unlinkEither(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unlink, From: x(g), To: y(g), Either: true}, true
+}
+
+func unlinkDirected(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unlink, From: x(g), To: y(g)}, true
+}
+
+func zeroLag(p *parser, g groups) (Command, bool) {
+	return Command{Kind: SetLink, From: x(g), To: y(g), Either: g.str("dir") == "between ", Lag: ptr(0)}, true
+}
+
+func setLag(p *parser, g groups) (Command, bool) {
+	v, err := strconv.ParseFloat(g.str("n"), 64)
+	if err != nil {
+		return Command{}, false
+	}
+	v = p.days(v, g.str("u"))
+	cmd := Command{Kind: SetLink, From: x(g), To: y(g), Either: g.str("dir") == "between ", Lag: &v}
+	if g.str("how") == "by" {
+		cmd.LagDelta = true
+		if strings.HasPrefix(g.c.s, "shorten") {
+			*cmd.Lag = -v
+		}
+	}
+	return cmd, true
+}
+
+// setLinkFromPhrases is "change the link from X to Y to SS with 2 days
+// lag": only with a type or a lag said (linkPhrases took them out).
+func setLinkFromPhrases(p *parser, g groups) (Command, bool) {
+	return Command{Kind: SetLink, From: x(g), To: y(g), Either: g.str("dir") == "between ", Reason: "needs-slot"}, true
+}
+
+func setDuration(p *parser, g groups) (Command, bool) {
+	d, ok := p.duration(g.str("d"))
+	if !ok {
+		return Command{}, false
+	}
+	cmd := Command{Kind: SetDuration, Targets: x(g), Days: &d}
+	switch how := g.str("how"); {
+	case how == "add":
+		cmd.DaysDelta = true
+	case g.str("by") == "by":
+		cmd.DaysDelta = true
+		if how == "shorten" || how == "delete" {
+			*cmd.Days = -d
+		}
+	}
+	return cmd, true
+}
+
+func shortenBy(p *parser, g groups) (Command, bool) {
+	d, ok := p.duration(g.str("d"))
+	if !ok {
+		return Command{}, false
+	}
+	return Command{Kind: SetDuration, Targets: x(g), Days: ptr(-d), DaysDelta: true}, true
+}
+
+func milestone(p *parser, g groups) (Command, bool) {
+	return Command{Kind: SetDuration, Targets: x(g), Days: ptr(0), Milestone: true}, true
+}
+
+func rename(p *parser, g groups) (Command, bool) {
+	name := g.ref("n").Text
+	if name == "" {
+		return Command{}, false
+	}
+	return Command{Kind: Rename, Targets: x(g), Name: sentenceCase(name)}, true
+}
+
+func linkXY(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Link, From: x(g), To: y(g)}, true
+}
+
+func linkYX(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Link, From: y(g), To: x(g)}, true
+}
+
+// linkEnds reads "X starts/finishes [N days] after/until Y starts/finishes":
+// the ends named give the type, "before" a lead.
+func linkEnds(p *parser, g groups) (Command, bool) {
+	ye := g.str("ye")
+	if ye == "" {
+		ye = "finishes"
+	}
+	typ := map[[2]string]schedule.RelType{
+		{"finishes", "starts"}: schedule.FS, {"starts", "starts"}: schedule.SS,
+		{"finishes", "finishes"}: schedule.FF, {"starts", "finishes"}: schedule.SF,
+	}[[2]string{ye, g.str("xe")}]
+	cmd := Command{Kind: Link, From: y(g), To: x(g), Type: typ}
+	if g.has("d") {
+		d, ok := p.duration(g.str("d"))
+		if !ok {
+			return Command{}, false
+		}
+		if g.str("dir") == "before" {
+			d = -d
+		}
+		cmd.Lag = &d
+	}
+	return cmd, true
+}
+
+func together(p *parser, g groups) (Command, bool) {
+	typ := schedule.SS
+	if g.str("xe") == "finishes" {
+		typ = schedule.FF
+	}
+	return Command{Kind: Link, From: x(g), To: y(g), Type: typ}, true
+}
+
+func togetherYX(p *parser, g groups) (Command, bool) {
+	cmd, _ := together(p, g)
+	cmd.From, cmd.To = cmd.To, cmd.From
+	return cmd, true
+}
+
+func finishBefore(p *parser, g groups) (Command, bool) {
+	typ := schedule.FS
+	if g.str("ye") == "finishes" {
+		typ = schedule.FF
+	}
+	return Command{Kind: Link, From: x(g), To: y(g), Type: typ}, true
+}
+
+func deleteX(p *parser, g groups) (Command, bool) {
+	r := g.ref("x")
+	if r.Words == "" || isLinkNoun(r.Words) {
+		return Command{}, false
+	}
+	return Command{Kind: Delete, Targets: []Ref{r}}, true
+}
+
+// deleteIfNegated reads "X is no longer needed" and "X is deleted" as a
+// delete, and "X is needed" as nothing.
+func deleteIfNegated(p *parser, g groups) (Command, bool) {
+	s := g.c.s
+	if strings.Contains(s, " delete") || strings.Contains(s, " not ") || strings.Contains(s, " nolonger ") {
+		return deleteX(p, g)
+	}
+	return Command{}, false
+}
+
+func dissolveX(p *parser, g groups) (Command, bool) {
+	r := g.ref("x")
+	if r.Words == "" {
+		return Command{}, false
+	}
+	return Command{Kind: Dissolve, Targets: []Ref{r}}, true
+}
+
+func isLinkNoun(words string) bool {
+	for _, w := range strings.Fields(words) {
+		if w != "the" && w != "all" && !linkNouns[w] {
+			return false
+		}
+	}
+	return true
+}
+
+func addScope(p *parser, g groups) (Command, bool) {
+	r := g.ref("x")
+	cmd := Command{Kind: AddScope, Targets: []Ref{r}}
+	if g.has("d") {
+		d, ok := p.duration(g.str("d"))
+		if !ok {
+			return Command{}, false
+		}
+		cmd.Days = &d
+	}
+	return cmd, true
+}
+
+var (
+	placementWords = map[string]string{"after": "after", "following": "after", "follow": "after", "once": "after", "behind": "after",
+		"before": "before", "precede": "before", "preceding": "before", "between": "between"}
+	nameFillers = map[string]bool{"a": true, "an": true, "the": true, "new": true, "add": true, "another": true, "additional": true,
+		"extra": true, "activity": true, "task": true, "called": true, "named": true, "titled": true, "for": true, "one": true,
+		"more": true, "of": true, "lasting": true, "taking": true, "with": true, "duration": true, "long": true, "is": true,
+		"immediately": true, "right": true, "just": true, "directly": true, "straight": true, "to": true, "and": true, ",": true,
+		"(": true, ")": true, "that": true, "which": true, "takes": true, "take": true, "it": true, "will": true, "should": true,
+		"on": true, "at": true, "in": true}
+)
+
+// addActivity reads "add a 3 day scaffold inspection after the level 1
+// slab pour", "insert a milestone 'Roof complete' between X and Y", "we
+// need a 2 week curing period after X".
+func addActivity(p *parser, g groups) (Command, bool) {
+	i := g.re.SubexpIndex("rest")
+	rest := g.c.tokens(g.m[2*i], g.m[2*i+1])
+	if len(rest) == 0 {
+		return Command{}, false
+	}
+	toks := g.c.t.toks
+	cmd := Command{Kind: Add}
+	// The placement starts at the first placement word outside quotes.
+	head, place := rest, []int(nil)
+	for n, k := range rest {
+		if _, ok := placementWords[toks[k].canon]; ok && !toks[k].quoted && n > 0 {
+			head, place = rest[:n], rest[n:]
+			break
+		}
+	}
+	for _, k := range head {
+		if linkNouns[toks[k].word] && !toks[k].quoted {
+			return Command{}, false // "add a link …" is a relationship
+		}
+	}
+	// Duration and milestone.
+	var nameIdx []int
+	for _, k := range head {
+		tk := toks[k]
+		switch {
+		case tk.quoted:
+			nameIdx = append(nameIdx, k)
+		case tk.word == "milestone" || tk.word == "milestones":
+			cmd.Milestone, cmd.Days = true, ptr(0)
+		case strings.Contains(tk.canon, " ") && cmd.Days == nil:
+			if d, ok := p.duration(tk.canon); ok {
+				cmd.Days = &d
+			} else {
+				return Command{Kind: Unknown, Reason: "a duration in months: say it in working days or weeks"}, true
+			}
+		case tk.canon == "days" || tk.canon == "day":
+		default:
+			nameIdx = append(nameIdx, k)
+		}
+	}
+	cmd.Name = newName(g.c.t, nameIdx)
+	// Placement: after X, before Y, between X and Y, and combinations.
+	for len(place) > 0 {
+		word := placementWords[toks[place[0]].canon]
+		end := len(place)
+		for n := 1; n < len(place); n++ {
+			if _, ok := placementWords[toks[place[n]].canon]; ok && (word != "between" || n > 1) {
+				end = n
+				break
+			}
+		}
+		part := trimConnectors(toks, place[1:end])
+		switch word {
+		case "after":
+			cmd.After = append(cmd.After, g.c.refOf(finishTrim(toks, part)))
+		case "before":
+			cmd.Before = append(cmd.Before, g.c.refOf(part))
+		case "between":
+			a, b, ok := splitAnd(toks, part)
+			if !ok {
+				return Command{}, false
+			}
+			cmd.After = append(cmd.After, g.c.refOf(a))
+			cmd.Before = append(cmd.Before, g.c.refOf(b))
+		}
+		place = place[end:]
+	}
+	for _, r := range append(append([]Ref{}, cmd.After...), cmd.Before...) {
+		if r.Words == "" {
+			return Command{}, false
+		}
+	}
+	return cmd, true
+}
+
+// trimConnectors drops "and", "," and "is" at either end of a placement.
+func trimConnectors(toks []token, idx []int) []int {
+	for len(idx) > 0 && (toks[idx[0]].canon == "and" || toks[idx[0]].canon == "," || toks[idx[0]].canon == "the" && len(idx) == 1) {
+		idx = idx[1:]
+	}
+	for len(idx) > 0 && (toks[idx[len(idx)-1]].canon == "and" || toks[idx[len(idx)-1]].canon == "," || toks[idx[len(idx)-1]].canon == "immediately") {
+		idx = idx[:len(idx)-1]
+	}
+	return idx
+}
+
+// finishTrim drops "finishes" from "after X finishes".
+func finishTrim(toks []token, idx []int) []int {
+	if n := len(idx); n > 1 && toks[idx[n-1]].canon == "finishes" {
+		return idx[:n-1]
+	}
+	return idx
+}
+
+// splitAnd splits "X and Y" at its last "and".
+func splitAnd(toks []token, idx []int) ([]int, []int, bool) {
+	for n := len(idx) - 1; n > 0; n-- {
+		if toks[idx[n]].canon == "and" {
+			return idx[:n], idx[n+1:], n+1 < len(idx)
+		}
+	}
+	return nil, nil, false
+}
+
+var levelInName = regexp.MustCompile(`(?i)^(?:(?:on|at|for|in|of)\s+)?(?:the\s+)?(?:(?:level|floor|storey|story|lvl)\s*(\d+)|l(\d+)|(\d+)(?:st|nd|rd|th)\s+(?:floor|level|storey)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:floor|level|storey))$`)
+
+var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6", "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
+
+// newName is a new activity's name from the words left when duration and
+// placement are gone: a quoted name as written, else the words with their
+// fillers dropped, a level written the schedule's way ("Level 2") at the
+// end, and a capital first letter.
+func newName(t *text, idx []int) string {
+	for _, k := range idx {
+		if t.toks[k].quoted {
+			return t.toks[k].word
+		}
+	}
+	for len(idx) > 0 && nameFillers[t.toks[idx[0]].word] {
+		idx = idx[1:]
+	}
+	for len(idx) > 0 && (nameFillers[t.toks[idx[len(idx)-1]].word] || t.toks[idx[len(idx)-1]].word == "activity") {
+		idx = idx[:len(idx)-1]
+	}
+	var parts []string
+	level := ""
+	for n := 0; n < len(idx); n++ {
+		// A level phrase of up to four words anywhere in the name.
+		found := false
+		for w := min(4, len(idx)-n); w >= 1 && !found; w-- {
+			phrase := t.span(idx[n], idx[n+w-1]+1)
+			if m := levelInName.FindStringSubmatch(phrase); m != nil {
+				for _, v := range m[1:4] {
+					if v != "" {
+						level = v
+					}
+				}
+				if m[4] != "" {
+					level = ordinals[strings.ToLower(m[4])]
+				}
+				n += w - 1
+				found = true
+			}
+		}
+		if found {
+			continue
+		}
+		tk := t.toks[idx[n]]
+		w := t.src[tk.start:tk.end]
+		if tk.fixed {
+			w = tk.word
+		}
+		parts = append(parts, w)
+	}
+	for len(parts) > 0 && nameFillers[strings.ToLower(parts[len(parts)-1])] {
+		parts = parts[:len(parts)-1]
+	}
+	name := strings.Join(parts, " ")
+	if level != "" && name != "" {
+		name += " Level " + level
+	}
+	return sentenceCase(name)
+}
+
+func sentenceCase(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	if r[0] >= 'a' && r[0] <= 'z' {
+		r[0] -= 'a' - 'A'
+	}
+	return string(r)
+}
+
+// Out of scope: what the planner understands but does not do, with what
+// to use instead. outOfScopeFirst runs before the grammar (questions and
+// undo are never edits); outOfScopeLast after it (a calendar word in an
+// activity's name must not stop "delete Christmas shutdown").
+var (
+	questionStart = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|is|are|does|do|did|will|would|can|could|should|has|have|tell me|show me|explain|list|give me|i wonder)\b`)
+	undoRe        = regexp.MustCompile(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
+	lastChangeRe  = regexp.MustCompile(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
+
+	scopeRules = []struct {
+		re     *regexp.Regexp
+		reason string
+	}{
+		{regexp.MustCompile(`\b(?:crash|crashing|compress|compression|fast ?track|fasttrack|accelerate|acceleration|speed up|pull in|pull forward|bring forward|recover|recovery|claw back|catch up)\b|\bshorten (?:the )?(?:project|schedule|programme|program|overall|critical path|job|build)\b|\b(?:finish|complete|deliver) (?:the (?:project|job|building) )?(?:earlier|sooner|faster)\b|\bsave (?:\d+ )?(?:days|weeks)\b`),
+			"schedule compression (crashing, fast-tracking) is a trade-off the offline planner does not choose for you: shorten named activities (\"set the duration of X to N days\") or overlap them (\"X starts 2 days after Y starts\"); `autoscheduler schedule` shows the critical path to work on"},
+		{regexp.MustCompile(`\b(?:resources?|levell?ing|level the|crews?|gangs?|labou?r|manpower|headcount|overallocat\w*|over allocat\w*|histogram|workers?)\b`),
+			"resources are not modelled in this schedule, so there is nothing to level: sequence the clashing work with links instead (\"Tiling Level 2 after Painting Level 2\")"},
+		{regexp.MustCompile(`\b(?:calendars?|holidays?|weekends?|saturdays?|sundays?|overtime|night shifts?|shift work|double shifts?|working hours|work hours|work week|working week|(?:6|six|7|seven) day weeks?|christmas|easter|bank holiday|non working|shutdown period)\b`),
+			"calendar changes are not an edit the planner makes: change the schedule file's calendar (workdays, holidays, exceptions) and re-import it with `autoscheduler import FILE --schedule ID --replace`"},
+		{regexp.MustCompile(`\b(?:deadline|constraints?|constrain|no later than|not later than|must finish on|must start on|start on|finish on|finish by|complete by|completed by|done by|finished by|starts? no earlier than (?:\d|the \d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|pin|lock|fix the date|as late as possible|alap|asap|as soon as possible|mandatory|must start by|target date|by (?:the )?end of)\b|\b\d{4} \d{1,2} \d{1,2}\b|\b(?:january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?may\b|\bmay \d|\b(?:monday|tuesday|wednesday|thursday|friday)\b`),
+			"date constraints are not modelled: CPM dates come from logic and durations here, so tie the work to what drives it (\"X after Y\", a lag) or to a milestone"},
+		{regexp.MustCompile(`^(?:split|divide|break up|break down|break)\b`),
+			"splitting an activity is not an edit the planner makes in one step: shorten it and add the second part (\"add a 3 day X part 2 after X\")"},
+		{regexp.MustCompile(`^(?:merge|combine|consolidate)\b`),
+			"merging activities is not an edit the planner makes in one step: dissolve the ones to fold in and extend the one that stays"},
+		{regexp.MustCompile(`^(?:copy|duplicate|clone|repeat)\b`),
+			"copying activities is not something the offline planner does: add each one (\"add a 5 day X after Y\")"},
+		{regexp.MustCompile(`\b(?:cost|costs|budget|price|money|cash ?flow)\b`),
+			"costs are not modelled in this schedule"},
+	}
+)
+
+const (
+	questionReason = "that is a question, and the planner only changes the schedule: `autoscheduler schedule --schedule ID` (or `--file F`) shows the critical path, floats and dates, and `--format gantt-html` a Gantt chart"
+	undoReason     = "taking back a change is not a new edit: `autoscheduler dispatch undo DISPATCH-ID` undoes an accepted dispatch (see `autoscheduler dispatch list`), and `review DISPATCH-ID reject` drops a proposal"
+)
+
+func outOfScopeFirst(s string, question bool) (Command, bool) {
+	first := strings.Fields(s)[0]
+	if (question || questionStart.MatchString(s)) && !verbCanon[first] {
+		return Command{Kind: Unsupported, Reason: questionReason}, true
+	}
+	if undoRe.MatchString(s) && lastChangeRe.MatchString(s) {
+		return Command{Kind: Unsupported, Reason: undoReason}, true
+	}
+	for _, r := range scopeRules[:1] {
+		if r.re.MatchString(s) {
+			return Command{Kind: Unsupported, Reason: r.reason}, true
+		}
+	}
+	return Command{}, false
+}
+
+func outOfScopeLast(s string) (Command, bool) {
+	for _, r := range scopeRules {
+		if r.re.MatchString(s) {
+			return Command{Kind: Unsupported, Reason: r.reason}, true
+		}
+	}
+	return Command{}, false
+}

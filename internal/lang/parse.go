@@ -1,0 +1,473 @@
+package lang
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Options tune a parse to a schedule.
+type Options struct {
+	// Vocabulary adds the schedule's own words to what typo correction
+	// corrects to (see Resolver.Vocabulary).
+	Vocabulary map[string]bool
+	// DaysPerWeek and HoursPerDay convert "two weeks" and "4 hours" into
+	// working days; defaults 5 and 8.
+	DaysPerWeek, HoursPerDay float64
+}
+
+func (o Options) daysPerWeek() float64 {
+	if o.DaysPerWeek > 0 {
+		return o.DaysPerWeek
+	}
+	return 5
+}
+
+func (o Options) hoursPerDay() float64 {
+	if o.HoursPerDay > 0 {
+		return o.HoursPerDay
+	}
+	return 8
+}
+
+// Parse reads a request into commands, in the order written. Every part of
+// the request ends up in a command: what is not understood is an Unknown
+// command carrying its words, so nothing a person wrote is dropped.
+func Parse(src string, opt Options) []Command {
+	t := tokenize(src)
+	v := vocabulary{}
+	for w := range commonWords {
+		v[w] = true
+	}
+	for w := range lexiconWords {
+		v[w] = true
+	}
+	for w := range opt.Vocabulary {
+		v[w] = true
+	}
+	t.correct(v)
+	t.canonicalize()
+	p := &parser{t: t, opt: opt}
+	var out []Command
+	for _, cl := range p.clauses() {
+		cmd := p.command(cl)
+		if cmd.Kind == Unknown && len(out) > 0 {
+			if inherited, ok := p.ellipsis(cl, out[len(out)-1]); ok {
+				cmd = inherited
+			}
+		}
+		out = append(out, cmd)
+	}
+	return out
+}
+
+// Classify reads a request without a schedule, for splitting it into
+// removals and additions.
+func Classify(src string) []Command { return Parse(src, Options{}) }
+
+type parser struct {
+	t   *text
+	opt Options
+}
+
+// clause is some tokens of the request as the canonical string the
+// grammar matches; offs maps each token to its offset in s.
+type clause struct {
+	t    *text
+	idx  []int
+	s    string
+	offs []int
+}
+
+func newClause(t *text, idx []int) *clause {
+	c := &clause{t: t, idx: idx}
+	var b strings.Builder
+	for _, k := range idx {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		c.offs = append(c.offs, b.Len())
+		b.WriteString(t.toks[k].canon)
+	}
+	c.s = b.String()
+	return c
+}
+
+// tokens is the clause's tokens within the byte range [a, b) of s.
+func (c *clause) tokens(a, b int) []int {
+	var out []int
+	for n, off := range c.offs {
+		if off >= a && off < b {
+			out = append(out, c.idx[n])
+		}
+	}
+	return out
+}
+
+func (c *clause) source() string {
+	if len(c.idx) == 0 {
+		return ""
+	}
+	return c.t.span(c.idx[0], c.idx[len(c.idx)-1]+1)
+}
+
+// refOf is the reference written in the tokens idx.
+func (c *clause) refOf(idx []int) Ref {
+	if len(idx) == 0 {
+		return Ref{}
+	}
+	var words []string
+	for _, k := range idx {
+		tk := c.t.toks[k]
+		if tk.quoted {
+			words = append(words, `"`+tk.word+`"`)
+		} else {
+			words = append(words, tk.word)
+		}
+	}
+	return Ref{Text: unquote(c.t.span(idx[0], idx[len(idx)-1]+1)), Words: strings.Join(words, " ")}
+}
+
+// without is the clause minus the tokens in [a, b) of s.
+func (c *clause) without(a, b int) *clause { return c.dropping(c.tokens(a, b)) }
+
+// dropping is the clause minus the tokens ks.
+func (c *clause) dropping(ks []int) *clause {
+	drop := map[int]bool{}
+	for _, k := range ks {
+		drop[k] = true
+	}
+	var idx []int
+	for _, k := range c.idx {
+		if !drop[k] {
+			idx = append(idx, k)
+		}
+	}
+	return newClause(c.t, idx)
+}
+
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 {
+		s = strings.Trim(s, `"'“”‘’«»`)
+	}
+	return strings.TrimSpace(s)
+}
+
+// verbCanon are the canonical tokens that start a command.
+var verbCanon = map[string]bool{"delete": true, "dissolve": true, "add": true, "link": true, "unlink": true, "change": true,
+	"extend": true, "shorten": true, "rename": true, "move": true, "make": true, "take": true}
+
+// clauses splits the request at ";", sentence ends, "then", and at a comma
+// or "and" that a verb follows ("delete A039, dissolve A060 and link …").
+func (p *parser) clauses() []*clause {
+	toks := p.t.toks
+	var out []*clause
+	var cur []int
+	flush := func() {
+		// Trailing commas and "and"s belong to no command.
+		for len(cur) > 0 {
+			c := toks[cur[len(cur)-1]].canon
+			if c != "," && c != "and" && c != ":" {
+				break
+			}
+			cur = cur[:len(cur)-1]
+		}
+		if len(cur) > 0 {
+			out = append(out, newClause(p.t, cur))
+		}
+		cur = nil
+	}
+	for k := 0; k < len(toks); k++ {
+		c := toks[k].canon
+		switch {
+		case c == ";":
+			flush()
+			continue
+		case c == "then" && len(cur) > 0:
+			flush()
+			continue
+		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && p.verbAt(k+1):
+			flush()
+			continue
+		}
+		cur = append(cur, k)
+	}
+	flush()
+	return out
+}
+
+// verbAt reports whether a command verb starts at token k, after polite
+// words ("and also please delete …").
+func (p *parser) verbAt(k int) bool {
+	toks := p.t.toks
+	for k < len(toks) && (toks[k].canon == "also" || toks[k].canon == "then" || toks[k].canon == "please" || toks[k].canon == "and" || toks[k].canon == ",") {
+		k++
+	}
+	if k >= len(toks) || toks[k].quoted {
+		return false
+	}
+	c := toks[k].canon
+	if c == "take" { // "take X out", not "takes"
+		return false
+	}
+	return verbCanon[c] && k+1 < len(toks) && toks[k+1].canon != ";"
+}
+
+// stripPolite removes polite openings and closings.
+func stripPolite(c *clause) *clause {
+	for changed := true; changed; {
+		changed = false
+		for _, pre := range politePrefixes {
+			w := strings.Join(pre, " ")
+			if c.s == w || strings.HasPrefix(c.s, w+" ") {
+				c = c.without(0, len(w))
+				changed = true
+			}
+		}
+		for _, suf := range []string{" please", " thanks", " thank you", " pls", " ?", " asap", " now", " !"} {
+			if strings.HasSuffix(c.s, suf) {
+				c = c.without(len(c.s)-len(suf)+1, len(c.s))
+				changed = true
+			}
+		}
+		if strings.HasPrefix(c.s, ", ") || strings.HasPrefix(c.s, ": ") {
+			c = c.without(0, 1)
+			changed = true
+		}
+	}
+	return c
+}
+
+// command reads one clause.
+func (p *parser) command(raw *clause) Command {
+	source := raw.source()
+	question := strings.Contains(raw.s, "?")
+	c := stripPolite(raw)
+	if c.s == "" {
+		return Command{Kind: Unknown, Source: source, Reason: "no command in it"}
+	}
+	if cmd, ok := outOfScopeFirst(c.s, question); ok {
+		cmd.Source = source
+		return cmd
+	}
+	c, keepLogic := modifier(c, keepLogicRe)
+	c, typ, lag, hasLag := p.linkPhrases(c)
+	if c.s == "" {
+		return Command{Kind: Unknown, Source: source, Reason: "a link type or lag with no link to apply it to"}
+	}
+	statementOK := !verbCanon[strings.Fields(c.s + " x")[0]]
+	for _, r := range grammar {
+		if !statementOK && strings.HasPrefix(r.re.String(), "^(?P<x>") {
+			continue // "delete the activity after X" is not "X after Y"
+		}
+		m := r.re.FindStringSubmatchIndex(c.s)
+		if m == nil {
+			continue
+		}
+		g := groups{c: c, re: r.re, m: m}
+		cmd, ok := r.build(p, g)
+		if !ok {
+			continue
+		}
+		cmd.Source = source
+		if cmd.Type == "" {
+			cmd.Type = typ
+		}
+		if cmd.Lag == nil && hasLag {
+			cmd.Lag = &lag
+		}
+		if keepLogic && cmd.Kind == Delete {
+			cmd.Kind = Dissolve
+		}
+		if (typ != "" || hasLag) && !takesLinkSlots(cmd.Kind) {
+			continue // "with 2 days lag" on a delete: read it some other way
+		}
+		return cmd
+	}
+	if cmd, ok := outOfScopeLast(c.s); ok {
+		cmd.Source = source
+		return cmd
+	}
+	return Command{Kind: Unknown, Source: source, Reason: "not understood"}
+}
+
+func takesLinkSlots(k Kind) bool {
+	return k == Link || k == Unlink || k == SetLink || k == Relink || k == Add
+}
+
+// groups gives a rule the named parts of its match.
+type groups struct {
+	c  *clause
+	re *regexp.Regexp
+	m  []int
+}
+
+func (g groups) has(name string) bool {
+	i := g.re.SubexpIndex(name)
+	return i > 0 && g.m[2*i] >= 0
+}
+
+func (g groups) str(name string) string {
+	i := g.re.SubexpIndex(name)
+	if i <= 0 || g.m[2*i] < 0 {
+		return ""
+	}
+	return g.c.s[g.m[2*i]:g.m[2*i+1]]
+}
+
+func (g groups) ref(name string) Ref {
+	i := g.re.SubexpIndex(name)
+	if i <= 0 || g.m[2*i] < 0 {
+		return Ref{}
+	}
+	return g.c.refOf(g.c.tokens(g.m[2*i], g.m[2*i+1]))
+}
+
+// refs splits a reference list ("A130 and A131") into its parts; whether
+// the list is one name with "and" in it is the resolver's call, so the
+// whole is kept as the first element when it has several parts: see
+// Resolver.ResolveList.
+func (g groups) refs(name string) []Ref { return []Ref{g.ref(name)} }
+
+// rule is one sentence shape.
+type rule struct {
+	re    *regexp.Regexp
+	build func(p *parser, g groups) (Command, bool)
+}
+
+var macros = strings.NewReplacer(
+	"{NUM}", `-?\d+(?:\.\d+)?`,
+	"{DUR}", `-?\d+(?:\.\d+)? (?:days|weeks|hours|months)`,
+	"{LINK}", `(?:link|links|relationship|relationships|relation|relations|dependency|dependencies|logic|ties|connection|connections|rel|rels)`,
+	"{MODAL}", `(?:(?:should|must|will|shall|needs to|need to|has to|have to|to|can|could|would|is to|are to|now|only|also|then|always|be able to|is going to|are going to|ought to|is|are|be) )*`,
+	"{DET}", `(?:(?:the|all|any|every|each|both|of|existing) )*`,
+)
+
+func re(pattern string) *regexp.Regexp { return regexp.MustCompile(`^` + macros.Replace(pattern) + `$`) }
+
+var keepLogicRe = regexp.MustCompile(`(?:^| )(?:, )?(?:(?:but|and|while|whilst|though|yet) )?(?:(?:keep|keeping|retain|retaining|preserve|preserving|maintain|maintaining|leave|leaving) (?:the |its |their |all |all the )?(?:logic|link|links|ties|sequence|chain|relationships|relationship|dependencies|connections|predecessors and successors)(?: through (?:it|them))?(?: intact| in place| linked| connected)?|(?:link|linking|tying|joining|connecting|bridging|connect) (?:its|their|the) predecessors? (?:to|with|and) (?:its|their|the) successors?|(?:without|not) (?:breaking|losing) (?:the )?(?:logic|chain|sequence|links))`)
+
+// modifier removes the phrase re matches, reporting whether it was there.
+func modifier(c *clause, r *regexp.Regexp) (*clause, bool) {
+	m := r.FindStringIndex(c.s)
+	if m == nil {
+		return c, false
+	}
+	return c.without(m[0], m[1]), true
+}
+
+var (
+	typePhraseRe = regexp.MustCompile(`(?:^| )(?:, )?(?:(?:as|with|using|by|via|in|of|type) )?(?:an? )?(fs|ss|ff|sf)( (?:link|relationship|relation|dependency|logic|rel|connection|type))?(?: (?:plus )?(-?\d+(?:\.\d+)?)( (?:days|weeks|hours))?)?(?: |$)`)
+	lagPhraseRes = []*regexp.Regexp{
+		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having|plus) )?(?:an? )?(?:lag|delay|gap|wait|buffer) (?:of |to )?(-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
+		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having|plus) )?(?:an? )?(-?\d+(?:\.\d+)?) (days|weeks|hours) (?:lag|delay|gap|wait|buffer)(?: |$)`),
+		regexp.MustCompile(`(?:^| )plus (-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
+		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having) )?(?:an? )?(-?\d+(?:\.\d+)?) (days|weeks|hours) (lead|overlap)(?: |$)`),
+		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having) )?(?:an? )?(lead|overlap) (?:of )?(-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
+	}
+)
+
+// linkPhrases takes the relationship type and lag phrases out of a clause
+// ("… start-to-start with 2 days lag"), so the sentence shapes see only
+// the ends.
+func (p *parser) linkPhrases(c *clause) (*clause, schedule.RelType, float64, bool) {
+	var lag float64
+	hasLag := false
+	for i, r := range lagPhraseRes {
+		m := r.FindStringSubmatchIndex(c.s)
+		if m == nil {
+			continue
+		}
+		sub := func(k int) string {
+			if m[2*k] < 0 {
+				return ""
+			}
+			return c.s[m[2*k]:m[2*k+1]]
+		}
+		num, unit, lead := sub(1), sub(2), false
+		if i == 4 {
+			num, unit, lead = sub(2), sub(3), true
+		}
+		if i == 3 {
+			lead = true
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			continue
+		}
+		lag = p.days(v, unit)
+		if lead {
+			lag = -lag
+		}
+		hasLag = true
+		c = c.without(m[0], m[1])
+		break
+	}
+	var typ schedule.RelType
+	if m := typePhraseRe.FindStringSubmatchIndex(c.s); m != nil {
+		typ = schedule.RelType(strings.ToUpper(c.s[m[2]:m[3]]))
+		drop := c.tokens(m[0], m[3]) // the type and the words before it; a link noun after it stays
+		if m[6] >= 0 && !hasLag {
+			if v, err := strconv.ParseFloat(c.s[m[6]:m[7]], 64); err == nil {
+				lag, hasLag = v, true
+				drop = append(drop, c.tokens(m[6], m[7])...)
+				if m[8] >= 0 {
+					drop = append(drop, c.tokens(m[8], m[9])...)
+				}
+			}
+		}
+		c = c.dropping(drop)
+	}
+	return c, typ, lag, hasLag
+}
+
+// days converts a quantity in unit to working days.
+func (p *parser) days(v float64, unit string) float64 {
+	switch unit {
+	case "weeks":
+		return v * p.opt.daysPerWeek()
+	case "hours":
+		return v / p.opt.hoursPerDay()
+	}
+	return v
+}
+
+// duration reads "3 days", "2 weeks", "4 hours"; months are refused (their
+// length in working days is the planner's to say).
+func (p *parser) duration(s string) (float64, bool) {
+	f := strings.Fields(s)
+	if len(f) != 2 || f[1] == "months" {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(f[0], 64)
+	if err != nil {
+		return 0, false
+	}
+	return p.days(v, f[1]), true
+}
+
+func ptr(v float64) *float64 { return &v }
+
+// ellipsis reads a clause with no verb after a delete or dissolve as more
+// of the same: "delete painting on level 2, then level 3".
+func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
+	if (prev.Kind != Delete && prev.Kind != Dissolve) || len(prev.Targets) == 0 {
+		return Command{}, false
+	}
+	s := stripPolite(c)
+	if s.s == "" || strings.ContainsAny(s.s, "?") {
+		return Command{}, false
+	}
+	for _, w := range strings.Fields(s.s) {
+		if verbCanon[w] {
+			return Command{}, false
+		}
+	}
+	ref := s.refOf(s.idx)
+	last := prev.Targets[len(prev.Targets)-1]
+	ref.Inherit = &last
+	return Command{Kind: prev.Kind, Source: c.source(), Targets: []Ref{ref}}, true
+}

@@ -1,0 +1,395 @@
+package lang
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Status is how a reference resolved.
+type Status int
+
+// Resolution statuses.
+const (
+	Found     Status = iota // Acts is what the reference names
+	Ambiguous               // the reference names one of Candidates; the person must say which
+	Missing                 // nothing matches
+	TooBroad                // "everything": the planner will not guess a whole schedule
+)
+
+// Resolution is what a reference means in a schedule.
+type Resolution struct {
+	Status Status
+	// Acts are the activities named (several for a group or a list).
+	Acts []schedule.Activity
+	// Candidates are the activities an ambiguous reference may mean.
+	Candidates []schedule.Activity
+	// Part is the words that failed, for a list of which one part failed.
+	Part string
+	// Group: the reference named several activities on purpose.
+	Group bool
+}
+
+// Resolver resolves references against one schedule's activities.
+type Resolver struct {
+	acts  []schedule.Activity
+	norm  [][]string // Normalize(name)
+	tags  [][]string // norm plus umbrella terms
+	names map[string]bool
+}
+
+// NewResolver indexes s's activities.
+func NewResolver(s *schedule.Schedule) *Resolver {
+	r := &Resolver{acts: s.Activities, names: map[string]bool{}}
+	for _, a := range s.Activities {
+		n := embed.Normalize(a.Name)
+		tags := slices.Clone(n)
+		for _, t := range n {
+			tags = append(tags, embed.Umbrellas(t)...)
+		}
+		r.norm = append(r.norm, n)
+		r.tags = append(r.tags, tags)
+		for _, w := range strings.FieldsFunc(strings.ToLower(a.Name), notAlnum) {
+			r.names[w] = true
+		}
+	}
+	return r
+}
+
+func notAlnum(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 0x7f)
+}
+
+// Vocabulary is the words of the schedule's names, for typo correction.
+func (r *Resolver) Vocabulary() map[string]bool { return r.names }
+
+var (
+	listSep    = regexp.MustCompile(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
+	levelRange = regexp.MustCompile(`\b(?:levels?|floors?|storeys?|l)\s*(\d+)\s+(?:to|through|thru|until)\s+(?:levels?\s*|l)?(\d+)\b`)
+	allLevels  = regexp.MustCompile(`\b(?:on |at |for |in |across )?(?:all|every|each|both)(?: the)? (?:levels|level|floors|floor|storeys|storey|stories)\b`)
+	bareLevel  = regexp.MustCompile(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:(?:levels?|floors?|storeys?|lvl|l)\s*)?(\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:st|nd|rd|th)?(?:\s+(?:floor|level|storey))?$`)
+	pluralHead = map[string]bool{"activities": true, "tasks": true, "items": true, "ones": true, "works": true}
+)
+
+// Resolve maps a reference to activities. A list ("A130 and A131",
+// "tiling and flooring on level 2") is resolved as a whole first — names
+// have "and" in them ("Doors and frames Level 1") — and then part by part,
+// a level said once applying to the parts that have none.
+func (r *Resolver) Resolve(ref Ref) Resolution {
+	words := strings.TrimSpace(ref.Words)
+	var inherit []string
+	if ref.Inherit != nil {
+		inherit = r.tradeWords(ref.Inherit.Words)
+	}
+	whole := r.resolveOne(words, inherit)
+	if whole.Status == Found {
+		return whole
+	}
+	parts := listSep.Split(words, -1)
+	if len(parts) < 2 {
+		if whole.Part == "" {
+			whole.Part = ref.Text
+		}
+		return whole
+	}
+	// A level said once covers the parts before it with none; a bare
+	// level ("and 3") takes the trade of the part before it.
+	levels := make([][]string, len(parts))
+	for i, p := range parts {
+		levels[i] = levelsOf(p)
+	}
+	var out Resolution
+	out.Group = true
+	prevTrade := inherit
+	for i, p := range parts {
+		partInherit := prevTrade
+		if m := bareLevel.FindStringSubmatch(p); m != nil && i > 0 {
+			p = "level " + m[1]
+		}
+		if len(levels[i]) == 0 && !strings.HasPrefix(p, "level ") {
+			for j := i + 1; j < len(parts); j++ {
+				if len(levels[j]) > 0 {
+					p += " " + strings.Join(levelWordsOf(levels[j]), " and ")
+					break
+				}
+			}
+		}
+		res := r.resolveOne(p, partInherit)
+		if res.Status != Found {
+			if whole.Status == Ambiguous || whole.Status == TooBroad {
+				whole.Part = ref.Text
+				return whole
+			}
+			res.Part = parts[i]
+			return res
+		}
+		if t := r.tradeWords(p); len(t) > 0 {
+			prevTrade = t
+		}
+		for _, a := range res.Acts {
+			if !slices.ContainsFunc(out.Acts, func(b schedule.Activity) bool { return b.ID == a.ID }) {
+				out.Acts = append(out.Acts, a)
+			}
+		}
+	}
+	return out
+}
+
+// levelsOf lists the level tokens a phrase names.
+func levelsOf(p string) []string {
+	var out []string
+	for _, t := range embed.Normalize(expandLevels(p)) {
+		if strings.HasPrefix(t, "level_") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func levelWordsOf(levels []string) []string {
+	out := make([]string, len(levels))
+	for i, l := range levels {
+		out[i] = "level " + strings.TrimPrefix(l, "level_")
+	}
+	return out
+}
+
+// expandLevels writes "levels 2 to 4" as "level 2 level 3 level 4" and
+// "levels 2" as "level 2", so Normalize reads them.
+func expandLevels(p string) string {
+	p = levelRange.ReplaceAllStringFunc(p, func(m string) string {
+		sm := levelRange.FindStringSubmatch(m)
+		a, _ := strconv.Atoi(sm[1])
+		b, _ := strconv.Atoi(sm[2])
+		if b < a || b-a > 50 {
+			return m
+		}
+		var parts []string
+		for n := a; n <= b; n++ {
+			parts = append(parts, "level "+strconv.Itoa(n))
+		}
+		return strings.Join(parts, " ")
+	})
+	return strings.NewReplacer("levels ", "level ", "floors ", "floor ", "storeys ", "storey ").Replace(p + " ")
+}
+
+// tradeWords are a phrase's normalised words without levels and fillers.
+func (r *Resolver) tradeWords(p string) []string {
+	var out []string
+	for _, t := range embed.Normalize(stripFillers(p)) {
+		if !strings.HasPrefix(t, "level_") && !groupFiller[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var groupFiller = map[string]bool{"everything": true, "interior": true, "internal": true, "scope": true, "item": true, "thing": true,
+	"activity": true, "task": true, "one": true, "everyone": true, "remaining": true, "other": true}
+
+// stripFillers removes determiners, quantifiers and quote marks.
+func stripFillers(p string) string {
+	f := strings.Fields(strings.NewReplacer(`"`, " ", "“", " ", "”", " ").Replace(p))
+	var out []string
+	for _, w := range f {
+		if quantifiers[w] || refFillers[w] {
+			continue
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// resolveOne resolves a phrase that is not a list.
+func (r *Resolver) resolveOne(p string, inherit []string) Resolution {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return Resolution{Status: Missing}
+	}
+	if q := quoted(p); q != "" {
+		p = q
+	}
+	// An id, or a name, exactly.
+	for _, cand := range []string{p, stripFillers(p)} {
+		for _, a := range r.acts {
+			if strings.EqualFold(a.ID, cand) {
+				return Resolution{Status: Found, Acts: []schedule.Activity{a}}
+			}
+		}
+		var named []schedule.Activity
+		for _, a := range r.acts {
+			if sameName(a.Name, cand) {
+				named = append(named, a)
+			}
+		}
+		if len(named) == 1 {
+			return Resolution{Status: Found, Acts: named}
+		}
+		if len(named) > 1 {
+			return Resolution{Status: Ambiguous, Candidates: named}
+		}
+	}
+	fields := strings.Fields(p)
+	group := allLevels.MatchString(p)
+	for _, w := range fields {
+		if quantifiers[w] || pluralHead[w] || r.pluralMarker(w) {
+			group = true
+		}
+	}
+	cleaned := allLevels.ReplaceAllString(p, " ")
+	levels := levelsOf(cleaned)
+	words := r.tradeWords(cleaned)
+	if len(words) == 0 {
+		words = inherit
+	}
+	if len(words) == 1 && idShaped.MatchString(words[0]) && len(fields) <= 2 {
+		return Resolution{Status: Missing} // an id that is not there: never a fuzzy match
+	}
+	if len(words) == 0 {
+		if len(levels) == 0 {
+			if group || slices.Contains(fields, "everything") {
+				return Resolution{Status: TooBroad}
+			}
+			return Resolution{Status: Missing}
+		}
+		return Resolution{Status: Found, Acts: r.filter(levels, nil, false), Group: true}
+	}
+	cands := r.filter(levels, words, false)
+	if len(cands) == 0 {
+		cands = r.filter(levels, words, true)
+	}
+	switch {
+	case len(cands) == 0:
+		return Resolution{Status: Missing}
+	case len(cands) == 1:
+		return Resolution{Status: Found, Acts: cands}
+	}
+	if group || len(levels) > 1 || len(levels) > 0 && slices.ContainsFunc(words, func(w string) bool { return groupWords[w] }) {
+		return Resolution{Status: Found, Acts: cands, Group: true}
+	}
+	// Several match: the one whose name has no other words wins ("piling"
+	// is Piling, not Pile caps and ground beams).
+	var exact []schedule.Activity
+	for i, a := range r.acts {
+		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(withoutLevels(r.norm[i]), words) {
+			exact = append(exact, a)
+		}
+	}
+	if len(exact) == 1 {
+		return Resolution{Status: Found, Acts: exact}
+	}
+	return Resolution{Status: Ambiguous, Candidates: cands}
+}
+
+var idShaped = regexp.MustCompile(`^(?:[a-z]{1,4}-?\d+|\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
+
+func quoted(p string) string {
+	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' && !strings.Contains(p[1:len(p)-1], `"`) {
+		return p[1 : len(p)-1]
+	}
+	return ""
+}
+
+// sameName compares names ignoring case, punctuation and spacing.
+func sameName(a, b string) bool {
+	return slices.Equal(strings.FieldsFunc(strings.ToLower(a), notAlnum), strings.FieldsFunc(strings.ToLower(b), notAlnum))
+}
+
+// pluralMarker reports whether w is a plural the names do not use as such
+// ("pours" where names say "Pour"; "fixtures" is in "Final fixtures").
+func (r *Resolver) pluralMarker(w string) bool {
+	if len(w) <= 3 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || r.names[w] {
+		return false
+	}
+	for _, sing := range []string{strings.TrimSuffix(w, "s"), strings.TrimSuffix(w, "es"), strings.TrimSuffix(w, "ies") + "y"} {
+		if r.names[sing] {
+			return true
+		}
+	}
+	return false
+}
+
+// filter is the activities on one of levels (any when none) whose tags
+// hold every word; loose matches a word by a shared prefix of five letters
+// or more ("clean" meets "cleaning").
+func (r *Resolver) filter(levels, words []string, loose bool) []schedule.Activity {
+	var out []schedule.Activity
+	for i, a := range r.acts {
+		if len(levels) > 0 && !slices.ContainsFunc(levels, func(l string) bool { return slices.Contains(r.norm[i], l) }) {
+			continue
+		}
+		if words != nil && !matchWords(r.tags[i], words, loose) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func matchWords(tags, words []string, loose bool) bool {
+	// "MEP" normalises to three trades: any of them, or any building
+	// service, will do.
+	if len(words) == 3 && slices.Contains(words, "mechanical") && slices.Contains(words, "electrical") && slices.Contains(words, "plumbing") {
+		return slices.Contains(tags, "service") || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(tags, w) })
+	}
+	for _, w := range words {
+		if slices.Contains(tags, w) {
+			continue
+		}
+		if loose && slices.ContainsFunc(tags, func(t string) bool { return sharedPrefix(t, w) }) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func sharedPrefix(a, b string) bool {
+	if len(a) < 5 || len(b) < 5 {
+		return false
+	}
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}
+
+func withoutLevels(ws []string) []string {
+	return slices.DeleteFunc(slices.Clone(ws), func(w string) bool { return strings.HasPrefix(w, "level_") })
+}
+
+func sameWords(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
+}
+
+// LevelOf is the level token a phrase names ("level_2"), or "".
+func LevelOf(p string) string {
+	if l := levelsOf(p); len(l) > 0 {
+		return l[0]
+	}
+	return ""
+}
+
+// TradeOf is a phrase's words without its level, for naming new scope.
+func TradeOf(p string) string {
+	f := strings.Fields(stripFillers(p))
+	var out []string
+	for i := 0; i < len(f); i++ {
+		if len(levelsOf(f[i])) > 0 {
+			continue
+		}
+		if i+1 < len(f) && len(levelsOf(f[i]+" "+f[i+1])) > 0 {
+			i++
+			continue
+		}
+		if f[i] == "on" || f[i] == "at" || f[i] == "in" || f[i] == "for" {
+			continue
+		}
+		out = append(out, f[i])
+	}
+	return strings.Join(out, " ")
+}

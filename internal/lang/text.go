@@ -1,0 +1,388 @@
+package lang
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one word or mark of a request. word is what was written, lower
+// case, typo-corrected; canon is what the grammar reads (a verb's canonical
+// form, a phrase's one token, digits for number words). start and end are
+// byte offsets in the request, so any span of tokens gives back the words
+// the person wrote.
+type token struct {
+	word, canon string
+	start, end  int
+	quoted      bool // a quoted name: never corrected or re-read
+	fixed       bool // typo-corrected
+}
+
+// text is a tokenized request.
+type text struct {
+	src  string
+	toks []token
+}
+
+// span is the words the person wrote for toks[i:j].
+func (t *text) span(i, j int) string {
+	if i >= j || i >= len(t.toks) {
+		return ""
+	}
+	return strings.TrimSpace(t.src[t.toks[i].start:t.toks[j-1].end])
+}
+
+// wordsOf is toks[i:j] as corrected lower-case words, quotes kept, for
+// resolving against the schedule.
+func (t *text) wordsOf(i, j int) string {
+	var b strings.Builder
+	for k := i; k < j && k < len(t.toks); k++ {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if t.toks[k].quoted {
+			b.WriteString(`"` + t.toks[k].word + `"`)
+			continue
+		}
+		b.WriteString(t.toks[k].word)
+	}
+	return b.String()
+}
+
+// tokenize splits src into tokens. Newlines, ";" and sentence-ending full
+// stops become the separator token ";"; quoted text is one token.
+func tokenize(src string) *text {
+	t := &text{src: src}
+	emit := func(word, canon string, start, end int, quoted bool) {
+		t.toks = append(t.toks, token{word: word, canon: canon, start: start, end: end, quoted: quoted})
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRuneInString(src[i:])
+		switch {
+		case r == '\n' || r == ';':
+			emit(";", ";", i, i+size, false)
+			i += size
+		case unicode.IsSpace(r):
+			i += size
+		case r == '"' || r == '“' || r == '”' || r == '«' || ((r == '\'' || r == '‘') && atWordStart(src, i)):
+			closeAt, closeSize := closingQuote(src, i+size, r)
+			if closeAt < 0 {
+				i += size // a stray quote
+				continue
+			}
+			inner := strings.TrimSpace(src[i+size : closeAt])
+			if inner != "" {
+				emit(inner, "@q", i, closeAt+closeSize, true)
+			}
+			i = closeAt + closeSize
+		case r == '-' && strings.HasPrefix(src[i:], "->"):
+			emit("->", "->", i, i+2, false)
+			i += 2
+		case r == '→':
+			emit("->", "->", i, i+size, false)
+			i += size
+		case r == '-' && i+1 < len(src) && isDigit(src[i+1]) && i > 0 && isDigit(src[i-1]):
+			emit("-", "to", i, i+1, false) // "levels 2-4"
+			i++
+		case r == '-' && i+1 < len(src) && isDigit(src[i+1]):
+			j := scanWord(src, i+1)
+			emit(strings.ToLower(src[i:j]), strings.ToLower(src[i:j]), i, j, false)
+			i = j
+		case r == '+':
+			emit("+", "plus", i, i+1, false)
+			i++
+		case r == '&' || r == '/':
+			emit(string(r), "and", i, i+1, false)
+			i++
+		case r == '.' || r == '!' || r == '?':
+			if r == '?' {
+				emit("?", "?", i, i+1, false)
+			} else {
+				emit(".", ";", i, i+1, false)
+			}
+			i++
+		case r == ',' || r == ':' || r == '(' || r == ')' || r == '=':
+			emit(string(r), map[rune]string{',': ",", ':': ":", '(': "(", ')': ")", '=': "to"}[r], i, i+1, false)
+			i++
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			j := scanWord(src, i)
+			w := foldWord(src[i:j])
+			emit(w, w, i, j, false)
+			i = j
+		default:
+			i += size // hyphens between words and other marks separate words
+		}
+	}
+	return t
+}
+
+// scanWord reads a word from i: letters, digits, apostrophes inside it
+// (dropped later) and a decimal point between digits.
+func scanWord(src string, i int) int {
+	j := i
+	for j < len(src) {
+		r, size := utf8.DecodeRuneInString(src[j:])
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case (r == '\'' || r == '’') && j+size < len(src) && isLetterAt(src, j+size) && j > i:
+		case r == '.' && j > i && isDigit(src[j-1]) && j+1 < len(src) && isDigit(src[j+1]):
+		default:
+			return j
+		}
+		j += size
+	}
+	return j
+}
+
+func isLetterAt(src string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(src[i:])
+	return unicode.IsLetter(r)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isWordByte(c byte) bool { return c >= 0x80 || isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func atWordStart(src string, i int) bool { return i == 0 || !isWordByte(src[i-1]) }
+
+// closingQuote finds the quote closing one opened with open.
+func closingQuote(src string, from int, open rune) (int, int) {
+	want := map[rune]string{'"': `"”`, '“': `”"`, '”': `”"`, '«': "»", '\'': "'’", '‘': "’'"}[open]
+	for j := from; j < len(src); {
+		r, size := utf8.DecodeRuneInString(src[j:])
+		if strings.ContainsRune(want, r) && (open != '\'' && open != '‘' || j+size >= len(src) || !isWordByte(src[j+size])) {
+			return j, size
+		}
+		j += size
+	}
+	return -1, 0
+}
+
+// foldWord lower-cases a word and drops its apostrophes (can't → cant).
+func foldWord(w string) string {
+	w = strings.ToLower(w)
+	for _, poss := range []string{"'s", "’s"} {
+		w = strings.TrimSuffix(w, poss)
+	}
+	return strings.NewReplacer("'", "", "’", "").Replace(w)
+}
+
+// vocabulary is the set of words typo correction corrects to.
+type vocabulary map[string]bool
+
+// correct replaces each unknown word of three or more letters by the one
+// known word within edit distance 1 (2 for words of eight letters or more),
+// when exactly one is that close; otherwise the word stays as written.
+func (t *text) correct(v vocabulary) {
+	for k := range t.toks {
+		tk := &t.toks[k]
+		if tk.quoted || len(tk.word) < 4 || v[tk.word] || !isLetters(tk.word) {
+			continue
+		}
+		limit := 1
+		if len(tk.word) >= 8 {
+			limit = 2
+		}
+		best, bestD, ties := "", limit+1, 0
+		for w := range v {
+			if d := abs(len(w) - len(tk.word)); d > limit {
+				continue
+			}
+			d := editDistance(tk.word, w, limit)
+			switch {
+			case d < bestD:
+				best, bestD, ties = w, d, 1
+			case d == bestD:
+				ties++
+			}
+		}
+		if ties == 1 && bestD <= limit {
+			tk.word, tk.canon, tk.fixed = best, best, true
+		}
+	}
+}
+
+func isLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// editDistance is the optimal-string-alignment distance (a swap of two
+// neighbouring letters counts one), or limit+1 when it exceeds limit.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// canonicalize maps verbs, multi-word phrases, number words and units to
+// the tokens the grammar reads. It runs after typo correction.
+func (t *text) canonicalize() {
+	var out []token
+	for i := 0; i < len(t.toks); {
+		if t.toks[i].quoted {
+			out = append(out, t.toks[i])
+			i++
+			continue
+		}
+		if canon, n := t.phraseAt(i); n > 0 {
+			merged := token{word: t.wordsOf(i, i+n), canon: canon, start: t.toks[i].start, end: t.toks[i+n-1].end}
+			if canon != "" {
+				out = append(out, merged)
+			}
+			i += n
+			continue
+		}
+		tk := t.toks[i]
+		if v, ok := verbs[tk.word]; ok {
+			tk.canon = v
+		} else if v, ok := finishWords[tk.word]; ok {
+			tk.canon = v
+		} else if v, ok := startWords[tk.word]; ok {
+			tk.canon = v
+		}
+		if n, ok := splitNumberUnit(tk.word); ok {
+			// "3d", "2wks": a number glued to its unit.
+			tk.canon = n
+		}
+		out = append(out, tk)
+		i++
+	}
+	t.toks = out
+	t.numbers()
+}
+
+func (t *text) phraseAt(i int) (string, int) {
+	for _, p := range phrases {
+		if i+len(p.words) > len(t.toks) {
+			continue
+		}
+		ok := true
+		for k, w := range p.words {
+			if t.toks[i+k].quoted || t.toks[i+k].word != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return p.canon, len(p.words)
+		}
+	}
+	return "", 0
+}
+
+// splitNumberUnit reads "3d", "1.5days", "2wks", "4h" as "3 days" etc.
+func splitNumberUnit(w string) (string, bool) {
+	j := 0
+	for j < len(w) && (isDigit(w[j]) || w[j] == '.') {
+		j++
+	}
+	if j == 0 || j == len(w) {
+		return "", false
+	}
+	if _, err := strconv.ParseFloat(w[:j], 64); err != nil {
+		return "", false
+	}
+	u, ok := units[w[j:]]
+	if !ok {
+		return "", false
+	}
+	return w[:j] + " " + u, true
+}
+
+// numbers turns number words before a unit into digits, joins "2 +0.5"
+// into 2.5, and canonicalizes units after a number ("3 working days" →
+// "3 days"; "a week" → "1 weeks").
+func (t *text) numbers() {
+	for i := range t.toks {
+		tk := &t.toks[i]
+		if n, ok := numberWords[tk.word]; ok && !tk.quoted && tk.canon == tk.word {
+			if next := t.nextUnit(i + 1); next > 0 {
+				tk.canon = n
+			}
+		}
+	}
+	var out []token
+	for i := 0; i < len(t.toks); i++ {
+		tk := t.toks[i]
+		if isNumber(tk.canon) && i+1 < len(t.toks) && t.toks[i+1].canon == "+0.5" {
+			v, _ := strconv.ParseFloat(tk.canon, 64)
+			tk.canon = strconv.FormatFloat(v+0.5, 'f', -1, 64)
+			tk.end = t.toks[i+1].end
+			i++
+		}
+		if isNumber(tk.canon) || strings.HasSuffix(tk.canon, " days") || strings.HasSuffix(tk.canon, " weeks") || strings.HasSuffix(tk.canon, " hours") {
+			// "N working days", "N calendar days", "N business days".
+			j := i + 1
+			for j < len(t.toks) && (t.toks[j].word == "working" || t.toks[j].word == "work" || t.toks[j].word == "business" || t.toks[j].word == "calendar" || t.toks[j].word == "man") {
+				j++
+			}
+			if isNumber(tk.canon) && j < len(t.toks) {
+				if u, ok := units[t.toks[j].word]; ok && !t.toks[j].quoted {
+					tk.canon += " " + u
+					tk.end = t.toks[j].end
+					i = j
+				}
+			}
+		}
+		out = append(out, tk)
+	}
+	t.toks = out
+}
+
+// nextUnit reports whether a unit follows at i (possibly after "working").
+func (t *text) nextUnit(i int) int {
+	for i < len(t.toks) && (t.toks[i].word == "working" || t.toks[i].word == "work" || t.toks[i].word == "business" || t.toks[i].word == "more" || t.toks[i].word == "extra") {
+		i++
+	}
+	if i < len(t.toks) {
+		if _, ok := units[t.toks[i].word]; ok {
+			return i
+		}
+		if t.toks[i].canon == "+0.5" {
+			return i
+		}
+	}
+	return 0
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil && s != "" && s != "+0.5" && !strings.ContainsAny(s, "eEnN")
+}

@@ -1,0 +1,189 @@
+package scope
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lang"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// removalOp reports whether op belongs to a round's removals step.
+func removalOp(op schedule.Op) bool {
+	switch op.Kind {
+	case schedule.RemoveActivityOp, schedule.DissolveActivityOp, schedule.RemoveRelationshipOp:
+		return true
+	}
+	return false
+}
+
+// FeedbackNotUnderstood is the note that opens a round whose feedback the
+// planner could not read: the proposal is made again, and said to be.
+func FeedbackNotUnderstood(feedback string) string {
+	return "your feedback " + strconvQuote(feedback) + " was not understood; the proposal is unchanged"
+}
+
+func strconvQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `'`) + `"` }
+
+// feedback plans a step of a round after a rejection with feedback: the
+// previous proposal's ops of this step, changed as the feedback says, or
+// replaced by the feedback's own commands. The removals step speaks for
+// the feedback as a whole (its notes come first in the round).
+func (b *builder) feedback(fb lang.Feedback, removals bool) {
+	if removals {
+		if !fb.Understood() {
+			b.note("%s", FeedbackNotUnderstood(b.in.Feedback))
+		} else {
+			for _, u := range fb.Unknown {
+				reason := NotUnderstood
+				if u.Kind == lang.Unsupported {
+					reason = u.Reason
+				}
+				b.note("%q in your feedback: %s", u.Source, reason)
+			}
+		}
+	}
+	var prev []schedule.Op
+	for _, op := range b.in.Previous {
+		if removalOp(op) == removals {
+			prev = append(prev, op)
+		}
+	}
+	var own []lang.Command
+	for _, c := range fb.Commands {
+		if c.Kind == lang.Relink || c.Kind.Removal() == removals {
+			own = append(own, c)
+		}
+	}
+	base := prev
+	if len(own) > 0 && !fb.Also || len(own) == 0 && fb.Only && len(fb.Commands) > 0 {
+		base = nil
+	}
+	for _, op := range b.modified(base, fb) {
+		op.ID, op.Call = "", ""
+		b.add(op)
+	}
+	for i, c := range own {
+		if b.asking() {
+			return
+		}
+		b.source = c.Source
+		b.command(i, c, removals)
+	}
+}
+
+// modified applies the feedback's changes to the previous proposal's ops.
+func (b *builder) modified(ops []schedule.Op, fb lang.Feedback) []schedule.Op {
+	if len(ops) == 0 {
+		return nil
+	}
+	ops = slices.Clone(ops)
+	touched := b.touched(ops)
+	if len(fb.Exclude) > 0 {
+		drop := b.within(touched, fb.Exclude)
+		ops = slices.DeleteFunc(ops, func(op schedule.Op) bool { return b.touches(op, drop) })
+	}
+	if len(fb.Keep) > 0 {
+		keep := b.within(touched, fb.Keep)
+		if len(keep) > 0 {
+			ops = slices.DeleteFunc(ops, func(op schedule.Op) bool { return !b.touches(op, keep) })
+		}
+	}
+	for i := range ops {
+		op := &ops[i]
+		switch op.Kind {
+		case schedule.RemoveActivityOp:
+			if fb.Dissolve {
+				op.Kind = schedule.DissolveActivityOp
+			}
+		case schedule.DissolveActivityOp:
+			if fb.Delete {
+				op.Kind = schedule.RemoveActivityOp
+			}
+		case schedule.AddRelationshipOp, schedule.UpdateRelationshipOp:
+			if op.Relationship != nil && (fb.Type != "" || fb.Lag != nil) {
+				r := *op.Relationship
+				if fb.Type != "" {
+					r.Type = fb.Type
+				}
+				if fb.Lag != nil {
+					r.Lag = *fb.Lag
+				}
+				op.Relationship = &r
+			}
+		case schedule.AddActivityOp, schedule.UpdateActivityOp:
+			if op.Activity != nil && fb.Days != nil {
+				a := *op.Activity
+				a.Duration = formatDays(*fb.Days)
+				op.Activity = &a
+			}
+		}
+	}
+	return ops
+}
+
+// touched is the activities ops act on: those in the schedule, and the
+// ones they add.
+func (b *builder) touched(ops []schedule.Op) []schedule.Activity {
+	var out []schedule.Activity
+	addID := func(id string) {
+		if a, ok := b.s.Activity(id); ok && !slices.ContainsFunc(out, func(x schedule.Activity) bool { return x.ID == id }) {
+			out = append(out, a)
+		}
+	}
+	for _, op := range ops {
+		switch {
+		case op.Kind == schedule.AddActivityOp && op.Activity != nil:
+			out = append(out, *op.Activity)
+		case op.Relationship != nil:
+			addID(op.Relationship.Predecessor)
+			addID(op.Relationship.Successor)
+		case op.Kind == schedule.RemoveRelationshipOp:
+			if r, ok := b.s.Relationship(op.RelationshipID); ok {
+				addID(r.Predecessor)
+				addID(r.Successor)
+			}
+		default:
+			addID(op.ActivityID)
+		}
+	}
+	return out
+}
+
+// within resolves refs among the activities the proposal touches first,
+// then in the whole schedule; what resolves to nothing is noted.
+func (b *builder) within(touched []schedule.Activity, refs []lang.Ref) map[string]bool {
+	ids := map[string]bool{}
+	sub := lang.NewResolver(&schedule.Schedule{Activities: touched})
+	for _, r := range refs {
+		res := sub.Resolve(r)
+		if res.Status == lang.Ambiguous {
+			res = lang.Resolution{Status: lang.Found, Acts: res.Candidates}
+		}
+		if res.Status != lang.Found {
+			res = b.resolver().Resolve(r)
+		}
+		if res.Status != lang.Found {
+			b.note("%q in your feedback matches nothing the proposal changes", r.Text)
+			continue
+		}
+		for _, a := range res.Acts {
+			ids[a.ID] = true
+		}
+	}
+	return ids
+}
+
+// touches reports whether op acts on one of ids.
+func (b *builder) touches(op schedule.Op, ids map[string]bool) bool {
+	switch {
+	case op.Activity != nil:
+		return ids[op.Activity.ID]
+	case op.Relationship != nil:
+		return ids[op.Relationship.Predecessor] || ids[op.Relationship.Successor]
+	case op.Kind == schedule.RemoveRelationshipOp:
+		r, ok := b.s.Relationship(op.RelationshipID)
+		return ok && (ids[r.Predecessor] || ids[r.Successor])
+	}
+	return ids[op.ActivityID]
+}

@@ -1,0 +1,239 @@
+package scope
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/autoscheduler/autoscheduler/internal/lang"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Re-sequencing, "X should follow Y instead of Z": the removals step takes
+// out the links from Z into X, the additions step adds links from Y into X
+// with the type and lag of the ones removed (what this round removed comes
+// in PlanInput.Removed). For groups ("fit-outs on floor 4 follow floor 2
+// instead of floor 3") each removed link is re-created from the member of
+// Y of the same trade.
+
+func (b *builder) relinkRemove(c lang.Command) {
+	xs, ok := b.refsActs(c.To, true)
+	if !ok {
+		return
+	}
+	if len(xs) > 1 {
+		if c.Instead == nil {
+			b.note("%q: say what %s should stop following (\"… instead of Z\"); only the new links are added", c.Source, c.To[0].Text)
+			return
+		}
+		zs, ok := b.refActs(*c.Instead, true)
+		if !ok {
+			return
+		}
+		links := b.links(zs, xs, "", false)
+		if len(links) == 0 {
+			b.note("%q: no relationships from %s to %s", c.Source, c.Instead.Text, c.To[0].Text)
+		}
+		for _, r := range links {
+			b.add(schedule.RemoveRelationship(r.ID))
+		}
+		return
+	}
+	x := xs[0]
+	about := "what " + c.To[0].Text + " should stop following"
+	preds := b.predecessors(x.ID)
+	var from []schedule.Activity
+	if c.Instead != nil {
+		zs, ok := b.refActs(*c.Instead, true)
+		if !ok {
+			return
+		}
+		from = zs
+		if len(b.links(zs, xs, "", false)) == 0 {
+			from = nil
+		}
+	}
+	if from == nil {
+		ans, answered := b.answered(about)
+		switch {
+		case answered && noneAnswer.MatchString(lower(ans)):
+			return
+		case answered && allAnswer.MatchString(lower(ans)):
+			from = preds
+		case answered:
+			sub := lang.NewResolver(&schedule.Schedule{Activities: preds}).Resolve(lang.Ref{Text: ans, Words: lower(ans)})
+			if sub.Status != lang.Found {
+				b.ask(about, fmt.Sprintf("Your answer %q is not one of %s's predecessors (%s). Which should %s replace? Answer with one, \"all\", or \"none\" to only add the new link.", ans, x.Name, listActivities(preds, 10), c.From[0].Text))
+				return
+			}
+			from = sub.Acts
+		default:
+			lead := fmt.Sprintf("%q does not precede %q.", insteadText(c), x.Name)
+			if c.Instead == nil {
+				lead = fmt.Sprintf("Moving %q after %s:", x.Name, c.From[0].Text)
+			}
+			if len(preds) == 0 {
+				return // nothing to replace: the additions step links it
+			}
+			b.ask(about, fmt.Sprintf("%s %s follows %s. Which of them should %s replace? Answer with one, \"all\", or \"none\" to only add the new link.", lead, x.Name, listActivities(preds, 10), c.From[0].Text))
+			return
+		}
+	}
+	for _, r := range b.links(from, xs, "", false) {
+		b.add(schedule.RemoveRelationship(r.ID))
+	}
+}
+
+func insteadText(c lang.Command) string {
+	if c.Instead == nil {
+		return ""
+	}
+	return c.Instead.Text
+}
+
+func lower(s string) string { return string([]byte(toLowerASCII(s))) }
+
+func toLowerASCII(s string) []byte {
+	out := []byte(s)
+	for i, ch := range out {
+		if ch >= 'A' && ch <= 'Z' {
+			out[i] = ch + 'a' - 'A'
+		}
+	}
+	return out
+}
+
+func (b *builder) predecessors(id string) []schedule.Activity {
+	var out []schedule.Activity
+	for _, r := range b.s.Relationships {
+		if r.Successor == id {
+			if a, ok := b.s.Activity(r.Predecessor); ok && !slices.ContainsFunc(out, func(x schedule.Activity) bool { return x.ID == a.ID }) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+func (b *builder) relinkAdd(key string, c lang.Command) {
+	xs, ok := b.refsActs(c.To, true)
+	if !ok {
+		return
+	}
+	if len(xs) > 1 {
+		to := parseGroup(c.To[0].Text)
+		prev := group{}
+		if c.Instead != nil {
+			prev = parseGroup(c.Instead.Text).inherit(to)
+		}
+		b.relinkGroups(parseGroup(c.From[0].Text).inherit(to), to, prev)
+		return
+	}
+	ys, ok := b.refsActs(c.From, true)
+	if !ok {
+		return
+	}
+	x := xs[0]
+	var removed []schedule.Relationship
+	for _, op := range b.in.Removed {
+		if op.Kind == schedule.AddRelationshipOp && op.Relationship != nil && op.Relationship.Successor == x.ID {
+			removed = append(removed, *op.Relationship)
+		}
+	}
+	for _, y := range ys {
+		if len(removed) == 0 || c.Type != "" || c.Lag != nil {
+			typ, lag := schedule.FS, 0.0
+			if c.Type != "" {
+				typ = c.Type
+			} else if len(removed) > 0 {
+				typ = removed[0].Type
+			}
+			if c.Lag != nil {
+				lag = *c.Lag
+			} else if len(removed) > 0 {
+				lag = removed[0].Lag
+			}
+			b.addLink(key, y, x, typ, lag)
+			continue
+		}
+		seen := map[schedule.RelType]bool{}
+		for _, r := range removed {
+			if !seen[r.Type] {
+				seen[r.Type] = true
+				b.addLink(key, y, x, r.Type, r.Lag)
+			}
+		}
+	}
+}
+
+// relinkGroups re-creates, from the counterparts in from, the links into
+// to that this round removed from prev (or, said on its own, that exist
+// now).
+func (b *builder) relinkGroups(from, to, prev group) {
+	inTo, inPrev := to.memberSet(b.s.Activities), prev.memberSet(b.s.Activities)
+	var old []schedule.Relationship
+	for _, op := range b.in.Removed {
+		if op.Kind == schedule.AddRelationshipOp && op.Relationship != nil {
+			old = append(old, *op.Relationship)
+		}
+	}
+	if len(old) == 0 {
+		old = b.s.Relationships
+	}
+	names := map[string]schedule.Activity{}
+	for _, a := range b.s.Activities {
+		names[a.ID] = a
+	}
+	for _, op := range b.in.Removed { // removed activities still name ends
+		if op.Kind == schedule.AddActivityOp && op.Activity != nil {
+			names[op.Activity.ID] = *op.Activity
+		}
+	}
+	sources := from.members(b.s.Activities)
+	found := false
+	for _, r := range old {
+		pred, ok := names[r.Predecessor]
+		if !ok || !inTo[r.Successor] || (!inPrev[r.Predecessor] && !prev.matches(pred)) {
+			continue
+		}
+		found = true
+		counterpart, ok := sameTrade(sources, pred)
+		if !ok {
+			b.note("no counterpart of %q %s: its link to %q is not re-created", pred.Name, from, names[r.Successor].Name)
+			continue
+		}
+		if b.linked(counterpart.ID, r.Successor, r.Type) {
+			continue
+		}
+		b.add(schedule.AddRelationship(schedule.Relationship{
+			ID:          b.id("relationship", counterpart.ID, r.Successor, string(r.Type)),
+			Type:        r.Type,
+			Predecessor: counterpart.ID,
+			Successor:   r.Successor,
+			Lag:         r.Lag,
+		}))
+	}
+	if !found {
+		b.note("no relationships from %s to %s to re-create from %s", prev, to, from)
+	}
+}
+
+// sameTrade finds the activity among candidates whose name is a's with a
+// different level.
+func sameTrade(candidates []schedule.Activity, a schedule.Activity) (schedule.Activity, bool) {
+	want := withoutLevel(words(a.Name))
+	for _, c := range candidates {
+		if slices.Equal(withoutLevel(words(c.Name)), want) {
+			return c, true
+		}
+	}
+	return schedule.Activity{}, false
+}
+
+func (b *builder) linked(pred, succ string, typ schedule.RelType) bool {
+	for _, r := range b.s.Relationships {
+		if r.Predecessor == pred && r.Successor == succ && r.Type == typ {
+			return true
+		}
+	}
+	return false
+}
