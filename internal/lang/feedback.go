@@ -43,11 +43,11 @@ var (
 	fbOnlyTail  = regexp.MustCompile(` (?:only|alone)$`)
 	fbAlso      = regexp.MustCompile(`^(?:also|additionally|in addition|plus|and also)\b ?`)
 	fbAlsoTail  = regexp.MustCompile(` (?:as well|too|also)$`)
-	fbOpeners   = regexp.MustCompile(`^(?:(?:no|nope|wrong|not quite|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|,) ?)+`)
+	fbOpeners   = regexp.MustCompile(`^(?:(?:no|nope|wrong|not quite|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|,)\b ?)+`)
 	fbExclude   = regexp.MustCompile(`^(?:not|except|excluding|exclude|except for|apart from|but not|leave|leave out|keep|skip|without|spare|cannot delete|dont delete|cannot touch|dont touch|cannot|dont) (?P<x>.+?)(?: alone| out| in place| in| as it is| as is| please)?$`)
 	fbDissolve  = regexp.MustCompile(`^(?:dissolve (?:it|them|instead|those|these)(?: instead)?|dissolve|dissolve instead)$`)
 	fbDelete    = regexp.MustCompile(`^(?:delete (?:it|them|those|these) (?:outright|instead|completely)|delete instead|delete outright|cannot keep the logic|dont keep the logic|drop the logic)$`)
-	fbSlotStart = regexp.MustCompile(`^(?:(?:make|change|set) (?:it|them|that|the link|the links|the lag|the type|the duration) (?:to |be |an? )?|(?:use|it should be|they should be|should be|it is|as|with|use an?|an?) )*`)
+	fbSlotStart = regexp.MustCompile(`^(?:(?:make|change|set|use|it should be|they should be|should be|it is|as|with|an?|it|them|that|the link|the links|the lag|the type|the duration|to|be|instead|please)(?: |$))*`)
 	fbDays      = regexp.MustCompile(`^(?:(?:it|they) (?:should )?(?:take|takes|last|lasts) )?(-?\d+(?:\.\d+)? (?:days|weeks|hours))(?: long| each| duration)?$`)
 	fbMeant     = regexp.MustCompile(`^(?:i meant|i mean|meant|i said|it should be|it was) (?P<x>.+)$`)
 )
@@ -66,11 +66,10 @@ func ParseFeedback(src string, opt Options) Feedback {
 	t.canonicalize()
 	p := &parser{t: t, opt: opt}
 	for _, cl := range p.clauses() {
-		c := stripPolite(cl)
+		c := cl
 		if m := fbOpeners.FindStringIndex(c.s); m != nil && m[1] > 0 {
 			c = c.without(0, m[1])
 		}
-		c = stripPolite(c)
 		if m := fbOnly.FindStringIndex(c.s); m != nil {
 			f.Only, c = true, c.without(0, m[1])
 		} else if m := fbAlso.FindStringIndex(c.s); m != nil {
@@ -81,6 +80,7 @@ func ParseFeedback(src string, opt Options) Feedback {
 		} else if m := fbAlsoTail.FindStringIndex(c.s); m != nil {
 			f.Also, c = true, c.without(m[0], m[1])
 		}
+		c = stripPolite(c)
 		if c.s == "" {
 			continue
 		}

@@ -14,21 +14,20 @@ import (
 // "x cannot starts until y finishes". X, Y and Z are references.
 var grammar = []rule{
 	// Re-sequencing: X follows Y instead of Z.
-	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
+	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
 	{re(`(?P<x>.+?) {MODAL}follow (?P<y>.+?) instead`), relink},
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
 
 	// Relationships that no longer hold.
 	{re(`(?P<x>.+?) (?:nolonger|cannot|dont|doesnt|need not|neednt|no) (?:(?:needs|need|has|have) to |needs |need )?(?:follow|starts after)(?: (?P<y>.+?))?(?: anymore)?`), unlinkStatement},
 	{re(`(?P<x>.+?) (?:is |are )?(?:nolonger|not|cannot) (?:follow|linked to|tied to|link to|connected to|dependent on|after) (?P<y>.+?)(?: anymore)?`), unlinkStatement},
-	{re(`(?P<x>.+?) {MODAL}(?:starts) (?:without (?:follow )?|independently of |independent of |regardless of )(?P<y>.+?)`), unlinkStatement},
+	{re(`(?P<x>.+?) {MODAL}(?:starts) (?:without (?:follow |waiting for |waiting on )?|independently of |independent of |regardless of )(?P<y>.+?)`), unlinkStatement},
 
 	// Lags.
 	{re(`delete {DET}(?:lag|lags|delay|gap) (?:on |from |between |in |of |for )?(?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)`), zeroLag},
 	{re(`(?:change|make|extend|shorten) (?:the )?(?:lag|delay|gap) (?:on |of |for |in )?(?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?) (?P<how>to|by|at|from {NUM}(?: days| weeks| hours)? to) (?P<n>{NUM})(?: (?P<u>days|weeks|hours))?`), setLag},
 	{re(`(?:change|make|extend|shorten) (?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?) (?:lag|delay|gap) (?P<how>to|by|at) (?P<n>{NUM})(?: (?P<u>days|weeks|hours))?`), setLag},
-	{re(`(?:change|make|turn|convert) {DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
 
 	// Durations.
 	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
@@ -40,6 +39,8 @@ var grammar = []rule{
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
 	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: not {DUR})?`), setDuration},
+
+	{re(`(?:change|make|turn|convert) {DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
 
 	// Names.
 	{re(`rename (?P<x>.+?) (?:to|as|into) (?P<n>.+)`), rename},
@@ -155,6 +156,9 @@ func setLag(p *parser, g groups) (Command, bool) {
 // setLinkFromPhrases is "change the link from X to Y to SS with 2 days
 // lag": only with a type or a lag said (linkPhrases took them out).
 func setLinkFromPhrases(p *parser, g groups) (Command, bool) {
+	if !p.linkPhrase {
+		return Command{}, false
+	}
 	return Command{Kind: SetLink, From: x(g), To: y(g), Either: g.str("dir") == "between ", Reason: "needs-slot"}, true
 }
 
@@ -314,6 +318,9 @@ var (
 // slab pour", "insert a milestone 'Roof complete' between X and Y", "we
 // need a 2 week curing period after X".
 func addActivity(p *parser, g groups) (Command, bool) {
+	if cmd, ok := outOfScopeLast(g.str("rest")); ok && cmd.Reason != scopeRules[1].reason {
+		return cmd, true // "add a holiday on 25 December" is a calendar change
+	}
 	i := g.re.SubexpIndex("rest")
 	rest := g.c.tokens(g.m[2*i], g.m[2*i+1])
 	if len(rest) == 0 {
@@ -432,7 +439,7 @@ func newName(t *text, idx []int) string {
 			return t.toks[k].word
 		}
 	}
-	for len(idx) > 0 && nameFillers[t.toks[idx[0]].word] {
+	for len(idx) > 1 && nameFillers[t.toks[idx[0]].word] && !isNumber(t.toks[idx[1]].word) {
 		idx = idx[1:]
 	}
 	for len(idx) > 0 && (nameFillers[t.toks[idx[len(idx)-1]].word] || t.toks[idx[len(idx)-1]].word == "activity") {

@@ -87,6 +87,8 @@ var phrases = []struct {
 	{[]string{"wait", "for"}, "follow"},
 	{[]string{"waits", "for"}, "follow"},
 	{[]string{"wait", "on"}, "follow"},
+	{[]string{"waiting", "for"}, "follow"},
+	{[]string{"waiting", "on"}, "follow"},
 	{[]string{"depend", "on"}, "follow"},
 	{[]string{"depends", "on"}, "follow"},
 	{[]string{"rely", "on"}, "follow"},

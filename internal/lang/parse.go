@@ -13,6 +13,10 @@ type Options struct {
 	// Vocabulary adds the schedule's own words to what typo correction
 	// corrects to (see Resolver.Vocabulary).
 	Vocabulary map[string]bool
+	// Resolves, when set, reports whether words name something in the
+	// schedule; the parser uses it to choose between readings of "link
+	// Doors and frames Level 4 to Flooring Level 4" (where X ends).
+	Resolves func(words string) bool
 	// DaysPerWeek and HoursPerDay convert "two weeks" and "4 hours" into
 	// working days; defaults 5 and 8.
 	DaysPerWeek, HoursPerDay float64
@@ -70,6 +74,8 @@ func Classify(src string) []Command { return Parse(src, Options{}) }
 type parser struct {
 	t   *text
 	opt Options
+	// linkPhrase: the clause being read had a link type or lag in it.
+	linkPhrase bool
 }
 
 // clause is some tokens of the request as the canonical string the
@@ -156,6 +162,11 @@ func unquote(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// leadVerbs start a command without being one of the verbs that split a
+// request ("schedule a survey before X" is not "X before Y").
+var leadVerbs = map[string]bool{"schedule": true, "put": true, "place": true, "plan": true, "need": true, "require": true,
+	"requires": true, "sequence": true, "have": true, "let": true, "rename": true, "dissolve": true}
+
 // verbCanon are the canonical tokens that start a command.
 var verbCanon = map[string]bool{"delete": true, "dissolve": true, "add": true, "link": true, "unlink": true, "change": true,
 	"extend": true, "shorten": true, "rename": true, "move": true, "make": true, "take": true}
@@ -189,7 +200,7 @@ func (p *parser) clauses() []*clause {
 		case c == "then" && len(cur) > 0:
 			flush()
 			continue
-		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && p.verbAt(k+1):
+		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && (p.verbAt(k+1) || p.questionAt(k+1)):
 			flush()
 			continue
 		}
@@ -213,7 +224,23 @@ func (p *parser) verbAt(k int) bool {
 	if c == "take" { // "take X out", not "takes"
 		return false
 	}
+	if c == "link" && k+2 < len(toks) && (toks[k+1].canon == "its" || toks[k+1].canon == "their") && strings.HasPrefix(toks[k+2].canon, "predecessor") {
+		return false // "… and tie its predecessors to its successors" keeps the logic
+	}
 	return verbCanon[c] && k+1 < len(toks) && toks[k+1].canon != ";"
+}
+
+// questionAt reports whether a question starts at token k ("delete X and
+// what's the critical path?").
+func (p *parser) questionAt(k int) bool {
+	if k >= len(p.t.toks) {
+		return false
+	}
+	switch p.t.toks[k].canon {
+	case "what", "whats", "why", "how", "which", "when", "where", "who":
+		return true
+	}
+	return false
 }
 
 // stripPolite removes polite openings and closings.
@@ -227,7 +254,7 @@ func stripPolite(c *clause) *clause {
 				changed = true
 			}
 		}
-		for _, suf := range []string{" please", " thanks", " thank you", " pls", " ?", " asap", " now", " !"} {
+		for _, suf := range []string{" please", " thanks", " thank you", " pls", " ?", " asap", " now", " !", " instead", " then", " too"} {
 			if strings.HasSuffix(c.s, suf) {
 				c = c.without(len(c.s)-len(suf)+1, len(c.s))
 				changed = true
@@ -258,7 +285,9 @@ func (p *parser) command(raw *clause) Command {
 	if c.s == "" {
 		return Command{Kind: Unknown, Source: source, Reason: "a link type or lag with no link to apply it to"}
 	}
-	statementOK := !verbCanon[strings.Fields(c.s + " x")[0]]
+	p.linkPhrase = typ != "" || hasLag
+	first := strings.Fields(c.s + " x")[0]
+	statementOK := !verbCanon[first] && !leadVerbs[first]
 	for _, r := range grammar {
 		if !statementOK && strings.HasPrefix(r.re.String(), "^(?P<x>") {
 			continue // "delete the activity after X" is not "X after Y"
@@ -271,6 +300,9 @@ func (p *parser) command(raw *clause) Command {
 		cmd, ok := r.build(p, g)
 		if !ok {
 			continue
+		}
+		if alt, better := p.otherSplit(r, c, g); better {
+			cmd = alt
 		}
 		cmd.Source = source
 		if cmd.Type == "" {
@@ -296,6 +328,31 @@ func (p *parser) command(raw *clause) Command {
 
 func takesLinkSlots(k Kind) bool {
 	return k == Link || k == Unlink || k == SetLink || k == Relink || k == Add
+}
+
+// otherSplit reads the clause with X as long as it can be, for names with
+// "and" or "to" in them; it is better when its references resolve and the
+// first reading's do not.
+func (p *parser) otherSplit(r rule, c *clause, g groups) (Command, bool) {
+	if p.opt.Resolves == nil || !g.has("x") || !g.has("y") {
+		return Command{}, false
+	}
+	if p.opt.Resolves(g.ref("x").Words) && p.opt.Resolves(g.ref("y").Words) {
+		return Command{}, false
+	}
+	greedy, err := regexp.Compile(strings.Replace(r.re.String(), "(?P<x>.+?)", "(?P<x>.+)", 1))
+	if err != nil {
+		return Command{}, false
+	}
+	m := greedy.FindStringSubmatchIndex(c.s)
+	if m == nil {
+		return Command{}, false
+	}
+	alt := groups{c: c, re: greedy, m: m}
+	if !p.opt.Resolves(alt.ref("x").Words) || !p.opt.Resolves(alt.ref("y").Words) {
+		return Command{}, false
+	}
+	return r.build(p, alt)
 }
 
 // groups gives a rule the named parts of its match.
@@ -346,7 +403,9 @@ var macros = strings.NewReplacer(
 	"{DET}", `(?:(?:the|all|any|every|each|both|of|existing) )*`,
 )
 
-func re(pattern string) *regexp.Regexp { return regexp.MustCompile(`^` + macros.Replace(pattern) + `$`) }
+func re(pattern string) *regexp.Regexp {
+	return regexp.MustCompile(`^` + macros.Replace(pattern) + `$`)
+}
 
 var keepLogicRe = regexp.MustCompile(`(?:^| )(?:, )?(?:(?:but|and|while|whilst|though|yet) )?(?:(?:keep|keeping|retain|retaining|preserve|preserving|maintain|maintaining|leave|leaving) (?:the |its |their |all |all the )?(?:logic|link|links|ties|sequence|chain|relationships|relationship|dependencies|connections|predecessors and successors)(?: through (?:it|them))?(?: intact| in place| linked| connected)?|(?:link|linking|tying|joining|connecting|bridging|connect) (?:its|their|the) predecessors? (?:to|with|and) (?:its|their|the) successors?|(?:without|not) (?:breaking|losing) (?:the )?(?:logic|chain|sequence|links))`)
 

@@ -70,7 +70,7 @@ func (r *Resolver) Vocabulary() map[string]bool { return r.names }
 var (
 	listSep    = regexp.MustCompile(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
 	levelRange = regexp.MustCompile(`\b(?:levels?|floors?|storeys?|l)\s*(\d+)\s+(?:to|through|thru|until)\s+(?:levels?\s*|l)?(\d+)\b`)
-	allLevels  = regexp.MustCompile(`\b(?:on |at |for |in |across )?(?:all|every|each|both)(?: the)? (?:levels|level|floors|floor|storeys|storey|stories)\b`)
+	allLevels  = regexp.MustCompile(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? (?:levels|floors|storeys|stories)|(?:every|each) (?:level|floor|storey))\b`)
 	bareLevel  = regexp.MustCompile(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:(?:levels?|floors?|storeys?|lvl|l)\s*)?(\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:st|nd|rd|th)?(?:\s+(?:floor|level|storey))?$`)
 	pluralHead = map[string]bool{"activities": true, "tasks": true, "items": true, "ones": true, "works": true}
 )
@@ -180,7 +180,7 @@ func expandLevels(p string) string {
 // tradeWords are a phrase's normalised words without levels and fillers.
 func (r *Resolver) tradeWords(p string) []string {
 	var out []string
-	for _, t := range embed.Normalize(stripFillers(p)) {
+	for _, t := range embed.Normalize(expandLevels(stripFillers(p))) {
 		if !strings.HasPrefix(t, "level_") && !groupFiller[t] {
 			out = append(out, t)
 		}
@@ -268,7 +268,7 @@ func (r *Resolver) resolveOne(p string, inherit []string) Resolution {
 	case len(cands) == 1:
 		return Resolution{Status: Found, Acts: cands}
 	}
-	if group || len(levels) > 1 || len(levels) > 0 && slices.ContainsFunc(words, func(w string) bool { return groupWords[w] }) {
+	if group || len(levels) > 1 || len(levels) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !groupWords[w] }) {
 		return Resolution{Status: Found, Acts: cands, Group: true}
 	}
 	// Several match: the one whose name has no other words wins ("piling"

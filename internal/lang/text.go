@@ -142,7 +142,9 @@ func isLetterAt(src string, i int) bool {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-func isWordByte(c byte) bool { return c >= 0x80 || isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isWordByte(c byte) bool {
+	return c >= 0x80 || isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 func atWordStart(src string, i int) bool { return i == 0 || !isWordByte(src[i-1]) }
 

@@ -156,10 +156,11 @@ func (c *Client) Prompt(ctx context.Context, msgs []Message) (string, Usage, err
 //
 // The tools go as the API's tools with tool_choice "required". A server
 // that refuses tool_choice is asked again without it; one that refuses
-// tools altogether (llama-server without --jinja, some proxies) gets the
-// tools described in the prompt and is asked for the calls as structured
-// output, in whichever way ParseStructured has found it supports. Either
-// step down is remembered.
+// tools altogether (llama-server without --jinja, some proxies), or
+// answers "required" without a call (so does not enforce it: llama-server
+// with a chat template that knows no tools), gets the tools described in
+// the prompt and is asked for the calls as structured output, in whichever
+// way ParseStructured has found it supports. Each step down is remembered.
 func (c *Client) PromptWithTools(ctx context.Context, msgs []Message, tools []Tool) ([]ToolCall, Usage, error) {
 	if err := checkTools(tools); err != nil {
 		return nil, Usage{}, err
@@ -215,6 +216,13 @@ func (c *Client) completeTools(ctx context.Context, msgs []Message, tools []Tool
 			stepDown(&c.tooling, int32(toolsRequired), int32(toolsAuto))
 		case unsupported(err, "tools", "tool", "functions", "function"):
 			stepDown(&c.tooling, int32(mode), int32(toolsInPrompt))
+		case mode == toolsRequired && err == nil && len(r.calls) == 0 && r.refusal == "":
+			// tool_choice "required" answered without a call: the server
+			// takes the option but does not enforce it (llama-server with a
+			// chat template that knows no tools passes them over in
+			// silence). The model never saw the tools; ask again with them
+			// in the prompt, where structured output can constrain it.
+			stepDown(&c.tooling, int32(toolsRequired), int32(toolsInPrompt))
 		default:
 			return r, usage, err
 		}

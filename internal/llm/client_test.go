@@ -199,7 +199,15 @@ func TestPromptWithToolsRepair(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.New(t, tt.first, good)
+			steps := []llmtest.Step{tt.first, good}
+			if tt.name == "no call" {
+				// Without a call under tool_choice "required" the server
+				// is not enforcing it and the tools move to the prompt
+				// (TestToolNegotiation); a reply without a call is the
+				// model's under tool_choice auto.
+				steps = append([]llmtest.Step{llmtest.APIError(400, `"tool_choice" must be "auto" or "none"`, "")}, steps...)
+			}
+			srv := llmtest.New(t, steps...)
 			c := newClient(t, srv)
 			calls, usage, err := c.PromptWithTools(context.Background(), prompt, tools)
 			if err != nil {
@@ -211,7 +219,8 @@ func TestPromptWithToolsRepair(t *testing.T) {
 			if usage.Calls != 2 || usage != srv.Usage() {
 				t.Errorf("usage %+v, server %+v", usage, srv.Usage())
 			}
-			repair := srv.Requests()[1].Messages
+			reqs := srv.Requests()
+			repair := reqs[len(reqs)-1].Messages
 			if len(repair) < len(prompt)+2 || !reflect.DeepEqual(repair[:len(prompt)], prompt) {
 				t.Fatalf("repair request %+v", repair)
 			}
@@ -554,6 +563,9 @@ func TestToolNegotiation(t *testing.T) {
 				llmtest.JSON(paint),
 			},
 			1, []int{2, 2, 0}, []string{"", "", "tool_calls"}, []string{"required", "", ""}, "tools in the prompt", ""},
+		{"tool_choice required answered without a call (llama-server, a template without tools)",
+			[]llmtest.Step{llmtest.Text("Request: add to activity<|im_end|>"), llmtest.JSON(paint), llmtest.JSON(paint)},
+			2, []int{2, 0, 0}, []string{"", "tool_calls", "tool_calls"}, []string{"required", "", ""}, "tools in the prompt", ""},
 		{"tools and json_schema refused",
 			[]llmtest.Step{llmtest.APIError(400, "tools param requires --jinja flag", ""), llmtest.Status(500, llamaCppPythonRefusal), llmtest.JSON(paint)},
 			1, []int{2, 0, 0}, []string{"", "tool_calls", "json_object"}, []string{"required", "", ""}, "tools in the prompt", ""},

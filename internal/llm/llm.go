@@ -17,7 +17,9 @@
 // replies with response_format json_schema, else json_object with the
 // schema in the prompt, else the schema in the prompt alone, and offers
 // tools with tool_choice "required", else without it, else described in
-// the prompt with the calls asked for as structured output. A refusal (a
+// the prompt with the calls asked for as structured output (also when a
+// server answers "required" without a call: it does not enforce it). A
+// refusal (a
 // 400, or a 500 that names the option and says it cannot take it, as
 // llama-cpp-python's server answers) steps down once, is not retried, and
 // is remembered by the Client; Negotiated says where it stands.

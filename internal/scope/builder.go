@@ -98,6 +98,7 @@ var (
 	noneAnswer  = regexp.MustCompile(`^(?:none|nothing|neither|no|nope|skip|skip it|cancel|never ?mind|forget it|ignore it|ignore that|leave it|leave it out|drop it|none of them|none of those)\.?$`)
 	allAnswer   = regexp.MustCompile(`^(?:all|both|all of them|both of them|every one|everything|each|all of those|all \w+|yes,? all|yes,? both|the lot|them all|all levels|every level)\.?$`)
 	indexAnswer = regexp.MustCompile(`^(?:the )?(?:#?(\d+)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last))(?: one)?\.?$`)
+	manyWords   = regexp.MustCompile(`\b(?:all|both|every|each|everything|and)\b|,`)
 	ordinalNums = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 )
 
@@ -151,7 +152,7 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 		if len(cands) > 0 {
 			sub := lang.NewResolver(&schedule.Schedule{Activities: cands}).Resolve(answerRef)
 			switch {
-			case sub.Status == lang.Found && (many || len(sub.Acts) == 1):
+			case sub.Status == lang.Found && (len(sub.Acts) == 1 || many && manyWords.MatchString(a)):
 				return sub.Acts, true
 			case sub.Status == lang.Found:
 				cands = sub.Acts

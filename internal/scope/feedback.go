@@ -85,6 +85,10 @@ func (b *builder) modified(ops []schedule.Op, fb lang.Feedback) []schedule.Op {
 	}
 	if len(fb.Keep) > 0 {
 		keep := b.within(touched, fb.Keep)
+		if len(keep) > 0 && !slices.ContainsFunc(touched, func(a schedule.Activity) bool { return keep[a.ID] }) {
+			// "I meant Painting Level 3": the same change on other activities.
+			return b.retarget(ops, keep)
+		}
 		if len(keep) > 0 {
 			ops = slices.DeleteFunc(ops, func(op schedule.Op) bool { return !b.touches(op, keep) })
 		}
@@ -186,4 +190,23 @@ func (b *builder) touches(op schedule.Op, ids map[string]bool) bool {
 		return ok && (ids[r.Predecessor] || ids[r.Successor])
 	}
 	return ids[op.ActivityID]
+}
+
+// retarget applies a proposal of activity removals to other activities
+// ("no, I meant X"); a proposal of anything else is kept as it was.
+func (b *builder) retarget(ops []schedule.Op, ids map[string]bool) []schedule.Op {
+	kind := ops[0].Kind
+	for _, op := range ops {
+		if op.Kind != kind || (kind != schedule.RemoveActivityOp && kind != schedule.DissolveActivityOp) {
+			b.note("the feedback names %d other activities, but the proposal is not only deletions: it is unchanged", len(ids))
+			return ops
+		}
+	}
+	var out []schedule.Op
+	for _, a := range b.s.Activities {
+		if ids[a.ID] {
+			out = append(out, schedule.Op{Kind: kind, ActivityID: a.ID, Source: b.in.Feedback})
+		}
+	}
+	return out
 }

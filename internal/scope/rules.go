@@ -82,7 +82,10 @@ func planStep(snap Snapshot, in PlanInput, removals bool) Plan {
 // options fits the parser to the snapshot: its names for typo correction,
 // its calendar for weeks and hours.
 func (b *builder) options() lang.Options {
-	opt := lang.Options{Vocabulary: b.resolver().Vocabulary()}
+	res := b.resolver()
+	opt := lang.Options{Vocabulary: res.Vocabulary(), Resolves: func(words string) bool {
+		return res.Resolve(lang.Ref{Text: words, Words: words}).Status != lang.Missing
+	}}
 	if cal := b.s.Calendar; cal != nil {
 		if len(cal.Workdays) > 0 {
 			opt.DaysPerWeek = float64(len(cal.Workdays))
