@@ -37,7 +37,7 @@ var grammar = []rule{
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
 	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), shortenBy},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
-	{re(`(?:change|make) (?P<x>.+?) (?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
+	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
 	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: not {DUR})?`), setDuration},
 
 	{re(`(?:change|make|turn|convert) {DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
@@ -318,7 +318,7 @@ var (
 // slab pour", "insert a milestone 'Roof complete' between X and Y", "we
 // need a 2 week curing period after X".
 func addActivity(p *parser, g groups) (Command, bool) {
-	if cmd, ok := outOfScopeLast(g.str("rest")); ok && cmd.Reason != scopeRules[1].reason {
+	if cmd, ok := outOfScopeLast(g.str("rest")); ok {
 		return cmd, true // "add a holiday on 25 December" is a calendar change
 	}
 	i := g.re.SubexpIndex("rest")
@@ -439,6 +439,13 @@ func newName(t *text, idx []int) string {
 			return t.toks[k].word
 		}
 	}
+	verbatim := false
+	for n, k := range idx {
+		if w := t.toks[k].word; (w == "called" || w == "named" || w == "titled") && n+1 < len(idx) {
+			idx, verbatim = idx[n+1:], true // the name as given
+			break
+		}
+	}
 	for len(idx) > 1 && nameFillers[t.toks[idx[0]].word] && !isNumber(t.toks[idx[1]].word) {
 		idx = idx[1:]
 	}
@@ -452,7 +459,7 @@ func newName(t *text, idx []int) string {
 		found := false
 		for w := min(4, len(idx)-n); w >= 1 && !found; w-- {
 			phrase := t.span(idx[n], idx[n+w-1]+1)
-			if m := levelInName.FindStringSubmatch(phrase); m != nil {
+			if m := levelInName.FindStringSubmatch(phrase); m != nil && n+w == len(idx) && !verbatim {
 				for _, v := range m[1:4] {
 					if v != "" {
 						level = v
@@ -469,11 +476,7 @@ func newName(t *text, idx []int) string {
 			continue
 		}
 		tk := t.toks[idx[n]]
-		w := t.src[tk.start:tk.end]
-		if tk.fixed {
-			w = tk.word
-		}
-		parts = append(parts, w)
+		parts = append(parts, t.src[tk.start:tk.end]) // a new name is as written, typos and all
 	}
 	for len(parts) > 0 && nameFillers[strings.ToLower(parts[len(parts)-1])] {
 		parts = parts[:len(parts)-1]
@@ -502,6 +505,7 @@ func sentenceCase(s string) string {
 // undo are never edits); outOfScopeLast after it (a calendar word in an
 // activity's name must not stop "delete Christmas shutdown").
 var (
+	whStart       = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|tell me|show me|explain|list|give me|i wonder)\b`)
 	questionStart = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|is|are|does|do|did|will|would|can|could|should|has|have|tell me|show me|explain|list|give me|i wonder)\b`)
 	undoRe        = regexp.MustCompile(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
 	lastChangeRe  = regexp.MustCompile(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
@@ -536,7 +540,7 @@ const (
 
 func outOfScopeFirst(s string, question bool) (Command, bool) {
 	first := strings.Fields(s)[0]
-	if (question || questionStart.MatchString(s)) && !verbCanon[first] {
+	if (question || whStart.MatchString(s)) && !verbCanon[first] {
 		return Command{Kind: Unsupported, Reason: questionReason}, true
 	}
 	if undoRe.MatchString(s) && lastChangeRe.MatchString(s) {

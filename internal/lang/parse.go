@@ -319,6 +319,13 @@ func (p *parser) command(raw *clause) Command {
 		}
 		return cmd
 	}
+	if first == "make" || first == "have" || first == "let" || first == "get" {
+		// "make X start 2 days after Y finishes": the statement after it.
+		if cmd := p.command(newClause(p.t, c.idx[1:])); cmd.Kind != Unknown {
+			cmd.Source = source
+			return cmd
+		}
+	}
 	if cmd, ok := outOfScopeLast(c.s); ok {
 		cmd.Source = source
 		return cmd

@@ -3,6 +3,7 @@ package scope
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,7 +84,16 @@ func planStep(snap Snapshot, in PlanInput, removals bool) Plan {
 // its calendar for weeks and hours.
 func (b *builder) options() lang.Options {
 	res := b.resolver()
-	opt := lang.Options{Vocabulary: res.Vocabulary(), Resolves: func(words string) bool {
+	vocab := res.Vocabulary()
+	for _, op := range b.in.Removed { // words of what this round's removals took out
+		if op.Activity != nil {
+			vocab = maps.Clone(vocab)
+			for w := range lang.NewResolver(&schedule.Schedule{Activities: []schedule.Activity{*op.Activity}}).Vocabulary() {
+				vocab[w] = true
+			}
+		}
+	}
+	opt := lang.Options{Vocabulary: vocab, Resolves: func(words string) bool {
 		return res.Resolve(lang.Ref{Text: words, Words: words}).Status != lang.Missing
 	}}
 	if cal := b.s.Calendar; cal != nil {
@@ -271,6 +281,12 @@ func (b *builder) setLink(c lang.Command) {
 	}
 	links := b.links(from, to, "", c.Either)
 	about := "type of " + c.Source
+	if len(links) > 1 && c.Type != "" && c.Lag != nil {
+		// "set the lag on X to Y SS to 4 days": the type names the link.
+		if same := slices.DeleteFunc(slices.Clone(links), func(r schedule.Relationship) bool { return r.Type != c.Type }); len(same) == 1 {
+			links = same
+		}
+	}
 	if len(links) > 1 {
 		if ans, ok := b.answered(about); ok && relType(ans) != "" {
 			links = slices.DeleteFunc(links, func(r schedule.Relationship) bool { return r.Type != relType(ans) })
