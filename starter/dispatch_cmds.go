@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -269,16 +271,29 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 		return nil
 	}
 	fmt.Fprintf(opts.io.Out, "Round %d of %s:\n", p.Round, id)
+	// What the planner says about the reviewer's feedback comes first.
+	notes := slices.Clone(p.Notes)
+	slices.SortStableFunc(notes, func(a, b string) int { return cmp.Compare(feedbackNoteRank(a), feedbackNoteRank(b)) })
+	for _, n := range notes {
+		if feedbackNoteRank(n) == 0 {
+			fmt.Fprintf(opts.io.Out, "  note: %s\n", n)
+		}
+	}
 	tw := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
 	for _, ch := range p.Changes {
 		fmt.Fprintf(tw, "  %s\t%s\n", ch.Status, ch.Call)
+		if ch.Op.Source != "" {
+			fmt.Fprintf(tw, "  \t    from %q\n", ch.Op.Source)
+		}
 	}
 	tw.Flush()
 	if len(p.Changes) == 0 {
 		fmt.Fprintln(opts.io.Out, "  (no changes)")
 	}
-	for _, n := range p.Notes {
-		fmt.Fprintf(opts.io.Out, "  note: %s\n", n)
+	for _, n := range notes {
+		if feedbackNoteRank(n) != 0 {
+			fmt.Fprintf(opts.io.Out, "  note: %s\n", n)
+		}
 	}
 	if p.Question != "" {
 		fmt.Fprintf(opts.io.Out, "  question: %s\n", p.Question)
@@ -422,4 +437,13 @@ func newDispatchCmd(io *streams, tc *temporalConfig, env *editEnv) *cobra.Comman
 	}
 	cmd.AddCommand(list, show, newUndoCmd(env))
 	return cmd
+}
+
+// feedbackNoteRank is 0 for a note about the reviewer's feedback, which
+// the review screen shows above the changes.
+func feedbackNoteRank(note string) int {
+	if strings.HasPrefix(note, "your feedback") || strings.Contains(note, "in your feedback") {
+		return 0
+	}
+	return 1
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,18 +24,24 @@ type planOptions struct {
 	File     string
 	Format   string
 	Answers  []string
+	Feedback string
+	Previous string
 }
 
 func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
 	opts := &planOptions{io: io, planning: planning}
 	cmd := &cobra.Command{
-		Use:   `plan "PROMPT" --file FILE [--format table|json] [--answer TEXT ...]`,
+		Use:   `plan "PROMPT" --file FILE [--format table|json] [--answer TEXT ...] [--feedback TEXT --previous PLAN.json]`,
 		Short: "Show the changes a prompt would make to a schedule file (no server)",
 		Long: "Plan a prompt as a dispatch round would — separate, removals, additions — against a schedule\n" +
 			"file in memory, and print the ops with the CPM impact. Nothing is stored. When the planner asks\n" +
-			"a question, --answer answers it (repeat the flag for later questions).",
+			"a question, --answer answers it (repeat the flag for later questions). --feedback previews the\n" +
+			"next round after a rejection with feedback: --previous is the rejected round, as written by\n" +
+			"`plan --format json`.",
 		Example: `  autoscheduler plan "Delete all activities on the second floor" --file examples/building.json
-  autoscheduler plan "delete the pour" --file examples/building.json --answer A041 --format json`,
+  autoscheduler plan "delete the pour" --file examples/building.json --answer A041 --format json
+  autoscheduler plan "Delete all drywall on level 2" --file examples/building.json --format json > round1.json
+  autoscheduler plan "Delete all drywall on level 2" --file examples/building.json --previous round1.json --feedback "only the drywall board"`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Prompt = args[0]
@@ -44,12 +51,17 @@ func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
 			if opts.Format != "table" && opts.Format != "json" {
 				return usagef("plan: --format %q: want table or json", opts.Format)
 			}
+			if (opts.Previous != "") != (opts.Feedback != "") {
+				return usagef("plan: --feedback and --previous go together: the feedback is on the previous round")
+			}
 			return planRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.File, "file", "", "schedule file (.json, .xml MSPDI, .xer)")
 	cmd.Flags().StringVar(&opts.Format, "format", "table", "output: table or json")
 	cmd.Flags().StringArrayVar(&opts.Answers, "answer", nil, "answer to the planner's question (repeatable, in order)")
+	cmd.Flags().StringVar(&opts.Feedback, "feedback", "", "the reviewer's feedback on the previous round")
+	cmd.Flags().StringVar(&opts.Previous, "previous", "", "the previous round, as `plan --format json` wrote it")
 	return cmd
 }
 
@@ -71,6 +83,13 @@ func planRun(ctx context.Context, opts *planOptions) error {
 		return err
 	}
 	in := scope.PlanInput{Prompt: opts.Prompt, Round: 1}
+	if opts.Previous != "" {
+		prev, err := readPreviousRound(opts.Previous)
+		if err != nil {
+			return err
+		}
+		in.Round, in.Feedback, in.Previous = 2, opts.Feedback, prev
+	}
 	answers := opts.Answers
 	var round *scope.Round
 	for {
@@ -97,12 +116,20 @@ func planRun(ctx context.Context, opts *planOptions) error {
 		fmt.Fprintf(w, "The planner asks: %s\n(answer with --answer %q)\n", round.Question, "…")
 		return nil
 	}
+	for _, n := range round.Notes {
+		if feedbackNoteRank(n) == 0 {
+			fmt.Fprintf(w, "Note: %s\n", strings.TrimSpace(n))
+		}
+	}
 	if len(round.Ops) == 0 {
 		fmt.Fprintln(w, "No changes.")
 	} else {
 		fmt.Fprintf(w, "%d change(s):\n", len(round.Ops))
 		for _, op := range round.Ops {
 			fmt.Fprintf(w, "  %s\n", op.Call)
+			if op.Source != "" {
+				fmt.Fprintf(w, "      from %q\n", op.Source)
+			}
 		}
 		fmt.Fprintln(w)
 		if err := render.WriteChangeDiff(w, s, round.After, render.DiffOptions{Color: opts.io.OutIsTTY}); err != nil {
@@ -110,7 +137,32 @@ func planRun(ctx context.Context, opts *planOptions) error {
 		}
 	}
 	for _, n := range round.Notes {
-		fmt.Fprintf(w, "Note: %s\n", strings.TrimSpace(n))
+		if feedbackNoteRank(n) != 0 {
+			fmt.Fprintf(w, "Note: %s\n", strings.TrimSpace(n))
+		}
 	}
 	return nil
+}
+
+// readPreviousRound reads the ops of a round from `plan --format json`
+// output (or a bare JSON list of ops).
+func readPreviousRound(path string) ([]schedule.Op, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("plan: --previous: %w", err)
+	}
+	var out planOutput
+	if err := json.Unmarshal(raw, &out); err != nil {
+		var ops []schedule.Op
+		if err2 := json.Unmarshal(raw, &ops); err2 != nil {
+			return nil, fmt.Errorf("plan: --previous %s: not the JSON of `plan --format json`: %v", path, err)
+		}
+		return ops, nil
+	}
+	for i, op := range out.Ops {
+		if op.Kind == "" {
+			return nil, fmt.Errorf("plan: --previous %s: ops[%d] has no \"op\"", path, i)
+		}
+	}
+	return out.Ops, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -76,5 +77,36 @@ func TestPlanErrors(t *testing.T) {
 		if code, _, errOut := runCLI(t, args...); code == 0 || errOut == "" {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
 		}
+	}
+}
+
+// TestPlanFeedback previews a feedback round from a saved first round:
+// feedback understood narrows it; feedback not understood says so at the
+// top and proposes the same changes again.
+func TestPlanFeedback(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	prompt := "Delete all drywall activities on the second floor"
+	code, first, errOut := runCLI(t, "plan", prompt, "--file", "../examples/building.json", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	prev := t.TempDir() + "/round1.json"
+	if err := os.WriteFile(prev, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := planOf(t, prompt, "--previous", prev, "--feedback", "only delete the drywall board on level 2")
+	if len(p.Ops) != 1 || p.Ops[0].ActivityID != "A055" {
+		t.Fatalf("narrowed round = %+v", p)
+	}
+	code, out, _ := runCLI(t, "plan", prompt, "--file", "../examples/building.json", "--previous", prev, "--feedback", "bananas")
+	if code != 0 || !strings.HasPrefix(out, `Note: your feedback "bananas" was not understood; the proposal is unchanged`) || strings.Count(out, "delete_activity(") != 3 {
+		t.Fatalf("round with feedback not understood:\n%s", out)
+	}
+	if !strings.Contains(out, `from "Delete all drywall activities on the second floor"`) {
+		t.Errorf("the ops do not show the words they came from:\n%s", out)
+	}
+	if code, _, errOut := runCLI(t, "plan", prompt, "--file", "../examples/building.json", "--feedback", "x"); code != 2 || errOut == "" {
+		t.Errorf("--feedback without --previous: exit %d, %q", code, errOut)
 	}
 }

@@ -261,6 +261,9 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 		{StagePlanningRemovals, StageApplyingRemovals, "removals", sep.Removals, a.PlanRemovals},
 		{StagePlanningAdditions, StageApplyingAdditions, "additions", sep.Additions, a.PlanAdditions},
 	}
+	// The person's answers hold for the whole round: an activity named in
+	// both steps (re-sequencing) is asked about once.
+	var answers []scope.Clarification
 	for _, st := range steps {
 		if st.prompt == "" && feedback == "" {
 			continue
@@ -270,7 +273,8 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 			Prompt: st.prompt, Feedback: feedback, Previous: previous, Round: w.round,
 			// What this round's removals took out: the additions step of
 			// "X instead of Y" re-creates those links elsewhere.
-			Removed: slices.Clone(w.inverses),
+			Removed:        slices.Clone(w.inverses),
+			Clarifications: slices.Clone(answers),
 		}}
 		var plan scope.Plan
 		for {
@@ -288,7 +292,8 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 			if err != nil {
 				return err
 			}
-			req.Input.Clarifications = append(req.Input.Clarifications, scope.Clarification{About: plan.About, Question: plan.Question, Answer: answer})
+			answers = append(answers, scope.Clarification{About: plan.About, Question: plan.Question, Answer: answer})
+			req.Input.Clarifications = slices.Clone(answers)
 			w.setStage(ctx, st.plan)
 		}
 		w.notes = append(w.notes, plan.Notes...)
