@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -156,11 +157,11 @@ func stepContext(in PlanInput) string {
 	return b.String()
 }
 
-func (m *Manager) readScope(ctx context.Context, kind, prompt string, in PlanInput, tools []llm.Tool) ([]llm.ToolCall, llm.Usage, error) {
+func (m *Manager) readScope(ctx context.Context, snap Snapshot, kind, prompt string, in PlanInput, tools []llm.Tool) ([]llm.ToolCall, llm.Usage, error) {
 	system := fmt.Sprintf("You turn a planner's request for scope %s in a CPM construction schedule into tool calls. Use the specific tools only when the request names exactly one activity or relationship; use the generic scope tool otherwise. %s", kind, dataRule)
 	calls, u, err := m.LLM.PromptWithTools(ctx, []llm.Message{
 		{Role: llm.System, Content: system},
-		{Role: llm.User, Content: "Request: " + prompt + stepContext(in)},
+		{Role: llm.User, Content: "Request: " + prompt + stepContext(in) + parseHint(snap.Schedule, prompt)},
 	}, tools)
 	if err != nil {
 		return nil, u, fmt.Errorf("reading the %s: %w", kind, err)
@@ -182,7 +183,7 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 		u, err := m.removeScope(ctx, snap, b, prompt, prompt, in)
 		return withUsage(b, u, err)
 	}
-	calls, usage, err := m.readScope(ctx, "removals", prompt, in, removalTools)
+	calls, usage, err := m.readScope(ctx, snap, "removals", prompt, in, removalTools)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -223,6 +224,7 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 		case "finish":
 		}
 	}
+	b.unchangedByFeedback(true)
 	return withUsage(b, usage, nil)
 }
 
@@ -413,7 +415,7 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 		u, err := m.addScope(ctx, snap, b, 0, prompt, prompt, in)
 		return withUsage(b, u, err)
 	}
-	calls, usage, err := m.readScope(ctx, "additions", prompt, in, additionTools)
+	calls, usage, err := m.readScope(ctx, snap, "additions", prompt, in, additionTools)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -446,6 +448,7 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 			}
 		}
 	}
+	b.unchangedByFeedback(false)
 	return withUsage(b, usage, nil)
 }
 
@@ -599,4 +602,91 @@ func looksLikeAlias(ref string) bool {
 	}
 	_, err := strconv.Atoi(ref[1:])
 	return err == nil
+}
+
+// parseHint offers the model what the offline parser read in the request,
+// where it read something: resolved names and ids, types, lags and
+// durations it can check its calls against. It is a hint, fenced as data;
+// what the model calls is validated as always.
+func parseHint(s *schedule.Schedule, prompt string) string {
+	if s == nil || strings.TrimSpace(prompt) == "" {
+		return ""
+	}
+	res := lang.NewResolver(s)
+	var lines []string
+	for _, c := range lang.Parse(prompt, lang.Options{Vocabulary: res.Vocabulary()}) {
+		if c.Kind == lang.Unknown {
+			continue
+		}
+		line := string(c.Kind)
+		for _, part := range []struct {
+			label string
+			refs  []lang.Ref
+		}{{"targets", c.Targets}, {"from", c.From}, {"to", c.To}, {"after", c.After}, {"before", c.Before}} {
+			for _, r := range part.refs {
+				line += fmt.Sprintf(" %s=%s", part.label, describeRef(res, r))
+			}
+		}
+		if c.Instead != nil {
+			line += " instead_of=" + describeRef(res, *c.Instead)
+		}
+		if c.Type != "" {
+			line += " type=" + string(c.Type)
+		}
+		if c.Lag != nil {
+			line += " lag=" + formatDays(*c.Lag)
+		}
+		if c.Days != nil {
+			line += " days=" + formatDays(*c.Days)
+		}
+		if c.Name != "" {
+			line += " name=" + strconv.Quote(c.Name)
+		}
+		if c.Kind == lang.Unsupported {
+			line += " (" + c.Reason + ")"
+		}
+		lines = append(lines, "- "+line)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\nAn offline parser read the request as follows (a hint: check it against the request):\n" + fence(strings.Join(lines, "\n"))
+}
+
+func describeRef(res *lang.Resolver, r lang.Ref) string {
+	out := res.Resolve(r)
+	switch {
+	case out.Status == lang.Found && len(out.Acts) <= 5:
+		var names []string
+		for _, a := range out.Acts {
+			names = append(names, fmt.Sprintf("%s (%s)", a.Name, a.ID))
+		}
+		return strconv.Quote(r.Text) + "→" + strings.Join(names, ", ")
+	case out.Status == lang.Found:
+		return fmt.Sprintf("%q→%d activities", r.Text, len(out.Acts))
+	case out.Status == lang.Ambiguous:
+		return fmt.Sprintf("%q→ambiguous (%d candidates)", r.Text, len(out.Candidates))
+	}
+	return fmt.Sprintf("%q→no match", r.Text)
+}
+
+// unchangedByFeedback notes, after a rejection with feedback, that the
+// model proposed this step's changes again unchanged: never a silent
+// re-proposal.
+func (b *builder) unchangedByFeedback(removals bool) {
+	if b.in.Feedback == "" || len(b.in.Previous) == 0 || b.asking() {
+		return
+	}
+	var prev, now []string
+	for _, op := range b.in.Previous {
+		if removalOp(op) == removals {
+			prev = append(prev, op.Call)
+		}
+	}
+	for _, op := range b.plan.Ops {
+		now = append(now, op.Call)
+	}
+	if len(prev) > 0 && slices.Equal(prev, now) {
+		b.note("your feedback %s did not change the proposed %s: they are as before", strconvQuote(b.in.Feedback), map[bool]string{true: "removals", false: "additions"}[removals])
+	}
 }

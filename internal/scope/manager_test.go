@@ -265,3 +265,46 @@ func TestTokenBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestManagerHintAndFeedback: the model sees the offline parse as a hint;
+// an answer fills the slot it was about when the model names the same
+// words again; and feedback that changes nothing is said so.
+func TestManagerHintAndFeedback(t *testing.T) {
+	s := storetest.Building(t)
+	ctx := context.Background()
+	deletePour := llmtest.Calls(llmtest.Call("delete_activity", map[string]string{"activity": "the pour"}))
+	srv := llmtest.New(t, deletePour, deletePour)
+	m := &scope.Manager{LLM: client(t, srv.Config())}
+	in := scope.PlanInput{Prompt: "delete the pour", Round: 1}
+	plan, err := m.PlanRemovals(ctx, scope.Snapshot{Schedule: s}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Question == "" || plan.About != "the pour" {
+		t.Fatalf("plan = %+v, want a question about \"the pour\"", plan)
+	}
+	if req := srv.Requests()[0]; !strings.Contains(req.Messages[len(req.Messages)-1].Content, `delete targets="the pour"→ambiguous (9 candidates)`) {
+		t.Errorf("the offline parse is not offered as a hint:\n%s", req.Messages[len(req.Messages)-1].Content)
+	}
+	in.Clarifications = []scope.Clarification{{About: plan.About, Question: plan.Question, Answer: "level 2 slab"}}
+	if plan, err = m.PlanRemovals(ctx, scope.Snapshot{Schedule: s}, in); err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Ops) != 1 || plan.Ops[0].ActivityID != "A041" {
+		t.Fatalf("answered plan = %+v, want Pour slab Level 2 deleted", plan)
+	}
+
+	again := llmtest.Calls(llmtest.Call("delete_activity", map[string]string{"activity": "A041"}))
+	srv = llmtest.New(t, again)
+	m = &scope.Manager{LLM: client(t, srv.Config())}
+	prev := plan.Ops
+	cur := s.Clone()
+	prev, _, _ = schedule.ApplyAll(cur, prev)
+	plan, err = m.PlanRemovals(ctx, scope.Snapshot{Schedule: s}, scope.PlanInput{Prompt: "delete the pour", Round: 2, Feedback: "the other one", Previous: prev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(plan.Notes, "\n"), `your feedback "the other one" did not change the proposed removals`) {
+		t.Errorf("notes = %q, want the unchanged proposal said", plan.Notes)
+	}
+}
