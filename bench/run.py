@@ -159,7 +159,74 @@ def llm_section():
     return lines
 
 
+CORPUS_HEADER = "## Offline planner: the labelled prompt corpus"
+
+
+def corpus_section():
+    """Correct / asked-or-refused / wrong on internal/scope/testdata/prompts.json, and whole-command plan times."""
+    print("prompt corpus ...", file=sys.stderr)
+    table = os.path.join(OUT, "corpus.md")
+    subprocess.run(["go", "test", "-count=1", "-run", "^TestPromptCorpus$", "./internal/scope/"], cwd=ROOT,
+                   env=dict(ENV, AUTOSCHEDULER_CORPUS_TABLE=table), check=True, text=True, capture_output=True)
+    with open(table) as f:
+        rows = f.read().strip()
+    binary = os.path.join(ROOT, "bin", "autoscheduler")
+    prompts = ["get rid of the 2nd floor drywall", "add a 3 day scaffold inspection after the level 1 slab pour",
+               "painting on level 4 should follow painting on level 2 rather than level 3",
+               "delete A039, dissolve A060 and link A061 to A086 FS"]
+    times = []
+    for p in prompts:
+        runs = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            subprocess.run([binary, "plan", p, "--file", os.path.join(ROOT, "examples", "building.json"), "--format", "json"],
+                           cwd=ROOT, env=dict(ENV, OPENAI_API_KEY="", OPENAI_BASE_URL=""), check=True, capture_output=True)
+            runs.append(time.perf_counter() - t0)
+        times.append((p, sorted(runs)[len(runs) // 2]))
+    lines = [
+        CORPUS_HEADER,
+        "",
+        "`internal/scope` TestPromptCorpus (run by `make test`), same run: every prompt of "
+        "`internal/scope/testdata/prompts.json`, written from examples/building.json and from the MSPDI file "
+        "`../shared/data/mspdi/mspdirelations.xml`, through the offline rules planner as a dispatch round runs it "
+        "(the person's answers to its questions in order, and for feedback cases the round after a rejection "
+        "with feedback). Correct: exactly the expected ops (any order), or the expected question or refusal. "
+        "Asked or refused instead: no ops where ops were expected (safe, not correct). Wrong: ops that are not "
+        "the expected ones; the test fails on any.",
+        "",
+        rows,
+        "",
+        "Whole command, no server: `bin/autoscheduler plan PROMPT --file examples/building.json --format json` "
+        "(read the file, parse, resolve, plan, CPM impact, print), median of 5:",
+        "",
+        "| prompt | time |",
+        "|---|---:|",
+    ]
+    for p, t in times:
+        lines.append(f"| {p} | {t * 1000:.0f} ms |")
+    lines.append("")
+    return lines
+
+
 def main():
+    if sys.argv[1:] == ["corpus"]:
+        # Only this section, in place: `python3 bench/run.py corpus`.
+        os.makedirs(OUT, exist_ok=True)
+        sh("go", "build", "-tags", "lite", "-o", os.path.join(ROOT, "bin", "autoscheduler"), "./starter")
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path) as f:
+            text = f.read()
+        section = "\n".join(corpus_section())
+        if CORPUS_HEADER in text:
+            head, rest = text.split(CORPUS_HEADER, 1)
+            nxt = rest.find("\n## ")
+            text = head + section + (rest[nxt + 1:] if nxt >= 0 else "")
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        with open(path, "w") as f:
+            f.write(text)
+        print(section)
+        return
     os.makedirs(OUT, exist_ok=True)
     binary = os.path.join(ROOT, "bin", "autoscheduler")
     sh("go", "build", "-tags", "lite", "-o", binary, "./starter")  # what `make build` installs
@@ -260,6 +327,7 @@ def main():
     lines += store_section()
     lines += dispatch_section()
     lines += llm_section()
+    lines += corpus_section()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))
