@@ -36,9 +36,10 @@ var grammar = []rule{
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
 	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), shortenBy},
+	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), extendBy},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
-	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: not {DUR})?`), setDuration},
+	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?: not {DUR})?`), setDuration},
 
 	{re(`(?:change|make|turn|convert) {DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
 
@@ -103,8 +104,8 @@ func existing(build func(*parser, groups) (Command, bool)) func(*parser, groups)
 
 var durationIn = regexp.MustCompile(`\d (?:days|weeks|hours|months)\b`)
 
-func x(g groups) []Ref { return []Ref{g.ref("x")} }
-func y(g groups) []Ref { return []Ref{g.ref("y")} }
+func x(g groups) []Ref { return []Ref{g.linkEnd("x")} }
+func y(g groups) []Ref { return []Ref{g.linkEnd("y")} }
 
 func relink(p *parser, g groups) (Command, bool) {
 	xr, yr := g.ref("x"), g.ref("y")
@@ -186,6 +187,14 @@ func shortenBy(p *parser, g groups) (Command, bool) {
 		return Command{}, false
 	}
 	return Command{Kind: SetDuration, Targets: x(g), Days: ptr(-d), DaysDelta: true}, true
+}
+
+func extendBy(p *parser, g groups) (Command, bool) {
+	d, ok := p.duration(g.str("d"))
+	if !ok {
+		return Command{}, false
+	}
+	return Command{Kind: SetDuration, Targets: x(g), Days: &d, DaysDelta: true}, true
 }
 
 func milestone(p *parser, g groups) (Command, bool) {
@@ -476,7 +485,15 @@ func newName(t *text, idx []int) string {
 			continue
 		}
 		tk := t.toks[idx[n]]
-		parts = append(parts, t.src[tk.start:tk.end]) // a new name is as written, typos and all
+		w := t.src[tk.start:tk.end] // a new name is as written, typos and all
+		if n > 0 && idx[n-1] == idx[n]-1 && len(parts) > 0 {
+			// "Pre-pour", "Fit-out": keep what joined the words.
+			if gap := t.src[t.toks[idx[n-1]].end:tk.start]; gap == "-" || gap == "/" {
+				parts[len(parts)-1] += gap + w
+				continue
+			}
+		}
+		parts = append(parts, w)
 	}
 	for len(parts) > 0 && nameFillers[strings.ToLower(parts[len(parts)-1])] {
 		parts = parts[:len(parts)-1]

@@ -194,6 +194,7 @@ var refFillers = map[string]bool{
 	"items": true, "of": true, "existing": true, "current": true, "this": true, "that": true, "these": true, "those": true,
 	"its": true, "their": true, "our": true, "my": true, "called": true, "named": true, "works": true, "scope": true,
 	"job": true, "jobs": true, "one": true, "ones": true, "entry": true, "line": true, "bar": true,
+	"milestone": true,
 }
 
 // commonWords are English words typo correction leaves alone (a word

@@ -390,6 +390,25 @@ func (g groups) ref(name string) Ref {
 	return g.c.refOf(g.c.tokens(g.m[2*i], g.m[2*i+1]))
 }
 
+// linkEnd is a reference with a trailing "link" or "relationship" left
+// off ("make the X to Y link SS").
+func (g groups) linkEnd(name string) Ref {
+	i := g.re.SubexpIndex(name)
+	if i <= 0 || g.m[2*i] < 0 {
+		return Ref{}
+	}
+	idx := g.c.tokens(g.m[2*i], g.m[2*i+1])
+	for len(idx) > 1 {
+		switch g.c.t.toks[idx[len(idx)-1]].word {
+		case "link", "links", "relationship", "relationships", "dependency", "logic", "tie":
+			idx = idx[:len(idx)-1]
+			continue
+		}
+		break
+	}
+	return g.c.refOf(idx)
+}
+
 // refs splits a reference list ("A130 and A131") into its parts; whether
 // the list is one name with "and" in it is the resolver's call, so the
 // whole is kept as the first element when it has several parts: see

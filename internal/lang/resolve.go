@@ -105,18 +105,26 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	var out Resolution
 	out.Group = true
 	prevTrade := inherit
+	prevLevel := ""
 	for i, p := range parts {
 		partInherit := prevTrade
 		if m := bareLevel.FindStringSubmatch(p); m != nil && i > 0 {
 			p = "level " + m[1]
 		}
 		if len(levels[i]) == 0 && !strings.HasPrefix(p, "level ") {
-			for j := i + 1; j < len(parts); j++ {
+			found := false
+			for j := i + 1; j < len(parts) && !found; j++ {
 				if len(levels[j]) > 0 {
 					p += " " + strings.Join(levelWordsOf(levels[j]), " and ")
-					break
+					found = true
 				}
 			}
+			if !found && prevLevel != "" {
+				p += " " + prevLevel // "floor 1 painting, tiling and flooring"
+			}
+		}
+		if l := levelsOf(p); len(l) > 0 {
+			prevLevel = strings.Join(levelWordsOf(l), " and ")
 		}
 		res := r.resolveOne(p, partInherit)
 		if res.Status != Found {
@@ -188,7 +196,7 @@ func (r *Resolver) tradeWords(p string) []string {
 	return out
 }
 
-var groupFiller = map[string]bool{"everything": true, "interior": true, "internal": true, "scope": true, "item": true, "thing": true,
+var groupFiller = map[string]bool{"milestone": true, "everything": true, "interior": true, "internal": true, "scope": true, "item": true, "thing": true,
 	"activity": true, "task": true, "one": true, "everyone": true, "remaining": true, "other": true}
 
 // stripFillers removes determiners, quantifiers and quote marks.

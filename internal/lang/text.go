@@ -334,6 +334,10 @@ func splitNumberUnit(w string) (string, bool) {
 func (t *text) numbers() {
 	for i := range t.toks {
 		tk := &t.toks[i]
+		if tk.word == "zero" && !tk.quoted {
+			tk.canon = "0"
+			continue
+		}
 		if n, ok := numberWords[tk.word]; ok && !tk.quoted && tk.canon == tk.word {
 			if next := t.nextUnit(i + 1); next > 0 {
 				tk.canon = n

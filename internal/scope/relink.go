@@ -3,6 +3,7 @@ package scope
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -16,6 +17,30 @@ import (
 // Y of the same trade.
 
 func (b *builder) relinkRemove(c lang.Command) {
+	// Plan both halves on a copy first: a re-sequencing whose new links
+	// would close a loop is refused whole, never half done.
+	trial := &builder{s: b.s.Clone(), in: b.in, answers: b.answers, source: b.source}
+	trial.relinkRemoveOn(c)
+	if trial.asking() || len(trial.plan.Ops) == 0 {
+		b.relinkRemoveOn(c)
+		return
+	}
+	_, inverses, err := schedule.ApplyAll(b.s.Clone(), trial.plan.Ops)
+	if err == nil {
+		after := &builder{s: trial.s, in: b.in, answers: b.answers, source: b.source}
+		after.in.Removed = append(slices.Clone(b.in.Removed), inverses...)
+		after.relinkAdd("check", c)
+		for _, n := range after.plan.Notes {
+			if strings.HasPrefix(n, "dropped: ") {
+				b.note("%q is not changed: its new links would not hold (%s)", c.Source, strings.TrimPrefix(n, "dropped: "))
+				return
+			}
+		}
+	}
+	b.relinkRemoveOn(c)
+}
+
+func (b *builder) relinkRemoveOn(c lang.Command) {
 	xs, ok := b.refsActs(c.To, true)
 	if !ok {
 		return
