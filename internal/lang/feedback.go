@@ -25,6 +25,8 @@ type Feedback struct {
 	Type schedule.RelType
 	Lag  *float64
 	Days *float64
+	// Name renames the activity the proposal adds ("call it X").
+	Name string
 	// Dissolve turns deletions into dissolves ("keep the logic"), Delete
 	// the other way ("delete it outright").
 	Dissolve, Delete bool
@@ -34,7 +36,7 @@ type Feedback struct {
 
 // Understood reports whether anything in the feedback was understood.
 func (f Feedback) Understood() bool {
-	return len(f.Commands) > 0 || len(f.Exclude) > 0 || len(f.Keep) > 0 || f.Type != "" || f.Lag != nil ||
+	return len(f.Commands) > 0 || len(f.Exclude) > 0 || len(f.Keep) > 0 || f.Type != "" || f.Lag != nil || f.Name != "" ||
 		f.Days != nil || f.Dissolve || f.Delete
 }
 
@@ -49,6 +51,7 @@ var (
 	fbDelete    = regexp.MustCompile(`^(?:delete (?:it|them|those|these) (?:outright|instead|completely)|delete instead|delete outright|cannot keep the logic|dont keep the logic|drop the logic)$`)
 	fbSlotStart = regexp.MustCompile(`^(?:(?:make|change|set|use|it should be|they should be|should be|it is|as|with|an?|it|them|that|the link|the links|the lag|the type|the duration|to|be|instead|please)(?: |$))*`)
 	fbDays      = regexp.MustCompile(`^(?:(?:it|they) (?:should )?(?:take|takes|last|lasts) )?(-?\d+(?:\.\d+)? (?:days|weeks|hours))(?: long| each| duration)?$`)
+	fbName      = regexp.MustCompile(`^(?:call|name|rename|title) (?:it|that|this|the new activity|the new one|the activity|the new task) (?:to |as |instead )?(?P<x>.+?)(?: instead)?$`)
 	fbMeant     = regexp.MustCompile(`^(?:i meant|i mean|meant|i said|it should be|it was) (?P<x>.+)$`)
 )
 
@@ -118,6 +121,11 @@ func ParseFeedback(src string, opt Options) Feedback {
 		if g := fbExclude.FindStringSubmatchIndex(c.s); g != nil && !strings.HasPrefix(c.s, "keep the logic") {
 			i := fbExclude.SubexpIndex("x")
 			f.Exclude = append(f.Exclude, c.refOf(c.tokens(g[2*i], g[2*i+1])))
+			continue
+		}
+		if g := fbName.FindStringSubmatchIndex(c.s); g != nil {
+			i := fbName.SubexpIndex("x")
+			f.Name = sentenceCase(unquote(c.t.span(c.tokens(g[2*i], g[2*i+1])[0], c.tokens(g[2*i], g[2*i+1])[len(c.tokens(g[2*i], g[2*i+1]))-1]+1)))
 			continue
 		}
 		if g := fbMeant.FindStringSubmatchIndex(c.s); g != nil {

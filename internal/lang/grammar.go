@@ -29,6 +29,9 @@ var grammar = []rule{
 	{re(`(?:change|make|extend|shorten) (?:the )?(?:lag|delay|gap) (?:on |of |for |in )?(?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?) (?P<how>to|by|at|from {NUM}(?: days| weeks| hours)? to) (?P<n>{NUM})(?: (?P<u>days|weeks|hours))?`), setLag},
 	{re(`(?:change|make|extend|shorten) (?:the )?(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?) (?:lag|delay|gap) (?P<how>to|by|at) (?P<n>{NUM})(?: (?P<u>days|weeks|hours))?`), setLag},
 
+	// "add a 2 day lag between X and Y" (the lag phrase is taken out).
+	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
+
 	// Durations.
 	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
 	{re(`(?:change|make) (?P<x>.+?) (?:duration|length) (?:to |at |be )?(?P<d>{DUR})`), setDuration},
@@ -39,7 +42,7 @@ var grammar = []rule{
 	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), extendBy},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
-	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?: not {DUR})?`), setDuration},
+	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?:,? (?:not|instead of|rather than) (?:{DUR}|{NUM}))?`), setDuration},
 
 	{re(`(?:change|make|turn|convert) {DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
 
@@ -79,7 +82,7 @@ var grammar = []rule{
 
 	// Activities removed.
 	{re(`(?P<x>.+?) (?:is|are|has been|have been|got|was|were) (?:nolonger |not )?(?:delete|needed|required|necessary|in scope)(?: anymore)?`), deleteIfNegated},
-	{re(`(?:we |i )?(?:cannot|dont|no) (?:need|want|longer need) (?:the )?(?P<x>.+?)(?: anymore)?`), deleteX},
+	{re(`(?:we |i )?(?:cannot|dont|no|nolonger) (?:need|want|longer need|require) (?:the )?(?P<x>.+?)(?: anymore)?`), deleteX},
 	{re(`take (?P<x>.+?) out`), deleteX},
 	{re(`take out (?P<x>.+)`), deleteX},
 	{re(`delete (?:(?:the )?(?:activity|task) )?(?P<x>.+)`), deleteX},

@@ -186,7 +186,7 @@ func (p *parser) clauses() []*clause {
 			}
 			cur = cur[:len(cur)-1]
 		}
-		if len(cur) > 0 {
+		if len(cur) > 0 && !listMarker(toks, cur) {
 			out = append(out, newClause(p.t, cur))
 		}
 		cur = nil
@@ -208,6 +208,22 @@ func (p *parser) clauses() []*clause {
 	}
 	flush()
 	return out
+}
+
+// listMarker reports whether a clause is only the number or letter of a
+// list item ("1.", "2)", "a)").
+func listMarker(toks []token, idx []int) bool {
+	for n, k := range idx {
+		w := toks[k].canon
+		switch {
+		case w == ")" || w == "(" || w == ":" || w == "," || w == "-":
+		case isNumber(w) && len(w) <= 3:
+		case n == 0 && len(w) == 1 && len(idx) > 1:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // verbAt reports whether a command verb starts at token k, after polite

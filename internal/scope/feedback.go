@@ -121,6 +121,11 @@ func (b *builder) modified(ops []schedule.Op, fb lang.Feedback) []schedule.Op {
 				a.Duration = formatDays(*fb.Days)
 				op.Activity = &a
 			}
+			if op.Activity != nil && fb.Name != "" && op.Kind == schedule.AddActivityOp {
+				a := *op.Activity
+				a.Name = fb.Name
+				op.Activity = &a
+			}
 		}
 	}
 	return ops
