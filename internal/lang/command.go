@@ -76,8 +76,6 @@ type Command struct {
 	// After and Before place a new activity.
 	After  []Ref `json:"after,omitempty"`
 	Before []Ref `json:"before,omitempty"`
-	// Level is the level of AddScope ("level_2").
-	Level string `json:"level,omitempty"`
 	// Reason says, for Unsupported, what cannot be done and what to use
 	// instead; for Unknown, what was not understood.
 	Reason string `json:"reason,omitempty"`

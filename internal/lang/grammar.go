@@ -526,7 +526,6 @@ func sentenceCase(s string) string {
 // activity's name must not stop "delete Christmas shutdown").
 var (
 	whStart       = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|tell me|show me|explain|list|give me|i wonder)\b`)
-	questionStart = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|is|are|does|do|did|will|would|can|could|should|has|have|tell me|show me|explain|list|give me|i wonder)\b`)
 	undoRe        = regexp.MustCompile(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
 	lastChangeRe  = regexp.MustCompile(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
 

@@ -425,11 +425,6 @@ func (g groups) linkEnd(name string) Ref {
 	return g.c.refOf(idx)
 }
 
-// refs splits a reference list ("A130 and A131") into its parts; whether
-// the list is one name with "and" in it is the resolver's call, so the
-// whole is kept as the first element when it has several parts: see
-// Resolver.ResolveList.
-func (g groups) refs(name string) []Ref { return []Ref{g.ref(name)} }
 
 // rule is one sentence shape.
 type rule struct {
