@@ -525,9 +525,9 @@ func sentenceCase(s string) string {
 // undo are never edits); outOfScopeLast after it (a calendar word in an
 // activity's name must not stop "delete Christmas shutdown").
 var (
-	whStart       = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|tell me|show me|explain|list|give me|i wonder)\b`)
-	undoRe        = regexp.MustCompile(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
-	lastChangeRe  = regexp.MustCompile(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
+	whStart      = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|tell me|show me|explain|list|give me|i wonder)\b`)
+	undoRe       = regexp.MustCompile(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
+	lastChangeRe = regexp.MustCompile(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
 
 	scopeRules = []struct {
 		re     *regexp.Regexp

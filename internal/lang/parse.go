@@ -425,7 +425,6 @@ func (g groups) linkEnd(name string) Ref {
 	return g.c.refOf(idx)
 }
 
-
 // rule is one sentence shape.
 type rule struct {
 	re    *regexp.Regexp
