@@ -134,7 +134,7 @@ func ParseFeedback(src string, opt Options) Feedback {
 			continue
 		}
 		cmd := p.command(c)
-		if cmd.Kind == Unknown && f.Only {
+		if cmd.Kind == Unknown && (f.Only || p.opt.Resolves != nil && p.opt.Resolves(c.refOf(c.idx).Words)) {
 			// "only the drywall board": a restriction of the proposal.
 			f.Keep = append(f.Keep, c.refOf(c.idx))
 			continue

@@ -56,6 +56,7 @@ var grammar = []rule{
 	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?P<x>.+?) (?:to|->) (?P<y>.+?)`), unlinkDirected},
 	{re(`(?:delete|unlink) (?P<x>.+?) ->(?P<y>.+?)`), unlinkDirected},
 	{re(`unlink (?P<x>.+?) (?:from|and) (?P<y>.+?)`), unlinkEither},
+	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?:of|for) (?P<y>.+?) on (?P<x>.+?)`), unlinkDirected},
 	{re(`delete (?P<x>.+?) (?:as|from being) (?:an? |the )?predecessor (?:of|to|for) (?P<y>.+?)`), unlinkDirected},
 	{re(`delete (?P<x>.+?) from (?:the )?predecessors of (?P<y>.+?)`), unlinkDirected},
 
@@ -83,7 +84,7 @@ var grammar = []rule{
 	// Activities removed.
 	{re(`(?P<x>.+?) (?:is|are|has been|have been|got|was|were) (?:nolonger |not )?(?:delete|needed|required|necessary|in scope)(?: anymore)?`), deleteIfNegated},
 	{re(`(?:we |i )?(?:cannot|dont|no|nolonger) (?:need|want|longer need|require) (?:the )?(?P<x>.+?)(?: anymore)?`), deleteX},
-	{re(`take (?P<x>.+?) out`), deleteX},
+	{re(`take (?P<x>.+?) out(?: of (?:the )?(?:programme|program|schedule|plan|project|job))?`), deleteX},
 	{re(`take out (?P<x>.+)`), deleteX},
 	{re(`delete (?:(?:the )?(?:activity|task) )?(?P<x>.+)`), deleteX},
 	{re(`dissolve (?:(?:the )?(?:activity|task) )?(?P<x>.+)`), dissolveX},
@@ -458,10 +459,11 @@ func newName(t *text, idx []int) string {
 			break
 		}
 	}
-	for len(idx) > 1 && nameFillers[t.toks[idx[0]].word] && !isNumber(t.toks[idx[1]].word) {
+	raw := func(k int) string { return strings.ToLower(t.src[t.toks[k].start:t.toks[k].end]) }
+	for len(idx) > 1 && nameFillers[raw(idx[0])] && !isNumber(t.toks[idx[1]].word) {
 		idx = idx[1:]
 	}
-	for len(idx) > 0 && (nameFillers[t.toks[idx[len(idx)-1]].word] || t.toks[idx[len(idx)-1]].word == "activity") {
+	for len(idx) > 0 && (nameFillers[raw(idx[len(idx)-1])] || raw(idx[len(idx)-1]) == "activity") {
 		idx = idx[:len(idx)-1]
 	}
 	var parts []string

@@ -259,6 +259,10 @@ func (p *parser) questionAt(k int) bool {
 	return false
 }
 
+// scheduleTail is "from the programme" and the like at the end of a
+// command: the schedule is what every command is about.
+var scheduleTail = regexp.MustCompile(` (?:from|off|in|on) (?:the |our |this )?(?:programme|program|schedule|plan|gantt|project plan)$`)
+
 // stripPolite removes polite openings and closings.
 func stripPolite(c *clause) *clause {
 	for changed := true; changed; {
@@ -275,6 +279,10 @@ func stripPolite(c *clause) *clause {
 				c = c.without(len(c.s)-len(suf)+1, len(c.s))
 				changed = true
 			}
+		}
+		if m := scheduleTail.FindStringIndex(c.s); m != nil && m[0] > 0 {
+			c = c.without(m[0], m[1])
+			changed = true
 		}
 		if strings.HasPrefix(c.s, ", ") || strings.HasPrefix(c.s, ": ") {
 			c = c.without(0, 1)

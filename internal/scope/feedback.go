@@ -84,7 +84,10 @@ func (b *builder) modified(ops []schedule.Op, fb lang.Feedback) []schedule.Op {
 		ops = slices.DeleteFunc(ops, func(op schedule.Op) bool { return b.touches(op, drop) })
 	}
 	if len(fb.Keep) > 0 {
-		keep := b.within(touched, fb.Keep)
+		keep := b.counterparts(touched, fb.Keep)
+		if keep == nil {
+			keep = b.within(touched, fb.Keep)
+		}
 		if len(keep) > 0 && !slices.ContainsFunc(touched, func(a schedule.Activity) bool { return keep[a.ID] }) {
 			// "I meant Painting Level 3": the same change on other activities.
 			return b.retarget(ops, keep)
@@ -214,4 +217,25 @@ func (b *builder) retarget(ops []schedule.Op, ids map[string]bool) []schedule.Op
 		}
 	}
 	return out
+}
+
+// counterparts reads feedback that names only a level ("no, level 3") as
+// the same activities on that level; nil when a reference names more.
+func (b *builder) counterparts(touched []schedule.Activity, refs []lang.Ref) map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range refs {
+		level := lang.LevelOf(r.Words)
+		if level == "" || lang.TradeOf(r.Words) != "" {
+			return nil
+		}
+		for _, a := range touched {
+			want := withoutLevel(words(a.Name))
+			for _, c := range b.s.Activities {
+				if c.ID != a.ID && slices.Equal(withoutLevel(words(c.Name)), want) && slices.Contains(words(c.Name), level) {
+					ids[c.ID] = true
+				}
+			}
+		}
+	}
+	return ids
 }
