@@ -344,7 +344,16 @@ func matchWords(tags, words []string, loose bool) bool {
 	if len(words) == 3 && slices.Contains(words, "mechanical") && slices.Contains(words, "electrical") && slices.Contains(words, "plumbing") {
 		return slices.Contains(tags, "service") || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(tags, w) })
 	}
+	// A name that says "MEP" is not an electrical activity on its own:
+	// "electrical on level 2" is the rough-in, not the MEP inspection.
+	hasMEP := func(ws []string) bool {
+		return slices.Contains(ws, "mechanical") && slices.Contains(ws, "electrical") && slices.Contains(ws, "plumbing")
+	}
+	mep := hasMEP(tags) && !hasMEP(words)
 	for _, w := range words {
+		if mep && (w == "mechanical" || w == "electrical" || w == "plumbing") {
+			return false
+		}
 		if slices.Contains(tags, w) {
 			continue
 		}

@@ -61,6 +61,7 @@ func (b *builder) feedback(fb lang.Feedback, removals bool) {
 	}
 	for _, op := range b.modified(base, fb) {
 		op.ID, op.Call = "", ""
+		b.source = op.Source
 		b.add(op)
 	}
 	for i, c := range own {

@@ -123,7 +123,28 @@ func (b *builder) commands(cmds []lang.Command, removals, onlyOwnKind bool) {
 	}
 }
 
+// command plans one command, all or nothing: when the engine refuses one
+// of its ops (a link that would close a loop), the ops it planned before
+// are taken back too, so no command is ever half done.
 func (b *builder) command(i int, c lang.Command, removals bool) {
+	before, ops, notes := b.s.Clone(), len(b.plan.Ops), len(b.plan.Notes)
+	b.plan1(i, c, removals)
+	var refused []string
+	for _, n := range b.plan.Notes[notes:] {
+		if reason, ok := strings.CutPrefix(n, "dropped: "); ok {
+			refused = append(refused, reason)
+		}
+	}
+	if len(refused) == 0 {
+		return
+	}
+	b.s, b.res = before, nil
+	b.plan.Ops = b.plan.Ops[:ops]
+	b.plan.Notes = b.plan.Notes[:notes]
+	b.note("%q is not changed: %s", c.Source, strings.Join(refused, "; "))
+}
+
+func (b *builder) plan1(i int, c lang.Command, removals bool) {
 	key := strconv.Itoa(i) + "/" + c.Source
 	switch c.Kind {
 	case lang.Delete, lang.Dissolve:

@@ -139,7 +139,7 @@ func TestRulesPlanner(t *testing.T) {
 		{prompt: "delete all painting", removals: []string{del("Painting Level 1"), del("Painting Level 2"), del("Painting Level 3"), del("Painting Level 4")}, note: "deleting the 4 activities"},
 		{prompt: "delete painting", question: `"painting" matches 4 activities`},
 		{prompt: "add activity Loop 1 day after Handover; add FS relationship from Handover to Notice to proceed",
-			additions: []string{addAct("Loop", "1"), link("add_relationship", "FS", "Handover", "Loop", 0)}, note: "dropped: add_relationship(type=\"FS\", predecessor=\"Handover\", successor=\"Notice to proceed\", lag=0): circular logic"},
+			additions: []string{addAct("Loop", "1"), link("add_relationship", "FS", "Handover", "Loop", 0)}, note: "is not changed: add_relationship(type=\"FS\", predecessor=\"Handover\", successor=\"Notice to proceed\", lag=0): circular logic"},
 		{prompt: "frobnicate the schedule", note: NotUnderstood},
 		{prompt: "add activities for excavation", question: `How many working days does "Excavation" take?`},
 	}
