@@ -86,10 +86,15 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		inherit = r.tradeWords(ref.Inherit.Words)
 	}
 	whole := r.resolveOne(words, inherit)
-	if whole.Status == Found {
+	parts := listSep.Split(words, -1)
+	if whole.Status == Found && (len(parts) < 2 || whole.Group || r.exactly(whole.Acts, words)) {
 		return whole
 	}
-	parts := listSep.Split(words, -1)
+	if whole.Status == Found {
+		// "the testing and commissioning" contains Electrical testing and
+		// commissioning, but may as well be a list: read it as one.
+		whole = Resolution{Status: Ambiguous, Candidates: whole.Acts}
+	}
 	if len(parts) < 2 {
 		if whole.Part == "" {
 			whole.Part = ref.Text
@@ -145,6 +150,17 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 	}
 	return out
+}
+
+// exactly reports whether the words name acts with no word to spare.
+func (r *Resolver) exactly(acts []schedule.Activity, words string) bool {
+	want := r.tradeWords(words)
+	for _, a := range acts {
+		if !sameWords(withoutLevels(embed.Normalize(a.Name)), want) {
+			return false
+		}
+	}
+	return true
 }
 
 // levelsOf lists the level tokens a phrase names.
@@ -290,6 +306,19 @@ func (r *Resolver) resolveOne(p string, inherit []string) Resolution {
 	if len(exact) == 1 {
 		return Resolution{Status: Found, Acts: exact}
 	}
+	// The one name that has the very words written ("roofing" is Roofing
+	// membrane, not every roof activity).
+	var literal []schedule.Activity
+	written := strings.Fields(stripFillers(cleaned))
+	for _, a := range cands {
+		have := strings.FieldsFunc(strings.ToLower(a.Name), notAlnum)
+		if !slices.ContainsFunc(written, func(w string) bool { return len(levelsOf(w)) == 0 && !slices.Contains(have, w) && !isLevelWord(w) }) {
+			literal = append(literal, a)
+		}
+	}
+	if len(literal) == 1 {
+		return Resolution{Status: Found, Acts: literal}
+	}
 	return Resolution{Status: Ambiguous, Candidates: cands}
 }
 
@@ -409,4 +438,12 @@ func TradeOf(p string) string {
 		out = append(out, f[i])
 	}
 	return strings.Join(out, " ")
+}
+
+func isLevelWord(w string) bool {
+	switch w {
+	case "on", "at", "in", "for", "level", "levels", "floor", "floors", "storey", "lvl":
+		return true
+	}
+	return bareLevel.MatchString(w)
 }

@@ -22,6 +22,7 @@ type builder struct {
 	source  string // the words the ops being planned came from
 	skipped bool   // the last reference was answered "none"
 	res     *lang.Resolver
+	orig    *schedule.Schedule // the snapshot, before this step's ops
 }
 
 func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
@@ -30,7 +31,7 @@ func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
 		k := slotKey(c.About)
 		answers[k] = append(answers[k], strings.TrimSpace(c.Answer))
 	}
-	return &builder{s: s.Clone(), in: in, answers: answers}
+	return &builder{s: s.Clone(), in: in, answers: answers, orig: s}
 }
 
 func slotKey(about string) string { return strings.ToLower(strings.TrimSpace(about)) }
@@ -121,6 +122,14 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 	res := b.resolver().Resolve(ref)
 	if res.Status == lang.Found && (many || len(res.Acts) == 1) {
 		return res.Acts, true
+	}
+	if res.Status == lang.Missing && b.orig != nil {
+		// "delete X; delete X": taken out earlier in this request.
+		if was := lang.NewResolver(b.orig).Resolve(ref); was.Status == lang.Found && !slices.ContainsFunc(was.Acts, func(a schedule.Activity) bool { _, ok := b.s.Activity(a.ID); return ok }) {
+			b.skipped = true
+			b.note("%q is already taken out by this request", about)
+			return nil, false
+		}
 	}
 	if res.Status == lang.Found { // a group where one activity is wanted
 		res = lang.Resolution{Status: lang.Ambiguous, Candidates: res.Acts}

@@ -75,6 +75,10 @@ func (b *builder) relinkRemoveOn(c lang.Command) {
 		from = zs
 		if len(b.links(zs, xs, "", false)) == 0 {
 			from = nil
+			if ys, ok := b.refsActs(c.From, true); ok && len(b.links(ys, xs, "", false)) > 0 {
+				b.note("%q: %s already follows %s, and %s does not precede it: nothing to change", c.Source, x.Name, names(ys), names(zs))
+				return
+			}
 		}
 	}
 	if from == nil {
@@ -158,6 +162,11 @@ func (b *builder) relinkAdd(key string, c lang.Command) {
 		return
 	}
 	x := xs[0]
+	if c.Instead != nil && len(b.links(ys, xs, "", false)) > 0 {
+		if zs, ok := b.refActs(*c.Instead, true); ok && len(b.links(zs, xs, "", false)) == 0 && !b.removedInto(x.ID) {
+			return // X already follows Y and never followed Z: the removals step said so
+		}
+	}
 	var removed []schedule.Relationship
 	for _, op := range b.in.Removed {
 		if op.Kind == schedule.AddRelationshipOp && op.Relationship != nil && op.Relationship.Successor == x.ID {
@@ -257,6 +266,16 @@ func sameTrade(candidates []schedule.Activity, a schedule.Activity) (schedule.Ac
 func (b *builder) linked(pred, succ string, typ schedule.RelType) bool {
 	for _, r := range b.s.Relationships {
 		if r.Predecessor == pred && r.Successor == succ && r.Type == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// removedInto reports whether this round's removals took out a link into id.
+func (b *builder) removedInto(id string) bool {
+	for _, op := range b.in.Removed {
+		if op.Kind == schedule.AddRelationshipOp && op.Relationship != nil && op.Relationship.Successor == id {
 			return true
 		}
 	}

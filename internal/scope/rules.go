@@ -267,6 +267,12 @@ func (b *builder) link(key string, c lang.Command) {
 	}
 	for _, f := range from {
 		for _, t := range to {
+			// "X should follow Y" where Y already drives X another way
+			// (SS+5): the words do not say to change or add to that.
+			if existing := b.links([]schedule.Activity{f}, []schedule.Activity{t}, "", false); c.Type == "" && len(existing) > 0 && existing[0].Type != typ {
+				b.note("%q already precedes %q %s%+g: nothing added; to make it %s say \"change the link from %s to %s to %s\"", f.Name, t.Name, existing[0].Type, existing[0].Lag, typ, f.Name, t.Name, typ)
+				continue
+			}
 			b.addLink(key, f, t, typ, lag)
 		}
 	}
