@@ -39,6 +39,7 @@ var grammar = []rule{
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
 	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), shortenBy},
+	{re(`(?:add|allow|give) (?:an? )?(?:extra |additional |more |another |further )?(?P<d>{DUR})(?: more| extra)? (?:for|to) (?P<x>.+?)`), resolvedX(extendBy)},
 	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), extendBy},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
@@ -51,8 +52,8 @@ var grammar = []rule{
 	{re(`change (?:the )?name (?:of )?(?P<x>.+?) to (?P<n>.+)`), rename},
 
 	// Relationships removed.
-	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?:between) (?P<x>.+?) and (?P<y>.+?)`), unlinkEither},
-	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?:from) (?P<x>.+?) (?:to|into|->) (?P<y>.+?)`), unlinkDirected},
+	{re(`(?:delete|unlink|break|sever) {DET}(?:{LINK}) (?:between) (?P<x>.+?) and (?P<y>.+?)`), unlinkEither},
+	{re(`(?:delete|unlink|break|sever) {DET}(?:{LINK}) (?:from) (?P<x>.+?) (?:to|into|->) (?P<y>.+?)`), unlinkDirected},
 	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?P<x>.+?) (?:to|->) (?P<y>.+?)`), unlinkDirected},
 	{re(`(?:delete|unlink) (?P<x>.+?) ->(?P<y>.+?)`), unlinkDirected},
 	{re(`unlink (?P<x>.+?) (?:from|and) (?P<y>.+?)`), unlinkEither},
@@ -100,6 +101,18 @@ func existing(build func(*parser, groups) (Command, bool)) func(*parser, groups)
 	return func(p *parser, g groups) (Command, bool) {
 		xs := g.str("x")
 		if strings.HasPrefix(xs, "a ") || strings.HasPrefix(xs, "an ") || strings.HasPrefix(xs, "new ") || durationIn.MatchString(xs) {
+			return Command{}, false
+		}
+		return build(p, g)
+	}
+}
+
+// resolvedX guards a rule whose X must name an activity the schedule has:
+// "allow 3 more days for Final cleaning" extends it, "add 3 days for
+// rework" adds an activity.
+func resolvedX(build func(*parser, groups) (Command, bool)) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		if p.opt.Resolves == nil || !p.opt.Resolves(g.ref("x").Words) {
 			return Command{}, false
 		}
 		return build(p, g)
@@ -528,6 +541,7 @@ func sentenceCase(s string) string {
 // activity's name must not stop "delete Christmas shutdown").
 var (
 	whStart      = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|tell me|show me|explain|list|give me|i wonder)\b`)
+	dateTarget   = regexp.MustCompile(`\b(?:before|by|until|till|on|no later than|not later than|in time for) (?:the )?(?:christmas|xmas|easter|new year|year end|end of (?:the )?(?:year|month|quarter)|\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|(?:january|february|march|april|june|july|august|september|october|november|december)\b|\d{4} \d{1,2} \d{1,2}\b)`)
 	undoRe       = regexp.MustCompile(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
 	lastChangeRe = regexp.MustCompile(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
 
@@ -563,6 +577,9 @@ func outOfScopeFirst(s string, question bool) (Command, bool) {
 	first := strings.Fields(s)[0]
 	if (question || whStart.MatchString(s)) && !verbCanon[first] {
 		return Command{Kind: Unsupported, Reason: questionReason}, true
+	}
+	if dateTarget.MatchString(s) {
+		return Command{Kind: Unsupported, Reason: scopeRules[3].reason}, true
 	}
 	if undoRe.MatchString(s) && lastChangeRe.MatchString(s) {
 		return Command{Kind: Unsupported, Reason: undoReason}, true

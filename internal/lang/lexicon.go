@@ -52,6 +52,8 @@ var phrases = []struct {
 	{[]string{"cross", "off"}, "delete"},
 	{[]string{"strip", "out"}, "delete"},
 	{[]string{"wipe", "out"}, "delete"},
+	{[]string{"kill", "off"}, "delete"},
+	{[]string{"scrap", "off"}, "delete"},
 	{[]string{"clear", "out"}, "delete"},
 	{[]string{"cut", "out"}, "delete"},
 	{[]string{"put", "in"}, "add"},
@@ -152,7 +154,7 @@ var politePrefixes = [][]string{
 	{"can", "you"}, {"could", "you"}, {"would", "you"}, {"will", "you"}, {"can", "we"}, {"could", "we"},
 	{"i", "want", "you", "to"}, {"i", "want", "to"}, {"i", "would", "like", "to"}, {"id", "like", "to"}, {"i", "need", "you", "to"},
 	{"i", "need", "to"}, {"we", "have", "to"}, {"we", "must"}, {"we", "should"}, {"lets"}, {"let", "us"}, {"go", "ahead", "and"},
-	{"we", "want", "to"}, {"i", "think", "we", "should"}, {"make", "sure", "to"}, {"you", "can"}, {"you", "should"},
+	{"we", "want", "to"}, {"i", "think", "we", "should"}, {"make", "sure", "to"}, {"make", "sure"}, {"ensure"}, {"you", "can"}, {"you", "should"},
 }
 
 // numberWords are read as numbers where a quantity is expected.

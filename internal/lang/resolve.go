@@ -107,6 +107,13 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	for i, p := range parts {
 		levels[i] = levelsOf(p)
 	}
+	parts = r.joinParts(parts, inherit)
+	if len(parts) < 2 {
+		if whole.Part == "" {
+			whole.Part = ref.Text
+		}
+		return whole
+	}
 	var out Resolution
 	out.Group = true
 	prevTrade := inherit
@@ -148,6 +155,26 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 				out.Acts = append(out.Acts, a)
 			}
 		}
+	}
+	return out
+}
+
+// joinParts rejoins list parts that together name one activity exactly:
+// "Underground drainage and Ground slab sub-base and membrane" is two
+// activities, the second with "and" in its name.
+func (r *Resolver) joinParts(parts []string, inherit []string) []string {
+	var out []string
+	for i := 0; i < len(parts); {
+		j := i + 1
+		for k := len(parts); k > i+1; k-- {
+			joined := strings.Join(parts[i:k], " and ")
+			if res := r.resolveOne(joined, inherit); res.Status == Found && !res.Group && r.exactly(res.Acts, joined) {
+				j = k
+				break
+			}
+		}
+		out = append(out, strings.Join(parts[i:j], " and "))
+		i = j
 	}
 	return out
 }

@@ -356,7 +356,8 @@ func (t *text) numbers() {
 		if isNumber(tk.canon) || strings.HasSuffix(tk.canon, " days") || strings.HasSuffix(tk.canon, " weeks") || strings.HasSuffix(tk.canon, " hours") {
 			// "N working days", "N calendar days", "N business days".
 			j := i + 1
-			for j < len(t.toks) && (t.toks[j].word == "working" || t.toks[j].word == "work" || t.toks[j].word == "business" || t.toks[j].word == "calendar" || t.toks[j].word == "man") {
+			for j < len(t.toks) && (t.toks[j].word == "working" || t.toks[j].word == "work" || t.toks[j].word == "business" || t.toks[j].word == "calendar" || t.toks[j].word == "man" ||
+				t.toks[j].word == "more" || t.toks[j].word == "extra" || t.toks[j].word == "additional" || t.toks[j].word == "further") {
 				j++
 			}
 			if isNumber(tk.canon) && j < len(t.toks) {
