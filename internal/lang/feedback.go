@@ -45,7 +45,8 @@ var (
 	fbOnlyTail  = regexp.MustCompile(` (?:only|alone)$`)
 	fbAlso      = regexp.MustCompile(`^(?:also|additionally|in addition|plus|and also)\b ?`)
 	fbAlsoTail  = regexp.MustCompile(` (?:as well|too|also)$`)
-	fbOpeners   = regexp.MustCompile(`^(?:(?:no|nope|wrong|not quite|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|,)\b ?)+`)
+	fbOpeners   = regexp.MustCompile(`^(?:(?:wrong one|not that one|not quite|too much|too many|too far|that is too much|thats too much|thats wrong|that is wrong|no|nope|wrong|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|,)\b ?)+`)
+	fbNoLag     = regexp.MustCompile(`^(?:no|zero|without|without a|without any|delete the|delete|drop the|with no|with zero) (?:lag|delay|gap)$`)
 	fbExclude   = regexp.MustCompile(`^(?:not|except|excluding|exclude|except for|apart from|but not|leave|leave out|keep|skip|without|spare|cannot delete|dont delete|cannot touch|dont touch|cannot|dont) (?P<x>.+?)(?: alone| out| in place| in| as it is| as is| please)?$`)
 	fbDissolve  = regexp.MustCompile(`^(?:dissolve (?:it|them|instead|those|these)(?: instead)?|dissolve|dissolve instead)$`)
 	fbDelete    = regexp.MustCompile(`^(?:delete (?:it|them|those|these) (?:outright|instead|completely)|delete instead|delete outright|cannot keep the logic|dont keep the logic|drop the logic)$`)
@@ -70,6 +71,11 @@ func ParseFeedback(src string, opt Options) Feedback {
 	p := &parser{t: t, opt: opt}
 	for _, cl := range p.clauses() {
 		c := cl
+		if fbNoLag.MatchString(strings.TrimSuffix(stripPolite(c).s, " please")) {
+			zero := 0.0
+			f.Lag = &zero
+			continue
+		}
 		if m := fbOpeners.FindStringIndex(c.s); m != nil && m[1] > 0 {
 			c = c.without(0, m[1])
 		}

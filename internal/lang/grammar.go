@@ -65,6 +65,14 @@ var grammar = []rule{
 	{re(`link (?:up )?(?P<x>.+?) (?:to|with|and|into|onto|->) (?P<y>.+?)`), linkXY},
 	{re(`(?:add|create|make) (?:an? |the |new )*(?:{LINK}) (?:from )?(?P<x>.+?) (?:to|->) (?P<y>.+?)`), linkXY},
 	{re(`(?:add|create|make) (?:an? |the |new )*(?:{LINK}) between (?P<x>.+?) and (?P<y>.+?)`), linkXY},
+	{re(`(?:make|have|let|change|set) (?P<x>.+?) (?:into )?(?:an? |the )?predecessor (?:of|to|for) (?P<y>.+?)`), linkXY},
+	{re(`(?:make|have|let|change|set) (?P<x>.+?) (?:into )?(?:an? |the )?successor (?:of|to|for) (?P<y>.+?)`), linkYX},
+	{re(`add (?P<x>.+?) as (?:an? |the )?predecessor (?:of|to|for) (?P<y>.+?)`), linkXY},
+	{re(`add (?P<x>.+?) as (?:an? |the )?successor (?:of|to|for) (?P<y>.+?)`), linkYX},
+	{re(`(?P<xe>starts|finishes) (?P<x>.+?) (?P<d>{DUR}) (?P<dir>after|before) (?P<y>.+?) (?P<ye>finishes|starts)`), linkEnds},
+	{re(`(?P<x>.+?) (?:drives|feeds|feeds into|leads into|leads to|enables|unlocks) (?P<y>.+?)`), linkXY},
+	{re(`(?P<x>.+?) (?:is|are) (?:driven|fed|enabled|preceded|unlocked) by (?P<y>.+?)`), linkYX},
+	{re(`(?P<x>.+?) : (?P<d>{DUR})`), resolvedX(setDuration)},
 	{re(`(?:make|have|let) (?P<x>.+?) (?:follow) (?P<y>.+?)`), linkYX},
 	{re(`(?:make|have|let) (?P<x>.+?) (?:precede) (?P<y>.+?)`), linkXY},
 	{re(`(?:put|schedule|place|sequence) (?P<x>.+?) (?:after|follow) (?P<y>.+?)`), existing(linkYX)},
@@ -336,7 +344,7 @@ var (
 		"extra": true, "activity": true, "task": true, "called": true, "named": true, "titled": true, "for": true, "one": true,
 		"more": true, "of": true, "lasting": true, "taking": true, "with": true, "duration": true, "long": true, "is": true,
 		"immediately": true, "right": true, "just": true, "directly": true, "straight": true, "to": true, "and": true, ",": true,
-		"(": true, ")": true, "that": true, "which": true, "takes": true, "take": true, "it": true, "will": true, "should": true,
+		"(": true, ")": true, ":": true, ";": true, "-": true, "that": true, "which": true, "takes": true, "take": true, "it": true, "will": true, "should": true,
 		"on": true, "at": true, "in": true}
 )
 

@@ -110,6 +110,7 @@ var phrases = []struct {
 	{[]string{"prior", "to"}, "before"},
 	{[]string{"in", "front", "of"}, "before"},
 	{[]string{"at", "the", "same", "time", "as"}, "together"},
+	{[]string{"at", "the", "same", "time"}, "together"},
 	{[]string{"together", "with"}, "together"},
 	{[]string{"alongside"}, "together"},
 	{[]string{"as", "soon", "as"}, "once"},
@@ -199,7 +200,7 @@ var refFillers = map[string]bool{
 	"items": true, "of": true, "existing": true, "current": true, "this": true, "that": true, "these": true, "those": true,
 	"its": true, "their": true, "our": true, "my": true, "called": true, "named": true, "works": true, "scope": true,
 	"job": true, "jobs": true, "one": true, "ones": true, "entry": true, "line": true, "bar": true,
-	"milestone": true,
+	"milestone": true, "id": true, "uid": true, "number": true, "no": true,
 }
 
 // commonWords are English words typo correction leaves alone (a word

@@ -120,7 +120,7 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	prevLevel := ""
 	for i, p := range parts {
 		partInherit := prevTrade
-		if m := bareLevel.FindStringSubmatch(p); m != nil && i > 0 {
+		if m := bareLevel.FindStringSubmatch(p); m != nil && i > 0 && !r.isID(p) {
 			p = "level " + m[1]
 		}
 		if len(levels[i]) == 0 && !strings.HasPrefix(p, "level ") {
@@ -177,6 +177,16 @@ func (r *Resolver) joinParts(parts []string, inherit []string) []string {
 		i = j
 	}
 	return out
+}
+
+// isID reports whether p is an activity's id ("3" in "tasks 2 and 3").
+func (r *Resolver) isID(p string) bool {
+	for _, a := range r.acts {
+		if strings.EqualFold(a.ID, strings.TrimSpace(p)) {
+			return true
+		}
+	}
+	return false
 }
 
 // exactly reports whether the words name acts with no word to spare.
