@@ -57,6 +57,8 @@ var grammar = []rule{
 	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?P<x>.+?) (?:to|->) (?P<y>.+?)`), unlinkDirected},
 	{re(`(?:delete|unlink) (?P<x>.+?) ->(?P<y>.+?)`), unlinkDirected},
 	{re(`unlink (?P<x>.+?) (?:from|and) (?P<y>.+?)`), unlinkEither},
+	{re(`(?:delete|unlink|break|sever) {DET}(?:{LINK}) (?:to|into) (?P<y>.+?)`), unlinkInto},
+	{re(`(?:delete|unlink|break|sever) {DET}(?:{LINK}) (?:from|out of) (?P<x>.+?)`), unlinkOutOf},
 	{re(`(?:delete|unlink) {DET}(?:{LINK}) (?:of|for) (?P<y>.+?) on (?P<x>.+?)`), unlinkDirected},
 	{re(`delete (?P<x>.+?) (?:as|from being) (?:an? |the )?predecessor (?:of|to|for) (?P<y>.+?)`), unlinkDirected},
 	{re(`delete (?P<x>.+?) from (?:the )?predecessors of (?P<y>.+?)`), unlinkDirected},
@@ -149,6 +151,18 @@ func unlinkStatement(p *parser, g groups) (Command, bool) {
 		return Command{}, false
 	}
 	return Command{Kind: Unlink, From: y(g), To: x(g)}, true
+}
+
+// unlinkInto is "delete all links into X": From left empty means any
+// predecessor.
+func unlinkInto(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unlink, To: y(g)}, true
+}
+
+// unlinkOutOf is "delete all links from X": To left empty means any
+// successor.
+func unlinkOutOf(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unlink, From: x(g)}, true
 }
 
 func unlinkEither(p *parser, g groups) (Command, bool) {
@@ -294,6 +308,9 @@ func deleteX(p *parser, g groups) (Command, bool) {
 	if r.Words == "" || isLinkNoun(r.Words) {
 		return Command{}, false
 	}
+	if bySequence.MatchString(r.Words) && !strings.HasPrefix(r.Words, `"`) && (p.opt.Resolves == nil || !p.opt.Resolves(r.Words)) {
+		return Command{Kind: Unsupported, Reason: "removing activities by where they sit in the sequence (\"everything after X\") is not something the offline planner guesses: name them (\"delete X, Y and Z\") or a level or trade (\"delete all painting on level 3\")"}, true
+	}
 	return Command{Kind: Delete, Targets: []Ref{r}}, true
 }
 
@@ -314,6 +331,8 @@ func dissolveX(p *parser, g groups) (Command, bool) {
 	}
 	return Command{Kind: Dissolve, Targets: []Ref{r}}, true
 }
+
+var bySequence = regexp.MustCompile(`\b(?:after|before|following|preceding|between|until|till|up to)\b`)
 
 func isLinkNoun(words string) bool {
 	for _, w := range strings.Fields(words) {

@@ -238,6 +238,10 @@ ceilings ceiling joinery doors frames painting tiling flooring fixtures roofing 
 certification defect rectification demobilisation mobilisation landscaping paving permanent temporary power water
 fire alarm bms final substantial completion fitout fitouts fit outs mep services service finishes trades trade
 structure structural envelope external internal works package packages lead leads lags overlap wait buffer
+plasterboard sheetrock gyprock partition partitions ductwork duct ducting aircon ventilation electric electrician plumber
+poured pouring rebar reinforcing reinforced paint painted painter tile tiled tiler cladding elevator elevators waterproof
+finishing establishment mobilization demobilization commission commissioned decommission decommissioning test tested
+services sprinklers fencing fence gates gate hoist scaffold scaffolds scaffolding kerbs kerb planting paving signage
 `)
 
 func words(s string) map[string]bool {

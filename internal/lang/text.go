@@ -174,7 +174,7 @@ func foldWord(w string) string {
 type vocabulary map[string]bool
 
 // correct replaces each unknown word of three or more letters by the one
-// known word within edit distance 1 (2 for words of eight letters or more),
+// known word within edit distance 1 (2 for words of nine letters or more),
 // when exactly one is that close; otherwise the word stays as written.
 func (t *text) correct(v vocabulary) {
 	for k := range t.toks {
@@ -183,7 +183,7 @@ func (t *text) correct(v vocabulary) {
 			continue
 		}
 		limit := 1
-		if len(tk.word) >= 8 {
+		if len(tk.word) >= 9 {
 			limit = 2
 		}
 		best, bestD, ties := "", limit+1, 0

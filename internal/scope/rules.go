@@ -210,13 +210,18 @@ func singularLink(source string) bool {
 }
 
 func (b *builder) unlink(c lang.Command) {
-	from, ok1 := b.refsActs(c.From, true)
-	if !ok1 {
-		return
+	// An end left out is any activity ("delete all links into X").
+	from, to := b.s.Activities, b.s.Activities
+	var ok bool
+	if len(c.From) > 0 {
+		if from, ok = b.refsActs(c.From, true); !ok {
+			return
+		}
 	}
-	to, ok2 := b.refsActs(c.To, true)
-	if !ok2 {
-		return
+	if len(c.To) > 0 {
+		if to, ok = b.refsActs(c.To, true); !ok {
+			return
+		}
 	}
 	typ := c.Type
 	about := "type of " + c.Source
@@ -226,7 +231,11 @@ func (b *builder) unlink(c lang.Command) {
 	links := b.links(from, to, typ, c.Either)
 	switch {
 	case len(links) == 0:
-		b.note("%q: no %srelationship links %s to %s: nothing deleted", c.Source, typeLabel(typ), names(from), names(to))
+		if len(c.From) > 0 && len(c.To) > 0 {
+			b.note("%q: no %srelationship links %s to %s: nothing deleted", c.Source, typeLabel(typ), names(from), names(to))
+		} else {
+			b.note("%q: no %srelationship there: nothing deleted", c.Source, typeLabel(typ))
+		}
 		return
 	case len(links) > 1 && typ == "" && len(from) == 1 && len(to) == 1 && singularLink(c.Source):
 		b.ask(about, fmt.Sprintf("%s and %s are linked %d ways, %s: which one? Answer with the type (FS, SS, FF or SF), or \"all\".", names(from), names(to), len(links), describeLinks(links)))
