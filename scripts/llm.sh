@@ -49,8 +49,17 @@
 # LLAMA_CTX (8192 tokens: the scope manager's prompts with their candidate
 # tables fit), LLAMA_N_PREDICT (512: the longest reply; enough for 40
 # aliases or a few new activities, and it bounds how long a small model that
-# rambles inside the grammar takes to be cut off), LLAMA_THREADS (all
-# cores), LLAMA_START_TIMEOUT (120 s), LLAMA_BUILD_JOBS (2).
+# rambles inside the grammar takes to be cut off), LLAMA_TEMP (0: greedy
+# sampling when the request sets no temperature, as the client's do not, so
+# the same prompt gets the same answer and test runs repeat),
+# LLAMA_REPEAT_PENALTY (1.3) and LLAMA_DRY (0.8, the DRY sampler's
+# multiplier): without them a 135M model decoding greedily loops inside a
+# JSON string ("... removed from the list of activities that are added to
+# the list of activities that are removed from ...") until the token limit,
+# and every structured reply is cut off; with them `plan "delete activity
+# A007"` ends in a validated outcome. LLAMA_SERVER_ARGS (extra llama-server
+# flags), LLAMA_THREADS (all cores), LLAMA_START_TIMEOUT (120 s),
+# LLAMA_BUILD_JOBS (2).
 # The server needs no API key, so no OPENAI_API_KEY line is printed.
 # PID file and log: the repo's .services/llama/ (git-ignored).
 #
@@ -71,6 +80,10 @@ LLAMA_MODEL=${LLAMA_MODEL:-smollm2-135m}
 LLAMA_PORT=${LLAMA_PORT:-8081}
 LLAMA_CTX=${LLAMA_CTX:-8192}
 LLAMA_N_PREDICT=${LLAMA_N_PREDICT:-512}
+LLAMA_TEMP=${LLAMA_TEMP:-0}
+LLAMA_REPEAT_PENALTY=${LLAMA_REPEAT_PENALTY:-1.3}
+LLAMA_DRY=${LLAMA_DRY:-0.8}
+LLAMA_SERVER_ARGS=${LLAMA_SERVER_ARGS:-}
 LLAMA_THREADS=${LLAMA_THREADS:-$(nproc 2>/dev/null || echo 2)}
 LLAMA_START_TIMEOUT=${LLAMA_START_TIMEOUT:-120}
 LLAMA_BUILD_JOBS=${LLAMA_BUILD_JOBS:-2}
@@ -283,12 +296,15 @@ start_server() {
 	log "starting llama-server on http://127.0.0.1:$LLAMA_PORT with $MODEL_FILE (log: $LOG)"
 	# setsid: own session, so it outlives this script, make and CI's process
 	# group. --jinja: the model's own chat template, which tool calls need.
-	# --parallel 1: one request at a time, with the whole context.
+	# --parallel 1: one request at a time, with the whole context. The
+	# sampling flags are defaults for requests that set none.
 	(
 		exec 8>&- 9>&- # the server must not hold this script's locks
 		exec setsid nohup "$SERVER_BIN" --model "$MODEL_PATH" --alias "$MODEL_ALIAS" \
 			--host 127.0.0.1 --port "$LLAMA_PORT" --ctx-size "$LLAMA_CTX" --n-predict "$LLAMA_N_PREDICT" \
-			--threads "$LLAMA_THREADS" --parallel 1 --jinja --no-webui
+			--threads "$LLAMA_THREADS" --parallel 1 --jinja --no-webui \
+			--temp "$LLAMA_TEMP" --repeat-penalty "$LLAMA_REPEAT_PENALTY" --dry-multiplier "$LLAMA_DRY" \
+			$LLAMA_SERVER_ARGS # unquoted: several flags
 	) </dev/null >>"$LOG" 2>&1 &
 	echo $! >"$PIDFILE"
 	echo "$LLAMA_MODEL" >"$MODELFILE"

@@ -135,7 +135,7 @@ func TestRealModelPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, prompt := range []string{"delete activity A007"} {
+	for _, prompt := range []string{"delete activity A007", "Delete activity Final inspection"} {
 		t.Run(prompt, func(t *testing.T) {
 			start := time.Now()
 			code, out, errOut := runCLI(t, "plan", prompt, "--file", "../examples/building.json", "--llm", "openai", "--format", "json")
