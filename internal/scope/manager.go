@@ -3,6 +3,7 @@ package scope
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -81,6 +82,13 @@ func (m *Manager) Separate(ctx context.Context, prompt string) (Separation, erro
 		{Role: llm.System, Content: separateSystem},
 		{Role: llm.User, Content: prompt},
 	}, "separation")
+	if unusable(err) {
+		// A reply that stayed invalid after its repair round: split the
+		// prompt offline instead, so the steps still see all of it.
+		off, _ := Rules{}.Separate(ctx, prompt)
+		off.Usage = u
+		return off, nil
+	}
 	if err != nil {
 		return Separation{}, fmt.Errorf("separating the prompt: %w", err)
 	}
@@ -184,6 +192,10 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 		return withUsage(b, u, err)
 	}
 	calls, usage, err := m.readScope(ctx, snap, "removals", prompt, in, removalTools)
+	if unusable(err) {
+		b.note("the model's reading of the removals could not be used (%v): nothing is proposed for them; rephrase, or plan offline with --llm rules", err)
+		return withUsage(b, usage, nil)
+	}
 	if err != nil {
 		return Plan{}, err
 	}
@@ -213,6 +225,10 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 			}
 			u, err := m.removeScope(ctx, snap, b, prompt, arg.Description, in)
 			usage = usage.Add(u)
+			if unusable(err) {
+				b.note("the model's decision on %q could not be used (%v): nothing of it is proposed", arg.Description, err)
+				continue
+			}
 			if err != nil {
 				return Plan{}, err
 			}
@@ -416,6 +432,10 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 		return withUsage(b, u, err)
 	}
 	calls, usage, err := m.readScope(ctx, snap, "additions", prompt, in, additionTools)
+	if unusable(err) {
+		b.note("the model's reading of the additions could not be used (%v): nothing is proposed for them; rephrase, or plan offline with --llm rules", err)
+		return withUsage(b, usage, nil)
+	}
 	if err != nil {
 		return Plan{}, err
 	}
@@ -438,6 +458,10 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 			}
 			u, err := m.addScope(ctx, snap, b, i, prompt, arg.Description, in)
 			usage = usage.Add(u)
+			if unusable(err) {
+				b.note("the model's proposal for %q could not be used (%v): nothing of it is proposed", arg.Description, err)
+				continue
+			}
 			if err != nil {
 				return Plan{}, err
 			}
@@ -689,4 +713,12 @@ func (b *builder) unchangedByFeedback(removals bool) {
 	if len(prev) > 0 && slices.Equal(prev, now) {
 		b.note("your feedback %s did not change the proposed %s: they are as before", strconvQuote(b.in.Feedback), map[bool]string{true: "removals", false: "additions"}[removals])
 	}
+}
+
+// unusable reports whether err is the model's reply staying invalid after
+// its repair round: a business outcome (nothing usable proposed, said in a
+// note), not a failure of the dispatch.
+func unusable(err error) bool {
+	var e *llm.Error
+	return errors.As(err, &e) && e.Kind == llm.KindInvalidOutput
 }

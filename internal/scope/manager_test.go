@@ -308,3 +308,25 @@ func TestManagerHintAndFeedback(t *testing.T) {
 		t.Errorf("notes = %q, want the unchanged proposal said", plan.Notes)
 	}
 }
+
+// TestManagerUnusableReply: a reply that stays invalid after its repair
+// round proposes nothing for its step, with a note, instead of failing the
+// dispatch; an unusable separation falls back to the offline split.
+func TestManagerUnusableReply(t *testing.T) {
+	s := storetest.Building(t)
+	ctx := context.Background()
+	junk := llmtest.Text("not json at all")
+	srv := llmtest.New(t, junk, junk, junk, junk, junk)
+	m := &scope.Manager{LLM: client(t, srv.Config())}
+	sep, err := m.Separate(ctx, "delete activity A007")
+	if err != nil || sep.Removals != "delete activity A007" {
+		t.Fatalf("separation = %+v, %v; want the offline split", sep, err)
+	}
+	plan, err := m.PlanRemovals(ctx, scope.Snapshot{Schedule: s}, scope.PlanInput{Prompt: sep.Removals, Round: 1})
+	if err != nil {
+		t.Fatalf("an unusable reply failed the step: %v", err)
+	}
+	if len(plan.Ops) != 0 || !strings.Contains(strings.Join(plan.Notes, "\n"), "could not be used") {
+		t.Errorf("plan = %+v, want no ops and a note", plan)
+	}
+}
