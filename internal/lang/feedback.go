@@ -21,6 +21,8 @@ type Feedback struct {
 	Exclude []Ref
 	// Keep restricts the proposal to these ("only X").
 	Keep []Ref
+	// More does to these what the proposal does ("and X too").
+	More []Ref
 	// Type, Lag and Days change the proposal's links and durations.
 	Type schedule.RelType
 	Lag  *float64
@@ -36,21 +38,21 @@ type Feedback struct {
 
 // Understood reports whether anything in the feedback was understood.
 func (f Feedback) Understood() bool {
-	return len(f.Commands) > 0 || len(f.Exclude) > 0 || len(f.Keep) > 0 || f.Type != "" || f.Lag != nil || f.Name != "" ||
+	return len(f.Commands) > 0 || len(f.Exclude) > 0 || len(f.Keep) > 0 || len(f.More) > 0 || f.Type != "" || f.Lag != nil || f.Name != "" ||
 		f.Days != nil || f.Dissolve || f.Delete
 }
 
 var (
 	fbOnly      = regexp.MustCompile(`^(?:only|just|solely|merely)\b ?`)
 	fbOnlyTail  = regexp.MustCompile(` (?:only|alone)$`)
-	fbAlso      = regexp.MustCompile(`^(?:also|additionally|in addition|plus|and also)\b ?`)
+	fbAlso      = regexp.MustCompile(`^(?:and also|also|additionally|in addition|plus|and)\b ?`)
 	fbAlsoTail  = regexp.MustCompile(` (?:as well|too|also)$`)
-	fbOpeners   = regexp.MustCompile(`^(?:(?:wrong one|not that one|not quite|too much|too many|too far|that is too much|thats too much|thats wrong|that is wrong|no|nope|wrong|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|,)\b ?)+`)
+	fbOpeners   = regexp.MustCompile(`^(?:(?:wrong one|not that one|not quite|too much|too many|too far|that is too much|thats too much|thats wrong|that is wrong|go with|no|nope|wrong|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|do|try|,)\b ?)+`)
 	fbNoLag     = regexp.MustCompile(`^(?:no|zero|without|without a|without any|delete the|delete|drop the|with no|with zero) (?:lag|delay|gap)$`)
 	fbExclude   = regexp.MustCompile(`^(?:not|except|excluding|exclude|except for|apart from|but not|leave|leave out|keep|skip|without|spare|cannot delete|dont delete|cannot touch|dont touch|cannot|dont) (?P<x>.+?)(?: alone| out| in place| in| as it is| as is| please)?$`)
 	fbDissolve  = regexp.MustCompile(`^(?:dissolve (?:it|them|instead|those|these)(?: instead)?|dissolve|dissolve instead)$`)
 	fbDelete    = regexp.MustCompile(`^(?:delete (?:it|them|those|these) (?:outright|instead|completely)|delete instead|delete outright|cannot keep the logic|dont keep the logic|drop the logic)$`)
-	fbSlotStart = regexp.MustCompile(`^(?:(?:make|change|set|use|it should be|they should be|should be|it is|as|with|an?|it|them|that|the link|the links|the lag|the type|the duration|to|be|instead|please)(?: |$))*`)
+	fbSlotStart = regexp.MustCompile(`^(?:(?:make|change|set|use|it should be|they should be|should be|it is|as|with|an?|the|it|them|that|the link|the links|the lag|the type|the duration|to|be|instead|please)(?: |$))*`)
 	fbDays      = regexp.MustCompile(`^(?:(?:it|they) (?:should )?(?:take|takes|last|lasts) )?(-?\d+(?:\.\d+)? (?:days|weeks|hours))(?: long| each| duration)?$`)
 	fbName      = regexp.MustCompile(`^(?:call|name|rename|title) (?:it|that|this|the new activity|the new one|the activity|the new task) (?:to |as |instead )?(?P<x>.+?)(?: instead)?$`)
 	fbMeant     = regexp.MustCompile(`^(?:i meant|i mean|meant|i said|it should be|it was) (?P<x>.+)$`)
@@ -141,8 +143,13 @@ func ParseFeedback(src string, opt Options) Feedback {
 		}
 		cmd := p.command(c)
 		if cmd.Kind == Unknown && (f.Only || p.opt.Resolves != nil && p.opt.Resolves(c.refOf(c.idx).Words)) {
-			// "only the drywall board": a restriction of the proposal.
-			f.Keep = append(f.Keep, c.refOf(c.idx))
+			// "only the drywall board": a restriction of the proposal;
+			// "and Hoarding removal": more of the same.
+			if f.Also && !f.Only {
+				f.More = append(f.More, c.refOf(c.idx))
+			} else {
+				f.Keep = append(f.Keep, c.refOf(c.idx))
+			}
 			continue
 		}
 		if cmd.Kind == Unknown || cmd.Kind == Unsupported {

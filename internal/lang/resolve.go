@@ -159,6 +159,29 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	return out
 }
 
+// Split is a list reference's parts as Resolve reads them ("A039 and the
+// pour" is A039 and "the pour"), so each can be asked about on its own;
+// nil when the reference is not a list.
+func (r *Resolver) Split(ref Ref) []Ref {
+	var inherit []string
+	if ref.Inherit != nil {
+		inherit = r.tradeWords(ref.Inherit.Words)
+	}
+	parts := r.joinParts(listSep.Split(strings.TrimSpace(ref.Words), -1), inherit)
+	if len(parts) < 2 {
+		return nil
+	}
+	texts := listSep.Split(strings.TrimSpace(ref.Text), -1)
+	out := make([]Ref, len(parts))
+	for i, p := range parts {
+		out[i] = Ref{Text: p, Words: p, Inherit: ref.Inherit}
+		if len(texts) == len(parts) {
+			out[i].Text = texts[i]
+		}
+	}
+	return out
+}
+
 // joinParts rejoins list parts that together name one activity exactly:
 // "Underground drainage and Ground slab sub-base and membrane" is two
 // activities, the second with "and" in its name.

@@ -131,6 +131,13 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 			return nil, false
 		}
 	}
+	if res.Status != lang.Found && res.Part != "" && res.Part != ref.Text {
+		// One part of a list failed: ask about that part alone, so the
+		// answer does not stand for the whole list.
+		if parts := b.resolver().Split(ref); len(parts) > 1 {
+			return b.refsActs(parts, many)
+		}
+	}
 	if res.Status == lang.Found { // a group where one activity is wanted
 		res = lang.Resolution{Status: lang.Ambiguous, Candidates: res.Acts}
 	}

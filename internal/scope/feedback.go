@@ -64,10 +64,12 @@ func (b *builder) feedback(fb lang.Feedback, removals bool) {
 		b.source = op.Source
 		b.add(op)
 	}
+	touched := b.touched(b.in.Previous)
 	for i, c := range own {
 		if b.asking() {
 			return
 		}
+		c.Targets = b.inProposal(touched, c.Targets)
 		b.source = c.Source
 		b.command(i, c, removals)
 	}
@@ -96,6 +98,9 @@ func (b *builder) modified(ops []schedule.Op, fb lang.Feedback) []schedule.Op {
 		if len(keep) > 0 {
 			ops = slices.DeleteFunc(ops, func(op schedule.Op) bool { return !b.touches(op, keep) })
 		}
+	}
+	if len(fb.More) > 0 {
+		ops = b.more(ops, fb.More)
 	}
 	for i := range ops {
 		op := &ops[i]
@@ -239,4 +244,50 @@ func (b *builder) counterparts(touched []schedule.Activity, refs []lang.Ref) map
 		}
 	}
 	return ids
+}
+
+// more does to other activities what a proposal of activity removals does
+// ("and Hoarding removal"); a proposal of anything else is kept as it was.
+func (b *builder) more(ops []schedule.Op, refs []lang.Ref) []schedule.Op {
+	kind := ops[0].Kind
+	for _, op := range ops {
+		if op.Kind != kind || (kind != schedule.RemoveActivityOp && kind != schedule.DissolveActivityOp) {
+			b.note("the feedback names more activities, but the proposal is not only deletions: it is unchanged")
+			return ops
+		}
+	}
+	for _, r := range refs {
+		acts, ok := b.refActs(r, true)
+		if !ok {
+			continue
+		}
+		for _, a := range acts {
+			if !slices.ContainsFunc(ops, func(op schedule.Op) bool { return op.ActivityID == a.ID }) {
+				ops = append(ops, schedule.Op{Kind: kind, ActivityID: a.ID, Source: b.in.Feedback})
+			}
+		}
+	}
+	return ops
+}
+
+// inProposal reads feedback's references in the light of the proposal:
+// "only delete the painting" on a level 2 proposal is Painting Level 2.
+// A reference the proposal's activities answer exactly is pinned to their
+// ids; any other is left to resolve against the whole schedule.
+func (b *builder) inProposal(touched []schedule.Activity, refs []lang.Ref) []lang.Ref {
+	if len(touched) == 0 {
+		return refs
+	}
+	sub := lang.NewResolver(&schedule.Schedule{Activities: touched})
+	out := slices.Clone(refs)
+	for i, r := range out {
+		if res := sub.Resolve(r); res.Status == lang.Found {
+			var ids []string
+			for _, a := range res.Acts {
+				ids = append(ids, a.ID)
+			}
+			out[i].Words = strings.Join(ids, " and ")
+		}
+	}
+	return out
 }
