@@ -61,16 +61,7 @@ var (
 // ParseFeedback reads feedback on a proposal.
 func ParseFeedback(src string, opt Options) Feedback {
 	var f Feedback
-	t := tokenize(src)
-	v := vocabulary{}
-	for _, m := range []map[string]bool{commonWords, lexiconWords, opt.Vocabulary} {
-		for w := range m {
-			v[w] = true
-		}
-	}
-	t.correct(v)
-	t.canonicalize()
-	p := &parser{t: t, opt: opt}
+	p := newParser(src, opt)
 	for _, cl := range p.clauses() {
 		c := cl
 		if fbNoLag.MatchString(strings.TrimSuffix(stripPolite(c).s, " please")) {

@@ -38,9 +38,9 @@ var grammar = []rule{
 	{re(`(?P<how>extend|shorten) (?:the )?(?:duration (?:of )?)?(?P<x>.+?) (?P<by>by|to) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
-	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), shortenBy},
-	{re(`(?:add|allow|give) (?:an? )?(?:extra |additional |more |another |further )?(?P<d>{DUR})(?: more| extra)? (?:for|to) (?P<x>.+?)`), resolvedX(extendBy)},
-	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), extendBy},
+	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), changeBy(-1)},
+	{re(`(?:add|allow|give) (?:an? )?(?:extra |additional |more |another |further )?(?P<d>{DUR})(?: more| extra)? (?:for|to) (?P<x>.+?)`), resolvedX(changeBy(1))},
+	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), changeBy(1)},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
 	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?:,? (?:not|instead of|rather than) (?:{DUR}|{NUM}))?`), setDuration},
@@ -220,20 +220,16 @@ func setDuration(p *parser, g groups) (Command, bool) {
 	return cmd, true
 }
 
-func shortenBy(p *parser, g groups) (Command, bool) {
-	d, ok := p.duration(g.str("d"))
-	if !ok {
-		return Command{}, false
+// changeBy builds "take N days off X" (sign -1) and "give X an extra N
+// days" (sign +1): a change of X's duration by N days.
+func changeBy(sign float64) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		d, ok := p.duration(g.str("d"))
+		if !ok {
+			return Command{}, false
+		}
+		return Command{Kind: SetDuration, Targets: x(g), Days: ptr(sign * d), DaysDelta: true}, true
 	}
-	return Command{Kind: SetDuration, Targets: x(g), Days: ptr(-d), DaysDelta: true}, true
-}
-
-func extendBy(p *parser, g groups) (Command, bool) {
-	d, ok := p.duration(g.str("d"))
-	if !ok {
-		return Command{}, false
-	}
-	return Command{Kind: SetDuration, Targets: x(g), Days: &d, DaysDelta: true}, true
 }
 
 func milestone(p *parser, g groups) (Command, bool) {

@@ -1,26 +1,12 @@
 package lang
 
 import (
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
-
-func building(t testing.TB) *schedule.Schedule {
-	t.Helper()
-	b, err := os.ReadFile("../../examples/building.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s schedule.Schedule
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	return &s
-}
 
 func refWords(rs []Ref) string {
 	var w []string
@@ -33,7 +19,7 @@ func refWords(rs []Ref) string {
 // TestParse pins the commands and slots of requests written the ways
 // planners write them.
 func TestParse(t *testing.T) {
-	s := building(t)
+	s := storetest.Building(t)
 	opt := Options{Vocabulary: NewResolver(s).Vocabulary()}
 	cases := []struct {
 		text                  string
@@ -108,7 +94,7 @@ func TestParse(t *testing.T) {
 
 // TestResolve pins how references map to the example building.
 func TestResolve(t *testing.T) {
-	r := NewResolver(building(t))
+	r := NewResolver(storetest.Building(t))
 	cases := []struct {
 		words  string
 		status Status
@@ -180,7 +166,7 @@ func FuzzParse(f *testing.F) {
 		"painting on level 4 should follow painting on level 2 rather than level 3", `insert a milestone "X" between A and B`, "-1 ->→ 'q", "levels 2-4 and 5"} {
 		f.Add(seed)
 	}
-	s := building(f)
+	s := storetest.Building(f)
 	r := NewResolver(s)
 	opt := Options{Vocabulary: r.Vocabulary(), Resolves: func(w string) bool { return r.Resolve(Ref{Words: w}).Status != Missing }}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -10,6 +10,8 @@
 // file; the shapes of sentences live in grammar.go.
 package lang
 
+import "strings"
+
 // verbs maps a written verb (one word, lower case) to its canonical verb.
 // Multi-word verbs are in phrases.
 var verbs = map[string]string{
@@ -246,16 +248,8 @@ services sprinklers fencing fence gates gate hoist scaffold scaffolds scaffoldin
 
 func words(s string) map[string]bool {
 	m := map[string]bool{}
-	w := ""
-	for _, r := range s + " " {
-		if r == ' ' || r == '\n' || r == '\t' {
-			if w != "" {
-				m[w] = true
-			}
-			w = ""
-			continue
-		}
-		w += string(r)
+	for _, w := range strings.Fields(s) {
+		m[w] = true
 	}
 	return m
 }

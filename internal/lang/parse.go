@@ -40,20 +40,7 @@ func (o Options) hoursPerDay() float64 {
 // the request ends up in a command: what is not understood is an Unknown
 // command carrying its words, so nothing a person wrote is dropped.
 func Parse(src string, opt Options) []Command {
-	t := tokenize(src)
-	v := vocabulary{}
-	for w := range commonWords {
-		v[w] = true
-	}
-	for w := range lexiconWords {
-		v[w] = true
-	}
-	for w := range opt.Vocabulary {
-		v[w] = true
-	}
-	t.correct(v)
-	t.canonicalize()
-	p := &parser{t: t, opt: opt}
+	p := newParser(src, opt)
 	var out []Command
 	for _, cl := range p.clauses() {
 		cmd := p.command(cl)
@@ -65,6 +52,22 @@ func Parse(src string, opt Options) []Command {
 		out = append(out, cmd)
 	}
 	return out
+}
+
+// newParser tokenizes src, corrects its typos against the lexicon and the
+// schedule's words, and reads it canonically: what Parse and ParseFeedback
+// share.
+func newParser(src string, opt Options) *parser {
+	t := tokenize(src)
+	v := vocabulary{}
+	for _, m := range []map[string]bool{commonWords, lexiconWords, opt.Vocabulary} {
+		for w := range m {
+			v[w] = true
+		}
+	}
+	t.correct(v)
+	t.canonicalize()
+	return &parser{t: t, opt: opt}
 }
 
 // Classify reads a request without a schedule, for splitting it into

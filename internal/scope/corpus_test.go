@@ -176,8 +176,6 @@ func shorthand(s *schedule.Schedule, ops []schedule.Op) []string {
 			out = append(out, fmt.Sprintf("add %s %s", op.Activity.Duration, op.Activity.Name))
 		case schedule.AddRelationshipOp:
 			r := op.Relationship
-			cur2 := cur.Clone()
-			_, _ = schedule.Apply(cur2, &op)
 			out = append(out, fmt.Sprintf("link %s%+g %s > %s", r.Type, r.Lag, name(r.Predecessor), name(r.Successor)))
 		case schedule.RemoveRelationshipOp:
 			r, _ := cur.Relationship(op.RelationshipID)

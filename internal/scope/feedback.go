@@ -209,12 +209,10 @@ func (b *builder) touches(op schedule.Op, ids map[string]bool) bool {
 // retarget applies a proposal of activity removals to other activities
 // ("no, I meant X"); a proposal of anything else is kept as it was.
 func (b *builder) retarget(ops []schedule.Op, ids map[string]bool) []schedule.Op {
-	kind := ops[0].Kind
-	for _, op := range ops {
-		if op.Kind != kind || (kind != schedule.RemoveActivityOp && kind != schedule.DissolveActivityOp) {
-			b.note("the feedback names %d other activities, but the proposal is not only deletions: it is unchanged", len(ids))
-			return ops
-		}
+	kind, ok := removalKind(ops)
+	if !ok {
+		b.note("the feedback names %d other activities, but the proposal is not only deletions: it is unchanged", len(ids))
+		return ops
 	}
 	var out []schedule.Op
 	for _, a := range b.s.Activities {
@@ -249,12 +247,10 @@ func (b *builder) counterparts(touched []schedule.Activity, refs []lang.Ref) map
 // more does to other activities what a proposal of activity removals does
 // ("and Hoarding removal"); a proposal of anything else is kept as it was.
 func (b *builder) more(ops []schedule.Op, refs []lang.Ref) []schedule.Op {
-	kind := ops[0].Kind
-	for _, op := range ops {
-		if op.Kind != kind || (kind != schedule.RemoveActivityOp && kind != schedule.DissolveActivityOp) {
-			b.note("the feedback names more activities, but the proposal is not only deletions: it is unchanged")
-			return ops
-		}
+	kind, ok := removalKind(ops)
+	if !ok {
+		b.note("the feedback names more activities, but the proposal is not only deletions: it is unchanged")
+		return ops
 	}
 	for _, r := range refs {
 		acts, ok := b.refActs(r, true)
@@ -290,4 +286,19 @@ func (b *builder) inProposal(touched []schedule.Activity, refs []lang.Ref) []lan
 		}
 	}
 	return out
+}
+
+// removalKind is the one kind of a proposal made only of activity
+// deletions or only of dissolves; ok is false for anything else.
+func removalKind(ops []schedule.Op) (kind schedule.OpKind, ok bool) {
+	kind = ops[0].Kind
+	if kind != schedule.RemoveActivityOp && kind != schedule.DissolveActivityOp {
+		return kind, false
+	}
+	for _, op := range ops {
+		if op.Kind != kind {
+			return kind, false
+		}
+	}
+	return kind, true
 }

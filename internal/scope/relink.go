@@ -84,12 +84,12 @@ func (b *builder) relinkRemoveOn(c lang.Command) {
 	if from == nil {
 		ans, answered := b.answered(about)
 		switch {
-		case answered && noneAnswer.MatchString(lower(ans)):
+		case answered && noneAnswer.MatchString(strings.ToLower(ans)):
 			return
-		case answered && allAnswer.MatchString(lower(ans)):
+		case answered && allAnswer.MatchString(strings.ToLower(ans)):
 			from = preds
 		case answered:
-			sub := lang.NewResolver(&schedule.Schedule{Activities: preds}).Resolve(lang.Ref{Text: ans, Words: lower(ans)})
+			sub := lang.NewResolver(&schedule.Schedule{Activities: preds}).Resolve(lang.Ref{Text: ans, Words: strings.ToLower(ans)})
 			if sub.Status != lang.Found {
 				b.ask(about, fmt.Sprintf("Your answer %q is not one of %s's predecessors (%s). Which should %s replace? Answer with one, \"all\", or \"none\" to only add the new link.", ans, x.Name, listActivities(preds, 10), c.From[0].Text))
 				return
@@ -117,18 +117,6 @@ func insteadText(c lang.Command) string {
 		return ""
 	}
 	return c.Instead.Text
-}
-
-func lower(s string) string { return string([]byte(toLowerASCII(s))) }
-
-func toLowerASCII(s string) []byte {
-	out := []byte(s)
-	for i, ch := range out {
-		if ch >= 'A' && ch <= 'Z' {
-			out[i] = ch + 'a' - 'A'
-		}
-	}
-	return out
 }
 
 func (b *builder) predecessors(id string) []schedule.Activity {

@@ -85,13 +85,15 @@ func planStep(snap Snapshot, in PlanInput, removals bool) Plan {
 func (b *builder) options() lang.Options {
 	res := b.resolver()
 	vocab := res.Vocabulary()
-	for _, op := range b.in.Removed { // words of what this round's removals took out
+	var removed []schedule.Activity // what this round's removals took out still names words
+	for _, op := range b.in.Removed {
 		if op.Activity != nil {
-			vocab = maps.Clone(vocab)
-			for w := range lang.NewResolver(&schedule.Schedule{Activities: []schedule.Activity{*op.Activity}}).Vocabulary() {
-				vocab[w] = true
-			}
+			removed = append(removed, *op.Activity)
 		}
+	}
+	if len(removed) > 0 {
+		vocab = maps.Clone(vocab)
+		maps.Copy(vocab, lang.NewResolver(&schedule.Schedule{Activities: removed}).Vocabulary())
 	}
 	opt := lang.Options{Vocabulary: vocab, Resolves: func(words string) bool {
 		return res.Resolve(lang.Ref{Text: words, Words: words}).Status != lang.Missing
