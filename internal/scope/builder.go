@@ -22,7 +22,7 @@ type builder struct {
 	source  string // the words the ops being planned came from
 	skipped bool   // the last reference was answered "none"
 	res     *lang.Resolver
-	orig    *schedule.Schedule // the snapshot, before this step's ops
+	orig    *schedule.Schedule // the snapshot before this round's ops
 }
 
 func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
@@ -31,7 +31,18 @@ func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
 		k := slotKey(c.About)
 		answers[k] = append(answers[k], strings.TrimSpace(c.Answer))
 	}
-	return &builder{s: s.Clone(), in: in, answers: answers, orig: s}
+	// orig also holds what this round's removals took out, so the additions
+	// step can say so of a name they removed.
+	orig := s
+	for _, op := range in.Removed {
+		if op.Kind == schedule.AddActivityOp && op.Activity != nil {
+			if orig == s {
+				orig = s.Clone()
+			}
+			orig.Activities = append(orig.Activities, *op.Activity)
+		}
+	}
+	return &builder{s: s.Clone(), in: in, answers: answers, orig: orig}
 }
 
 func slotKey(about string) string { return strings.ToLower(strings.TrimSpace(about)) }
