@@ -404,19 +404,6 @@ func (c *Coordinator) DeleteSchedule(ctx context.Context, scheduleID string) err
 	return errors.Join(c.Graph.DeleteSchedule(ctx, scheduleID), c.Vectors.DeleteSchedule(ctx, scheduleID))
 }
 
-// Search runs a hybrid search in one schedule.
-func (c *Coordinator) Search(ctx context.Context, scheduleID, text string, k int, kinds ...Kind) ([]Hit, error) {
-	vs, err := c.Embedder.Embed(ctx, []string{text})
-	if err != nil {
-		return nil, fmt.Errorf("embedding the query: %w", err)
-	}
-	alpha := c.SearchAlpha
-	if alpha == 0 {
-		alpha = 0.5
-	}
-	return c.Vectors.Search(ctx, scheduleID, Query{Text: text, Vector: vs[0], K: k, Alpha: alpha, Kinds: kinds})
-}
-
 // Verify compares the two stores for a schedule and lists every
 // disagreement: documents missing, extra, or with text that differs from
 // the graph. No lines means no drift.
