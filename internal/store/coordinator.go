@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+		"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,59 +32,113 @@ func (c *Coordinator) Close(ctx context.Context) error {
 // ErrExists is returned when importing over a stored schedule.
 var ErrExists = errors.New("schedule already exists")
 
-// Import stores a validated schedule under scheduleID as one op whose ID is
-// a hash of the content, so a retried import is a no-op. With replace, a
-// schedule already stored under that id is deleted first; without, it is
-// an error. progress, if set, is told how many documents are embedded.
+// importChunk bounds the puts of one graph change of an import, so the
+// ledger entry an import leaves (its last chunk) stays small whatever the
+// schedule's size.
+const importChunk = 5000
+
+// Import stores a validated schedule under scheduleID. Every call is a new
+// request with its own op ID, so importing an earlier version again really
+// writes it. With replace, a schedule already stored under that id is
+// replaced by the difference (a failure gives the old one back); without,
+// it is an error. progress, if set, is told how many documents are
+// embedded.
 func (c *Coordinator) Import(ctx context.Context, scheduleID string, s *schedule.Schedule, replace bool, progress func(done, total int)) error {
 	if err := schedule.Validate(s); err != nil {
 		return err
 	}
-	body, err := json.Marshal(s)
-	if err != nil {
+	if err := c.Settle(ctx, scheduleID); err != nil {
 		return err
 	}
-	sum := sha256.Sum256(body)
-	opID := schedule.DerivedID("import", scheduleID, hex.EncodeToString(sum[:]))
-	recorded, err := c.Graph.Recorded(ctx, scheduleID, []string{opID})
-	if err != nil {
-		return err
-	}
-	change := Change{
-		OpID:             opID,
-		Meta:             &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar},
-		PutActivities:    s.Activities,
-		PutRelationships: s.Relationships,
-	}
+	meta := &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar}
+	change := Change{Meta: meta, PutActivities: s.Activities, PutRelationships: s.Relationships}
 	var existing *schedule.Schedule // what a failed replace must give back
-	if _, done := recorded[opID]; !done {
-		switch old, err := c.Graph.Load(ctx, scheduleID); {
-		case err == nil && !replace:
-			return fmt.Errorf("%w: %q (import with replace to overwrite it)", ErrExists, scheduleID)
-		case err == nil:
-			// Replace as a difference, so a failure can restore the old one.
-			existing = old
-			change = diff(old, s)
-			change.OpID = opID
-			change.Meta = &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar}
-		case !errors.Is(err, ErrNotFound):
-			return err
+	switch old, err := c.Graph.Load(ctx, scheduleID); {
+	case err == nil && !replace:
+		return fmt.Errorf("%w: %q (import with replace to overwrite it)", ErrExists, scheduleID)
+	case err == nil:
+		existing = old
+		change = diff(old, s)
+		change.Meta = meta
+	case !errors.Is(err, ErrNotFound):
+		return err
+	}
+	change.OpID = schedule.DerivedID("import", scheduleID, RequestID())
+	changes := chunk(change, importChunk)
+	states := make([]*schedule.Schedule, len(changes))
+	for i := range states {
+		states[i] = s
+	}
+	return c.write(ctx, scheduleID, changes, states, existing, progress)
+}
+
+// chunk splits a change's puts and deletes into changes of at most n rows
+// each, in order; the last one carries the op ID (so the ledger records the
+// op once everything before it is written) and the meta.
+func chunk(ch Change, n int) []Change {
+	rows := len(ch.PutActivities) + len(ch.DeleteActivities) + len(ch.PutRelationships) + len(ch.DeleteRelationships)
+	if rows <= n {
+		return []Change{ch}
+	}
+	var out []Change
+	cur := Change{}
+	size := 0
+	flush := func() {
+		out = append(out, cur)
+		cur, size = Change{}, 0
+	}
+	// Deletes first (relationships before activities), then puts
+	// (activities before the relationships that join them).
+	for _, id := range ch.DeleteRelationships {
+		cur.DeleteRelationships = append(cur.DeleteRelationships, id)
+		if size++; size == n {
+			flush()
 		}
 	}
-	return c.write(ctx, scheduleID, []Change{change}, []*schedule.Schedule{s}, existing, progress)
+	for _, id := range ch.DeleteActivities {
+		cur.DeleteActivities = append(cur.DeleteActivities, id)
+		if size++; size == n {
+			flush()
+		}
+	}
+	for _, a := range ch.PutActivities {
+		cur.PutActivities = append(cur.PutActivities, a)
+		if size++; size == n {
+			flush()
+		}
+	}
+	for _, r := range ch.PutRelationships {
+		cur.PutRelationships = append(cur.PutRelationships, r)
+		if size++; size == n {
+			flush()
+		}
+	}
+	if size > 0 || len(out) == 0 {
+		flush()
+	}
+	last := &out[len(out)-1]
+	last.OpID, last.Op, last.Inverse, last.Meta, last.Forget, last.Committed = ch.OpID, ch.Op, ch.Inverse, ch.Meta, ch.Forget, ch.Committed
+	return out
 }
 
 // ApplyOps applies ops to a stored schedule, all or nothing, and returns
 // them as applied (IDs and call strings filled) with their inverse ops
-// (apply those in reverse order to undo). Ops without an ID get one from
-// their content. Ops the stores already applied (a retry) are not applied
-// again: their recorded result is returned.
+// (apply those in reverse order to undo). Ops without an ID get one unique
+// to this call. Ops the stores already applied (a retry of the same
+// request) are not applied again: their recorded result is returned.
 func (c *Coordinator) ApplyOps(ctx context.Context, scheduleID string, ops []schedule.Op) (applied, inverses []schedule.Op, err error) {
+	if err := c.Settle(ctx, scheduleID); err != nil {
+		return nil, nil, err
+	}
 	ops = slices.Clone(ops)
 	ids := make([]string, len(ops))
+	request := ""
 	for i := range ops {
 		if ops[i].ID == "" {
-			ops[i] = ops[i].WithScope(scheduleID)
+			if request == "" {
+				request = scheduleID + "/direct/" + RequestID()
+			}
+			ops[i] = ops[i].WithScope(fmt.Sprintf("%s/%d", request, i))
 		}
 		ids[i] = ops[i].ID
 	}
@@ -139,6 +191,9 @@ func (c *Coordinator) Commit(ctx context.Context, scheduleID string, opIDs []str
 	if len(opIDs) == 0 {
 		return nil
 	}
+	if err := c.Settle(ctx, scheduleID); err != nil {
+		return err
+	}
 	recorded, err := c.Graph.Recorded(ctx, scheduleID, opIDs)
 	if err != nil {
 		return err
@@ -154,11 +209,15 @@ func (c *Coordinator) Commit(ctx context.Context, scheduleID string, opIDs []str
 	}
 	refresh := touched(current, recorded)
 	if !refresh.Empty() {
-		docs, err := c.documents(ctx, []Change{refresh}, []*schedule.Schedule{current}, current, nil)
+		// Under an intent: documents half refreshed by a process that died
+		// are finished by the next one.
+		err := c.withIntent(ctx, Intent{ScheduleID: scheduleID, Kind: IntentWrite, OpIDs: opIDs}, func() (bool, error) {
+			return true, c.streamDocuments(ctx, []Change{refresh}, []*schedule.Schedule{current}, current, nil, func(vcs []VectorChange) error {
+				_, err := c.Vectors.Apply(ctx, scheduleID, vcs)
+				return err
+			})
+		})
 		if err != nil {
-			return err
-		}
-		if _, err := c.Vectors.Apply(ctx, scheduleID, docs); err != nil {
 			return fmt.Errorf("committing schedule %q: refreshing documents: %w", scheduleID, err)
 		}
 	}
@@ -195,123 +254,208 @@ func touched(current *schedule.Schedule, recorded map[string]Change) Change {
 	return out
 }
 
-// write is the two-phase write. states[i] is the schedule after changes[i]
+// write applies changes to both stores so that no crash or failure leaves
+// them on different versions. states[i] is the schedule after changes[i]
 // (it supplies relationship ends to the documents); original is the
-// schedule before all of them, for compensation, or nil for an import
-// (compensating that deletes the schedule).
+// schedule before all of them, for compensation, or nil for an import of a
+// new schedule (compensating that deletes it).
+//
+// A store holding both sides (Atomic) writes everything in one
+// transaction. Otherwise the write is two-phase under a durable intent:
+// the graph in one transaction, then the documents in batches; if those
+// fail, the graph write is compensated before the error is returned, and a
+// process that dies midway leaves the intent for the next one to repair.
 func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Change, states []*schedule.Schedule, original *schedule.Schedule, progress func(done, total int)) error {
-	if _, err := c.Graph.Apply(ctx, scheduleID, changes); err != nil {
-		return fmt.Errorf("graph store: %w", err)
-	}
 	before := original
 	if before == nil {
 		before = &schedule.Schedule{}
 	}
-	vchanges, err := c.documents(ctx, changes, states, before, progress)
-	if err == nil {
-		_, err = c.Vectors.Apply(ctx, scheduleID, vchanges)
+	if a, ok := c.atomic(); ok {
+		return a.ApplyAtomic(ctx, scheduleID, changes, func(put func([]VectorChange) error) error {
+			return c.streamDocuments(ctx, changes, states, before, progress, put)
+		})
 	}
-	if err == nil {
-		return nil
-	}
-	// Compensate on a context that outlives cancellation: a half-written
-	// pair of stores is worse than a late return.
-	undoCtx := context.WithoutCancel(ctx)
-	final := states[len(states)-1]
 	opIDs := make([]string, 0, len(changes))
 	for _, ch := range changes {
 		if ch.OpID != "" {
 			opIDs = append(opIDs, ch.OpID)
 		}
 	}
+	in := Intent{ScheduleID: scheduleID, Kind: IntentWrite, OpIDs: opIDs, Fresh: original == nil}
+	return c.withIntent(ctx, in, func() (bool, error) {
+		if _, err := c.Graph.Apply(ctx, scheduleID, changes); err != nil {
+			return false, fmt.Errorf("graph store: %w", err)
+		}
+		err := c.streamDocuments(ctx, changes, states, before, progress, func(vcs []VectorChange) error {
+			_, err := c.Vectors.Apply(ctx, scheduleID, vcs)
+			return err
+		})
+		if err == nil {
+			return false, nil
+		}
+		return c.compensate(ctx, scheduleID, opIDs, states[len(states)-1], original, err)
+	})
+}
+
+// compensate undoes a graph write whose documents failed (cause), and puts
+// back the documents the vector store may have written. keep says the
+// stores may still disagree (the intent must stay for a repair).
+func (c *Coordinator) compensate(ctx context.Context, scheduleID string, opIDs []string, final, original *schedule.Schedule, cause error) (keep bool, err error) {
+	// On a context that outlives cancellation: a half-written pair of
+	// stores is worse than a late return.
+	undoCtx := context.WithoutCancel(ctx)
 	var graphErr, vundoErr error
 	if original == nil {
 		// An import: there was no schedule to go back to.
-		graphErr = c.DeleteSchedule(undoCtx, scheduleID)
+		graphErr = c.deleteBoth(undoCtx, scheduleID)
 	} else {
 		undo := diff(final, original)
 		undo.Forget = opIDs
 		_, graphErr = c.Graph.Apply(undoCtx, scheduleID, []Change{undo})
 		// The vector store may have written part of the batch (it is not
 		// transactional everywhere): put back what it held before.
-		var vundo []VectorChange
-		vundo, vundoErr = c.documents(undoCtx, []Change{undo}, []*schedule.Schedule{original}, final, nil)
-		if vundoErr == nil {
-			_, vundoErr = c.Vectors.Apply(undoCtx, scheduleID, vundo)
-		}
+		vundoErr = c.streamDocuments(undoCtx, []Change{undo}, []*schedule.Schedule{original}, final, nil, func(vcs []VectorChange) error {
+			_, err := c.Vectors.Apply(undoCtx, scheduleID, vcs)
+			return err
+		})
 	}
 	if graphErr != nil || vundoErr != nil {
-		return fmt.Errorf("vector store: %w; compensating failed too, run `autoscheduler verify`: %w", err, errors.Join(graphErr, vundoErr))
+		return true, fmt.Errorf("vector store: %w; compensating failed too, run `autoscheduler verify --repair`: %w", cause, errors.Join(graphErr, vundoErr))
 	}
-	return fmt.Errorf("vector store: %w (the graph write was undone)", err)
+	return false, fmt.Errorf("vector store: %w (the graph write was undone)", cause)
 }
 
-// documents builds the vector side of changes: documents for what they
-// put, and fresh documents for relationships whose ends changed text.
-func (c *Coordinator) documents(ctx context.Context, changes []Change, states []*schedule.Schedule, before *schedule.Schedule, progress func(done, total int)) ([]VectorChange, error) {
-	out := make([]VectorChange, len(changes))
-	var texts []string
-	type target struct {
-		change int
-		rel    bool
-		index  int
+// docBatch bounds the documents embedded and written at a time, so a write
+// of any size holds only one batch of vectors in memory.
+const docBatch = 512
+
+// streamDocuments builds the vector side of changes and hands it to put in
+// batches of at most docBatch documents: documents for what the changes
+// put, and fresh documents for relationships whose ends changed text. The
+// batch carrying a change's op ID (with its deletes and Forget) comes after
+// all of that change's documents, so a vector ledger never records an op
+// whose documents are not all written.
+func (c *Coordinator) streamDocuments(ctx context.Context, changes []Change, states []*schedule.Schedule, before *schedule.Schedule, progress func(done, total int), put func([]VectorChange) error) error {
+	total := 0
+	for _, ch := range changes {
+		total += len(ch.PutActivities) + len(ch.PutRelationships)
 	}
-	var targets []target
-	prev := activityMap(before)
+	done := 0
+	var (
+		pending []*VectorChange
+		open    *VectorChange // the entry taking documents, if any
+		texts   []string
+		fill    []func([]float32)
+		prev    = activityMap(before)
+		acts    map[string]schedule.Activity
+		last    *schedule.Schedule
+	)
+	flush := func() error {
+		if len(texts) > 0 {
+			vectors, err := c.embed(ctx, texts)
+			if err != nil {
+				return err
+			}
+			for i, v := range vectors {
+				fill[i](v)
+			}
+			done += len(texts)
+			if progress != nil {
+				progress(done, total)
+			}
+		}
+		if len(pending) > 0 {
+			batch := make([]VectorChange, len(pending))
+			for i, vc := range pending {
+				batch[i] = *vc
+			}
+			if err := put(batch); err != nil {
+				return err
+			}
+		}
+		pending, open, texts, fill = nil, nil, nil, nil
+		return nil
+	}
+	// current is the entry documents go to: never one carrying an op ID,
+	// which must come after every document of its change.
+	current := func() *VectorChange {
+		if open == nil {
+			open = &VectorChange{}
+			pending = append(pending, open)
+		}
+		return open
+	}
+	addActivity := func(a schedule.Activity) error {
+		vc := current()
+		vc.PutActivities = append(vc.PutActivities, ActivityDoc{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration})
+		k := len(vc.PutActivities) - 1
+		texts = append(texts, embed.ActivityText(a.Name, a.Description, a.Duration))
+		fill = append(fill, func(v []float32) { vc.PutActivities[k].Vector = v })
+		if len(texts) == docBatch {
+			return flush()
+		}
+		return nil
+	}
+	addRelationship := func(r schedule.Relationship) error {
+		doc := RelationshipDoc{ID: r.ID, Type: r.Type, Lag: r.Lag, Predecessor: end(acts, r.Predecessor), Successor: end(acts, r.Successor)}
+		vc := current()
+		vc.PutRelationships = append(vc.PutRelationships, doc)
+		k := len(vc.PutRelationships) - 1
+		texts = append(texts, embed.RelationshipText(string(r.Type), r.Lag,
+			doc.Predecessor.Name, doc.Predecessor.Description, doc.Predecessor.Duration,
+			doc.Successor.Name, doc.Successor.Description, doc.Successor.Duration))
+		fill = append(fill, func(v []float32) { vc.PutRelationships[k].Vector = v })
+		if len(texts) == docBatch {
+			return flush()
+		}
+		return nil
+	}
 	for i, ch := range changes {
-		state := states[i]
-		acts := activityMap(state)
-		vc := VectorChange{OpID: ch.OpID, Forget: ch.Forget, DeleteActivities: ch.DeleteActivities, DeleteRelationships: ch.DeleteRelationships}
+		if states[i] != last {
+			last, acts = states[i], activityMap(states[i])
+		}
 		changed := map[string]bool{}
 		for _, a := range ch.PutActivities {
-			vc.PutActivities = append(vc.PutActivities, ActivityDoc{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration})
-			texts = append(texts, embed.ActivityText(a.Name, a.Description, a.Duration))
-			targets = append(targets, target{i, false, len(vc.PutActivities) - 1})
+			if err := addActivity(a); err != nil {
+				return err
+			}
 			if old, ok := prev[a.ID]; ok && old != a {
 				changed[a.ID] = true
 			}
 		}
-		rels := slices.Clone(ch.PutRelationships)
-		if len(changed) > 0 {
-			put := map[string]bool{}
-			for _, r := range rels {
-				put[r.ID] = true
+		put := make(map[string]bool, len(ch.PutRelationships))
+		for _, r := range ch.PutRelationships {
+			put[r.ID] = true
+			if err := addRelationship(r); err != nil {
+				return err
 			}
-			for _, r := range state.Relationships {
+		}
+		if len(changed) > 0 {
+			for _, r := range last.Relationships {
 				if !put[r.ID] && (changed[r.Predecessor] || changed[r.Successor]) {
-					rels = append(rels, r)
+					if err := addRelationship(r); err != nil {
+						return err
+					}
 				}
 			}
 		}
-		for _, r := range rels {
-			doc := RelationshipDoc{ID: r.ID, Type: r.Type, Lag: r.Lag, Predecessor: end(acts, r.Predecessor), Successor: end(acts, r.Successor)}
-			vc.PutRelationships = append(vc.PutRelationships, doc)
-			texts = append(texts, embed.RelationshipText(string(r.Type), r.Lag,
-				doc.Predecessor.Name, doc.Predecessor.Description, doc.Predecessor.Duration,
-				doc.Successor.Name, doc.Successor.Description, doc.Successor.Duration))
-			targets = append(targets, target{i, true, len(vc.PutRelationships) - 1})
-		}
-		out[i] = vc
-		prev = acts
-	}
-	vectors, err := c.embed(ctx, texts, progress)
-	if err != nil {
-		return nil, err
-	}
-	for k, t := range targets {
-		if t.rel {
-			out[t.change].PutRelationships[t.index].Vector = vectors[k]
-		} else {
-			out[t.change].PutActivities[t.index].Vector = vectors[k]
+		// The change's own entry: its deletes, Forget and op ID, after its
+		// documents.
+		pending = append(pending, &VectorChange{OpID: ch.OpID, Forget: ch.Forget, DeleteActivities: ch.DeleteActivities, DeleteRelationships: ch.DeleteRelationships})
+		open = nil
+		// Chunks of one change share its state: each is compared with the
+		// state before all of them.
+		if i+1 == len(changes) || states[i+1] != states[i] {
+			prev = acts
 		}
 	}
-	return out, nil
+	return flush()
 }
 
-// embedBatch bounds one embedding request; progress is reported per batch.
+// embedBatch bounds one embedding request.
 const embedBatch = 256
 
-func (c *Coordinator) embed(ctx context.Context, texts []string, progress func(done, total int)) ([][]float32, error) {
+func (c *Coordinator) embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += embedBatch {
 		batch := texts[start:min(start+embedBatch, len(texts))]
@@ -323,9 +467,6 @@ func (c *Coordinator) embed(ctx context.Context, texts []string, progress func(d
 			return nil, fmt.Errorf("embedding: %d vectors for %d texts", len(vs), len(batch))
 		}
 		out = append(out, vs...)
-		if progress != nil {
-			progress(len(out), len(texts))
-		}
 	}
 	return out, nil
 }
@@ -394,20 +535,39 @@ func calendarKey(s *schedule.Schedule) string {
 	return string(b)
 }
 
-// Load reads a stored schedule.
+// Load reads a stored schedule; ErrBusy while another process is writing
+// it (a half-written schedule is never served).
 func (c *Coordinator) Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error) {
+	if err := c.Settle(ctx, scheduleID); err != nil {
+		return nil, err
+	}
 	return c.Graph.Load(ctx, scheduleID)
 }
 
-// DeleteSchedule removes a schedule from both stores.
+// DeleteSchedule removes a schedule from both stores (under an intent, so
+// a delete cut short is finished by the next process).
 func (c *Coordinator) DeleteSchedule(ctx context.Context, scheduleID string) error {
+	if err := c.Settle(ctx, scheduleID); err != nil {
+		return err
+	}
+	return c.withIntent(ctx, Intent{ScheduleID: scheduleID, Kind: IntentDelete}, func() (bool, error) {
+		err := c.deleteBoth(ctx, scheduleID)
+		return err != nil, err
+	})
+}
+
+func (c *Coordinator) deleteBoth(ctx context.Context, scheduleID string) error {
 	return errors.Join(c.Graph.DeleteSchedule(ctx, scheduleID), c.Vectors.DeleteSchedule(ctx, scheduleID))
 }
 
 // Verify compares the two stores for a schedule and lists every
 // disagreement: documents missing, extra, or with text that differs from
-// the graph. No lines means no drift.
+// the graph. No lines means no drift. An interrupted write is repaired
+// first (ErrBusy if its writer is still at work).
 func (c *Coordinator) Verify(ctx context.Context, scheduleID string) ([]string, error) {
+	if err := c.Settle(ctx, scheduleID); err != nil {
+		return nil, err
+	}
 	s, err := c.Graph.Load(ctx, scheduleID)
 	if err != nil {
 		return nil, err
@@ -416,7 +576,13 @@ func (c *Coordinator) Verify(ctx context.Context, scheduleID string) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	var drift []string
+	drift, _ := compare(s, docs)
+	return drift, nil
+}
+
+// compare lists how a schedule's documents differ from its graph, and
+// returns the change (puts and deletes, no op) that would make them agree.
+func compare(s *schedule.Schedule, docs *VectorDump) (drift []string, fix Change) {
 	acts := activityMap(s)
 	seen := map[string]bool{}
 	for _, d := range docs.Activities {
@@ -425,13 +591,16 @@ func (c *Coordinator) Verify(ctx context.Context, scheduleID string) ([]string, 
 		switch {
 		case !ok:
 			drift = append(drift, fmt.Sprintf("activity %s: in the vector store only", d.ID))
+			fix.DeleteActivities = append(fix.DeleteActivities, d.ID)
 		case a.Name != d.Name || a.Description != d.Description || a.Duration != d.Duration:
 			drift = append(drift, fmt.Sprintf("activity %s: graph has %q (%s), vector store %q (%s)", d.ID, a.Name, a.Duration, d.Name, d.Duration))
+			fix.PutActivities = append(fix.PutActivities, a)
 		}
 	}
 	for _, a := range s.Activities {
 		if !seen[a.ID] {
 			drift = append(drift, fmt.Sprintf("activity %s (%q): in the graph only", a.ID, a.Name))
+			fix.PutActivities = append(fix.PutActivities, a)
 		}
 	}
 	rels := map[string]schedule.Relationship{}
@@ -445,14 +614,17 @@ func (c *Coordinator) Verify(ctx context.Context, scheduleID string) ([]string, 
 		switch {
 		case !ok:
 			drift = append(drift, fmt.Sprintf("relationship %s: in the vector store only", d.ID))
+			fix.DeleteRelationships = append(fix.DeleteRelationships, d.ID)
 		case r.Type != d.Type || r.Lag != d.Lag || end(acts, r.Predecessor) != d.Predecessor || end(acts, r.Successor) != d.Successor:
 			drift = append(drift, fmt.Sprintf("relationship %s: the vector store's copy differs from the graph's", d.ID))
+			fix.PutRelationships = append(fix.PutRelationships, r)
 		}
 	}
 	for _, r := range s.Relationships {
 		if !seen[r.ID] {
 			drift = append(drift, fmt.Sprintf("relationship %s: in the graph only", r.ID))
+			fix.PutRelationships = append(fix.PutRelationships, r)
 		}
 	}
-	return drift, nil
+	return drift, fix
 }

@@ -26,6 +26,9 @@ func (c *Coordinator) Search(ctx context.Context, scheduleID, text string, k int
 	if strings.TrimSpace(text) == "" {
 		return nil, ErrEmptyQuery
 	}
+	if err := c.Settle(ctx, scheduleID); err != nil {
+		return nil, err
+	}
 	vs, err := c.Embedder.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, fmt.Errorf("embedding the query: %w", err)

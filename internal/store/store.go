@@ -266,3 +266,60 @@ func ScheduleFromDump(d *GraphDump) (*schedule.Schedule, error) {
 	}
 	return s, nil
 }
+
+// Atomic is a GraphStore that holds the vector side in the same database
+// and writes both in one transaction (the embedded store): the Coordinator
+// then needs no intent record, since a crash leaves the old version whole.
+type Atomic interface {
+	// Holds reports whether v is the vector side of the same database.
+	Holds(v VectorStore) bool
+	// ApplyAtomic applies the graph changes and every batch of vector
+	// changes that vectors puts, in one transaction: all or nothing.
+	ApplyAtomic(ctx context.Context, scheduleID string, changes []Change, vectors func(put func([]VectorChange) error) error) error
+}
+
+// Intent is the durable record of a write to two stores that have no
+// common transaction (Neo4j and Weaviate), written before the first store
+// is touched and removed after the second is done. An intent that outlives
+// its writer marks the schedule as half-written: the next process that
+// touches the schedule repairs it (see Coordinator.Settle).
+type Intent struct {
+	ID         string   `json:"id"`
+	ScheduleID string   `json:"schedule_id"`
+	Kind       string   `json:"kind"` // IntentWrite or IntentDelete
+	OpIDs      []string `json:"op_ids,omitempty"`
+	// Fresh is set for an import of a schedule that was not stored: if its
+	// graph write did not land, there is nothing to go back to.
+	Fresh bool `json:"fresh,omitempty"`
+	// Owner names the writing process (host and pid), Started and
+	// Heartbeat say when it began and when it last said it was alive.
+	Owner     Owner     `json:"owner"`
+	Started   time.Time `json:"started"`
+	Heartbeat time.Time `json:"heartbeat"`
+}
+
+// Intent kinds.
+const (
+	IntentWrite  = "write"
+	IntentDelete = "delete"
+)
+
+// Owner identifies a process.
+type Owner struct {
+	Host string `json:"host"`
+	PID  int    `json:"pid"`
+}
+
+// IntentLog is a GraphStore that keeps intent records (the Neo4j adapter).
+type IntentLog interface {
+	// PutIntent creates or replaces an intent (a heartbeat replaces it).
+	PutIntent(ctx context.Context, in Intent) error
+	// DeleteIntent removes an intent; removing a missing one is no error.
+	DeleteIntent(ctx context.Context, scheduleID, id string) error
+	// Intents lists a schedule's open intents, oldest first.
+	Intents(ctx context.Context, scheduleID string) ([]Intent, error)
+}
+
+// ErrBusy is returned for a schedule another live process is writing: its
+// reads would see half of that write.
+var ErrBusy = errors.New("schedule is being written")

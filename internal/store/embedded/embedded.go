@@ -12,8 +12,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -43,6 +45,34 @@ type vectorView struct{ *Store }
 
 func (g graphView) Apply(ctx context.Context, scheduleID string, changes []store.Change) ([]string, error) {
 	return g.applyGraph(ctx, scheduleID, changes)
+}
+
+// Holds reports whether v is this database's vector side: then the
+// Coordinator writes both in one transaction (ApplyAtomic).
+func (g graphView) Holds(v store.VectorStore) bool {
+	vv, ok := v.(vectorView)
+	return ok && vv.Store == g.Store
+}
+
+// ApplyAtomic applies the graph changes and every batch of vector changes
+// vectors puts in one transaction.
+func (g graphView) ApplyAtomic(ctx context.Context, scheduleID string, changes []store.Change, vectors func(put func([]store.VectorChange) error) error) error {
+	defer g.forgetIndex(scheduleID)
+	return g.tx(ctx, func(tx *preparedTx) error {
+		if _, err := applyLedgeredTx(tx, "graph_ledger", scheduleID, len(changes),
+			func(i int) string { return changes[i].OpID },
+			func(tx *preparedTx, i int) error { return applyGraphChange(tx, scheduleID, changes[i]) },
+			func(i int) (string, error) { return graphRecord(changes[i]) }); err != nil {
+			return fmt.Errorf("graph: %w", err)
+		}
+		return vectors(func(vcs []store.VectorChange) error {
+			_, err := applyLedgeredTx(tx, "vector_ledger", scheduleID, len(vcs),
+				func(i int) string { return vcs[i].OpID },
+				func(tx *preparedTx, i int) error { return g.applyVectorChange(tx, scheduleID, vcs[i]) },
+				nil)
+			return err
+		})
+	})
 }
 
 func (g graphView) Dump(ctx context.Context, scheduleID string) (*store.GraphDump, error) {
@@ -184,7 +214,11 @@ CREATE TABLE IF NOT EXISTS vector_ledger (
 
 // Open opens (creating if needed) the store at path.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
-	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)"
+	// Write transactions take the write lock when they begin (immediate):
+	// a deferred one that reads first and then writes cannot wait for a
+	// busy lock (SQLite refuses at once to avoid a deadlock), so concurrent
+	// writers failed with SQLITE_BUSY instead of queueing.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("embedded store %s: %w", path, err)
@@ -231,9 +265,23 @@ func (s *Store) Close(context.Context) error {
 	return s.closeErr
 }
 
-// tx runs fn in one transaction, rolled back on error.
+// writerWait bounds how long a write waits for another process's write
+// to end (a 200,000-activity import holds the lock for minutes).
+var writerWait = 30 * time.Minute
+
+// tx runs fn in one write transaction, rolled back on error. While another
+// process writes, it waits (SQLite's busy timeout, then again, until
+// writerWait or ctx ends), so concurrent writers queue.
 func (s *Store) tx(ctx context.Context, fn func(*preparedTx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
+	for deadline := time.Now().Add(writerWait); err != nil && busy(err) && time.Now().Before(deadline); {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		tx, err = s.db.BeginTx(ctx, nil)
+	}
 	if err != nil {
 		return err
 	}
@@ -241,6 +289,16 @@ func (s *Store) tx(ctx context.Context, fn func(*preparedTx) error) error {
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()
+}
+
+// busy reports an SQLite "database is locked" error.
+func busy(err error) bool {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		code := e.Code() & 0xff
+		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	}
+	return false
 }
 
 // preparedTx is a transaction that prepares each distinct statement once:
@@ -339,43 +397,51 @@ func (s *Store) applyLedgered(ctx context.Context, ledger, scheduleID string, n 
 	opID func(i int) string, apply func(tx *preparedTx, i int) error, record func(i int) (string, error)) ([]string, error) {
 	var applied []string
 	err := s.tx(ctx, func(tx *preparedTx) error {
-		applied = applied[:0]
-		for i := range n {
-			op := opID(i)
-			if op != "" {
-				done, err := tx.exists("SELECT 1 FROM "+ledger+" WHERE schedule_id = ? AND op_id = ?", scheduleID, op)
-				if err != nil {
-					return err
-				}
-				if done {
-					continue // applied before
-				}
-			}
-			if err := apply(tx, i); err != nil {
-				return fmt.Errorf("op %s: %w", op, err)
-			}
-			if op == "" {
-				continue
-			}
-			if record == nil {
-				if err := tx.exec("INSERT INTO "+ledger+" (schedule_id, op_id) VALUES (?, ?)", scheduleID, op); err != nil {
-					return err
-				}
-			} else {
-				text, err := record(i)
-				if err != nil {
-					return err
-				}
-				if err := tx.exec("INSERT INTO "+ledger+" (schedule_id, op_id, change) VALUES (?, ?, ?)", scheduleID, op, text); err != nil {
-					return err
-				}
-			}
-			applied = append(applied, op)
-		}
-		return nil
+		var err error
+		applied, err = applyLedgeredTx(tx, ledger, scheduleID, n, opID, apply, record)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return applied, nil
+}
+
+// applyLedgeredTx is applyLedgered inside a transaction the caller holds.
+func applyLedgeredTx(tx *preparedTx, ledger, scheduleID string, n int,
+	opID func(i int) string, apply func(tx *preparedTx, i int) error, record func(i int) (string, error)) ([]string, error) {
+	var applied []string
+	for i := range n {
+		op := opID(i)
+		if op != "" {
+			done, err := tx.exists("SELECT 1 FROM "+ledger+" WHERE schedule_id = ? AND op_id = ?", scheduleID, op)
+			if err != nil {
+				return nil, err
+			}
+			if done {
+				continue // applied before
+			}
+		}
+		if err := apply(tx, i); err != nil {
+			return nil, fmt.Errorf("op %s: %w", op, err)
+		}
+		if op == "" {
+			continue
+		}
+		if record == nil {
+			if err := tx.exec("INSERT INTO "+ledger+" (schedule_id, op_id) VALUES (?, ?)", scheduleID, op); err != nil {
+				return nil, err
+			}
+		} else {
+			text, err := record(i)
+			if err != nil {
+				return nil, err
+			}
+			if err := tx.exec("INSERT INTO "+ledger+" (schedule_id, op_id, change) VALUES (?, ?, ?)", scheduleID, op, text); err != nil {
+				return nil, err
+			}
+		}
+		applied = append(applied, op)
 	}
 	return applied, nil
 }

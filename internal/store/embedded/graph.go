@@ -16,11 +16,14 @@ func (s *Store) applyGraph(ctx context.Context, scheduleID string, changes []sto
 	return s.applyLedgered(ctx, "graph_ledger", scheduleID, len(changes),
 		func(i int) string { return changes[i].OpID },
 		func(tx *preparedTx, i int) error { return applyGraphChange(tx, scheduleID, changes[i]) },
-		func(i int) (string, error) {
-			// The graph ledger keeps the whole change: op, inverse and all.
-			record, err := json.Marshal(changes[i])
-			return string(record), err
-		})
+		func(i int) (string, error) { return graphRecord(changes[i]) })
+}
+
+// graphRecord is a change as the graph ledger keeps it: whole, op,
+// inverse and all.
+func graphRecord(c store.Change) (string, error) {
+	record, err := json.Marshal(c)
+	return string(record), err
 }
 
 func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
@@ -158,9 +161,16 @@ func (s *Store) Load(ctx context.Context, scheduleID string) (*schedule.Schedule
 
 // dumpGraph returns the canonical graph dump.
 func (s *Store) dumpGraph(ctx context.Context, scheduleID string) (*store.GraphDump, error) {
+	// One read transaction: a snapshot, so a write committed between the
+	// node and the edge queries cannot tear the dump.
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
 	d := &store.GraphDump{}
 	var cal string
-	err := s.db.QueryRowContext(ctx, `SELECT name, start_date, calendar FROM schedules WHERE id = ?`, scheduleID).Scan(&d.Meta.Name, &d.Meta.StartDate, &cal)
+	err = tx.QueryRowContext(ctx, `SELECT name, start_date, calendar FROM schedules WHERE id = ?`, scheduleID).Scan(&d.Meta.Name, &d.Meta.StartDate, &cal)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %q", store.ErrNotFound, scheduleID)
 	}
@@ -173,7 +183,7 @@ func (s *Store) dumpGraph(ctx context.Context, scheduleID string) (*store.GraphD
 			return nil, err
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, kind, weight, activity_id, name, description FROM nodes WHERE schedule_id = ?`, scheduleID)
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, weight, activity_id, name, description FROM nodes WHERE schedule_id = ?`, scheduleID)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +201,7 @@ func (s *Store) dumpGraph(ctx context.Context, scheduleID string) (*store.GraphD
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT src, dst FROM edges WHERE schedule_id = ?`, scheduleID)
+	rows, err = tx.QueryContext(ctx, `SELECT src, dst FROM edges WHERE schedule_id = ?`, scheduleID)
 	if err != nil {
 		return nil, err
 	}

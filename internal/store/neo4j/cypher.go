@@ -15,6 +15,8 @@ var schemaStatements = []string{
 	cypherLedgerKey,
 	cypherNodeSchedule,
 	cypherLedgerSchedule,
+	cypherIntentKey,
+	cypherIntentSchedule,
 }
 
 const (
@@ -24,6 +26,22 @@ const (
 	cypherLedgerKey      = `CREATE CONSTRAINT ledger_op IF NOT EXISTS FOR (l:LedgerEntry) REQUIRE (l.schedule_id, l.op_id) IS UNIQUE`
 	cypherNodeSchedule   = `CREATE INDEX node_schedule IF NOT EXISTS FOR (n:Node) ON (n.schedule_id)`
 	cypherLedgerSchedule = `CREATE INDEX ledger_schedule IF NOT EXISTS FOR (l:LedgerEntry) ON (l.schedule_id)`
+	cypherIntentKey      = `CREATE CONSTRAINT intent_id IF NOT EXISTS FOR (i:Intent) REQUIRE i.id IS UNIQUE`
+	cypherIntentSchedule = `CREATE INDEX intent_schedule IF NOT EXISTS FOR (i:Intent) ON (i.schedule_id)`
+)
+
+// Intent records (store.IntentLog), each written in a transaction of its
+// own so that it is durable before the write it announces begins.
+const (
+	cypherPutIntent = `MERGE (i:Intent {id: $id})
+SET i.schedule_id = $schedule, i.started = $started, i.body = $body`
+
+	cypherDeleteIntent = `MATCH (i:Intent {id: $id, schedule_id: $schedule})
+DELETE i`
+
+	cypherIntents = `MATCH (i:Intent {schedule_id: $schedule})
+RETURN i.body AS body
+ORDER BY i.started, i.id`
 )
 
 // Writes, all inside Apply's one transaction.

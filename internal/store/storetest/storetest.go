@@ -120,6 +120,8 @@ func Run(t *testing.T, open Opener) {
 	t.Run("OpsThenInversesRestoreDumps", func(t *testing.T) { testOpsThenInverses(t, open) })
 	t.Run("SameOpIDsTwiceChangeNothing", func(t *testing.T) { testIdempotent(t, open) })
 	t.Run("CommitMarksBothLedgers", func(t *testing.T) { testCommit(t, open) })
+	t.Run("ReplaceBackToAnEarlierVersion", func(t *testing.T) { testReplaceBack(t, open) })
+	t.Run("SameOpContentInLaterRequestsApplies", func(t *testing.T) { testSameContentLater(t, open) })
 	t.Run("ReplaceChangesOnlyTheCalendar", func(t *testing.T) { testReplaceCalendar(t, open) })
 	t.Run("SecondStoreFailureLeavesFirstAsItWas", func(t *testing.T) { testSecondStoreFailure(t, open) })
 	t.Run("AwkwardTextRoundTrips", func(t *testing.T) { testAwkwardText(t, open) })
@@ -152,9 +154,10 @@ func testImportLoadDump(t *testing.T, open Opener) {
 	}
 	noDrift(t, c, id)
 
-	// Importing again is refused; with replace it overwrites.
-	if err := c.Import(ctx, id, s, false, nil); err != nil {
-		t.Fatalf("re-importing the same content (a retry) must be a no-op, got %v", err)
+	// Importing again is refused (even the same content: every import is a
+	// new request); with replace it overwrites.
+	if err := c.Import(ctx, id, s, false, nil); !errors.Is(err, store.ErrExists) {
+		t.Fatalf("re-importing without replace: err = %v, want ErrExists", err)
 	}
 	changed := s.Clone()
 	changed.Activities[0].Name = "Renamed"
@@ -173,6 +176,67 @@ func testImportLoadDump(t *testing.T, open Opener) {
 	if _, err := c.Load(ctx, id+"-missing"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("loading a missing schedule: err = %v, want ErrNotFound", err)
 	}
+}
+
+// testReplaceBack imports v1, replaces it with v2, then with v1 again: the
+// store must hold v1, not keep v2 because v1's content was seen before.
+// Then an op changes the schedule, and importing v1 once more undoes it.
+func testReplaceBack(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c, id, v1 := importedBuilding(t, open)
+	v2 := v1.Clone()
+	v2.Activities[0].Duration = "9"
+	v2.Activities = v2.Activities[:len(v2.Activities)-1]
+	v2.Relationships = slices.DeleteFunc(v2.Relationships, func(r schedule.Relationship) bool {
+		last := v1.Activities[len(v1.Activities)-1].ID
+		return r.Predecessor == last || r.Successor == last
+	})
+	for _, step := range []struct {
+		name string
+		s    *schedule.Schedule
+	}{{"v2", v2}, {"v1 again", v1}, {"v2 again", v2}, {"v1 once more", v1}} {
+		if err := c.Import(ctx, id, step.s, true, nil); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		got, err := c.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if asJSON(t, got) != asJSON(t, sorted(step.s)) {
+			t.Fatalf("after replacing with %s the store holds something else (first activity %+v)", step.name, got.Activities[0])
+		}
+		noDrift(t, c, id)
+	}
+	if _, _, err := c.ApplyOps(ctx, id, someOps(v1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Import(ctx, id, v1, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := c.Load(ctx, id)
+	if asJSON(t, got) != asJSON(t, sorted(v1)) {
+		t.Fatalf("re-importing the file after an edit kept the edit: %d activities, want %d", len(got.Activities), len(v1.Activities))
+	}
+	noDrift(t, c, id)
+}
+
+// testSameContentLater applies ops without IDs in separate calls: a later
+// call with the same content is a new request, not a retry.
+func testSameContentLater(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c, id, s := importedBuilding(t, open)
+	a := s.Activities[3]
+	for _, d := range []string{"5", "3", "5"} {
+		a.Duration = d
+		if _, _, err := c.ApplyOps(ctx, id, []schedule.Op{schedule.UpdateActivity(a)}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := c.Load(ctx, id)
+		if g, _ := got.Activity(a.ID); g.Duration != d {
+			t.Fatalf("setting the duration to %s: the store says %s", d, g.Duration)
+		}
+	}
+	noDrift(t, c, id)
 }
 
 // someOps exercises every op kind on the example building. The IDs are
@@ -441,7 +505,9 @@ func testAwkwardText(t *testing.T, open Opener) {
 	id := scheduleID(t, c)
 	s := &schedule.Schedule{Name: Awkward[0], StartDate: "2026-01-05"}
 	for i, text := range Awkward {
-		s.Activities = append(s.Activities, schedule.Activity{ID: fmt.Sprintf("X%d \"}) \\ é", i), Name: text, Description: Awkward[(i+1)%len(Awkward)], Duration: "2"})
+		// Names hold no line breaks or tabs (descriptions may).
+		name := strings.NewReplacer("\t", " ", "\n", " ").Replace(text)
+		s.Activities = append(s.Activities, schedule.Activity{ID: fmt.Sprintf("X%d \"}) \\ é", i), Name: name, Description: Awkward[(i+1)%len(Awkward)], Duration: "2"})
 		if i > 0 {
 			s.Relationships = append(s.Relationships, schedule.Relationship{ID: fmt.Sprintf("R%d", i), Type: schedule.FS, Predecessor: s.Activities[i-1].ID, Successor: s.Activities[i].ID})
 		}
