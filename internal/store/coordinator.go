@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-		"encoding/json"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
