@@ -33,7 +33,10 @@ func NewReport(s *schedule.Schedule) (*Report, error) {
 	return NewReportOf(s, n)
 }
 
-// NewReportOf computes CPM on n, the compiled network of s.
+// NewReportOf computes CPM on n, the compiled network of s. A schedule with
+// a start date whose finish is past the calendar's range (see
+// schedule.MaxCalendarDays) is a *schedule.DateRangeError: its dates would
+// otherwise all stop at the range's end.
 func NewReportOf(s *schedule.Schedule, n *schedule.Network) (*Report, error) {
 	rep := &Report{Schedule: s, Result: n.Compute()}
 	var err error
@@ -42,11 +45,45 @@ func NewReportOf(s *schedule.Schedule, n *schedule.Network) (*Report, error) {
 			return nil, err
 		}
 	}
+	if err := rep.check(); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
+// check refuses what the report cannot write truthfully: a time that is
+// not a finite number (JSON has no Inf or NaN; schedule limits keep CPM
+// finite, but a Report can be built by hand) and a finish past the
+// calendar's range, where dates would stop at the range's end.
+func (r *Report) check() error {
+	res := r.Result
+	if !finite(res.ProjectDuration) {
+		return fmt.Errorf("project duration %v is not a finite number of working days", res.ProjectDuration)
+	}
+	for i := range r.Schedule.Activities {
+		for _, v := range [...]float64{res.ES[i], res.EF[i], res.LS[i], res.LF[i], res.TotalFloat[i], res.FreeFloat[i]} {
+			if !finite(v) {
+				return fmt.Errorf("activity %q: a CPM time of %v is not a finite number of working days", r.Schedule.Activities[i].ID, v)
+			}
+		}
+	}
+	if r.Clock != nil {
+		if err := r.Clock.Check(res.ProjectDuration); err != nil {
+			return fmt.Errorf("dating the schedule: %w", err)
+		}
+	}
+	return nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
 // round trims binary noise (0.30000000000000004) from reported times.
+// Beyond 2^53 millionths a float holds no digit to trim (and v*1e6 could
+// overflow): such a value is kept as it is.
 func round(v float64) float64 {
+	if math.Abs(v) >= 1<<53/1e6 {
+		return v
+	}
 	r := math.Round(v*1e6) / 1e6
 	if r == 0 {
 		return 0 // no "-0"
@@ -67,7 +104,14 @@ func appendNumber(b []byte, v float64) []byte {
 // WriteJSON writes the CPM report of DESIGN.md. It is hand-encoded: for a
 // 100k-activity schedule it is several times faster than encoding/json, and
 // the key order is part of the contract.
+//
+// Nothing is written when a time is not finite or the schedule's finish is
+// past the calendar's range (see NewReportOf): the report is always JSON and
+// its dates are never silently clamped.
 func (r *Report) WriteJSON(w io.Writer) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	res := r.Result
 	b := make([]byte, 0, 1024)
@@ -186,6 +230,9 @@ func appendString(b []byte, s string) []byte {
 
 // WriteTable writes a summary line and one row per activity, aligned.
 func (r *Report) WriteTable(w io.Writer) error {
+	if err := r.check(); err != nil {
+		return err
+	}
 	res := r.Result
 	bw := bufio.NewWriter(w)
 	crit := res.CriticalPath()

@@ -3,6 +3,9 @@ package render_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
+	"math"
 	"strings"
 	"testing"
 
@@ -88,5 +91,96 @@ func TestMilestoneDates(t *testing.T) {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("report lacks %s\n%s", want, buf.String())
 		}
+	}
+}
+
+// A finish past the calendar's range is an error, not dates stuck at the
+// range's end (2299-10-20 from this start); without a start date the same
+// schedule reports in working days.
+func TestReportRefusesDatesPastTheCalendarRange(t *testing.T) {
+	tests := []struct {
+		name, start string
+		want        string // "" when the report is made
+	}{
+		{"dated", "2026-01-05", "dating the schedule: working day 160000 is past the calendar's range"},
+		{"undated", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &schedule.Schedule{
+				StartDate: tc.start,
+				Activities: []schedule.Activity{
+					{ID: "A", Name: "a", Duration: "80000"}, {ID: "B", Name: "b", Duration: "80000"},
+				},
+				Relationships: []schedule.Relationship{{ID: "R", Type: schedule.FS, Predecessor: "A", Successor: "B"}},
+			}
+			rep, err := render.NewReport(s)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				if err := rep.WriteJSON(&buf); err != nil || !json.Valid(buf.Bytes()) {
+					t.Errorf("err %v, JSON %s", err, buf.String())
+				}
+				return
+			}
+			var rangeErr *schedule.DateRangeError
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, &rangeErr) {
+				t.Fatalf("err = %v\nwant %q", err, tc.want)
+			}
+			// A Report built by hand is checked when written.
+			res, err := schedule.Analyze(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock, err := schedule.NewClock(s.StartDate, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep = &render.Report{Schedule: s, Result: res, Clock: clock}
+			for name, write := range map[string]func(io.Writer) error{"json": rep.WriteJSON, "table": rep.WriteTable} {
+				var buf bytes.Buffer
+				if err := write(&buf); !errors.As(err, &rangeErr) || buf.Len() > 0 {
+					t.Errorf("%s: err %v, wrote %q", name, err, buf.String())
+				}
+			}
+		})
+	}
+}
+
+// The JSON report is always JSON: a time that is not finite is an error
+// and nothing is written.
+func TestJSONReportNeverWritesInfOrNaN(t *testing.T) {
+	s := &schedule.Schedule{Activities: []schedule.Activity{{ID: "A", Name: "a", Duration: "1"}, {ID: "B", Name: "b", Duration: "1"}}}
+	tests := []struct {
+		name string
+		set  func(*schedule.Result)
+		want string
+	}{
+		{"project +Inf", func(r *schedule.Result) { r.ProjectDuration = math.Inf(1) }, "project duration +Inf is not a finite number"},
+		{"late start NaN", func(r *schedule.Result) { r.LS[1] = math.NaN() }, `activity "B": a CPM time of NaN is not a finite number`},
+		{"float -Inf", func(r *schedule.Result) { r.TotalFloat[0] = math.Inf(-1) }, `activity "A": a CPM time of -Inf`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := schedule.Analyze(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.set(res)
+			var buf bytes.Buffer
+			err = (&render.Report{Schedule: s, Result: res}).WriteJSON(&buf)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || buf.Len() > 0 {
+				t.Errorf("err = %v, wrote %q; want %q", err, buf.String(), tc.want)
+			}
+		})
+	}
+	// Huge but finite times are written as numbers, not rounded to Inf.
+	res, _ := schedule.Analyze(s)
+	res.ProjectDuration, res.EF[1] = 1e305, 1e305 // 1e305 * 1e6 overflows
+	var buf bytes.Buffer
+	if err := (&render.Report{Schedule: s, Result: res}).WriteJSON(&buf); err != nil || !json.Valid(buf.Bytes()) {
+		t.Errorf("err %v, JSON %s", err, buf.String())
 	}
 }

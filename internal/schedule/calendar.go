@@ -263,19 +263,23 @@ func (w *WorkTime) nextCandidate(day time.Time) time.Time {
 	return day.AddDate(0, 0, 1)
 }
 
-// maxClockDays bounds how far a Clock walks (about 270 years of calendar
-// dates): beyond it, times stick to the horizon rather than run for ever
-// on a nonsense duration.
-const maxClockDays = 100_000
+// MaxCalendarDays is the calendar's range: a Clock dates working time up to
+// this many calendar days after the project start (about 273 years; from
+// 2026-01-05 the range ends on 2299-10-20). Beyond it a date is an error
+// (see Clock.Check), not a walk of the calendar for ever on a nonsense
+// duration. A schedule of MaxDays-long activities computes in working days
+// but cannot be dated: 100,000 working days are some 384 years of five-day
+// weeks.
+const MaxCalendarDays = 100_000
 
 // Clock turns working-day offsets from the project start into local
 // date-times on a calendar, and back.
 type Clock struct {
 	work    *WorkTime
+	end     time.Time     // the first date past the calendar's range
 	next    time.Time     // the first date not yet in periods
 	periods []clockPeriod // working periods in time order
 	worked  int64         // working minutes in periods
-	days    int           // dates walked
 }
 
 // clockPeriod is one working period on one date, with the working minutes
@@ -287,7 +291,8 @@ type clockPeriod struct {
 }
 
 // NewClock makes a clock for a project starting on start (YYYY-MM-DD); the
-// first working period on or after it is the start of day 0.
+// first working period on or after it is the start of day 0. A calendar
+// with no working time at all in its range is an error.
 func NewClock(start string, cal *Calendar) (*Clock, error) {
 	day, err := ParseDate(start)
 	if err != nil {
@@ -297,14 +302,19 @@ func NewClock(start string, cal *Calendar) (*Clock, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Clock{work: work, next: day}
+	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays)}
 	c.extend(0)
+	if len(c.periods) == 0 {
+		return nil, fieldErr("calendar", "no working time between the start date %s and %s, the end of the calendar's range",
+			start, c.end.AddDate(0, 0, -1).Format(time.DateOnly))
+	}
 	return c, nil
 }
 
-// extend walks the calendar until more than m working minutes are known.
+// extend walks the calendar until more than m working minutes are known
+// or the range ends.
 func (c *Clock) extend(m int64) {
-	for c.worked <= m && c.days < maxClockDays {
+	for c.worked <= m && c.next.Before(c.end) {
 		day := c.next
 		for _, p := range c.work.Periods(day) {
 			length := int64(p.Minutes())
@@ -312,47 +322,111 @@ func (c *Clock) extend(m int64) {
 			c.worked += length
 		}
 		c.next = c.work.nextCandidate(day)
-		c.days++
 	}
 }
 
+// maxClockMinutes bounds the working minutes a Clock is asked about: every
+// offset in the calendar's range is far below it, and int64 holds it.
+const maxClockMinutes = MaxCalendarDays * 24 * 60
+
 // minutes converts a working-day offset to whole working minutes: durations
-// in decimal days rarely land on a minute.
+// in decimal days rarely land on a minute. Offsets before the start are the
+// start; offsets past the range, and NaN, are one minute past the range.
 func (c *Clock) minutes(offset float64) int64 {
 	m := math.Round(max(offset, 0) * c.work.dayMinutes)
-	return int64(min(m, float64(maxClockDays)*24*60))
+	if !(m <= maxClockMinutes) {
+		return maxClockMinutes + 1
+	}
+	return int64(m)
 }
 
 // at maps working minute m to a time of day; a boundary between two periods
-// maps to the later one for a start and the earlier one for a finish.
-func (c *Clock) at(m int64, finish bool) time.Time {
+// maps to the later one for a start and the earlier one for a finish. ok is
+// false past the calendar's range, where the time is the range's last
+// working instant.
+func (c *Clock) at(m int64, finish bool) (t time.Time, ok bool) {
 	c.extend(m)
 	if finish && m == 0 {
-		return c.periods[0].start
+		return c.periods[0].start, true
 	}
 	i := sort.Search(len(c.periods), func(i int) bool {
 		end := c.periods[i].before + c.periods[i].length
 		return end > m || (finish && end == m)
 	})
-	if i == len(c.periods) { // beyond the horizon
+	if i == len(c.periods) { // beyond the range
 		p := c.periods[len(c.periods)-1]
-		return p.start.Add(time.Duration(p.length) * time.Minute)
+		return p.start.Add(time.Duration(p.length) * time.Minute), false
 	}
 	p := c.periods[i]
-	return p.start.Add(time.Duration(m-p.before) * time.Minute)
+	return p.start.Add(time.Duration(m-p.before) * time.Minute), true
 }
 
-// StartAt is the date-time a working-day offset begins.
-func (c *Clock) StartAt(offset float64) time.Time { return c.at(c.minutes(offset), false) }
+// DateRangeError is a working-day offset past the calendar's range (see
+// MaxCalendarDays): the schedule runs on past the dates a Clock can give.
+type DateRangeError struct {
+	Offset float64   // the working-day offset asked for
+	Last   float64   // the last working-day offset the range holds
+	End    time.Time // the last instant of working time in the range
+}
 
-// FinishAt is the date-time a working-day offset ends.
-func (c *Clock) FinishAt(offset float64) time.Time { return c.at(c.minutes(offset), true) }
+func (e *DateRangeError) Error() string {
+	return fmt.Sprintf("working day %s is past the calendar's range: dates run for %d calendar days from the start date, to %s, which is working day %s; shorten the schedule or move its start",
+		formatDays(math.Round(e.Offset*1e6)/1e6), MaxCalendarDays, e.End.Format(DateTimeLayout), formatDays(math.Round(e.Last*1e6)/1e6))
+}
+
+func (c *Clock) rangeError(offset float64) error {
+	end, _ := c.at(c.worked, true)
+	return &DateRangeError{Offset: offset, Last: float64(c.worked) / c.work.dayMinutes, End: end}
+}
+
+// Check reports a *DateRangeError when offset (working days; the finish of
+// a schedule, say its ProjectDuration) is past the calendar's range. When
+// it is not, StartAt and FinishAt date every offset up to it exactly.
+func (c *Clock) Check(offset float64) error {
+	_, err := c.Finish(offset)
+	return err
+}
+
+// Start is the date-time a working-day offset begins, or a
+// *DateRangeError past the calendar's range.
+func (c *Clock) Start(offset float64) (time.Time, error) {
+	t, ok := c.at(c.minutes(offset), false)
+	if !ok {
+		return t, c.rangeError(offset)
+	}
+	return t, nil
+}
+
+// Finish is the date-time a working-day offset ends, or a
+// *DateRangeError past the calendar's range.
+func (c *Clock) Finish(offset float64) (time.Time, error) {
+	t, ok := c.at(c.minutes(offset), true)
+	if !ok {
+		return t, c.rangeError(offset)
+	}
+	return t, nil
+}
+
+// StartAt is Start without the error: past the calendar's range it gives
+// the range's last working instant. Check the schedule's finish first.
+func (c *Clock) StartAt(offset float64) time.Time {
+	t, _ := c.Start(offset)
+	return t
+}
+
+// FinishAt is Finish without the error: past the calendar's range it gives
+// the range's last working instant. Check the schedule's finish first.
+func (c *Clock) FinishAt(offset float64) time.Time {
+	t, _ := c.Finish(offset)
+	return t
+}
 
 // Offset is the working-day offset of a date-time: the working time between
 // the project start and t (0 before the start). The end of one working
-// period and the start of the next have the same offset.
+// period and the start of the next have the same offset. Past the
+// calendar's range it is the offset of the range's end.
 func (c *Clock) Offset(t time.Time) float64 {
-	for len(c.periods) > 0 && !c.next.After(t) && c.days < maxClockDays {
+	for len(c.periods) > 0 && !c.next.After(t) && c.next.Before(c.end) {
 		c.extend(c.worked)
 	}
 	i := sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })

@@ -50,10 +50,11 @@ func (e *DurationError) Error() string {
 
 var distributionArity = map[Distribution]int{Triangular: 3, PERT: 3, Uniform: 2, Normal: 2}
 
-// ParseDuration reads a duration in working days: a non-negative number
-// ("5", "2.5") or a distribution "triangular(a,m,b)", "pert(a,m,b)" with
-// a <= m <= b, "uniform(a,b)" with a <= b, or "normal(mean,sd)". Names are
-// case-insensitive and spaces are ignored.
+// ParseDuration reads a duration in working days: a number from 0 to
+// MaxDays ("5", "2.5") or a distribution "triangular(a,m,b)", "pert(a,m,b)" with
+// a <= m <= b, "uniform(a,b)" with a <= b, or "normal(mean,sd)", every
+// parameter from 0 to MaxDays. Names are case-insensitive and spaces are
+// ignored.
 func ParseDuration(s string) (Duration, error) {
 	fail := func(format string, args ...any) (Duration, error) {
 		return Duration{}, &DurationError{Input: s, Reason: fmt.Sprintf(format, args...)}
@@ -103,7 +104,7 @@ func ParseDuration(s string) (Duration, error) {
 	return Duration{Kind: kind, Params: params}, nil
 }
 
-// parseDays reads one non-negative, finite number of working days.
+// parseDays reads one number of working days from 0 to MaxDays.
 func parseDays(text string) (float64, error) {
 	if text == "" {
 		return 0, fmt.Errorf("missing number")
@@ -118,6 +119,9 @@ func parseDays(text string) (float64, error) {
 	if v < 0 {
 		return 0, fmt.Errorf("%q is negative; durations are >= 0 working days", text)
 	}
+	if v > MaxDays {
+		return 0, fmt.Errorf("%s is beyond the limit of %d working days", text, MaxDays)
+	}
 	return v, nil
 }
 
@@ -126,7 +130,7 @@ func DurationDays(s string) (float64, error) {
 	// Plain numbers are by far the most common: skip the general parser and
 	// its allocations.
 	if plainNumber(s) {
-		if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if v, err := strconv.ParseFloat(s, 64); err == nil && v <= MaxDays {
 			return v, nil
 		}
 	}

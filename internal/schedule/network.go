@@ -3,7 +3,6 @@ package schedule
 import (
 	"fmt"
 	"hash/maphash"
-	"math"
 	"slices"
 	"strings"
 )
@@ -154,11 +153,11 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		} else {
 			index[a.ID] = int32(i)
 		}
-		if full && a.Name == "" && report(fmt.Sprintf("activities[%d].name", i), "missing name") {
+		if full && !activityText(a, i, report) {
 			return nil, settle()
 		}
 		d, err := DurationDays(a.Duration)
-		if err != nil && report(fmt.Sprintf("activities[%d].duration", i), "%v", err) {
+		if err != nil && report(fmt.Sprintf("activities[%d].duration", i), "activity %q: %v", a.ID, err) {
 			return nil, settle()
 		}
 		n.dur[i] = d
@@ -185,8 +184,13 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		if predOK && succOK && p == q && report(fmt.Sprintf("relationships[%d]", i), "self-link: activity %q cannot precede itself", r.Predecessor) {
 			return nil, errs
 		}
-		if (math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0)) && report(fmt.Sprintf("relationships[%d].lag", i), "must be a finite number of working days") {
+		if err := CheckLag(r.Lag); err != nil && report(fmt.Sprintf("relationships[%d].lag", i), "relationship %q: %v", r.ID, err) {
 			return nil, errs
+		}
+		if full {
+			if err := CheckID(r.ID); err != nil && report(fmt.Sprintf("relationships[%d].id", i), "%v", err) {
+				return nil, errs
+			}
 		}
 		if len(errs) > 0 {
 			continue // the network will not be built; keep looking for problems
@@ -224,6 +228,25 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		return nil, []error{err}
 	}
 	return n, nil
+}
+
+// activityText checks an activity's id, name and description against the
+// text rules (see CheckID); it returns false when the check should stop.
+func activityText(a *Activity, i int, report func(path string, format string, args ...any) bool) bool {
+	if err := CheckID(a.ID); err != nil && report(fmt.Sprintf("activities[%d].id", i), "%v", err) {
+		return false
+	}
+	if a.Name == "" {
+		if report(fmt.Sprintf("activities[%d].name", i), "missing name") {
+			return false
+		}
+	} else if err := CheckName(a.Name); err != nil && report(fmt.Sprintf("activities[%d].name", i), "activity %q: %v", a.ID, err) {
+		return false
+	}
+	if err := CheckDescription(a.Description); err != nil && report(fmt.Sprintf("activities[%d].description", i), "activity %q: %v", a.ID, err) {
+		return false
+	}
+	return true
 }
 
 // lastLookup remembers one map lookup: consecutive links usually share an

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,22 +179,48 @@ func inverseOf(s *Schedule, forward Op, inv ...Op) []Op {
 
 func at(i int) *int { return &i }
 
-func checkActivity(s *Schedule, op Op) error {
+// checkActivity checks the activity an add or update brings in. The content
+// rules (text, MaxDays) apply to what the op changes: a field an update
+// leaves as it is, and an add restoring a removed activity (Position set,
+// as only the inverses Apply returns carry), are not checked again, so an
+// activity stored under older rules can still be edited and undo always
+// restores it.
+func checkActivity(op Op, old *Activity) error {
 	a := op.Activity
 	if a == nil {
 		return refuse(op, "missing activity")
 	}
+	if op.Kind == AddActivityOp && op.Position != nil {
+		return nil
+	}
+	if old == nil {
+		if err := CheckID(a.ID); err != nil {
+			return refuse(op, "activity %v", err)
+		}
+	}
 	if strings.TrimSpace(a.Name) == "" {
 		return refuse(op, "activity %q has no name", a.ID)
 	}
-	if _, err := ParseDuration(a.Duration); err != nil {
-		return &OpError{Op: op, Reason: err.Error(), Err: err}
+	if old == nil || a.Name != old.Name {
+		if err := CheckName(a.Name); err != nil {
+			return refuse(op, "activity %q: %v", a.ID, err)
+		}
+	}
+	if old == nil || a.Description != old.Description {
+		if err := CheckDescription(a.Description); err != nil {
+			return refuse(op, "activity %q: %v", a.ID, err)
+		}
+	}
+	if old == nil || a.Duration != old.Duration {
+		if _, err := ParseDuration(a.Duration); err != nil {
+			return &OpError{Op: op, Reason: fmt.Sprintf("activity %q: %v", a.ID, err), Err: err}
+		}
 	}
 	return nil
 }
 
 func applyAddActivity(s *Schedule, op Op) ([]Op, error) {
-	if err := checkActivity(s, op); err != nil {
+	if err := checkActivity(op, nil); err != nil {
 		return nil, err
 	}
 	a := *op.Activity
@@ -252,14 +277,17 @@ func dropLinksOf(s *Schedule, id string) {
 }
 
 func applyUpdateActivity(s *Schedule, op Op) ([]Op, error) {
-	if err := checkActivity(s, op); err != nil {
-		return nil, err
+	if op.Activity == nil {
+		return nil, refuse(op, "missing activity")
 	}
 	i := s.activityIndex(op.Activity.ID)
 	if i < 0 {
 		return nil, refuse(op, "unknown activity %q", op.Activity.ID)
 	}
 	old := s.Activities[i]
+	if err := checkActivity(op, &old); err != nil {
+		return nil, err
+	}
 	inv := inverseOf(s, op, UpdateActivity(old))
 	inv[0].Call = describeUpdate(*op.Activity, old)
 	s.Activities[i] = *op.Activity
@@ -345,8 +373,13 @@ func applyAddRelationship(s *Schedule, op Op) ([]Op, error) {
 	if !r.Type.Valid() {
 		return nil, refuse(op, "type %q must be one of FS, SS, FF, SF", r.Type)
 	}
-	if math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0) {
-		return nil, refuse(op, "lag must be a finite number of working days")
+	if op.Position == nil { // not restoring a removed link (see checkActivity)
+		if err := CheckID(r.ID); err != nil {
+			return nil, refuse(op, "relationship %v", err)
+		}
+		if err := CheckLag(r.Lag); err != nil {
+			return nil, refuse(op, "relationship %q: %v", r.ID, err)
+		}
 	}
 	for _, end := range []string{r.Predecessor, r.Successor} {
 		if s.activityIndex(end) < 0 {
@@ -440,8 +473,8 @@ func applyUpdateRelationship(s *Schedule, op Op) ([]Op, error) {
 	if !r.Type.Valid() {
 		return nil, refuse(op, "type %q must be one of FS, SS, FF, SF", r.Type)
 	}
-	if math.IsNaN(r.Lag) || math.IsInf(r.Lag, 0) {
-		return nil, refuse(op, "lag must be a finite number of working days")
+	if err := CheckLag(r.Lag); err != nil && r.Lag != old.Lag {
+		return nil, refuse(op, "relationship %q: %v", r.ID, err)
 	}
 	for _, x := range s.Relationships {
 		if x.ID != r.ID && x.Predecessor == r.Predecessor && x.Successor == r.Successor && x.Type == r.Type {
