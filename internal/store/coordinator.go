@@ -212,10 +212,11 @@ func (c *Coordinator) Commit(ctx context.Context, scheduleID string, opIDs []str
 		// Under an intent: documents half refreshed by a process that died
 		// are finished by the next one.
 		err := c.withIntent(ctx, Intent{ScheduleID: scheduleID, Kind: IntentWrite, OpIDs: opIDs}, func() (bool, error) {
-			return true, c.streamDocuments(ctx, []Change{refresh}, []*schedule.Schedule{current}, current, nil, func(vcs []VectorChange) error {
+			err := c.streamDocuments(ctx, []Change{refresh}, []*schedule.Schedule{current}, current, nil, func(vcs []VectorChange) error {
 				_, err := c.Vectors.Apply(ctx, scheduleID, vcs)
 				return err
 			})
+			return err != nil, err
 		})
 		if err != nil {
 			return fmt.Errorf("committing schedule %q: refreshing documents: %w", scheduleID, err)

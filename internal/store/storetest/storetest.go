@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -124,6 +125,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("SameOpContentInLaterRequestsApplies", func(t *testing.T) { testSameContentLater(t, open) })
 	t.Run("ReplaceChangesOnlyTheCalendar", func(t *testing.T) { testReplaceCalendar(t, open) })
 	t.Run("SecondStoreFailureLeavesFirstAsItWas", func(t *testing.T) { testSecondStoreFailure(t, open) })
+	t.Run("InterruptedWriteIsNeverServedHalfDone", func(t *testing.T) { testInterruptedWrite(t, open) })
 	t.Run("AwkwardTextRoundTrips", func(t *testing.T) { testAwkwardText(t, open) })
 	t.Run("SchedulesAreIsolated", func(t *testing.T) { testIsolation(t, open) })
 	t.Run("SearchRelevance", func(t *testing.T) { testRelevance(t, open) })
@@ -483,6 +485,125 @@ func testSecondStoreFailure(t *testing.T, open Opener) {
 	}
 	if _, err := c.Load(ctx, id2); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a failed import left a schedule: %v", err)
+	}
+}
+
+// failingEmbedder fails every call after the first ok ones.
+type failingEmbedder struct {
+	embed.Embedder
+	ok int
+}
+
+func (f *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if f.ok == 0 {
+		return nil, errInjected
+	}
+	f.ok--
+	return f.Embedder.Embed(ctx, texts)
+}
+
+// testInterruptedWrite: a store pair with one transaction for both sides
+// leaves nothing of a write that fails midway; a pair without one keeps
+// intent records, and a write whose process died is repaired by the next
+// reader (forward if the graph write landed, back to nothing for a fresh
+// import that did not), while a live writer's schedule is reported busy.
+func testInterruptedWrite(t *testing.T, open Opener) {
+	ctx := context.Background()
+	c, id, s := importedBuilding(t, open)
+	if a, ok := c.Graph.(store.Atomic); ok && a.Holds(c.Vectors) {
+		// Embedding fails after the first batches of a large import.
+		big := schedule.Synthetic(3000, 2, 7)
+		broken := &store.Coordinator{Graph: c.Graph, Vectors: c.Vectors, Embedder: &failingEmbedder{Embedder: c.Embedder, ok: 4}}
+		before := dumps(t, c, id)
+		if err := broken.Import(ctx, id, big, true, nil); !errors.Is(err, errInjected) {
+			t.Fatalf("replace with a failing embedder: %v", err)
+		}
+		if after := dumps(t, c, id); after != before {
+			t.Fatalf("a replace that failed midway changed the stores:\n%s", firstDifference(before, after))
+		}
+		id2 := scheduleID(t, c)
+		if err := broken.Import(ctx, id2, big, false, nil); !errors.Is(err, errInjected) {
+			t.Fatalf("import with a failing embedder: %v", err)
+		}
+		if _, err := c.Load(ctx, id2); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("an import that failed midway left a schedule: %v", err)
+		}
+		if docs, err := c.Vectors.Dump(ctx, id2); err != nil || len(docs.Activities)+len(docs.Relationships) > 0 {
+			t.Fatalf("an import that failed midway left documents: %v", err)
+		}
+		return
+	}
+	log, ok := c.Graph.(store.IntentLog)
+	if !ok {
+		t.Fatal("a store pair without a common transaction must keep intent records (store.IntentLog)")
+	}
+	host, _ := os.Hostname()
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	gone := store.Owner{Host: host, PID: dead.Process.Pid}
+
+	// The writer died after its graph write, before any document.
+	renamed := s.Activities[5]
+	renamed.Name = "Renamed by a writer that died"
+	op := "crashed-write-" + id
+	if _, err := c.Graph.Apply(ctx, id, []store.Change{{OpID: op, PutActivities: []schedule.Activity{renamed}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := log.PutIntent(ctx, store.Intent{ID: "i1-" + id, ScheduleID: id, Kind: store.IntentWrite, OpIDs: []string{op}, Owner: gone, Started: now, Heartbeat: now}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Load(ctx, id)
+	if err != nil {
+		t.Fatalf("loading after a dead writer: %v", err)
+	}
+	if a, _ := got.Activity(renamed.ID); a.Name != renamed.Name {
+		t.Fatalf("the graph write was not rolled forward: %q", a.Name)
+	}
+	noDrift(t, c, id)
+	if err := c.Commit(ctx, id, []string{op}, store.CommitRecord{Dispatch: "d"}); err != nil {
+		t.Fatalf("the repaired op is not in both ledgers: %v", err)
+	}
+	if left, _ := log.Intents(ctx, id); len(left) != 0 {
+		t.Fatalf("%d intents left after the repair", len(left))
+	}
+
+	// A live writer elsewhere: the schedule is busy, not served half-done.
+	live := store.Intent{ID: "i2-" + id, ScheduleID: id, Kind: store.IntentWrite, OpIDs: []string{"other"}, Owner: store.Owner{Host: "another-host", PID: 1}, Started: now, Heartbeat: time.Now()}
+	if err := log.PutIntent(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Load(ctx, id); !errors.Is(err, store.ErrBusy) {
+		t.Fatalf("loading while another process writes: %v, want ErrBusy", err)
+	}
+	// Its heartbeat stops: past the lease, the next reader repairs.
+	live.Heartbeat = time.Now().Add(-2 * store.IntentLease)
+	if err := log.PutIntent(ctx, live); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Load(ctx, id); err != nil {
+		t.Fatalf("loading after the lease ran out: %v", err)
+	}
+	noDrift(t, c, id)
+
+	// A fresh import died before its graph write landed but after some
+	// documents: the repair leaves no schedule and no documents.
+	id2 := scheduleID(t, c)
+	doc := store.ActivityDoc{ID: "orphan", Name: "Orphan", Duration: "1", Vector: make([]float32, embed.NewLocal(0).Dimensions())}
+	doc.Vector[0] = 1
+	if _, err := c.Vectors.Apply(ctx, id2, []store.VectorChange{{PutActivities: []store.ActivityDoc{doc}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := log.PutIntent(ctx, store.Intent{ID: "i3-" + id2, ScheduleID: id2, Kind: store.IntentWrite, OpIDs: []string{"import-" + id2}, Fresh: true, Owner: gone, Started: now, Heartbeat: now}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Load(ctx, id2); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a fresh import that did not land: %v, want ErrNotFound", err)
+	}
+	if docs, err := c.Vectors.Dump(ctx, id2); err != nil || len(docs.Activities) != 0 {
+		t.Fatalf("a fresh import that did not land left documents (%v)", err)
 	}
 }
 
