@@ -45,36 +45,51 @@ type Activities struct {
 type PlanRequest struct {
 	ScheduleID string          `json:"schedule_id"`
 	Input      scope.PlanInput `json:"input"`
+	// RemovedBy names the ops (application order) whose inverses are
+	// Input.Removed, read from the graph store's ledger: a round that
+	// deletes a whole building keeps them out of the payload.
+	RemovedBy []string `json:"removed_by,omitempty"`
 }
 
 // ApplyInput is a batch of ops for one schedule, applied all or nothing.
 type ApplyInput struct {
 	ScheduleID string        `json:"schedule_id"`
 	Ops        []schedule.Op `json:"ops"`
+	// ByReference leaves the inverses out of the result: the graph store's
+	// ledger holds each applied op with its inverse, so Compensate,
+	// ComputeImpact and the planning steps read them by op ID instead
+	// (Temporal refuses payloads over 2 MB; deleting 2,000 activities has
+	// several thousand inverses).
+	ByReference bool `json:"by_reference,omitempty"`
 }
 
 // ApplyResult is the ops as applied (IDs and calls filled) and their
-// inverses in application order (undo applies them in reverse).
+// inverses in application order (undo applies them in reverse); Inverses
+// is empty when the input asked ByReference.
 type ApplyResult struct {
 	Applied  []schedule.Op `json:"applied"`
 	Inverses []schedule.Op `json:"inverses"`
 }
 
-// CompensateInput undoes earlier applies. Inverses are in application
-// order, as ApplyResult returns them; Scope (the dispatch and round) gives
-// the compensating ops deterministic IDs so a retry is idempotent.
+// CompensateInput undoes earlier applies: Inverses in application order,
+// as ApplyResult returns them, or — by reference — OpIDs, the applied ops
+// in application order, whose inverses are read from the ledger. Scope
+// (the dispatch and round) gives the compensating ops deterministic IDs so
+// a retry is idempotent; both forms give the same IDs.
 type CompensateInput struct {
 	ScheduleID string        `json:"schedule_id"`
 	Scope      string        `json:"scope"`
-	Inverses   []schedule.Op `json:"inverses"`
+	Inverses   []schedule.Op `json:"inverses,omitempty"`
+	OpIDs      []string      `json:"op_ids,omitempty"`
 }
 
 // ImpactInput asks for the CPM impact of the ops applied provisionally: the
-// stored schedule is the "after"; "before" is it with Inverses undone. So
-// the history carries only the inverses, which it holds anyway.
+// stored schedule is the "after"; "before" is it with the inverses undone —
+// Inverses, or those of OpIDs read from the ledger (by reference).
 type ImpactInput struct {
 	ScheduleID string        `json:"schedule_id"`
-	Inverses   []schedule.Op `json:"inverses"`
+	Inverses   []schedule.Op `json:"inverses,omitempty"`
+	OpIDs      []string      `json:"op_ids,omitempty"`
 }
 
 // Impact is the CPM effect of a round's changes. Critical paths list
@@ -131,6 +146,13 @@ func (a *Activities) plan(ctx context.Context, req PlanRequest, step func(contex
 	if err != nil {
 		return scope.Plan{}, err
 	}
+	if len(req.RemovedBy) > 0 {
+		removed, err := a.inversesOf(ctx, req.ScheduleID, req.RemovedBy)
+		if err != nil {
+			return scope.Plan{}, err
+		}
+		req.Input.Removed = append(removed, req.Input.Removed...)
+	}
 	plan, err := step(ctx, snap, req.Input)
 	return plan, classifyPlanning(err)
 }
@@ -162,19 +184,50 @@ func (a *Activities) ApplyOps(ctx context.Context, in ApplyInput) (ApplyResult, 
 	if err != nil {
 		return ApplyResult{}, classify(err, "applying ops")
 	}
+	if in.ByReference {
+		inverses = nil
+	}
 	return ApplyResult{Applied: applied, Inverses: inverses}, nil
+}
+
+// inversesOf reads the inverses of applied ops from the graph store's
+// ledger, in the order of opIDs (each op's own inverses in their order):
+// what ApplyOps returned for them. The ledger keeps compensated ops too, so
+// a retried compensation reads the same list.
+func (a *Activities) inversesOf(ctx context.Context, scheduleID string, opIDs []string) ([]schedule.Op, error) {
+	recorded, err := a.Stores.Graph.Recorded(ctx, scheduleID, opIDs)
+	if err != nil {
+		return nil, classify(err, "reading the ledger")
+	}
+	var out []schedule.Op
+	for _, id := range opIDs {
+		ch, ok := recorded[id]
+		if !ok {
+			return nil, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("op %s of schedule %q is not in the ledger: its inverse is unknown", id, scheduleID), ErrTypeNotRecorded, store.ErrNotRecorded)
+		}
+		out = append(out, ch.Inverse...)
+	}
+	return out, nil
 }
 
 // Compensate applies the inverses in reverse order, in one all-or-nothing
 // batch whose op IDs derive from in.Scope and the position, so a retried
 // compensation is a no-op.
 func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyResult, error) {
-	ops := CompensatingOps(in.Scope, in.Inverses)
+	defer keepAlive(ctx)()
+	inverses := in.Inverses
+	if len(in.OpIDs) > 0 {
+		var err error
+		if inverses, err = a.inversesOf(ctx, in.ScheduleID, in.OpIDs); err != nil {
+			return ApplyResult{}, err
+		}
+	}
+	ops := CompensatingOps(in.Scope, inverses)
 	if len(ops) == 0 {
 		return ApplyResult{}, nil
 	}
-	defer keepAlive(ctx)()
-	applied, inverses, err := a.Stores.ApplyOps(ctx, in.ScheduleID, ops)
+	applied, undo, err := a.Stores.ApplyOps(ctx, in.ScheduleID, ops)
 	if err != nil {
 		if errors.Is(err, schedule.ErrInvalidOp) {
 			return ApplyResult{}, temporal.NewNonRetryableApplicationError(
@@ -182,7 +235,11 @@ func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyR
 		}
 		return ApplyResult{}, classify(err, "compensating")
 	}
-	return ApplyResult{Applied: applied, Inverses: inverses}, nil
+	if len(in.OpIDs) > 0 {
+		// By reference: the compensating ops are as large as the round.
+		return ApplyResult{}, nil
+	}
+	return ApplyResult{Applied: applied, Inverses: undo}, nil
 }
 
 // MaxDiffEntries caps each list of the review diff an impact carries.
@@ -233,8 +290,14 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact,
 	if err != nil {
 		return Impact{}, err
 	}
+	inverses := in.Inverses
+	if len(in.OpIDs) > 0 {
+		if inverses, err = a.inversesOf(ctx, in.ScheduleID, in.OpIDs); err != nil {
+			return Impact{}, err
+		}
+	}
 	before := after.Clone()
-	if err := schedule.Undo(before, in.Inverses); err != nil {
+	if err := schedule.Undo(before, inverses); err != nil {
 		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
 	}
 	rb, err := schedule.Analyze(before)

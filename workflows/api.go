@@ -43,14 +43,21 @@ const (
 var (
 	ScheduleIDAttribute    = temporal.NewSearchAttributeKeyKeyword("ScheduleID")
 	DispatchStageAttribute = temporal.NewSearchAttributeKeyKeyword("DispatchStage")
+	// DispatchOutcomeAttribute is set when a dispatch ends, to its
+	// DispatchResult.Status (accepted, rejected, cancelled, timed_out,
+	// failed): `dispatch list` and the Web UI filter ended dispatches by
+	// it (DispatchOutcome="rejected"). Dispatches that ended before it
+	// existed, and running ones, do not have it.
+	DispatchOutcomeAttribute = temporal.NewSearchAttributeKeyKeyword("DispatchOutcome")
 )
 
 // SearchAttributes are the attributes above with their types, for a server
 // to register in the namespace these workflows run in.
 func SearchAttributes() map[string]enums.IndexedValueType {
 	return map[string]enums.IndexedValueType{
-		ScheduleIDAttribute.GetName():    enums.INDEXED_VALUE_TYPE_KEYWORD,
-		DispatchStageAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
+		ScheduleIDAttribute.GetName():      enums.INDEXED_VALUE_TYPE_KEYWORD,
+		DispatchStageAttribute.GetName():   enums.INDEXED_VALUE_TYPE_KEYWORD,
+		DispatchOutcomeAttribute.GetName(): enums.INDEXED_VALUE_TYPE_KEYWORD,
 	}
 }
 
@@ -58,6 +65,28 @@ func SearchAttributes() map[string]enums.IndexedValueType {
 const (
 	DefaultMaxRounds     = 5
 	DefaultReviewTimeout = 7 * 24 * time.Hour
+)
+
+// Caps that keep a dispatch's history and payloads bounded.
+const (
+	// MaxRoundsLimit clamps DispatchInput.MaxRounds: each round is a
+	// handful of activities plus the records of its ops, and a proposal
+	// rejected twenty times needs a new prompt, not a twenty-first round.
+	// A dispatch whose last review has feedback at the limit ends
+	// rejected with DispatchResult.Reason saying so.
+	MaxRoundsLimit = 20
+	// MaxQuestionsPerStep bounds the clarifying questions one planning step
+	// asks in a round. A step still asking after that many answers is left
+	// out of the round (nothing of it applied) with a note at review — the
+	// reviewer rejects with feedback that names things exactly, or accepts
+	// the rest. See scope.MaxQuestionsPerStep (the same cap in `plan`).
+	MaxQuestionsPerStep = scope.MaxQuestionsPerStep
+	// MaxResultChanges caps the change records a DispatchResult, a
+	// Proposal and a continue-as-new input carry (Temporal refuses
+	// payloads over 2 MB; a record is a few hundred bytes): the latest are
+	// kept and ChangesOmitted counts the others. The changes query and the
+	// stores' ledgers keep every change.
+	MaxResultChanges = 1000
 )
 
 // DispatchInput starts a dispatch.
@@ -72,6 +101,32 @@ type DispatchInput struct {
 	ReviewTimeout time.Duration `json:"review_timeout,omitempty"`
 	// AutoAccept commits the first round without waiting for review.
 	AutoAccept bool `json:"auto_accept,omitempty"`
+	// Continued is set only by the dispatch itself when it continues as a
+	// new run (a long dispatch's history grows past what Temporal
+	// suggests): the state its next round starts from. Callers leave it nil.
+	Continued *DispatchState `json:"continued,omitempty"`
+}
+
+// DispatchState is what a dispatch carries into its next run. It
+// continues as new only between rounds, after the rejected round was
+// compensated, so no applied changes (inverses) are open.
+type DispatchState struct {
+	// Round is the round the new run plans first.
+	Round int `json:"round"`
+	// Scope is the first run's op-ID scope (workflow and run ID): every op
+	// and the commit record of the dispatch keep naming the first run.
+	Scope string `json:"scope"`
+	// Separation is the dispatch's one separation of the prompt (nil in a
+	// dispatch that began before separations were kept).
+	Separation *scope.Separation `json:"separation,omitempty"`
+	// Feedback and Previous plan Round: the last review's feedback and the
+	// ops it rejected.
+	Feedback       string           `json:"feedback,omitempty"`
+	Previous       []schedule.Op    `json:"previous,omitempty"`
+	Changes        []ChangeRecord   `json:"changes,omitempty"`
+	ChangesOmitted int              `json:"changes_omitted,omitempty"`
+	Usage          scope.TokenUsage `json:"usage"`
+	Reviewer       string           `json:"reviewer,omitempty"`
 }
 
 // Dispatch outcomes.
@@ -86,11 +141,23 @@ const (
 // DispatchResult is how a dispatch ended. Outcomes are data: a rejected or
 // failed dispatch still completes, with Error saying why it failed.
 type DispatchResult struct {
-	Status     string           `json:"status"`
-	Rounds     int              `json:"rounds"`
-	Changes    []ChangeRecord   `json:"changes"`
-	TokenUsage scope.TokenUsage `json:"token_usage"`
-	Error      string           `json:"error,omitempty"`
+	Status string `json:"status"`
+	Rounds int    `json:"rounds"`
+	// Changes are the dispatch's change records, the latest
+	// MaxResultChanges of them; ChangesOmitted counts the earlier ones.
+	Changes        []ChangeRecord   `json:"changes"`
+	ChangesOmitted int              `json:"changes_omitted,omitempty"`
+	TokenUsage     scope.TokenUsage `json:"token_usage"`
+	// Author is DispatchInput.Author ("unknown" when it was empty);
+	// Reviewer who gave the last review ("<author> (auto-accept)" for an
+	// auto-accepted dispatch, "unknown" for a review that did not say, ""
+	// when none came).
+	Author   string `json:"author,omitempty"`
+	Reviewer string `json:"reviewer,omitempty"`
+	// Reason says why the dispatch ended as it did when the status alone
+	// does not (the round limit was reached).
+	Reason string `json:"reason,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Review decisions.
@@ -115,11 +182,15 @@ const (
 )
 
 // ChangeRecord is one buffered change: an op as applied to the stores.
+// Author is who asked for it (the dispatch's author), Reviewer who
+// accepted or rejected it (set once reviewed).
 type ChangeRecord struct {
-	Round  int         `json:"round"`
-	Op     schedule.Op `json:"op"`
-	Call   string      `json:"call"`
-	Status string      `json:"status"`
+	Round    int         `json:"round"`
+	Op       schedule.Op `json:"op"`
+	Call     string      `json:"call"`
+	Status   string      `json:"status"`
+	Author   string      `json:"author,omitempty"`
+	Reviewer string      `json:"reviewer,omitempty"`
 }
 
 // Stages of a dispatch, in the order a round goes through them.
@@ -175,6 +246,7 @@ type Proposal struct {
 	AwaitingClarification bool           `json:"awaiting_clarification,omitempty"`
 	Round                 int            `json:"round"`
 	Changes               []ChangeRecord `json:"changes"`
+	ChangesOmitted        int            `json:"changes_omitted,omitempty"`
 	Impact                *Impact        `json:"impact,omitempty"`
 	Notes                 []string       `json:"notes,omitempty"`
 	Question              string         `json:"question,omitempty"`

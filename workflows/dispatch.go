@@ -22,7 +22,55 @@ const (
 	ErrTypeNoReview      = "NoReviewAwaited"
 	ErrTypeNoQuestion    = "NoQuestionOpen"
 	ErrTypeDispatchEnded = "DispatchEnded"
+	// ErrTypeContinuedAsNew: a proposal Update waiting when the dispatch
+	// continued as a new run; send it again (to the workflow ID, no run ID).
+	ErrTypeContinuedAsNew = "ContinuedAsNew"
 )
+
+// Change IDs of the workflow's versioned behaviours (workflow.GetVersion).
+// Each is version 1; histories recorded before it exist replay the old
+// branch (DefaultVersion).
+const (
+	versionClarification  = "clarification-stage"
+	versionCommitDetached = "commit-disconnected"   // commit survives cancellation
+	versionBounded        = "bounded-dispatch"      // question and round caps, continue-as-new
+	versionByReference    = "inverses-by-reference" // inverses stay in the ledger
+	versionPeople         = "record-people"         // author and reviewer in memo and records
+	versionOutcome        = "dispatch-outcome"      // DispatchOutcome search attribute
+	versionReviewRace     = "review-at-timeout"     // a review taken as the timer fires wins
+	versionSeparateOnce   = "separate-once"         // one separation per dispatch
+)
+
+// versions says which versioned behaviours this run has.
+type versions struct {
+	clarifies, commitDetached, bounded, byReference, people, outcome, reviewRace, separateOnce bool
+}
+
+func getVersions(ctx workflow.Context) versions {
+	on := func(id string) bool { return workflow.GetVersion(ctx, id, workflow.DefaultVersion, 1) >= 1 }
+	// clarifies is the workflow's version of the clarification step:
+	// histories recorded before it existed showed questions at review.
+	return versions{
+		clarifies:      on(versionClarification),
+		commitDetached: on(versionCommitDetached),
+		bounded:        on(versionBounded),
+		byReference:    on(versionByReference),
+		people:         on(versionPeople),
+		outcome:        on(versionOutcome),
+		reviewRace:     on(versionReviewRace),
+		separateOnce:   on(versionSeparateOnce),
+	}
+}
+
+// unknown is who a dispatch records when the caller did not say.
+const unknown = "unknown"
+
+func who(name string) string {
+	if strings.TrimSpace(name) == "" {
+		return unknown
+	}
+	return name
+}
 
 // a references the activities' methods; workflows never call them directly.
 var a *activities.Activities
@@ -87,25 +135,34 @@ type dispatch struct {
 	asking   bool // a question is waiting for an answer
 	answered bool // an answer was accepted and not yet acted on
 	answers  workflow.Channel
-	// clarifies is the workflow's version of the clarification step:
-	// histories recorded before it existed showed questions at review.
-	clarifies bool
-	result    string
+	v        versions
+	result   string
+	// continuing releases waiting proposal Updates before continue-as-new.
+	continuing bool
 
+	sep      *scope.Separation // the dispatch's one separation (v.separateOnce)
 	changes  []ChangeRecord
+	omitted  int           // records earlier runs left out (continue-as-new)
 	inverses []schedule.Op // of the current round, in application order
+	applied  []string      // op IDs of the current round, in application order (v.byReference)
 	usage    scope.TokenUsage
 	impact   *Impact
 	notes    []string
 	question string
+	reviewer string // who gave the last review
+	reason   string // why the dispatch ended as it did, when not obvious
 }
 
 func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	if strings.TrimSpace(in.ScheduleID) == "" || strings.TrimSpace(in.Prompt) == "" {
 		return temporal.NewNonRetryableApplicationError("a dispatch needs a schedule id and a prompt", ErrTypeInvalidInput, nil)
 	}
+	w.v = getVersions(ctx)
 	if in.MaxRounds <= 0 {
 		in.MaxRounds = DefaultMaxRounds
+	}
+	if w.v.bounded && in.MaxRounds > MaxRoundsLimit {
+		in.MaxRounds = MaxRoundsLimit
 	}
 	if in.ReviewTimeout <= 0 {
 		in.ReviewTimeout = DefaultReviewTimeout
@@ -116,10 +173,22 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	// reused by every dispatch of a schedule, and the same prompt in a later
 	// dispatch must not be mistaken for a retry the ledgers already hold.
 	w.scope = w.id + "/" + workflow.GetInfo(ctx).WorkflowExecution.RunID
+	if c := in.Continued; c != nil {
+		// A continued dispatch keeps its first run's scope: all its op IDs
+		// and its commit record name one dispatch.
+		w.scope, w.usage, w.changes, w.omitted, w.reviewer = c.Scope, c.Usage, c.Changes, c.ChangesOmitted, c.Reviewer
+		if c.Separation != nil {
+			sep := *c.Separation
+			w.sep = &sep
+		}
+	}
+	if w.v.people {
+		in.Author = who(in.Author)
+		w.in.Author = in.Author
+	}
 	w.logger = log.With(workflow.GetLogger(ctx), "ScheduleID", in.ScheduleID, "Author", in.Author)
 	w.reviews = workflow.NewBufferedChannel(ctx, 1)
 	w.answers = workflow.NewBufferedChannel(ctx, 1)
-	w.clarifies = workflow.GetVersion(ctx, "clarification-stage", workflow.DefaultVersion, 1) >= 1
 
 	if err := workflow.SetQueryHandler(ctx, ChangesQuery, func() ([]ChangeRecord, error) {
 		return w.changes, nil
@@ -145,13 +214,16 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ProposalUpdate,
 		func(ctx workflow.Context, req ProposalRequest) (*Proposal, error) {
 			err := workflow.Await(ctx, func() bool {
-				return w.stage == StageDone || (w.round >= req.Round && ((w.awaiting && !w.pending) || (w.asking && !w.answered)))
+				return w.stage == StageDone || w.continuing || (w.round >= req.Round && ((w.awaiting && !w.pending) || (w.asking && !w.answered)))
 			})
 			if err != nil {
 				return nil, err
 			}
 			if w.stage == StageDone {
 				return nil, temporal.NewApplicationError("the dispatch ended: "+w.result, ErrTypeDispatchEnded)
+			}
+			if w.continuing {
+				return nil, temporal.NewApplicationError("the dispatch continued as a new run to keep its history small: ask again", ErrTypeContinuedAsNew)
 			}
 			return w.proposal(), nil
 		},
@@ -214,7 +286,11 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 	var feedback string
 	var previous []schedule.Op
-	for round := 1; ; round++ {
+	first := 1
+	if c := w.in.Continued; c != nil {
+		first, feedback, previous = c.Round, c.Feedback, c.Previous
+	}
+	for round := first; ; round++ {
 		w.round, w.impact, w.notes, w.question = round, nil, nil, ""
 		if err := w.propose(ctx, feedback, previous); errors.Is(err, errUnanswered) {
 			return w.compensateAndFinish(ctx, StatusTimedOut)
@@ -223,6 +299,9 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		}
 		previous = w.roundOps()
 		if w.in.AutoAccept {
+			if w.v.people {
+				w.reviewer = w.in.Author + " (auto-accept)"
+			}
 			return w.commit(ctx, w.in.Author+" (auto-accept)")
 		}
 		review, err := w.awaitReview(ctx)
@@ -231,10 +310,18 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 			return w.abort(ctx, err)
 		case review == nil:
 			return w.compensateAndFinish(ctx, StatusTimedOut)
-		case review.Decision == DecisionAccept:
+		}
+		if w.v.people {
+			review.Reviewer = who(review.Reviewer)
+		}
+		w.reviewer = review.Reviewer
+		if review.Decision == DecisionAccept {
 			return w.commit(ctx, review.Reviewer)
 		}
 		w.logger.Info("Proposal rejected", "Round", round, "Reviewer", review.Reviewer, "Feedback", review.Feedback)
+		if review.Feedback != "" && round >= w.in.MaxRounds {
+			w.reason = fmt.Sprintf("the round limit (%d) was reached: the last feedback was not planned", w.in.MaxRounds)
+		}
 		if review.Feedback == "" || round >= w.in.MaxRounds {
 			return w.compensateAndFinish(ctx, StatusRejected)
 		}
@@ -242,48 +329,84 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 			return w.finish(ctx, StatusFailed, err)
 		}
 		feedback = review.Feedback
+		if w.v.bounded && workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			return w.continueAsNew(ctx, round+1, feedback, previous)
+		}
 	}
 }
 
+// continueAsNew starts the dispatch afresh, between rounds (the last one
+// compensated, so no applied inverses need carrying), with the state the
+// next round needs. Waiting proposal Updates are told to ask again.
+func (w *dispatch) continueAsNew(ctx workflow.Context, round int, feedback string, previous []schedule.Op) (*DispatchResult, error) {
+	w.logger.Info("Continuing as new", "NextRound", round, "HistoryLength", workflow.GetInfo(ctx).GetCurrentHistoryLength())
+	w.continuing = true
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return w.abort(ctx, err)
+	}
+	changes, omitted := capChanges(w.changes, w.omitted)
+	next := w.in
+	next.Continued = &DispatchState{
+		Round: round, Scope: w.scope, Separation: w.sep, Feedback: feedback, Previous: previous,
+		Changes: changes, ChangesOmitted: omitted, Usage: w.usage, Reviewer: w.reviewer,
+	}
+	return nil, workflow.NewContinueAsNewError(ctx, DispatchWorkflow, next)
+}
+
+// capChanges keeps the latest MaxResultChanges records and counts the
+// others with the omitted count so far.
+func capChanges(changes []ChangeRecord, omitted int) ([]ChangeRecord, int) {
+	if n := len(changes) - MaxResultChanges; n > 0 {
+		return slices.Clone(changes[n:]), omitted + n
+	}
+	return changes, omitted
+}
+
 // propose runs a round's steps up to the review: separate, plan and apply
-// removals, plan and apply additions, CPM impact.
+// removals, plan and apply additions, CPM impact. The steps and their
+// inputs are scope.RoundInput's, as in scope.PlanRound.
 func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []schedule.Op) error {
 	w.setStage(ctx, StageSeparating)
-	var sep scope.Separation
-	if err := workflow.ExecuteActivity(plannerOptions(ctx), a.SeparatePrompt, w.in.Prompt).Get(ctx, &sep); err != nil {
-		return fmt.Errorf("separating the prompt: %w", err)
+	if w.sep == nil || !w.v.separateOnce {
+		var sep scope.Separation
+		if err := workflow.ExecuteActivity(plannerOptions(ctx), a.SeparatePrompt, w.in.Prompt).Get(ctx, &sep); err != nil {
+			return fmt.Errorf("separating the prompt: %w", err)
+		}
+		w.usage = w.usage.Add(sep.Usage)
+		w.sep = &sep
 	}
-	w.usage = w.usage.Add(sep.Usage)
-	steps := []struct {
-		plan, apply, kind, prompt string
-		fn                        any
-	}{
-		{StagePlanningRemovals, StageApplyingRemovals, "removals", sep.Removals, a.PlanRemovals},
-		{StagePlanningAdditions, StageApplyingAdditions, "additions", sep.Additions, a.PlanAdditions},
+	rin := scope.RoundInput{Separation: *w.sep, Feedback: feedback, Previous: previous, Round: w.round}
+	stages := map[string][2]string{
+		scope.StepRemovals:  {StagePlanningRemovals, StageApplyingRemovals},
+		scope.StepAdditions: {StagePlanningAdditions, StageApplyingAdditions},
 	}
 	// The person's answers hold for the whole round: an activity named in
 	// both steps (re-sequencing) is asked about once.
 	var answers []scope.Clarification
-	for _, st := range steps {
-		if st.prompt == "" && feedback == "" {
-			continue
+	for _, st := range rin.Steps() {
+		planStage, applyStage := stages[st.Kind][0], stages[st.Kind][1]
+		fn := a.PlanRemovals
+		if st.Kind == scope.StepAdditions {
+			fn = a.PlanAdditions
 		}
-		w.setStage(ctx, st.plan)
-		req := activities.PlanRequest{ScheduleID: w.in.ScheduleID, Input: scope.PlanInput{
-			Prompt: st.prompt, Feedback: feedback, Previous: previous, Round: w.round,
-			// What this round's removals took out: the additions step of
-			// "X instead of Y" re-creates those links elsewhere.
-			Removed:        slices.Clone(w.inverses),
-			Clarifications: slices.Clone(answers),
-		}}
+		w.setStage(ctx, planStage)
+		// What this round's removals took out: the additions step of "X
+		// instead of Y" re-creates those links elsewhere.
+		req := activities.PlanRequest{ScheduleID: w.in.ScheduleID}
+		removed := w.inverses
+		if w.v.byReference {
+			removed, req.RemovedBy = nil, slices.Clone(w.applied)
+		}
+		req.Input = rin.StepInput(st, removed, answers)
 		var plan scope.Plan
+		asked := 0
 		for {
 			plan = scope.Plan{} // decoding into the last plan would keep its question
-			if err := workflow.ExecuteActivity(plannerOptions(ctx), st.fn, req).Get(ctx, &plan); err != nil {
-				return fmt.Errorf("planning %s: %w", st.kind, err)
+			if err := workflow.ExecuteActivity(plannerOptions(ctx), fn, req).Get(ctx, &plan); err != nil {
+				return fmt.Errorf("planning %s: %w", st.Kind, err)
 			}
 			w.usage = w.usage.Add(plan.Usage)
-			if plan.Question == "" || !w.clarifies {
+			if plan.Question == "" || !w.v.clarifies || (w.v.bounded && asked == scope.MaxQuestionsPerStep) {
 				break
 			}
 			// The planner asks instead of guessing: nothing of this step is
@@ -292,38 +415,50 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 			if err != nil {
 				return err
 			}
+			asked++
 			answers = append(answers, scope.Clarification{About: plan.About, Question: plan.Question, Answer: answer})
-			req.Input.Clarifications = slices.Clone(answers)
-			w.setStage(ctx, st.plan)
+			req.Input = rin.StepInput(st, removed, answers)
+			w.setStage(ctx, planStage)
 		}
 		w.notes = append(w.notes, plan.Notes...)
+		if plan.Question != "" && w.v.clarifies && w.v.bounded {
+			// Still asking after MaxQuestionsPerStep answers: the step is left
+			// out, said so at review (as scope.PlanRound does).
+			w.notes = append(w.notes, scope.QuestionLimitNote(st, plan.Question))
+			continue
+		}
 		if plan.Question != "" {
 			w.question = strings.TrimSpace(w.question + " " + plan.Question)
 		}
 		if len(plan.Ops) == 0 {
 			continue
 		}
-		w.setStage(ctx, st.apply)
-		opScope := fmt.Sprintf("%s/round-%d/%s", w.scope, w.round, st.kind)
+		w.setStage(ctx, applyStage)
+		opScope := fmt.Sprintf("%s/round-%d/%s", w.scope, w.round, st.Kind)
 		ops := make([]schedule.Op, len(plan.Ops))
 		for i, op := range plan.Ops {
 			ops[i] = op.WithScope(opScope)
 		}
 		if err := w.apply(ctx, ops); err != nil {
-			return fmt.Errorf("applying %s: %w", st.kind, err)
+			return fmt.Errorf("applying %s: %w", st.Kind, err)
 		}
 	}
-	if len(w.inverses) > 0 {
+	if w.hasApplied() {
+		in := activities.ImpactInput{ScheduleID: w.in.ScheduleID, Inverses: w.inverses}
+		if w.v.byReference {
+			in = activities.ImpactInput{ScheduleID: w.in.ScheduleID, OpIDs: w.applied}
+		}
 		var imp Impact
-		if err := workflow.ExecuteActivity(storeOptions(ctx), a.ComputeImpact, activities.ImpactInput{
-			ScheduleID: w.in.ScheduleID, Inverses: w.inverses,
-		}).Get(ctx, &imp); err != nil {
+		if err := workflow.ExecuteActivity(storeOptions(ctx), a.ComputeImpact, in).Get(ctx, &imp); err != nil {
 			return fmt.Errorf("computing the CPM impact: %w", err)
 		}
 		w.impact = &imp
 	}
 	return nil
 }
+
+// hasApplied reports whether the current round holds applied changes.
+func (w *dispatch) hasApplied() bool { return len(w.inverses) > 0 || len(w.applied) > 0 }
 
 // apply runs ApplyOps on a disconnected context: a write that cancellation
 // interrupted could land without the workflow learning its inverses, so
@@ -334,13 +469,20 @@ func (w *dispatch) apply(ctx workflow.Context, ops []schedule.Op) error {
 	defer cancel()
 	var res activities.ApplyResult
 	if err := workflow.ExecuteActivity(storeOptions(dctx), a.ApplyOps, activities.ApplyInput{
-		ScheduleID: w.in.ScheduleID, Ops: ops,
+		ScheduleID: w.in.ScheduleID, Ops: ops, ByReference: w.v.byReference,
 	}).Get(dctx, &res); err != nil {
 		return err
 	}
 	w.inverses = append(w.inverses, res.Inverses...)
 	for _, op := range res.Applied {
-		w.changes = append(w.changes, ChangeRecord{Round: w.round, Op: op, Call: op.Call, Status: ChangeApplied})
+		if w.v.byReference {
+			w.applied = append(w.applied, op.ID)
+		}
+		rec := ChangeRecord{Round: w.round, Op: op, Call: op.Call, Status: ChangeApplied}
+		if w.v.people {
+			rec.Author = w.in.Author
+		}
+		w.changes = append(w.changes, rec)
 	}
 	return nil
 }
@@ -353,7 +495,7 @@ func (w *dispatch) awaitReview(ctx workflow.Context) (*Review, error) {
 	defer func() { w.awaiting, w.pending = false, false }()
 
 	var review Review
-	got, err := receiveWithin(ctx, w.reviews, w.in.ReviewTimeout, &review)
+	got, err := receiveWithin(ctx, w.reviews, w.in.ReviewTimeout, &review, w.v.reviewRace)
 	if err != nil || got {
 		return &review, err
 	}
@@ -362,8 +504,10 @@ func (w *dispatch) awaitReview(ctx workflow.Context) (*Review, error) {
 }
 
 // receiveWithin receives one message from ch into v, unless timeout passes
-// first (false) or ctx is cancelled (its error).
-func receiveWithin(ctx workflow.Context, ch workflow.ReceiveChannel, timeout time.Duration, v any) (bool, error) {
+// first (false) or ctx is cancelled (its error). With raceSafe, a message
+// sent in the workflow task the timer fired in (an Update handler already
+// told its caller "taken") wins over the timeout.
+func receiveWithin(ctx workflow.Context, ch workflow.ReceiveChannel, timeout time.Duration, v any, raceSafe bool) (bool, error) {
 	timerCtx, cancelTimer := workflow.WithCancel(ctx)
 	defer cancelTimer()
 	timer := workflow.NewTimer(timerCtx, timeout)
@@ -381,6 +525,8 @@ func receiveWithin(ctx workflow.Context, ch workflow.ReceiveChannel, timeout tim
 		return true, nil
 	case ctx.Err() != nil:
 		return false, ctx.Err()
+	case raceSafe && timerErr == nil && ch.ReceiveAsync(v):
+		return true, nil
 	}
 	return false, timerErr
 }
@@ -396,7 +542,7 @@ func (w *dispatch) awaitAnswer(ctx workflow.Context, question string) (string, e
 	defer func() { w.question, w.asking, w.answered = "", false, false }()
 
 	var answer Clarification
-	got, err := receiveWithin(ctx, w.answers, w.in.ReviewTimeout, &answer)
+	got, err := receiveWithin(ctx, w.answers, w.in.ReviewTimeout, &answer, w.v.reviewRace)
 	switch {
 	case err != nil:
 		return "", err
@@ -454,6 +600,14 @@ func (w *dispatch) takeReview(r Review) error {
 // accepted them and when (workflow time, so a retry writes the same record).
 func (w *dispatch) commit(ctx workflow.Context, reviewer string) (*DispatchResult, error) {
 	w.setStage(ctx, StageCommitting)
+	if w.v.commitDetached {
+		// Like apply: a commit cancellation interrupted may have marked the
+		// ops committed in a ledger already, and compensating them then
+		// would undo an accepted change. Cancellation waits for the outcome.
+		dctx, cancel := workflow.NewDisconnectedContext(ctx)
+		defer cancel()
+		ctx = dctx
+	}
 	var ids []string
 	for _, c := range w.changes {
 		if c.Round == w.round && c.Status == ChangeApplied {
@@ -467,7 +621,7 @@ func (w *dispatch) commit(ctx workflow.Context, reviewer string) (*DispatchResul
 		return w.abort(ctx, fmt.Errorf("committing: %w", err))
 	}
 	w.mark(ChangeApplied, ChangeCommitted)
-	w.inverses = nil
+	w.inverses, w.applied = nil, nil
 	return w.finish(ctx, StatusAccepted, nil)
 }
 
@@ -477,19 +631,23 @@ func (w *dispatch) compensate(ctx workflow.Context) error {
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
 	w.setStage(dctx, StageCompensating)
-	if len(w.inverses) == 0 {
+	if !w.hasApplied() {
 		return nil
 	}
-	if err := workflow.ExecuteActivity(storeOptions(dctx), a.Compensate, activities.CompensateInput{
+	in := activities.CompensateInput{
 		ScheduleID: w.in.ScheduleID,
 		Scope:      fmt.Sprintf("%s/round-%d", w.scope, w.round),
 		Inverses:   w.inverses,
-	}).Get(dctx, nil); err != nil {
+	}
+	if w.v.byReference {
+		in.Inverses, in.OpIDs = nil, w.applied
+	}
+	if err := workflow.ExecuteActivity(storeOptions(dctx), a.Compensate, in).Get(dctx, nil); err != nil {
 		w.logger.Error("Compensation failed: the schedule keeps the round's changes", "Round", w.round, "Error", err)
 		return fmt.Errorf("compensating round %d: %w", w.round, err)
 	}
 	w.mark(ChangeApplied, ChangeCompensated)
-	w.inverses = nil
+	w.inverses, w.applied = nil, nil
 	return nil
 }
 
@@ -519,8 +677,31 @@ func (w *dispatch) finish(ctx workflow.Context, status string, cause error) (*Di
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
 	w.result = status
-	w.setStage(dctx, StageDone)
-	res := &DispatchResult{Status: status, Rounds: w.round, Changes: w.changes, TokenUsage: w.usage}
+	if w.v.outcome {
+		w.stage = StageDone
+		if err := workflow.UpsertTypedSearchAttributes(dctx, DispatchStageAttribute.ValueSet(StageDone), DispatchOutcomeAttribute.ValueSet(status)); err != nil {
+			w.logger.Warn("Cannot set the DispatchStage and DispatchOutcome search attributes", "Error", err)
+		}
+	} else {
+		w.setStage(dctx, StageDone)
+	}
+	if w.v.people {
+		memo := map[string]any{"outcome": status}
+		if w.reviewer != "" {
+			memo["reviewer"] = w.reviewer
+		}
+		if err := workflow.UpsertMemo(dctx, memo); err != nil {
+			w.logger.Warn("Cannot set the memo", "Error", err)
+		}
+	}
+	changes, omitted := capChanges(w.changes, w.omitted)
+	res := &DispatchResult{
+		Status: status, Rounds: w.round, Changes: changes, ChangesOmitted: omitted, TokenUsage: w.usage,
+		Reason: w.reason,
+	}
+	if w.v.people {
+		res.Author, res.Reviewer = w.in.Author, w.reviewer
+	}
 	if cause != nil {
 		res.Error = cause.Error()
 	}
@@ -538,11 +719,15 @@ func (w *dispatch) setStage(ctx workflow.Context, stage string) {
 	}
 }
 
-// mark moves the current round's records from one status to another.
+// mark moves the current round's records from one status to another,
+// with who reviewed them (when a person did).
 func (w *dispatch) mark(from, to string) {
 	for i := range w.changes {
 		if w.changes[i].Round == w.round && w.changes[i].Status == from {
 			w.changes[i].Status = to
+			if w.v.people {
+				w.changes[i].Reviewer = w.reviewer
+			}
 		}
 	}
 }
@@ -575,5 +760,6 @@ func (w *dispatch) status() Status {
 }
 
 func (w *dispatch) proposal() *Proposal {
-	return &Proposal{AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: w.roundChanges(), Impact: w.impact, Notes: w.notes, Question: w.question}
+	changes, omitted := capChanges(w.roundChanges(), 0)
+	return &Proposal{AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.notes, Question: w.question}
 }
