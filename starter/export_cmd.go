@@ -34,8 +34,10 @@ func newExportCmd(io *streams, stores *config.Stores, runF func(context.Context,
 		Use:   "export (--schedule ID | --file FILE) --format json|mspdi|xer [-o FILE]",
 		Short: "Write a schedule as JSON, MS Project XML (MSPDI) or Primavera P6 XER",
 		Long: "Write a stored schedule (--schedule) or convert a schedule file (--file, no server needed)\n" +
-			"to JSON, MS Project XML or P6 XER. Without -o the file goes to standard output; with -o it\n" +
-			"is written whole or not at all. Input files are read by extension: .json, .xml, .xer.",
+			"to JSON, MS Project XML or P6 XER. Without -o (or with -o -) the file goes to standard output;\n" +
+			"with -o it is written whole or not at all, through a symbolic link to its target, keeping an\n" +
+			"existing file's permissions; a device, pipe or directory is refused. Input files are read by\n" +
+			"extension: .json, .xml, .xer.",
 		Example: "  autoscheduler export --schedule building --format mspdi -o building.xml\n" +
 			"  autoscheduler export --file plan.xer --format json > plan.json",
 		Args: cobra.NoArgs,
@@ -55,7 +57,7 @@ func newExportCmd(io *streams, stores *config.Stores, runF func(context.Context,
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file to convert (.json, .xml or .xer)")
 	cmd.Flags().StringVar(&opts.Format, "format", "json", "output format: json, mspdi (MS Project XML) or xer (Primavera P6)")
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "file to write (default: standard output)")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "file to write (default or -: standard output)")
 	return cmd
 }
 
@@ -80,13 +82,16 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	var progress interchange.Progress
 	// The bar draws on stderr: only when someone watches it, and not over
 	// the file itself going to the same terminal.
-	if len(s.Activities) >= progressThreshold && isTTY(opts.io.ErrOut) && (opts.Output != "" || !opts.io.OutIsTTY) {
+	if len(s.Activities) >= progressThreshold && isTTY(opts.io.ErrOut) && (!isStdout(opts.Output) || !opts.io.OutIsTTY) {
 		progress = progressBar(opts.io, "exporting")
 	}
-	if opts.Output == "" {
+	if isStdout(opts.Output) {
 		return interchange.Write(opts.io.Out, s, format, progress)
 	}
-	if err := interchange.WriteFile(opts.Output, s, format, progress); err != nil {
+	if _, err := schedule.Check(s); err != nil {
+		return &interchange.FileError{Path: opts.Output, Err: err}
+	}
+	if err := writeOutput(opts.Output, func(w io.Writer) error { return interchange.Write(w, s, format, progress) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.io.ErrOut, "wrote %s: %d activities, %d relationships (%s)\n", opts.Output, len(s.Activities), len(s.Relationships), strings.ToUpper(string(format)))

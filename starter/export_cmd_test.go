@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -100,5 +101,112 @@ func TestScheduleReadsMSPDI(t *testing.T) {
 	code, out, errOut := runCLI(t, "schedule", "--file", "../../shared/data/mspdi/mspdirelations.xml", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"project_duration": 3`) || !strings.Contains(out, `"early_start_date": "2006-09-25T08:00:00"`) {
 		t.Errorf("exit %d, %s%s", code, out, errOut)
+	}
+}
+
+// -o writes through a symbolic link to its target, keeps an existing file's
+// mode, refuses anything but a regular file, and takes - for standard
+// output (issue 12, item 4).
+func TestExportOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	export := func(out string) (int, string, string) {
+		return runCLI(t, "export", "--file", "testdata/two.json", "--format", "json", "-o", out)
+	}
+	_, want, _ := runCLI(t, "export", "--file", "testdata/two.json", "--format", "json")
+
+	// A 0600 file stays 0600.
+	private := filepath.Join(dir, "private.json")
+	if err := os.WriteFile(private, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := export(private); code != 0 {
+		t.Fatal(errOut)
+	}
+	if fi, _ := os.Stat(private); fi.Mode().Perm() != 0o600 {
+		t.Errorf("an existing 0600 file came back %v", fi.Mode().Perm())
+	}
+	if got, _ := os.ReadFile(private); string(got) != want {
+		t.Errorf("the file holds %q", got)
+	}
+	// A new file is 0644.
+	fresh := filepath.Join(dir, "fresh.json")
+	if code, _, errOut := export(fresh); code != 0 {
+		t.Fatal(errOut)
+	}
+	if fi, _ := os.Stat(fresh); fi.Mode().Perm() != 0o644 {
+		t.Errorf("a new file is %v, want 0644", fi.Mode().Perm())
+	}
+
+	// Through a link (relative, in another directory), the link kept.
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	target := filepath.Join(sub, "target.json")
+	os.WriteFile(target, []byte("old"), 0o640)
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("sub/target.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := export(link); code != 0 {
+		t.Fatal(errOut)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link was replaced by a file")
+	}
+	if got, _ := os.ReadFile(target); string(got) != want {
+		t.Errorf("the link's target was not written: %q", got)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o640 {
+		t.Errorf("the target's mode came back %v, want 0640", fi.Mode().Perm())
+	}
+	// A dangling link creates its target.
+	dangling := filepath.Join(dir, "dangling.json")
+	os.Symlink("sub/new.json", dangling)
+	if code, _, errOut := export(dangling); code != 0 {
+		t.Fatal(errOut)
+	}
+	if got, _ := os.ReadFile(filepath.Join(sub, "new.json")); string(got) != want {
+		t.Errorf("the dangling link's target was not created")
+	}
+
+	// Not a regular file: refused, left as it was.
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	toFIFO := filepath.Join(dir, "to-fifo")
+	os.Symlink(fifo, toFIFO)
+	refused := []string{sub, fifo, toFIFO}
+	entries := 7
+	// A device node of our own (a null device, 1:3), never the system's:
+	// the code before the fix replaced it with a regular file.
+	device := filepath.Join(dir, "null")
+	if err := syscall.Mknod(device, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+		refused = append(refused, device)
+		entries++
+	} else {
+		t.Logf("no device node test (mknod: %v)", err)
+	}
+	for _, out := range refused {
+		code, stdout, errOut := export(out)
+		if code != exitError || stdout != "" || !strings.Contains(errOut, "is not a regular file") {
+			t.Errorf("-o %s: exit %d, stderr %q", out, code, errOut)
+		}
+	}
+	if fi, _ := os.Lstat(fifo); fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
+	}
+	if fi, err := os.Lstat(device); err == nil && fi.Mode()&os.ModeCharDevice == 0 {
+		t.Error("the device node was replaced")
+	}
+	if list, _ := os.ReadDir(dir); len(list) != entries {
+		t.Errorf("temporary files left behind: %d entries, want %d", len(list), entries)
+	}
+
+	// -o - is standard output.
+	if code, out, errOut := export("-"); code != 0 || out != want || errOut != "" {
+		t.Errorf("-o -: exit %d, stdout %.60q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("-o - wrote a file named -")
 	}
 }
