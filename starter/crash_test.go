@@ -49,7 +49,7 @@ func TestWorkerCrashMidDispatch(t *testing.T) {
 
 	var logs bytes.Buffer
 	startWorker := func() *exec.Cmd {
-		cmd := exec.Command(bin, "--address", srv.FrontendAddress(), "--db", db, "--neo4j-uri=", "--weaviate-url=")
+		cmd := exec.Command(bin, "--temporal-address", srv.FrontendAddress(), "--db", db, "--neo4j-uri=", "--weaviate-url=")
 		cmd.Stdout, cmd.Stderr = &logs, &logs
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

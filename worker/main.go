@@ -4,14 +4,12 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"os"
 	"time"
 
 	"github.com/spf13/pflag"
-	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
@@ -30,11 +28,9 @@ func main() {
 func run(args []string) error {
 	stores := config.StoresFromEnv()
 	fs := pflag.NewFlagSet("worker", pflag.ContinueOnError)
-	address := fs.String("address", config.EnvOr("TEMPORAL_ADDRESS", "127.0.0.1:7233"), "Temporal frontend host:port (env TEMPORAL_ADDRESS)")
-	namespace := fs.String("namespace", config.EnvOr("TEMPORAL_NAMESPACE", "default"), "Temporal namespace (env TEMPORAL_NAMESPACE)")
+	temporalCfg := config.TemporalFromEnv()
+	temporalCfg.BindFlags(fs)
 	queue := fs.String("task-queue", config.EnvOr("TEMPORAL_TASK_QUEUE", workflows.TaskQueue), "task queue (env TEMPORAL_TASK_QUEUE)")
-	certFile := fs.String("tls-cert", os.Getenv("TEMPORAL_TLS_CERT"), "client certificate for mTLS, e.g. Temporal Cloud (env TEMPORAL_TLS_CERT)")
-	keyFile := fs.String("tls-key", os.Getenv("TEMPORAL_TLS_KEY"), "client key for mTLS (env TEMPORAL_TLS_KEY); an API key comes from TEMPORAL_API_KEY only")
 	stores.BindFlags(fs)
 	planning := config.PlanningFromEnv()
 	planning.BindFlags(fs)
@@ -42,24 +38,6 @@ func run(args []string) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-
-	opts := client.Options{HostPort: *address, Namespace: *namespace, Logger: sdklog.NewStructuredLogger(logger)}
-	if (*certFile == "") != (*keyFile == "") {
-		return fmt.Errorf("--tls-cert and --tls-key go together")
-	}
-	if *certFile != "" {
-		pair, err := tls.LoadX509KeyPair(*certFile, *keyFile)
-		if err != nil {
-			return fmt.Errorf("loading the TLS client certificate: %w", err)
-		}
-		opts.ConnectionOptions.TLS = &tls.Config{Certificates: []tls.Certificate{pair}}
-	}
-	if key := os.Getenv("TEMPORAL_API_KEY"); key != "" {
-		opts.Credentials = client.NewAPIKeyStaticCredentials(key)
-		if opts.ConnectionOptions.TLS == nil {
-			opts.ConnectionOptions.TLS = &tls.Config{} // API keys travel over TLS only
-		}
-	}
 
 	planner, plannerName, err := planning.Planner()
 	if err != nil {
@@ -71,15 +49,15 @@ func run(args []string) error {
 		return err
 	}
 	defer c.Close(ctx)
-	tc, err := client.Dial(opts)
+	tc, err := temporalCfg.Dial(sdklog.NewStructuredLogger(logger))
 	if err != nil {
-		return fmt.Errorf("connecting to Temporal at %s: %w", *address, err)
+		return err
 	}
 	defer tc.Close()
 	// On SIGINT/SIGTERM the worker stops polling and gives running
 	// activities this long to finish before it returns.
 	w := worker.New(tc, *queue, worker.Options{WorkerStopTimeout: 30 * time.Second})
 	workflows.Register(w, &activities.Activities{Stores: c, Planner: planner})
-	logger.Info("worker started", "address", *address, "namespace", *namespace, "task_queue", *queue, "planner", plannerName)
+	logger.Info("worker started", "temporal", temporalCfg.String(), "task_queue", *queue, "planner", plannerName)
 	return w.Run(worker.InterruptCh())
 }
