@@ -124,7 +124,7 @@ func TestReadJSONErrorsNameFieldAndIndex(t *testing.T) {
 		{"duplicate link", link(`{"id": "R3", "type": "FS", "predecessor": "A1", "successor": "A2", "lag": 3}`), `relationships[3]: duplicate FS link "A1" -> "A2" (also relationships[0])`},
 		{"duplicate id", link(`{"id": "A1", "type": "SF", "predecessor": "A1", "successor": "A2"}`), `relationships[3].id: duplicate id "A1" (also activities[0].id)`},
 		{"cycle", link(`{"id": "R3", "type": "SF", "predecessor": "A2", "successor": "A1"}`), `circular logic: "Dig" (A1) -> "Pour" (A2) -> "Dig" (A1)`},
-		{"bad duration", `{"activities": [{"id": "A", "name": "Dig", "duration": "pert(5,3,1)"}], "relationships": []}`, `activities[0].duration: duration "pert(5,3,1)": pert(a,m,b) needs a <= m <= b`},
+		{"bad duration", `{"activities": [{"id": "A", "name": "Dig", "duration": "pert(5,3,1)"}], "relationships": []}`, `activities[0].duration: activity "A": duration "pert(5,3,1)": pert(a,m,b) needs a <= m <= b`},
 		{"duration object", `{"activities": [{"id": "A", "name": "Dig", "duration": {}}], "relationships": []}`, `activities[0]`},
 		{"missing name", `{"activities": [{"id": "A", "duration": "1"}], "relationships": []}`, `activities[0].name: missing name`},
 		{"missing id", `{"activities": [{"name": "Dig", "duration": "1"}], "relationships": []}`, `activities[0].id: missing id`},
@@ -166,7 +166,7 @@ func TestReadJSONReportsSeveralProblems(t *testing.T) {
 	}
 	_, err := interchange.ReadFile(path)
 	want := path + ": 3 problems:\n" +
-		"  activities[0].duration: duration \"five\": \"five\" is not a number of working days\n" +
+		"  activities[0].duration: activity \"A\": duration \"five\": \"five\" is not a number of working days\n" +
 		"  activities[1].name: missing name\n" +
 		"  relationships[0].successor: unknown activity \"C\""
 	if err == nil || err.Error() != want {
@@ -188,6 +188,13 @@ func FuzzParseJSON(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte(`{"activities": [], "relationships": []}`))
 	f.Add([]byte(`{"activities": [{"id": "A", "name": "x", "duration": 1}], "relationships": [{"id":"R","type":"FS","predecessor":"A","successor":"A"}]}`))
+	// Hostile inputs of issue 12: huge and NaN-like values, control
+	// characters in ids, names and descriptions.
+	f.Add([]byte(`{"activities": [{"id": "A", "name": "a", "duration": "1e308"}, {"id": "B", "name": "b", "duration": "pert(1,2,1e308)"}], "relationships": [{"id": "R", "type": "FS", "predecessor": "A", "successor": "B", "lag": 1e308}]}`))
+	f.Add([]byte(`{"activities": [{"id": "A", "name": "a", "duration": "100000"}, {"id": "B", "name": "b", "duration": "1"}], "relationships": [{"id": "R", "type": "SS", "predecessor": "A", "successor": "B", "lag": -100000}]}`))
+	f.Add([]byte(`{"start_date": "2026-01-05", "activities": [{"id": "A", "name": "a", "duration": "80000"}, {"id": "B", "name": "b", "duration": "80000"}], "relationships": [{"id": "R", "type": "FS", "predecessor": "A", "successor": "B"}]}`))
+	f.Add([]byte(`{"name": "P\r", "activities": [{"id": "A\u0000", "name": "a\tb\u0085", "description": "ok\ttab\nline\r\nbell\u0007", "duration": "1"}]}`))
+	f.Add([]byte(`{"activities": [{"id": " A ", "name": "\u00a0\u2028\ufeff\ufffd", "description": "\r", "duration": "1"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := interchange.ParseJSON(data)
 		if err != nil {

@@ -58,7 +58,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -72,10 +71,6 @@ const (
 
 // Field IDs of MS Project's Text1, Text2 and Text3 task fields.
 var textFieldIDs = [3]string{"188743731", "188743734", "188743737"}
-
-// maxDays bounds durations and lags read from files (about 400 years):
-// beyond it a value is a corrupt field, not a plan.
-const maxDays = 100_000
 
 type mspdiProject struct {
 	Name               string
@@ -212,7 +207,9 @@ func decodeMSPDI(data []byte) (*mspdiProject, error) {
 				if err := d.DecodeElement(&v, &t); err != nil {
 					return nil, xmlError(err)
 				}
-				v = strings.TrimSpace(v)
+				if t.Name.Local != "Name" && t.Name.Local != "Title" {
+					v = strings.TrimSpace(v) // names keep their spaces
+				}
 				switch t.Name.Local {
 				case "Name":
 					p.Name = v
@@ -284,7 +281,9 @@ func xmlError(err error) error {
 }
 
 // charsetReader accepts the encodings MS Project and P6 write: UTF-8 and
-// the Latin-1 family (windows-1252's extra letters are read as Latin-1).
+// the Latin-1 family. An ISO-8859-1 label is read as Windows-1252, as web
+// browsers do: files so labelled come from Windows, and Latin-1's own
+// meaning of 0x80-0x9F is control characters no schedule text may hold.
 func charsetReader(label string, in io.Reader) (io.Reader, error) {
 	switch strings.ToLower(label) {
 	case "utf-8", "utf8", "us-ascii", "ascii":
@@ -294,9 +293,9 @@ func charsetReader(label string, in io.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]byte, 0, len(data))
-		for _, b := range data {
-			out = utf8.AppendRune(out, rune(b))
+		out, err := decodeWindows1252(data)
+		if err != nil {
+			return nil, err
 		}
 		return bytes.NewReader(out), nil
 	}
@@ -312,7 +311,7 @@ func isTrue(v string) bool { v = strings.TrimSpace(v); return v == "1" || string
 
 func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
 	s := &schedule.Schedule{Name: p.Title, Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
-	if s.Name == "" {
+	if strings.TrimSpace(s.Name) == "" {
 		s.Name = p.Name
 	}
 	if p.StartDate != "" {
@@ -592,8 +591,8 @@ func parseMSPDIDuration(v string, minutesPerDay float64) (float64, error) {
 		return 0, fmt.Errorf("%q is negative", v)
 	}
 	days := minutes / minutesPerDay
-	if days > maxDays {
-		return 0, fmt.Errorf("%q is more than %d working days", v, maxDays)
+	if !(days <= schedule.MaxDays) { // NaN too
+		return 0, fmt.Errorf("%q is beyond the limit of %d working days of %g minutes (schedule.MaxDays)", v, schedule.MaxDays, minutesPerDay)
 	}
 	return roundDays(days), nil
 }
@@ -664,8 +663,8 @@ func mspdiLag(l mspdiLink, minutesPerDay, weekShare, predDays float64) (float64,
 	case lagPercent:
 		days = raw / 100 * predDays
 	}
-	if math.Abs(days) > maxDays {
-		return 0, fmt.Errorf("LinkLag %s is more than %d working days", v, maxDays)
+	if !(math.Abs(days) <= schedule.MaxDays) { // NaN too
+		return 0, fmt.Errorf("LinkLag %s is beyond the limit of ±%d working days (schedule.MaxDays)", v, schedule.MaxDays)
 	}
 	return roundDays(days), nil
 }

@@ -72,6 +72,11 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		if clock, err = schedule.NewClock(s.StartDate, s.Calendar); err != nil {
 			return err
 		}
+		// Every date written is at or before the finish: one check covers
+		// them all, so none is silently stuck at the range's end.
+		if err := clock.Check(res.ProjectDuration); err != nil {
+			return fmt.Errorf("dating the schedule for MS Project: %w", err)
+		}
 	}
 	date := func(t time.Time) string { return t.Format(schedule.DateTimeLayout) }
 

@@ -33,7 +33,6 @@ package interchange
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,7 +42,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -60,10 +58,17 @@ type xerRow struct {
 	values []string
 }
 
-// get is a row's value of field ("" when the table has no such field).
+// get is a row's value of field ("" when the table has no such field),
+// spaces trimmed: for numbers, codes and flags.
 func (t *xerTable) get(r xerRow, field string) string {
+	return strings.TrimSpace(t.text(r, field))
+}
+
+// text is a row's value of field as written: names and ids keep their
+// spaces, so what a schedule holds comes back from the file the same.
+func (t *xerTable) text(r xerRow, field string) string {
 	if i, ok := t.fields[field]; ok && i < len(r.values) {
-		return strings.TrimSpace(r.values[i])
+		return r.values[i]
 	}
 	return ""
 }
@@ -86,15 +91,12 @@ func readXER(data []byte) (*schedule.Schedule, error) {
 }
 
 // splitXER cuts the file into tables. P6 writes the Windows code page of
-// its database; text that is not UTF-8 is read as Latin-1.
+// its machine, usually Windows-1252; a byte order mark or valid UTF-8 says
+// otherwise (see decodeWindowsText).
 func splitXER(data []byte) (map[string]*xerTable, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if !utf8.Valid(data) {
-		out := make([]byte, 0, len(data)+len(data)/8)
-		for _, b := range data {
-			out = utf8.AppendRune(out, rune(b))
-		}
-		data = out
+	data, _, err := decodeWindowsText(data)
+	if err != nil {
+		return nil, err
 	}
 	tables := map[string]*xerTable{}
 	var cur *xerTable
@@ -172,11 +174,11 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 	}
 	pr := proj.rows[0]
 	projID := proj.get(pr, "proj_id")
-	s := &schedule.Schedule{Name: proj.get(pr, "proj_short_name"), Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
+	s := &schedule.Schedule{Name: proj.text(pr, "proj_short_name"), Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
 	if wbs := tables["PROJWBS"]; wbs != nil {
 		for _, r := range wbs.rows {
 			if wbs.get(r, "proj_id") == projID && wbs.get(r, "proj_node_flag") == "Y" && wbs.get(r, "wbs_name") != "" {
-				s.Name = wbs.get(r, "wbs_name")
+				s.Name = wbs.text(r, "wbs_name")
 				break
 			}
 		}
@@ -254,7 +256,9 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 
 	tt := tables["TASK"]
 	if tt == nil {
-		return s, nil
+		// Without it the file holds no activities at all: a project
+		// exported without its activities, or a file cut short.
+		return nil, errors.New("no TASK table: the file holds no activities; export the project from P6 with its activities")
 	}
 	allTasks := map[string]bool{}
 	for _, r := range tt.rows {
@@ -289,13 +293,13 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 			v := tt.get(r, "target_drtn_hr_cnt")
 			if v != "" {
 				h, err := strconv.ParseFloat(v, 64)
-				if err != nil || h < 0 || math.IsInf(h, 0) || h/hpd > maxDays {
-					return nil, fmt.Errorf("%s: target_drtn_hr_cnt %q is not a number of hours from 0 to %d days", where, v, maxDays)
+				if err != nil || !(h >= 0 && h/hpd <= schedule.MaxDays) { // NaN too
+					return nil, fmt.Errorf("%s (task_code %q): target_drtn_hr_cnt %q is not a number of hours from 0 to %d working days of %g hours (schedule.MaxDays)", where, tt.text(r, "task_code"), v, schedule.MaxDays, hpd)
 				}
 				days = roundDays(h / hpd)
 			}
 		}
-		a := schedule.Activity{ID: tt.get(r, "task_code"), Name: tt.get(r, "task_name"), Duration: formatDays(days)}
+		a := schedule.Activity{ID: tt.text(r, "task_code"), Name: tt.text(r, "task_name"), Duration: formatDays(days)}
 		if a.ID == "" {
 			a.ID = id
 		}
@@ -342,8 +346,8 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 			lag := 0.0
 			if v := pt.get(r, "lag_hr_cnt"); v != "" {
 				h, err := strconv.ParseFloat(v, 64)
-				if err != nil || math.IsInf(h, 0) || math.IsNaN(h) || math.Abs(h/clndrOf[succ]) > maxDays {
-					return nil, fmt.Errorf("%s: lag_hr_cnt %q is not a number of hours up to %d days", where, v, maxDays)
+				if err != nil || !(math.Abs(h/clndrOf[succ]) <= schedule.MaxDays) { // NaN too
+					return nil, fmt.Errorf("%s (%s to %s): lag_hr_cnt %q is not a number of hours within ±%d working days of %g hours (schedule.MaxDays)", where, code[pred], code[succ], v, schedule.MaxDays, clndrOf[succ])
 				}
 				lag = roundDays(h / clndrOf[succ])
 			}
@@ -617,6 +621,12 @@ func parseXERCalendar(data, dayHours string) (*xerCalendar, error) {
 
 // WriteXER writes s as a P6 XER file (version 19.12 layout). s must be
 // valid.
+//
+// The file is UTF-8, without a byte order mark, as it always was. P6 itself
+// writes its machine's Windows code page, but Windows-1252 cannot hold most
+// of what a name may (二階, ≥, emoji), so writing it would lose text, while
+// UTF-8 comes back exactly through ParseXER (valid UTF-8 is read as UTF-8).
+// ASCII text, most schedules, is the same bytes in both.
 func WriteXER(w io.Writer, s *schedule.Schedule) error { return writeXER(w, s, nil) }
 
 // xerText makes a value safe for a tab-separated line.

@@ -1,0 +1,117 @@
+package interchange
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Text encodings of files written on Windows. P6 exports XER in the Windows
+// code page of its machine, which for Western European and American
+// installations is Windows-1252: Latin-1 plus, in 0x80-0x9F where Latin-1
+// has control characters, the euro sign, smart quotes, dashes and a few
+// letters (Š, Œ, Ÿ ...). Reading those bytes as Latin-1 turns "Pour ‘A’ –
+// Level 2" into control characters.
+
+// windows1252High maps bytes 0x80-0x9F; 0 marks the five bytes the code page
+// leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D). 0xA0-0xFF are Latin-1,
+// the same numbers as Unicode.
+var windows1252High = [32]rune{
+	0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, // 80-87: € ‚ ƒ „ … † ‡
+	0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0, // 88-8F: ˆ ‰ Š ‹ Œ Ž
+	0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, // 90-97: ‘ ’ “ ” • – —
+	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178, // 98-9F: ˜ ™ š › œ ž Ÿ
+}
+
+// decodeWindows1252 decodes Windows-1252 bytes to UTF-8. A byte the code page
+// does not define is an error naming its line: such a file is in another
+// code page (Central European and Cyrillic ones use those bytes), and
+// guessing would put wrong letters in names without a word.
+func decodeWindows1252(data []byte) ([]byte, error) {
+	out := make([]byte, 0, len(data)+len(data)/8)
+	line := 1
+	for _, b := range data {
+		switch {
+		case b < 0x80:
+			if b == '\n' {
+				line++
+			}
+			out = append(out, b)
+		case b < 0xA0:
+			r := windows1252High[b-0x80]
+			if r == 0 {
+				return nil, fmt.Errorf("line %d: byte 0x%02X is not a Windows-1252 character; the file is neither UTF-8 nor Windows-1252: save or export it as UTF-8", line, b)
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			out = utf8.AppendRune(out, rune(b))
+		}
+	}
+	return out, nil
+}
+
+// decodeUTF16 decodes UTF-16 after its byte order mark.
+func decodeUTF16(data []byte, bigEndian bool) ([]byte, error) {
+	if len(data)%2 != 0 {
+		return nil, fmt.Errorf("UTF-16 text with an odd number of bytes: the file is cut short")
+	}
+	units := make([]uint16, len(data)/2)
+	for i := range units {
+		hi, lo := data[2*i], data[2*i+1]
+		if !bigEndian {
+			hi, lo = lo, hi
+		}
+		units[i] = uint16(hi)<<8 | uint16(lo)
+	}
+	out := make([]byte, 0, len(data))
+	for _, r := range utf16.Decode(units) {
+		out = utf8.AppendRune(out, r)
+	}
+	return out, nil
+}
+
+// decodeWindowsText reads a text file that names no encoding of its own, as
+// XER files do (the ERMHDR line carries P6's version, the export date, the
+// user, the database and the currency, but no code page), and returns it as
+// UTF-8 with the name of the encoding it was read in:
+//
+//   - a byte order mark decides: UTF-8 (EF BB BF), UTF-16 LE (FF FE) or
+//     UTF-16 BE (FE FF); the mark is dropped;
+//   - text that is valid UTF-8 is UTF-8 (ASCII is both; a Windows-1252 file
+//     with any letter outside ASCII is almost never valid UTF-8, whose
+//     multi-byte sequences need 0x80-0xBF bytes after a 0xC2-0xF4 lead);
+//   - anything else is Windows-1252 (see decodeWindows1252).
+func decodeWindowsText(data []byte) (text []byte, encoding string, err error) {
+	switch {
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		data = data[3:]
+		if !utf8.Valid(data) {
+			return nil, "", fmt.Errorf("line %d: invalid UTF-8 in a file marked as UTF-8", lineOf(data, invalidUTF8At(data)))
+		}
+		return data, "UTF-8", nil
+	case bytes.HasPrefix(data, []byte("\xff\xfe")):
+		text, err := decodeUTF16(data[2:], false)
+		return text, "UTF-16LE", err
+	case bytes.HasPrefix(data, []byte("\xfe\xff")):
+		text, err := decodeUTF16(data[2:], true)
+		return text, "UTF-16BE", err
+	case utf8.Valid(data):
+		return data, "UTF-8", nil
+	}
+	text, err = decodeWindows1252(data)
+	return text, "Windows-1252", err
+}
+
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
+}
+
+func lineOf(data []byte, at int) int { return bytes.Count(data[:at], []byte{'\n'}) + 1 }

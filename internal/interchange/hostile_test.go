@@ -1,0 +1,327 @@
+package interchange_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// A P6 export in Windows-1252 (testdata, CRLF lines as P6 writes them):
+// smart quotes, dashes, the euro sign and Œ/Ÿ/™ come through as themselves.
+func TestXERWindows1252(t *testing.T) {
+	s, err := interchange.ReadFile("testdata/windows-1252.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []schedule.Activity{
+		{ID: "A1000", Name: "Pour “slab” – Level 2 ‘east’ … €5k Œuvre ™", Duration: "5"},
+		{ID: "A1010", Name: "Étage terminé — Ÿves’ sign-off", Duration: "0"},
+	}
+	if s.Name != "Tour Café – phase 2" || !reflect.DeepEqual(s.Activities, want) {
+		t.Errorf("name %q, activities %#v", s.Name, s.Activities)
+	}
+}
+
+// The same file in UTF-8 (with and without a byte order mark) and UTF-16
+// reads the same.
+func TestXEREncodings(t *testing.T) {
+	raw, err := os.ReadFile("testdata/windows-1252.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := interchange.ParseXER(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := []rune(asUTF8(t, raw))
+	utf16le, utf16be := []byte{0xff, 0xfe}, []byte{0xfe, 0xff}
+	for _, u := range utf16.Encode(text) {
+		utf16le = append(utf16le, byte(u), byte(u>>8))
+		utf16be = append(utf16be, byte(u>>8), byte(u))
+	}
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"UTF-8", []byte(string(text))},
+		{"UTF-8 with BOM", append([]byte("\xef\xbb\xbf"), string(text)...)},
+		{"UTF-16LE", utf16le},
+		{"UTF-16BE", utf16be},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := interchange.ParseXER(tc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got %#v\nwant %#v", got, want)
+			}
+		})
+	}
+}
+
+// asUTF8 decodes the Windows-1252 test file by hand: every character in it
+// is ASCII, Latin-1 or one of the few below.
+func asUTF8(t *testing.T, raw []byte) string {
+	t.Helper()
+	high := map[byte]rune{0x80: '€', 0x85: '…', 0x8c: 'Œ', 0x91: '‘', 0x92: '’', 0x93: '“', 0x94: '”', 0x96: '–', 0x97: '—', 0x99: '™', 0x9f: 'Ÿ'}
+	var b strings.Builder
+	for _, c := range raw {
+		switch {
+		case c < 0x80 || c >= 0xa0:
+			b.WriteRune(rune(c))
+		case high[c] != 0:
+			b.WriteRune(high[c])
+		default:
+			t.Fatalf("byte 0x%02x not in the table", c)
+		}
+	}
+	return b.String()
+}
+
+func TestXEREncodingErrors(t *testing.T) {
+	cp1250, err := os.ReadFile("testdata/windows-1250.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		// Central European: ť is 0x9D, which Windows-1252 does not define.
+		{"another code page", cp1250, "line 4: byte 0x9D is not a Windows-1252 character; the file is neither UTF-8 nor Windows-1252"},
+		{"bad UTF-8 after a BOM", []byte("\xef\xbb\xbfERMHDR\t19.12\n%T\tPROJECT\n\xff\n"), "line 3: invalid UTF-8 in a file marked as UTF-8"},
+		{"odd UTF-16", []byte("\xff\xfeE\x00R"), "UTF-16 text with an odd number of bytes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := interchange.ParseXER(tc.data)
+			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A file without a TASK table holds no activities: refused, not read as an
+// empty schedule.
+func TestXERWithoutTaskTable(t *testing.T) {
+	for name, data := range map[string]string{
+		"no TASK":       xerFile(""),
+		"only calendar": xerFile(xerCal + "%R\t1\tC\t8\t\n"),
+		"cut short":     strings.TrimSuffix(xerFile(""), "%E\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := interchange.ParseXER([]byte(data))
+			if err == nil || s != nil || !strings.Contains(err.Error(), "no TASK table: the file holds no activities") {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+}
+
+// An MSPDI file labelled windows-1252 (or ISO-8859-1, as often mislabelled)
+// keeps its smart quotes and dashes.
+func TestMSPDIWindows1252(t *testing.T) {
+	for _, label := range []string{"windows-1252", "ISO-8859-1"} {
+		t.Run(label, func(t *testing.T) {
+			doc := strings.Replace(mspdiFile("", `<Task><UID>1</UID><ID>1</ID><Name>Pour NAME</Name><Duration>PT8H0M0S</Duration></Task>`), "UTF-8", label, 1)
+			data := []byte(strings.Replace(doc, "NAME", "\x93slab\x94 \x96 \x80", 1))
+			s, err := interchange.ParseMSPDI(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Activities[0].Name; got != "Pour “slab” – €" {
+				t.Errorf("name %q", got)
+			}
+		})
+	}
+}
+
+// Every reader refuses durations and lags beyond schedule.MaxDays (and
+// NaN), naming where and the limit.
+func TestReadersRefuseHugeValues(t *testing.T) {
+	preds := "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
+	tasks := "%T\tTASK\n%F\ttask_id\tproj_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n"
+	link := func(lag string) string {
+		return mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><LinkLag>`+lag+`</LinkLag></PredecessorLink></Task>`)
+	}
+	tests := []struct {
+		name   string
+		format interchange.Format
+		in     string
+		want   string
+	}{
+		{"JSON duration", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "1e308"}]}`, `activities[0].duration: activity "A": duration "1e308": 1e308 is beyond the limit of 100000 working days`},
+		{"JSON pert", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "pert(1,2,100001)"}]}`, `activity "A": duration "pert(1,2,100001)": parameter 3: 100001 is beyond the limit of 100000 working days`},
+		{"JSON lag", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "1"}, {"id": "B", "name": "b", "duration": "1"}], "relationships": [{"id": "R", "type": "FS", "predecessor": "A", "successor": "B", "lag": 1e308}]}`,
+			`relationships[0].lag: relationship "R": lag 1e+308 is beyond the limit of ±100000 working days`},
+		{"JSON lead", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "1"}, {"id": "B", "name": "b", "duration": "1"}], "relationships": [{"id": "R", "type": "FS", "predecessor": "A", "successor": "B", "lag": -100000.5}]}`,
+			`relationship "R": lag -100000.5 is beyond the limit of ±100000`},
+		{"MSPDI duration", interchange.MSPDI, mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>PT800008H</Duration></Task>`), `Task UID 3 (line 5): Duration: "PT800008H" is beyond the limit of 100000 working days of 480 minutes`},
+		{"MSPDI lag", interchange.MSPDI, link("1e308"), `Task UID 2 (line 5): PredecessorLink 1: LinkLag 1e308 is beyond the limit of ±100000 working days`},
+		{"MSPDI lag NaN", interchange.MSPDI, link("NaN"), `LinkLag "NaN" is not a number`},
+		{"XER duration", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\tB\t1e308\n"), `line 7: TASK task_id 1 (task_code "A"): target_drtn_hr_cnt "1e308" is not a number of hours from 0 to 100000 working days of 8 hours`},
+		{"XER duration NaN", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\tB\tNaN\n"), `target_drtn_hr_cnt "NaN" is not a number of hours`},
+		{"XER lag", interchange.XER, xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\t-1e308\n"), `line 11: TASKPRED task_pred_id 9 (A1 to M1): lag_hr_cnt "-1e308" is not a number of hours within ±100000 working days`},
+		{"XER lag NaN", interchange.XER, xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tNaN\n"), `lag_hr_cnt "NaN" is not a number of hours`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _, err := interchange.Parse([]byte(tc.in), tc.format)
+			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// No writer writes Inf or NaN: a schedule beyond the limits is refused
+// before a byte is written (MSPDI and XER used to write +Inf and NaN that
+// their own readers refuse).
+func TestWritersRefuseHugeValues(t *testing.T) {
+	for name, change := range map[string]func(*schedule.Schedule){
+		"duration": func(s *schedule.Schedule) { s.Activities[0].Duration = "1e308" },
+		"lag":      func(s *schedule.Schedule) { s.Relationships[0].Lag = 1e308 },
+		"NaN lag":  func(s *schedule.Schedule) { s.Relationships[0].Lag = math.NaN() },
+	} {
+		for _, f := range interchange.Formats {
+			t.Run(name+"/"+string(f), func(t *testing.T) {
+				s := richSchedule()
+				change(s)
+				var buf bytes.Buffer
+				err := interchange.Write(&buf, s, f, nil)
+				if err == nil || !strings.Contains(err.Error(), "beyond the limit") && !strings.Contains(err.Error(), "not a finite number") || buf.Len() > 0 {
+					t.Errorf("err %v, wrote %d bytes", err, buf.Len())
+				}
+			})
+		}
+	}
+}
+
+// MSPDI carries CPM dates: a finish past the calendar's range is an error,
+// not dates stuck at its end. XER carries none and is written.
+func TestWriteDatesPastTheCalendarRange(t *testing.T) {
+	s := &schedule.Schedule{
+		StartDate: "2026-01-05",
+		Activities: []schedule.Activity{
+			{ID: "A", Name: "a", Duration: "80000"}, {ID: "B", Name: "b", Duration: "80000"},
+		},
+		Relationships: []schedule.Relationship{{ID: "R", Type: schedule.FS, Predecessor: "A", Successor: "B"}},
+	}
+	var buf bytes.Buffer
+	err := interchange.Write(&buf, s, interchange.MSPDI, nil)
+	var rangeErr *schedule.DateRangeError
+	if !errors.As(err, &rangeErr) || !strings.Contains(err.Error(), "dating the schedule for MS Project: working day 160000 is past the calendar's range") || buf.Len() > 0 {
+		t.Errorf("MSPDI: err %v, wrote %d bytes", err, buf.Len())
+	}
+	buf.Reset()
+	if err := interchange.Write(&buf, s, interchange.XER, nil); err != nil {
+		t.Errorf("XER: %v", err)
+	}
+}
+
+// Control characters in ids and names (and, but for tab and line breaks,
+// in descriptions) are refused by every reader, with the field.
+func TestReadersRefuseControlCharacters(t *testing.T) {
+	tasks := "%T\tTASK\n%F\ttask_id\tproj_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n"
+	json := func(act string) string { return `{"activities": [` + act + `]}` }
+	tests := []struct {
+		name   string
+		format interchange.Format
+		in     string
+		want   string
+	}{
+		{"JSON NUL in id", interchange.JSON, json(`{"id": "A\u0000", "name": "a", "duration": "1"}`), `activities[0].id: id "A\x00": control character U+0000 (NUL) at character 2`},
+		{"JSON tab in name", interchange.JSON, json(`{"id": "A", "name": "a\tb", "duration": "1"}`), `activities[0].name: activity "A": name "a\tb": control character U+0009 (tab) at character 2`},
+		{"JSON C1 in name", interchange.JSON, json(`{"id": "A", "name": "a\u0085", "duration": "1"}`), `control character U+0085 at character 2`},
+		{"JSON ESC in description", interchange.JSON, json(`{"id": "A", "name": "a", "description": "x\u001b[2J", "duration": "1"}`), `activities[0].description: activity "A": description "x\x1b[2J": control character U+001B at character 2`},
+		{"JSON relationship id", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "1"}, {"id": "B", "name": "b", "duration": "1"}], "relationships": [{"id": "R\u007f", "type": "FS", "predecessor": "A", "successor": "B"}]}`,
+			`relationships[0].id: id "R\x7f": control character U+007F (DEL) at character 2`},
+		{"JSON schedule name", interchange.JSON, `{"name": "P\r", "activities": []}`, `name: name "P\r": control character U+000D (carriage return) at character 2`},
+		{"MSPDI tab in name", interchange.MSPDI, mspdiFile("", `<Task><UID>1</UID><Name>a&#9;b</Name></Task>`), `the imported schedule is not valid: activities[0].name: activity "1": name "a\tb": control character U+0009 (tab)`},
+		{"MSPDI C1 in id", interchange.MSPDI, strings.Replace(mspdiFile("", `<Task><UID>1</UID><Name>a</Name><ExtendedAttribute><FieldID>188743731</FieldID><Value>A&#x9F;</Value></ExtendedAttribute></Task>`),
+			"<Calendars>", "<ExtendedAttributes><ExtendedAttribute><FieldID>188743731</FieldID><Alias>Activity ID</Alias></ExtendedAttribute></ExtendedAttributes><Calendars>", 1),
+			`activities[0].id: id "A\u009f": control character U+009F at character 2`},
+		{"MSPDI C1 in name", interchange.MSPDI, mspdiFile("", `<Task><UID>1</UID><Name>a&#x85;</Name></Task>`), `activities[0].name: activity "1": name "a\u0085": control character U+0085`},
+		{"XER SOH in name", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\tB\x01\t8\n"), `activities[0].name: activity "A": name "B\x01": control character U+0001 at character 2`},
+		{"XER NEL in code", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\u0085\tB\t8\n"), `activities[0].id: id "A\u0085": control character U+0085 at character 2`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _, err := interchange.Parse([]byte(tc.in), tc.format)
+			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// hostileText is text the rules accept that is awkward for some format:
+// spaces at the ends, XML and XER syntax, Unicode line and paragraph
+// separators, a BOM, a literal U+FFFD; descriptions with every kind of line
+// break.
+func hostileText() *schedule.Schedule {
+	return &schedule.Schedule{
+		Name: "  Tour « Café » ]]> & <b> %R  ", StartDate: "2026-01-05",
+		Activities: []schedule.Activity{
+			{ID: " A 1 ", Name: " Pour “slab” – Level 2 ", Description: "one\ttwo\nthree\r\nfour\rfive\n", Duration: "2"},
+			{ID: "二階-FS-x", Name: "\u00a0nbsp\u2028sep\u2029para\ufeffbom\ufffd", Description: "\n\tindented\n", Duration: "1"},
+			{ID: `q"uo\te|(0||x)`, Name: `<tag attr="v">&amp;</tag> \ back\slash`, Description: "\r", Duration: "0"},
+			{ID: "%T", Name: "%E", Description: " ", Duration: "1.5"},
+			{ID: "🏗", Name: "emoji 🏗 and 𝄞", Description: "é\u0301 combining", Duration: "3"},
+		},
+		Relationships: []schedule.Relationship{
+			{ID: "R\u00a01", Type: schedule.FS, Predecessor: " A 1 ", Successor: "二階-FS-x", Lag: 1},
+			{ID: "  ", Type: schedule.SS, Predecessor: "二階-FS-x", Successor: `q"uo\te|(0||x)`},
+			{ID: "%F", Type: schedule.FF, Predecessor: `q"uo\te|(0||x)`, Successor: "%T", Lag: -0.5},
+			{ID: "🔗", Type: schedule.SF, Predecessor: "%T", Successor: "🏗", Lag: 2},
+		},
+	}
+}
+
+// What the rules accept survives JSON -> MSPDI -> JSON and JSON -> XER ->
+// JSON exactly.
+func TestTextRoundTrip(t *testing.T) {
+	s := hostileText()
+	if err := schedule.Validate(s); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := interchange.WriteJSON(&want, s); err != nil {
+		t.Fatal(err)
+	}
+	start, err := interchange.ParseJSON(want.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []interchange.Format{interchange.MSPDI, interchange.XER} {
+		t.Run(string(f), func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := interchange.Write(&buf, start, f, nil); err != nil {
+				t.Fatal(err)
+			}
+			back, _, err := interchange.Parse(buf.Bytes(), f)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, buf.String())
+			}
+			var got bytes.Buffer
+			if err := interchange.WriteJSON(&got, back); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("round trip differs: %s", firstDifference(back, start))
+			}
+		})
+	}
+}
