@@ -1,0 +1,272 @@
+package workflows_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/autoscheduler/autoscheduler/activities"
+	"github.com/autoscheduler/autoscheduler/internal/devserver"
+	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// live is a dev server, an embedded store and a client: the edges that
+// only a real server shows (its 2 MB payload limit, a timer and an Update
+// in one workflow task).
+type live struct {
+	t      *testing.T
+	ctx    context.Context
+	c      client.Client
+	stores *store.Coordinator
+}
+
+func startLive(t *testing.T) *live {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	t.Cleanup(cancel)
+	srv, err := devserver.Start(ctx, devserver.Options{Address: "127.0.0.1:0", UIAddress: "-", SearchAttributes: workflows.SearchAttributes()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop() })
+	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close(context.Background()) })
+	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Identity: "history-recorder", Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return &live{t: t, ctx: ctx, c: c, stores: &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}}
+}
+
+// worker starts a worker whose activities plan with p.
+func (l *live) worker(p scope.Planner) worker.Worker {
+	l.t.Helper()
+	w := worker.New(l.c, workflows.TaskQueue, worker.Options{})
+	workflows.Register(w, &activities.Activities{Stores: l.stores, Planner: p})
+	if err := w.Start(); err != nil {
+		l.t.Fatal(err)
+	}
+	return w
+}
+
+func (l *live) dump(id string) string {
+	l.t.Helper()
+	g, err := l.stores.Graph.Dump(l.ctx, id)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	v, err := l.stores.Vectors.Dump(l.ctx, id)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	b, _ := json.Marshal([]any{g, v})
+	return string(b)
+}
+
+func (l *live) start(in workflows.DispatchInput) client.WorkflowRun {
+	l.t.Helper()
+	run, err := l.c.ExecuteWorkflow(l.ctx, client.StartWorkflowOptions{ID: workflows.DispatchWorkflowID(in.ScheduleID), TaskQueue: workflows.TaskQueue}, workflows.DispatchWorkflow, in)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return run
+}
+
+func (l *live) update(run client.WorkflowRun, name string, arg, out any) error {
+	h, err := l.c.UpdateWorkflow(l.ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), RunID: run.GetRunID(), UpdateName: name,
+		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{arg},
+	})
+	if err != nil {
+		return err
+	}
+	return h.Get(l.ctx, out)
+}
+
+func (l *live) result(run client.WorkflowRun) workflows.DispatchResult {
+	l.t.Helper()
+	var res workflows.DispatchResult
+	if err := run.Get(l.ctx, &res); err != nil {
+		l.t.Fatal(err)
+	}
+	return res
+}
+
+// outcome is the run's DispatchOutcome search attribute and memo.
+func (l *live) outcome(run client.WorkflowRun) (string, map[string]string) {
+	l.t.Helper()
+	d, err := l.c.DescribeWorkflowExecution(l.ctx, run.GetID(), run.GetRunID())
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	var outcome string
+	if p := d.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()[workflows.DispatchOutcomeAttribute.GetName()]; p != nil {
+		_ = converter.GetDefaultDataConverter().FromPayload(p, &outcome)
+	}
+	memo := map[string]string{}
+	for k, p := range d.GetWorkflowExecutionInfo().GetMemo().GetFields() {
+		var s string
+		_ = converter.GetDefaultDataConverter().FromPayload(p, &s)
+		memo[k] = s
+	}
+	return outcome, memo
+}
+
+// deleteAll plans the removal of every activity: "delete everything", which
+// the rules planner refuses to guess.
+type deleteAll struct{ scope.Rules }
+
+func (deleteAll) Separate(_ context.Context, prompt string) (scope.Separation, error) {
+	return scope.Separation{Removals: prompt}, nil
+}
+
+func (deleteAll) PlanRemovals(_ context.Context, snap scope.Snapshot, _ scope.PlanInput) (scope.Plan, error) {
+	var p scope.Plan
+	for _, a := range snap.Schedule.Activities {
+		p.Ops = append(p.Ops, schedule.RemoveActivity(a.ID))
+	}
+	return p, nil
+}
+
+func (deleteAll) PlanAdditions(context.Context, scope.Snapshot, scope.PlanInput) (scope.Plan, error) {
+	return scope.Plan{}, nil
+}
+
+// TestDispatchOnDevServer: the edges a real server shows.
+func TestDispatchOnDevServer(t *testing.T) {
+	l := startLive(t)
+
+	// Deleting 2,000 activities (and their 4,000 links) stays under
+	// Temporal's 2 MB payload limit: inverses stay in the ledger, change
+	// records are capped. Rejected, the stores are as before; accepted, the
+	// schedule is empty.
+	t.Run("delete_2000_activities", func(t *testing.T) {
+		l.t = t
+		const id = "synthetic"
+		if err := l.stores.Import(l.ctx, id, schedule.Synthetic(2000, 2, 1), false, nil); err != nil {
+			t.Fatal(err)
+		}
+		w := l.worker(deleteAll{})
+		defer w.Stop()
+		before := l.dump(id)
+
+		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete everything", Author: "ann"})
+		var p workflows.Proposal
+		if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Changes)+p.ChangesOmitted != 2000 || p.Impact == nil {
+			t.Fatalf("proposal: %d changes + %d omitted, impact %v", len(p.Changes), p.ChangesOmitted, p.Impact)
+		}
+		if err := l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Reviewer: "pm"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		res := l.result(run)
+		if res.Status != workflows.StatusRejected || len(res.Changes) != workflows.MaxResultChanges || res.ChangesOmitted != 1000 || res.Changes[0].Status != workflows.ChangeCompensated {
+			t.Fatalf("rejected: status %s, %d changes + %d omitted, error %q", res.Status, len(res.Changes), res.ChangesOmitted, res.Error)
+		}
+		if l.dump(id) != before {
+			t.Error("the stores differ from before the rejected deletion")
+		}
+		if outcome, memo := l.outcome(run); outcome != workflows.StatusRejected || memo["reviewer"] != "pm" || memo["author"] != "ann" {
+			t.Errorf("outcome %q, memo %v", outcome, memo)
+		}
+		// The dispatch has ended: a proposal Update is refused, not left hanging.
+		err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{}, nil)
+		if err == nil || !strings.Contains(err.Error(), "complete") {
+			t.Errorf("proposal update after the end: %v", err)
+		}
+
+		run = l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete everything", Author: "ann", AutoAccept: true})
+		res = l.result(run)
+		if res.Status != workflows.StatusAccepted || res.ChangesOmitted != 1000 {
+			t.Fatalf("accepted: status %s, %d changes + %d omitted, error %q", res.Status, len(res.Changes), res.ChangesOmitted, res.Error)
+		}
+		s, err := l.stores.Load(l.ctx, id)
+		if err != nil || len(s.Activities) != 0 || len(s.Relationships) != 0 {
+			t.Errorf("after the accepted deletion: %v, %v", s, err)
+		}
+		if outcome, _ := l.outcome(run); outcome != workflows.StatusAccepted {
+			t.Errorf("outcome %q", outcome)
+		}
+	})
+
+	// A review Update and the review timer in one workflow task: the
+	// review was told "taken", so it is the verdict. The worker is stopped
+	// while the timer fires and the Update arrives, so the next workflow
+	// task carries both.
+	t.Run("review_as_the_timer_fires", func(t *testing.T) {
+		l.t = t
+		const id = "building"
+		s, err := readBuilding()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		w := l.worker(scope.Rules{})
+		const timeout = 3 * time.Second
+		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete activity Final inspection", Author: "ann", ReviewTimeout: timeout})
+		begun := time.Now()
+		if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &workflows.Proposal{}); err != nil {
+			t.Fatal(err)
+		}
+		w.Stop()
+		time.Sleep(time.Until(begun.Add(timeout + 2*time.Second)))
+		reviewed := make(chan error, 1)
+		go func() {
+			reviewed <- l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "pm"}, nil)
+		}()
+		time.Sleep(time.Second)
+		w = l.worker(scope.Rules{})
+		defer w.Stop()
+		res := l.result(run)
+		if err := <-reviewed; err != nil {
+			t.Fatalf("the review was refused (%v); the race was not produced", err)
+		}
+		if res.Status != workflows.StatusAccepted {
+			t.Fatalf("the review was taken, yet the dispatch ended %s", res.Status)
+		}
+		if path := os.Getenv("RECORD_RACE_HISTORY"); path != "" {
+			r := &recorder{t: t, ctx: l.ctx, c: l.c}
+			r.save("dispatch_review_at_timeout", run)
+		}
+	})
+}
+
+func readBuilding() (*schedule.Schedule, error) {
+	b, err := os.ReadFile("../examples/building.json")
+	if err != nil {
+		return nil, err
+	}
+	var s schedule.Schedule
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	if len(s.Activities) == 0 {
+		return nil, errors.New("no activities in building.json")
+	}
+	return &s, nil
+}
