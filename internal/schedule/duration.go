@@ -51,10 +51,10 @@ func (e *DurationError) Error() string {
 var distributionArity = map[Distribution]int{Triangular: 3, PERT: 3, Uniform: 2, Normal: 2}
 
 // ParseDuration reads a duration in working days: a number from 0 to
-// MaxDays ("5", "2.5") or a distribution "triangular(a,m,b)", "pert(a,m,b)" with
-// a <= m <= b, "uniform(a,b)" with a <= b, or "normal(mean,sd)", every
-// parameter from 0 to MaxDays. Names are case-insensitive and spaces are
-// ignored.
+// MaxDays ("5", "2.5") or a distribution "triangular(a,m,b)" or
+// "pert(a,m,b)" with a <= m <= b, "uniform(a,b)" with a <= b, or
+// "normal(mean,sd)", every parameter from 0 to MaxDays. Names are
+// case-insensitive and spaces are ignored.
 func ParseDuration(s string) (Duration, error) {
 	fail := func(format string, args ...any) (Duration, error) {
 		return Duration{}, &DurationError{Input: s, Reason: fmt.Sprintf(format, args...)}
