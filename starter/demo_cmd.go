@@ -113,7 +113,7 @@ func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) erro
 	}
 	out := opts.io.Out
 	fmt.Fprintf(out, "== Importing %s\n", file)
-	if err := importRun(ctx, &importOptions{io: opts.io, stores: &demoStores, File: file, Schedule: demoSchedule}); err != nil {
+	if err := importRun(ctx, &importOptions{io: &streams{Out: out, ErrOut: out}, stores: &demoStores, File: file, Schedule: demoSchedule}); err != nil {
 		return err
 	}
 	if err := scheduleRun(ctx, &scheduleOptions{io: &streams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"}); err != nil {
@@ -164,7 +164,7 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 					return err
 				}
 				fmt.Fprintf(io.Out, "  -> answer %q\n", answers[0])
-				if err := sendAnswer(ctx, c, id, answers[0]); err != nil {
+				if err := sendAnswer(ctx, c, id, answers[0], "demo"); err != nil {
 					return err
 				}
 				answers = answers[1:]

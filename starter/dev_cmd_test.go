@@ -125,7 +125,7 @@ func cliPrompts(t *testing.T, db, frontend string) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if code, out, errOut := cli("review", "dispatch-building", "reject"); code != 0 || !strings.Contains(out, "reject sent") {
+	if code, out, errOut := cli("review", "dispatch-building", "reject"); code != 0 || !strings.Contains(errOut, "reject sent") {
 		t.Fatalf("review: exit %d %s%s", code, out, errOut)
 	}
 	if code, _, errOut := cli("review", "dispatch-building", "accept"); code != exitError || !strings.Contains(errOut, "review of dispatch-building refused") {

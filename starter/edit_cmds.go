@@ -23,6 +23,13 @@ type editEnv struct {
 	io       *streams
 	stores   *config.Stores
 	temporal *temporalConfig
+	// JSON is --json: the commands print JSON instead of text.
+	JSON bool
+}
+
+// jsonFlag binds --json on cmd and its subcommands.
+func (e *editEnv) jsonFlag(cmd *cobra.Command, what string) {
+	cmd.PersistentFlags().BoolVar(&e.JSON, "json", false, "print JSON: "+what)
 }
 
 // load reads the stored schedule.
@@ -44,13 +51,20 @@ func (e *editEnv) edit(ctx context.Context, scheduleID string, ops ...schedule.O
 	defer c.Close()
 	id := fmt.Sprintf("edit-%s-%d", scheduleID, time.Now().UnixNano())
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},
-		workflows.EditWorkflow, workflows.EditInput{ScheduleID: scheduleID, Ops: ops, Author: "cli"})
+		workflows.EditWorkflow, workflows.EditInput{ScheduleID: scheduleID, Ops: ops, Author: e.temporal.who()})
 	if err != nil {
 		return err
 	}
 	var res workflows.EditResult
 	if err := run.Get(ctx, &res); err != nil {
 		return fmt.Errorf("%s: %w", id, err)
+	}
+	if e.JSON {
+		applied := res.Applied
+		if applied == nil {
+			applied = []schedule.Op{}
+		}
+		return writeJSON(e.io.Out, map[string]any{"edit": id, "applied": applied})
 	}
 	for _, op := range res.Applied {
 		fmt.Fprintln(e.io.Out, op.Call)
@@ -100,6 +114,7 @@ func newActivityCmd(env *editEnv) *cobra.Command {
 	var scheduleID string
 	cmd := &cobra.Command{Use: "activity", Short: "List, show, add, delete or dissolve activities directly"}
 	cmd.PersistentFlags().StringVarP(&scheduleID, "schedule", "s", "", "stored schedule id")
+	env.jsonFlag(cmd, `list {"activities": [...]}, show {"activity", "predecessors", "successors"}, add/delete/dissolve {"edit", "applied": [ops]}`)
 	need := func() error {
 		if scheduleID == "" {
 			return usagef("activity: --schedule is required")
@@ -155,6 +170,9 @@ func newActivityCmd(env *editEnv) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if env.JSON {
+				return writeJSON(env.io.Out, map[string][]schedule.Activity{"activities": nonNil(s.Activities)})
+			}
 			tw := tabwriter.NewWriter(env.io.Out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tDURATION\tNAME")
 			for _, a := range s.Activities {
@@ -176,6 +194,18 @@ func newActivityCmd(env *editEnv) *cobra.Command {
 			a, err := resolve(s, args[0])
 			if err != nil {
 				return err
+			}
+			if env.JSON {
+				var before, after []schedule.Relationship
+				for _, r := range s.Relationships {
+					if r.Successor == a.ID {
+						before = append(before, r)
+					}
+					if r.Predecessor == a.ID {
+						after = append(after, r)
+					}
+				}
+				return writeJSON(env.io.Out, map[string]any{"activity": a, "predecessors": nonNil(before), "successors": nonNil(after)})
 			}
 			fmt.Fprintf(env.io.Out, "%s  %s\n  duration: %s working days\n", a.ID, a.Name, a.Duration)
 			if a.Description != "" {
@@ -211,6 +241,7 @@ func newRelationshipCmd(env *editEnv) *cobra.Command {
 	var scheduleID string
 	cmd := &cobra.Command{Use: "relationship", Short: "List, add or delete relationships directly"}
 	cmd.PersistentFlags().StringVarP(&scheduleID, "schedule", "s", "", "stored schedule id")
+	env.jsonFlag(cmd, `list {"relationships": [...]}, add/delete {"edit", "applied": [ops]}`)
 	need := func() error {
 		if scheduleID == "" {
 			return usagef("relationship: --schedule is required")
@@ -277,6 +308,9 @@ func newRelationshipCmd(env *editEnv) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if env.JSON {
+				return writeJSON(env.io.Out, map[string][]schedule.Relationship{"relationships": nonNil(s.Relationships)})
+			}
 			tw := tabwriter.NewWriter(env.io.Out, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tTYPE\tLAG\tPREDECESSOR\tSUCCESSOR")
 			for _, r := range s.Relationships {
@@ -289,4 +323,12 @@ func newRelationshipCmd(env *editEnv) *cobra.Command {
 	}
 	cmd.AddCommand(add, del, list)
 	return cmd
+}
+
+// nonNil is xs, or an empty slice for JSON's [] instead of null.
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
 }

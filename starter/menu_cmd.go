@@ -143,7 +143,7 @@ func menuAction(ctx context.Context, env *editEnv, scheduleID string, n int, ask
 			return err
 		}
 		// The review questions read from the menu's own input.
-		return promptRun(ctx, &promptOptions{io: env.io, temporal: env.temporal, Prompt: a[0], Schedule: scheduleID,
+		return promptRun(ctx, &promptOptions{io: env.io, temporal: env.temporal, stores: env.stores, Prompt: a[0], Schedule: scheduleID,
 			Rounds: workflows.DefaultMaxRounds, Timeout: workflows.DefaultReviewTimeout, in: in})
 	case 7:
 		return scheduleRun(ctx, &scheduleOptions{io: env.io, stores: env.stores, Schedule: scheduleID, Format: "table"})

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	stdio "io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -15,43 +15,21 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
-// temporalConfig is where the CLI finds Temporal.
-type temporalConfig struct {
-	Address   string
-	Namespace string
-	// dial, when set, replaces client.Dial (tests hand in their client).
-	dial func() (client.Client, error)
-}
-
-func (cfg *temporalConfig) bind(cmd *cobra.Command) {
-	f := cmd.PersistentFlags()
-	f.StringVar(&cfg.Address, "temporal-address", config.EnvOr("TEMPORAL_ADDRESS", "127.0.0.1:7233"), "Temporal frontend (env TEMPORAL_ADDRESS); `autoscheduler dev` runs one")
-	f.StringVar(&cfg.Namespace, "namespace", config.EnvOr("TEMPORAL_NAMESPACE", "default"), "Temporal namespace (env TEMPORAL_NAMESPACE)")
-}
-
-func (cfg *temporalConfig) client() (client.Client, error) {
-	if cfg.dial != nil {
-		return cfg.dial()
-	}
-	c, err := client.Dial(client.Options{HostPort: cfg.Address, Namespace: cfg.Namespace, Logger: quietSDKLogger(&streams{ErrOut: io.Discard})})
-	if err != nil {
-		return nil, fmt.Errorf("cannot reach Temporal at %s (start one with `autoscheduler dev`): %w", cfg.Address, err)
-	}
-	return c, nil
-}
-
 // promptOptions are the flags of `autoscheduler prompt`.
 type promptOptions struct {
 	io       *streams
 	temporal *temporalConfig
+	// stores is where the schedule is checked before a dispatch starts
+	// (nil: not checked).
+	stores   *config.Stores
 	Prompt   string
 	Schedule string
 	Yes      bool
@@ -67,20 +45,29 @@ type promptOptions struct {
 	in *bufio.Reader
 }
 
-func newPromptCmd(io *streams, tc *temporalConfig) *cobra.Command {
-	opts := &promptOptions{io: io, temporal: tc}
+func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF func(context.Context, *promptOptions) error) *cobra.Command {
+	opts := &promptOptions{io: io, temporal: tc, stores: stores}
 	cmd := &cobra.Command{
 		Use:   `prompt "TEXT" --schedule ID`,
 		Short: "Ask for a change in plain language, review the proposal, accept or reject",
 		Long: "Start a dispatch: the planner turns the prompt into changes, which are applied\n" +
 			"provisionally and shown with their CPM impact. Accept commits them; reject undoes\n" +
-			"them; reject with feedback undoes them and plans another round.",
+			"them; reject with feedback undoes them and plans another round.\n\n" +
+			"The proposals and the outcome go to standard output, questions to standard error.\n" +
+			"Exit status: 0 when the dispatch is accepted or rejected, 1 when it failed, timed out\n" +
+			"or was cancelled (or on any error), 2 on a usage error.",
 		Example: `  autoscheduler prompt "delete activity Final inspection" --schedule building`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Prompt = args[0]
+			opts.Prompt = strings.TrimSpace(args[0])
+			if opts.Prompt == "" {
+				return usagef("prompt: the prompt is empty: say what to change")
+			}
 			if opts.Schedule == "" {
 				return usagef("prompt: --schedule is required")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
 			return promptRun(cmd.Context(), opts)
 		},
@@ -89,13 +76,20 @@ func newPromptCmd(io *streams, tc *temporalConfig) *cobra.Command {
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "accept the first proposal without asking")
 	cmd.Flags().StringArrayVar(&opts.Answers, "answer", nil, "answer to the planner's question, if it asks (repeatable, in order)")
 	cmd.Flags().BoolVar(&opts.NoWait, "no-wait", false, "start the dispatch and return; review later with `autoscheduler review`")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print proposals and the result as JSON")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON lines: each proposal as {dispatch, proposal}, then the DispatchResult (with --no-wait: {dispatch, run_id})")
 	cmd.Flags().IntVar(&opts.Rounds, "max-rounds", workflows.DefaultMaxRounds, "rounds of reject-with-feedback before the dispatch gives up")
 	cmd.Flags().DurationVar(&opts.Timeout, "review-timeout", workflows.DefaultReviewTimeout, "how long a proposal waits for review")
 	return cmd
 }
 
 func promptRun(ctx context.Context, opts *promptOptions) error {
+	// Refuse what would only start a dispatch bound to fail.
+	if strings.TrimSpace(opts.Prompt) == "" {
+		return usagef("prompt: the prompt is empty: say what to change")
+	}
+	if err := checkSchedule(ctx, opts.stores, opts.Schedule); err != nil {
+		return err
+	}
 	c, err := opts.temporal.client()
 	if err != nil {
 		return err
@@ -106,7 +100,7 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		ID: id, TaskQueue: workflows.TaskQueue,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
 	}, workflows.DispatchWorkflow, workflows.DispatchInput{
-		ScheduleID: opts.Schedule, Prompt: opts.Prompt, Author: "cli",
+		ScheduleID: opts.Schedule, Prompt: opts.Prompt, Author: opts.temporal.who(),
 		MaxRounds: opts.Rounds, ReviewTimeout: opts.Timeout, AutoAccept: opts.Yes && opts.NoWait,
 	})
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
@@ -117,6 +111,9 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		return err
 	}
 	if opts.NoWait {
+		if opts.JSON {
+			return writeJSON(opts.io.Out, map[string]string{"dispatch": id, "run_id": run.GetRunID()})
+		}
 		fmt.Fprintf(opts.io.Out, "started %s (run %s)\n", id, run.GetRunID())
 		return nil
 	}
@@ -139,7 +136,7 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 			if err != nil {
 				return err
 			}
-			if err := sendAnswer(ctx, c, id, answer); err != nil {
+			if err := sendAnswer(ctx, c, id, answer, opts.temporal.who()); err != nil {
 				return err
 			}
 			if proposal, err = awaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
@@ -153,6 +150,7 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		if err != nil {
 			return err
 		}
+		review.Reviewer = opts.temporal.who()
 		if err := sendReview(ctx, c, id, review); err != nil {
 			return err
 		}
@@ -201,58 +199,52 @@ func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (stri
 	return strings.TrimSpace(line), nil
 }
 
-func sendAnswer(ctx context.Context, c client.Client, id, answer string) error {
-	if err := update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: "cli"}, nil); err != nil {
+func sendAnswer(ctx context.Context, c client.Client, id, answer, author string) error {
+	if err := update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: author}, nil); err != nil {
 		return fmt.Errorf("answer to %s refused: %w", id, err)
 	}
 	return nil
 }
 
-func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
-	return &cobra.Command{
-		Use:     `clarify DISPATCH-ID "ANSWER"`,
-		Short:   "Answer the question a dispatch's planner asked",
-		Example: `  autoscheduler clarify dispatch-building "Pour slab Level 2"`,
-		Args:    cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := tc.client()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			if err := sendAnswer(cmd.Context(), c, args[0], args[1]); err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", args[0], args[0])
-			return nil
-		},
-	}
-}
-
-// decide asks the person, unless --yes decided already.
+// decide asks the person, unless --yes decided already; an answer that is
+// none of a, r and f is asked again, and so is empty feedback. The
+// Reviewer is the caller's to fill.
 func decide(opts *promptOptions, in *bufio.Reader) (workflows.Review, error) {
 	if opts.Yes {
-		return workflows.Review{Decision: "accept", Reviewer: "cli"}, nil
+		return workflows.Review{Decision: workflows.DecisionAccept}, nil
 	}
-	fmt.Fprint(opts.io.ErrOut, "Accept, Reject, or reject with Feedback? [a/r/f] ")
-	line, err := in.ReadString('\n')
-	if err != nil && strings.TrimSpace(line) == "" {
-		return workflows.Review{}, errors.New("no answer on standard input: pass --yes, or review later with `autoscheduler review`")
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "a", "accept":
-		return workflows.Review{Decision: "accept", Reviewer: "cli"}, nil
-	case "r", "reject":
-		return workflows.Review{Decision: "reject", Reviewer: "cli"}, nil
-	case "f", "feedback":
-		fmt.Fprint(opts.io.ErrOut, "Feedback for the next round: ")
-		feedback, _ := in.ReadString('\n')
-		if strings.TrimSpace(feedback) == "" {
-			return workflows.Review{}, errors.New("empty feedback: reject without feedback with r")
+	noAnswer := errors.New("no answer on standard input: pass --yes, or review later with `autoscheduler review`")
+	for {
+		fmt.Fprint(opts.io.ErrOut, "Accept, Reject, or reject with Feedback? [a/r/f] ")
+		line, err := in.ReadString('\n')
+		answer := strings.ToLower(strings.TrimSpace(line))
+		switch answer {
+		case "a", "accept":
+			return workflows.Review{Decision: workflows.DecisionAccept}, nil
+		case "r", "reject":
+			return workflows.Review{Decision: workflows.DecisionReject}, nil
+		case "f", "feedback":
+			fmt.Fprint(opts.io.ErrOut, "Feedback for the next round: ")
+			feedback, ferr := in.ReadString('\n')
+			if feedback = strings.TrimSpace(feedback); feedback != "" {
+				return workflows.Review{Decision: workflows.DecisionReject, Feedback: feedback}, nil
+			}
+			if ferr != nil {
+				return workflows.Review{}, noAnswer
+			}
+			fmt.Fprintln(opts.io.ErrOut, "No feedback given: answer f again with some, or r to reject without.")
+			continue
+		case "":
+			if err != nil {
+				return workflows.Review{}, noAnswer
+			}
+		default:
+			fmt.Fprintf(opts.io.ErrOut, "%q is not an answer: type a to accept, r to reject, f to reject with feedback.\n", answer)
 		}
-		return workflows.Review{Decision: "reject", Feedback: strings.TrimSpace(feedback), Reviewer: "cli"}, nil
+		if err != nil {
+			return workflows.Review{}, noAnswer
+		}
 	}
-	return workflows.Review{}, fmt.Errorf("answer %q: want a, r or f", strings.TrimSpace(line))
 }
 
 func sendReview(ctx context.Context, c client.Client, id string, review workflows.Review) error {
@@ -264,7 +256,7 @@ func sendReview(ctx context.Context, c client.Client, id string, review workflow
 
 func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	if opts.JSON {
-		return json.NewEncoder(opts.io.Out).Encode(map[string]any{"dispatch": id, "proposal": p})
+		return writeJSON(opts.io.Out, map[string]any{"dispatch": id, "proposal": p})
 	}
 	if p.AwaitingClarification {
 		fmt.Fprintf(opts.io.Out, "Round %d of %s: the planner asks: %s\n", p.Round, id, p.Question)
@@ -311,132 +303,88 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	return nil
 }
 
+// printResult waits for the dispatch's outcome and prints it (data, on
+// standard output); a failed, timed-out or cancelled dispatch is then an
+// error (non-zero exit).
 func printResult(ctx context.Context, opts *promptOptions, run client.WorkflowRun) error {
 	var res workflows.DispatchResult
 	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("dispatch %s: %w", run.GetID(), err)
+		return fmt.Errorf("dispatch %s: %s", run.GetID(), rootCause(err))
 	}
-	if opts.JSON {
-		return json.NewEncoder(opts.io.Out).Encode(res)
-	}
-	fmt.Fprintf(opts.io.Out, "%s: %s after %d round(s)\n", run.GetID(), res.Status, res.Rounds)
-	if res.Error != "" {
-		fmt.Fprintf(opts.io.Out, "  %s\n", res.Error)
-	}
-	return nil
+	return showResult(opts.io, opts.JSON, run.GetID(), res)
 }
 
-func newReviewCmd(io *streams, tc *temporalConfig) *cobra.Command {
-	var feedback string
-	cmd := &cobra.Command{
-		Use:     "review DISPATCH-ID accept|reject [--feedback TEXT]",
-		Short:   "Accept or reject a dispatch's proposal",
-		Example: "  autoscheduler review dispatch-building reject --feedback \"keep the roof works\"",
-		Args:    cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			decision := args[1]
-			if decision != "accept" && decision != "reject" {
-				return usagef("review: decision %q: want accept or reject", decision)
-			}
-			if feedback != "" && decision == "accept" {
-				return usagef("review: --feedback goes with reject")
-			}
-			c, err := tc.client()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			if err := sendReview(cmd.Context(), c, args[0], workflows.Review{Decision: decision, Feedback: feedback, Reviewer: "cli"}); err != nil {
-				return err
-			}
-			fmt.Fprintf(io.Out, "%s: %s sent\n", args[0], decision)
-			if feedback != "" {
-				return nil // the next round is planning; `prompt`-style review comes with `dispatch show`
-			}
-			// Accept commits and reject compensates: wait for that to finish,
-			// so the schedule is free for the next dispatch when we return.
-			return printResult(cmd.Context(), &promptOptions{io: io}, c.GetWorkflow(cmd.Context(), args[0], ""))
-		},
+// showResult prints a dispatch's result and turns a bad outcome into an
+// error.
+func showResult(io *streams, asJSON bool, id string, res workflows.DispatchResult) error {
+	if asJSON {
+		if err := writeJSON(io.Out, res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(io.Out, "%s: %s after %d round(s)\n", id, res.Status, res.Rounds)
 	}
-	cmd.Flags().StringVar(&feedback, "feedback", "", "with reject: what to change in the next round")
-	return cmd
+	return outcomeErr(id, res)
 }
 
-func newDispatchCmd(io *streams, tc *temporalConfig, env *editEnv) *cobra.Command {
-	cmd := &cobra.Command{Use: "dispatch", Short: "List and inspect dispatches"}
-	var scheduleID string
-	list := &cobra.Command{
-		Use:   "list [--schedule ID]",
-		Short: "List dispatches, newest first",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := tc.client()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			query := "WorkflowType = 'DispatchWorkflow'"
-			if scheduleID != "" {
-				query += fmt.Sprintf(" AND ScheduleID = %q", scheduleID)
-			}
-			resp, err := c.ListWorkflow(cmd.Context(), &workflowservice.ListWorkflowExecutionsRequest{Query: query, PageSize: 100})
-			if err != nil {
-				return err
-			}
-			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSTATUS\tSTARTED")
-			for _, e := range resp.Executions {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Execution.WorkflowId, strings.ToLower(e.Status.String()), e.StartTime.AsTime().Local().Format("2006-01-02 15:04:05"))
-			}
-			return tw.Flush()
-		},
+// outcomeError is a dispatch that ended failed, timed out or cancelled.
+type outcomeError struct {
+	ID     string
+	Result workflows.DispatchResult
+}
+
+func (e *outcomeError) Error() string {
+	msg := fmt.Sprintf("dispatch %s %s after %d round(s)", e.ID, strings.ReplaceAll(e.Result.Status, "_", " "), e.Result.Rounds)
+	if e.Result.Error != "" {
+		msg += ": " + e.Result.Error
 	}
-	list.Flags().StringVarP(&scheduleID, "schedule", "s", "", "only this schedule's dispatches")
-	show := &cobra.Command{
-		Use:   "show DISPATCH-ID",
-		Short: "Show a dispatch's stage and its change records",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := tc.client()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			var status workflows.Status
-			var changes []workflows.ChangeRecord
-			for name, into := range map[string]any{workflows.StatusQuery: &status, workflows.ChangesQuery: &changes} {
-				v, err := c.QueryWorkflow(cmd.Context(), args[0], "", name)
-				if err != nil {
-					return fmt.Errorf("dispatch %s: %w", args[0], err)
-				}
-				if err := v.Get(into); err != nil {
-					return err
-				}
-			}
-			fmt.Fprintf(io.Out, "%s: stage %s, round %d", args[0], status.Stage, status.Round)
-			if status.AwaitingReview {
-				fmt.Fprint(io.Out, ", awaiting review")
-			}
-			fmt.Fprintln(io.Out)
-			if status.AwaitingClarification {
-				fmt.Fprintf(io.Out, "The planner asks: %s\n(answer with `autoscheduler clarify %s \"ANSWER\"`)\n", status.Question, args[0])
-			}
-			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
-			for _, ch := range changes {
-				fmt.Fprintf(tw, "  %d\t%s\t%s\n", ch.Round, ch.Status, ch.Call)
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if status.Impact != nil && status.Impact.Diff != nil {
-				fmt.Fprintln(io.Out)
-				return status.Impact.Diff.WriteText(io.Out, render.DiffOptions{Color: io.OutIsTTY})
-			}
-			return nil
-		},
+	return msg
+}
+
+// outcomeErr is nil for the outcomes a person chose (accepted, rejected)
+// and an *outcomeError for the others.
+func outcomeErr(id string, res workflows.DispatchResult) error {
+	switch res.Status {
+	case workflows.StatusAccepted, workflows.StatusRejected:
+		return nil
 	}
-	cmd.AddCommand(list, show, newUndoCmd(env))
-	return cmd
+	return &outcomeError{ID: id, Result: res}
+}
+
+// rootCause is the innermost message of a Temporal error chain ("schedule
+// not found" rather than workflow error: activity error: application
+// error: ...).
+func rootCause(err error) string {
+	last := err
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		last = e
+	}
+	var app *temporal.ApplicationError
+	if errors.As(last, &app) {
+		return app.Message()
+	}
+	return last.Error()
+}
+
+// checkSchedule says whether scheduleID is in the configured stores.
+func checkSchedule(ctx context.Context, stores *config.Stores, scheduleID string) error {
+	if stores == nil {
+		return nil
+	}
+	c, err := stores.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close(ctx)
+	_, err = c.Load(ctx, scheduleID)
+	return err
+}
+
+// writeJSON writes v as one line of JSON, HTML characters unescaped.
+func writeJSON(w stdio.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // feedbackNoteRank is 0 for a note about the reviewer's feedback, which

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 )
@@ -38,15 +39,23 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
-// Exit codes.
+// Exit codes (README: Exit status).
 const (
-	exitOK    = 0
+	// exitOK: done; for a dispatch, accepted or rejected — the outcomes a
+	// person chose.
+	exitOK = 0
+	// exitError: any error; a dispatch that failed, timed out or was
+	// cancelled; stores that disagree (verify).
 	exitError = 1
+	// exitUsage: a misused flag or argument, refused before anything ran.
 	exitUsage = 2
 )
 
-func newRootCmd(io *streams) *cobra.Command {
-	root := &cobra.Command{
+// newRoot builds the command tree and says how to redact its errors (the
+// Temporal API key never reaches the terminal). dial, when set, replaces
+// connecting to Temporal (tests hand in their client).
+func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Command, redact func(error) error) {
+	root = &cobra.Command{
 		Use:   "autoscheduler",
 		Short: "Plan and change CPM construction schedules in plain language",
 		Long: "Autoscheduler keeps a CPM schedule and lets a planner change it by talking to it.\n" +
@@ -62,8 +71,9 @@ func newRootCmd(io *streams) *cobra.Command {
 	stores.BindFlags(root.PersistentFlags())
 	planning := config.PlanningFromEnv()
 	planning.BindFlags(root.PersistentFlags())
-	temporalCfg := &temporalConfig{}
+	temporalCfg := &temporalConfig{dial: dial}
 	temporalCfg.bind(root)
+	redact = temporalCfg.Redact
 	root.AddCommand(
 		newScheduleCmd(io, &stores, nil),
 		newImportCmd(io, &stores),
@@ -73,20 +83,24 @@ func newRootCmd(io *streams) *cobra.Command {
 		newDevCmd(io, &stores, &planning),
 		newDemoCmd(io, &stores, &planning),
 		newPlanCmd(io, &planning),
-		newPromptCmd(io, temporalCfg),
-		newReviewCmd(io, temporalCfg),
+		newPromptCmd(io, temporalCfg, &stores, nil),
+		newReviewCmd(io, temporalCfg, nil),
 		newClarifyCmd(io, temporalCfg),
 		newDispatchCmd(io, temporalCfg, &editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newMenuCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 	)
-	return root
+	return root, redact
 }
 
 // run executes the CLI and maps errors to exit codes.
-func run(args []string, io *streams) int {
-	root := newRootCmd(io)
+func run(args []string, io *streams) int { return runWith(args, io, nil) }
+
+// runWith is run with Temporal's client from dial (nil: dial the
+// configured server).
+func runWith(args []string, io *streams, dial func() (client.Client, error)) int {
+	root, redact := newRoot(io, dial)
 	root.SetArgs(args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -94,7 +108,7 @@ func run(args []string, io *streams) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(io.ErrOut, "autoscheduler: %v\n", err)
+	fmt.Fprintf(io.ErrOut, "autoscheduler: %v\n", redact(err))
 	var usage *usageError
 	if errors.As(err, &usage) || isCobraUsage(err) {
 		return exitUsage

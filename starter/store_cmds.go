@@ -65,7 +65,7 @@ func importRun(ctx context.Context, opts *importOptions) error {
 	if err := c.Import(ctx, opts.Schedule, s, opts.Replace, progress); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.io.Out, "imported %s as %q: %d activities, %d relationships in %s\n",
+	fmt.Fprintf(opts.io.ErrOut, "imported %s as %q: %d activities, %d relationships in %s\n",
 		opts.File, opts.Schedule, len(s.Activities), len(s.Relationships), time.Since(start).Round(time.Millisecond))
 	return nil
 }
@@ -89,18 +89,30 @@ type searchOptions struct {
 	Text     string
 	Schedule string
 	K        int
+	Kind     string
 	JSON     bool
 }
 
 func newSearchCmd(io *streams, stores *config.Stores) *cobra.Command {
 	opts := &searchOptions{io: io, stores: stores}
 	cmd := &cobra.Command{
-		Use:     `search "TEXT" --schedule ID [-k 10] [--json]`,
-		Short:   "Find activities and relationships by meaning (hybrid keyword + vector search)",
-		Example: `  autoscheduler search "activities on the first floor" --schedule building -k 5`,
-		Args:    cobra.ExactArgs(1),
+		Use:   `search "TEXT" --schedule ID [-k 10] [--kind activity|relationship] [--json]`,
+		Short: "Find activities and relationships by meaning (hybrid keyword + vector search)",
+		Long: "Hybrid search (keywords and meaning) over a stored schedule's activities and relationships.\n" +
+			"A query that names a kind lists that kind first: \"activities\", \"activity\", \"tasks\" rank\n" +
+			"activities above relationships; \"relationships\", \"links\", \"dependencies\" the other way\n" +
+			"round (the first kind named wins). --kind returns only that kind.",
+		Example: `  autoscheduler search "activities on the first floor" --schedule building -k 5
+  autoscheduler search "level 3 drywall" --schedule building --kind relationship --json`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Text = args[0]
+			if strings.TrimSpace(opts.Text) == "" {
+				return usagef("search: the query is empty: say what to look for")
+			}
+			if opts.Kind != "" && opts.Kind != string(store.ActivityKind) && opts.Kind != string(store.RelationshipKind) {
+				return usagef("search: --kind %q: want activity or relationship", opts.Kind)
+			}
 			if opts.Schedule == "" {
 				return usagef("search: --schedule is required")
 			}
@@ -112,6 +124,7 @@ func newSearchCmd(io *streams, stores *config.Stores) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")
 	cmd.Flags().IntVarP(&opts.K, "k", "k", 10, "number of results")
+	cmd.Flags().StringVar(&opts.Kind, "kind", "", "only activity or only relationship hits")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {\"results\": [{kind, id, name, score}]}")
 	return cmd
 }
@@ -125,7 +138,11 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 	if _, err := c.Load(ctx, opts.Schedule); err != nil {
 		return err
 	}
-	hits, err := c.Search(ctx, opts.Schedule, opts.Text, opts.K)
+	var kinds []store.Kind
+	if opts.Kind != "" {
+		kinds = append(kinds, store.Kind(opts.Kind))
+	}
+	hits, err := c.Search(ctx, opts.Schedule, opts.Text, opts.K, kinds...)
 	if err != nil {
 		return err
 	}
@@ -152,10 +169,20 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 // errDrift makes verify exit non-zero after it has printed the drift.
 var errDrift = errors.New("the stores disagree")
 
+// verifyOutput is `verify --json`.
+type verifyOutput struct {
+	Schedule      string   `json:"schedule"`
+	Agree         bool     `json:"agree"`
+	Differences   []string `json:"differences"`
+	Activities    int      `json:"activities"`
+	Relationships int      `json:"relationships"`
+}
+
 func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 	var scheduleID string
+	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "verify --schedule ID",
+		Use:   "verify --schedule ID [--json]",
 		Short: "Compare the graph and vector stores for a schedule; exit 1 on drift",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -172,17 +199,29 @@ func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if len(drift) > 0 {
+			out := verifyOutput{Schedule: scheduleID, Agree: len(drift) == 0, Differences: nonNil(drift)}
+			if s, err := c.Load(ctx, scheduleID); err == nil {
+				out.Activities, out.Relationships = len(s.Activities), len(s.Relationships)
+			}
+			switch {
+			case asJSON:
+				if err := writeJSON(io.Out, out); err != nil {
+					return err
+				}
+			case out.Agree:
+				fmt.Fprintf(io.Out, "ok: the stores agree on %q (%d activities, %d relationships)\n", scheduleID, out.Activities, out.Relationships)
+			default:
 				for _, line := range drift {
 					fmt.Fprintln(io.Out, line)
 				}
+			}
+			if !out.Agree {
 				return fmt.Errorf("%w: %d differences in schedule %q", errDrift, len(drift), scheduleID)
 			}
-			s, _ := c.Load(ctx, scheduleID)
-			fmt.Fprintf(io.Out, "ok: the stores agree on %q (%d activities, %d relationships)\n", scheduleID, len(s.Activities), len(s.Relationships))
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&scheduleID, "schedule", "s", "", "stored schedule id")
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print JSON: {"schedule", "agree", "differences": [...], "activities", "relationships"}`)
 	return cmd
 }

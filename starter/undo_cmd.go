@@ -30,6 +30,7 @@ func newUndoCmd(env *editEnv) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&runID, "run", "", "the dispatch run to undo (default: the latest)")
+	cmd.Flags().BoolVar(&env.JSON, "json", false, `print JSON: {"edit", "applied": [ops]}`)
 	return cmd
 }
 
@@ -46,7 +47,7 @@ func undoRun(ctx context.Context, env *editEnv, id, runID string) error {
 	run := c.GetWorkflow(ctx, id, runID)
 	var res workflows.DispatchResult
 	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("dispatch %s: %w", id, err)
+		return fmt.Errorf("dispatch %s: %s", id, rootCause(err))
 	}
 	if res.Status != workflows.StatusAccepted {
 		return fmt.Errorf("dispatch %s (run %s) ended %s: only an accepted dispatch has changes to undo", id, run.GetRunID(), res.Status)

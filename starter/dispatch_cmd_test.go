@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+)
+
+// The dispatch commands against a real dev server: validation before a
+// dispatch starts, outcomes and exit statuses, who did what, and `dispatch
+// show` on closed dispatches, described from their history (issue 12,
+// items 8, 13 and 14).
+func TestDispatchCommandsOnARealServer(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "store.db")
+	storeFlags := []string{"--db", db, "--neo4j-uri=", "--weaviate-url="}
+	if code, _, errOut := runCLI(t, append([]string{"import", "../examples/building.json", "--schedule", "building"}, storeFlags...)...); code != 0 {
+		t.Fatalf("import: %s", errOut)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- devRun(ctx, &devOptions{io: newTestStreams(), stores: &config.Stores{DBPath: db},
+			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			ready: func(_ client.Client, addr, _ string) { ready <- addr }})
+	}()
+	var frontend string
+	select {
+	case frontend = <-ready:
+	case err := <-done:
+		t.Fatalf("dev stopped: %v", err)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("dev did not start")
+	}
+	cli := func(stdin string, args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := run(append(args, append([]string{"--temporal-address", frontend}, storeFlags...)...),
+			&streams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+		return code, out.String(), errOut.String()
+	}
+	listed := func() []dispatchSummary {
+		t.Helper()
+		code, out, errOut := cli("", "dispatch", "list", "--json")
+		var list struct{ Dispatches []dispatchSummary }
+		if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
+			t.Fatalf("dispatch list --json: exit %d %v %s", code, err, errOut)
+		}
+		return list.Dispatches
+	}
+
+	// Refused before anything starts.
+	if code, out, errOut := cli("", "prompt", "delete activity Handover", "-s", "nosuch"); code != exitError || out != "" || !strings.Contains(errOut, `schedule not found: "nosuch"`) || strings.Contains(errOut, "workflow") {
+		t.Errorf("unknown schedule: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, errOut := cli("", "prompt", "", "-s", "building"); code != exitUsage || !strings.Contains(errOut, "the prompt is empty") {
+		t.Errorf("empty prompt: exit %d, %s", code, errOut)
+	}
+	if got := listed(); len(got) != 0 {
+		t.Fatalf("refused prompts started dispatches: %+v", got)
+	}
+
+	// Rejected at the interactive review, after one bad answer.
+	code, out, errOut := cli("maybe\nr\n", "prompt", "delete activity Handover", "-s", "building", "--as", "alice")
+	if code != exitOK || !strings.HasSuffix(out, "dispatch-building: rejected after 1 round(s)\n") || !strings.Contains(errOut, `"maybe" is not an answer`) {
+		t.Fatalf("prompt, rejected: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = cli("", "dispatch", "show", "dispatch-building")
+	for _, want := range []string{": rejected after 1 round(s)", "author: alice", `prompt: "delete activity Handover"`, "review: reject by alice", `compensated  delete_activity(name="Handover")`} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("dispatch show of a closed dispatch lacks %q: exit %d\n%s%s", want, code, out, errOut)
+		}
+	}
+
+	// Timed out: nobody reviewed within --review-timeout.
+	if code, out, errOut := cli("", "prompt", "delete activity Handover", "-s", "building", "--no-wait", "--review-timeout", "2s", "--as", "bob"); code != exitOK || !strings.HasPrefix(out, "started dispatch-building") {
+		t.Fatalf("prompt --no-wait: exit %d %s%s", code, out, errOut)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if got := listed(); len(got) == 2 && !got[0].Open {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the dispatch never timed out")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if code, _, errOut := cli("", "review", "dispatch-building", "accept"); code != exitError || !strings.Contains(errOut, "review of dispatch-building refused") {
+		t.Errorf("review after the timeout: exit %d %s", code, errOut)
+	}
+	code, out, _ = cli("", "dispatch", "show", "dispatch-building", "--json")
+	var d dispatchDetail
+	if err := json.Unmarshal([]byte(out), &d); code != exitOK || err != nil || d.Outcome != "timed_out" || d.Author != "bob" || d.Result == nil || len(d.Reviews) != 0 {
+		t.Errorf("dispatch show --json of the timed-out dispatch: exit %d %v\n%s", code, err, out)
+	}
+	got := listed()
+	if got[0].Outcome != "timed_out" || got[0].Author != "bob" || got[1].Outcome != "rejected" || got[1].Author != "alice" {
+		t.Errorf("dispatch list: %+v", got)
+	}
+	code, out, _ = cli("", "dispatch", "list")
+	if code != exitOK || !strings.Contains(out, "timed_out") || !strings.Contains(out, "rejected") || strings.Contains(out, "completed") {
+		t.Errorf("dispatch list:\n%s", out)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

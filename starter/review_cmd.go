@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// reviewOptions are the flags of `autoscheduler review`.
+type reviewOptions struct {
+	io       *streams
+	temporal *temporalConfig
+	ID       string
+	Decision string
+	Feedback string
+	JSON     bool
+}
+
+func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *reviewOptions) error) *cobra.Command {
+	opts := &reviewOptions{io: io, temporal: tc}
+	cmd := &cobra.Command{
+		Use:   "review DISPATCH-ID accept|reject [--feedback TEXT]",
+		Short: "Accept or reject a dispatch's proposal",
+		Long: "Send a review (recorded under --as, default the OS user) and, unless it carries feedback,\n" +
+			"wait for the commit or the compensation to finish and print the outcome.\n" +
+			"Exit status: 0 when the dispatch ends accepted or rejected, 1 when it failed, timed out\n" +
+			"or was cancelled, or the review was refused; 2 on a usage error.",
+		Example: "  autoscheduler review dispatch-building accept\n" +
+			"  autoscheduler review dispatch-building reject --feedback \"keep the roof works\"",
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID, opts.Decision = args[0], args[1]
+			if opts.Decision != workflows.DecisionAccept && opts.Decision != workflows.DecisionReject {
+				return usagef("review: decision %q: want accept or reject", opts.Decision)
+			}
+			if opts.Feedback != "" && opts.Decision == workflows.DecisionAccept {
+				return usagef("review: --feedback goes with reject")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return reviewRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Feedback, "feedback", "", "with reject: what to change in the next round")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the DispatchResult as JSON")
+	return cmd
+}
+
+func reviewRun(ctx context.Context, opts *reviewOptions) error {
+	c, err := opts.temporal.client()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	review := workflows.Review{Decision: opts.Decision, Feedback: opts.Feedback, Reviewer: opts.temporal.who()}
+	if err := sendReview(ctx, c, opts.ID, review); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.io.ErrOut, "%s: %s sent as %s\n", opts.ID, opts.Decision, review.Reviewer)
+	if opts.Feedback != "" {
+		// The next round is planning; see it with `dispatch show`.
+		fmt.Fprintf(opts.io.ErrOut, "the next round is being planned: see `autoscheduler dispatch show %s`\n", opts.ID)
+		return nil
+	}
+	// Accept commits and reject compensates: wait for that to finish, so
+	// the schedule is free for the next dispatch when we return.
+	return printResult(ctx, &promptOptions{io: opts.io, JSON: opts.JSON}, c.GetWorkflow(ctx, opts.ID, ""))
+}
+
+func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
+	return &cobra.Command{
+		Use:     `clarify DISPATCH-ID "ANSWER"`,
+		Short:   "Answer the question a dispatch's planner asked",
+		Example: `  autoscheduler clarify dispatch-building "Pour slab Level 2"`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[1] == "" {
+				return usagef("clarify: the answer is empty")
+			}
+			c, err := tc.client()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			if err := sendAnswer(cmd.Context(), c, args[0], args[1], tc.who()); err != nil {
+				return err
+			}
+			fmt.Fprintf(io.ErrOut, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", args[0], args[0])
+			return nil
+		},
+	}
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+)
+
+// temporalConfig is where the CLI finds Temporal (config.Temporal, the
+// worker's own configuration) and who the person at the keyboard is.
+type temporalConfig struct {
+	config.Temporal
+	// As is --as: the name recorded as a dispatch's author and a review's
+	// reviewer.
+	As string
+	// dial, when set, replaces dialling (tests hand in their client).
+	dial func() (client.Client, error)
+}
+
+func (cfg *temporalConfig) bind(cmd *cobra.Command) {
+	cfg.Temporal = config.TemporalFromEnv()
+	f := cmd.PersistentFlags()
+	cfg.Temporal.BindFlags(f)
+	f.StringVar(&cfg.As, "as", "", "your name, recorded as the author of a prompt and the reviewer of a review (default: the OS user)")
+}
+
+// client connects; a connection error says how to get a server.
+func (cfg *temporalConfig) client() (client.Client, error) {
+	if cfg.dial != nil {
+		return cfg.dial()
+	}
+	c, err := cfg.Dial(quietSDKLogger(&streams{ErrOut: io.Discard}))
+	if err != nil {
+		return nil, fmt.Errorf("%w (start a local one with `autoscheduler dev`)", err)
+	}
+	return c, nil
+}
+
+// who is the name a dispatch or review is recorded under: --as, else the
+// OS user, else $USER.
+func (cfg *temporalConfig) who() string {
+	if cfg.As != "" {
+		return cfg.As
+	}
+	return osUser()
+}
+
+// osUser is the login name, from the OS's user database or $USER (or
+// $USERNAME on Windows); "unknown" when neither says.
+func osUser() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	for _, k := range []string{"USER", "USERNAME"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	return "unknown"
+}
