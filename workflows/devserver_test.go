@@ -249,11 +249,49 @@ func TestDispatchOnDevServer(t *testing.T) {
 		if res.Status != workflows.StatusAccepted {
 			t.Fatalf("the review was taken, yet the dispatch ended %s", res.Status)
 		}
-		if path := os.Getenv("RECORD_RACE_HISTORY"); path != "" {
+		if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
 			r := &recorder{t: t, ctx: l.ctx, c: l.c}
 			r.save("dispatch_review_at_timeout", run)
 		}
 	})
+}
+
+// TestRecordVersionedHistory records a history of the versioned branches
+// (one separation, inverses by reference, a compensation, the outcome
+// attribute) next to the histories recorded before them, which are kept:
+//
+//	RECORD_VERSIONED_HISTORY=1 GOTOOLCHAIN=local go test -run TestRecordVersionedHistory ./workflows/
+func TestRecordVersionedHistory(t *testing.T) {
+	if os.Getenv("RECORD_VERSIONED_HISTORY") != "1" {
+		t.Skip("set RECORD_VERSIONED_HISTORY=1 to record it")
+	}
+	l := startLive(t)
+	s, err := readBuilding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.stores.Import(l.ctx, "replay-v2", s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	w := l.worker(scope.Rules{})
+	defer w.Stop()
+	run := l.start(workflows.DispatchInput{ScheduleID: "replay-v2", Prompt: "delete activity Snagging inspection", Author: "recorder"})
+	for round, review := range []workflows.Review{
+		{Decision: workflows.DecisionReject, Feedback: "delete activity Final cleaning", Reviewer: "pm"},
+		{Decision: workflows.DecisionAccept, Reviewer: "pm"},
+	} {
+		if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: round + 1}, &workflows.Proposal{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.update(run, workflows.ReviewUpdate, review, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res := l.result(run); res.Status != workflows.StatusAccepted || res.Rounds != 2 {
+		t.Fatalf("result = %+v", res)
+	}
+	r := &recorder{t: t, ctx: l.ctx, c: l.c}
+	r.save("dispatch_v2_reject_feedback_accept", run)
 }
 
 func readBuilding() (*schedule.Schedule, error) {

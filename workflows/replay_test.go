@@ -35,6 +35,11 @@ import (
 // (after an intended, versioned change) with
 //
 //	RECORD_HISTORIES=1 GOTOOLCHAIN=local go test -run TestRecordHistories ./workflows/
+//
+// but keep the files recorded before a versioned change (git checkout them
+// after re-recording): they are the only cover of the old branches that
+// running dispatches still take. Histories of the new branches are added
+// beside them (TestRecordVersionedHistory in devserver_test.go).
 const historiesDir = "testdata/histories"
 
 // minHistories is the number of scenarios TestRecordHistories records.
