@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -338,5 +339,33 @@ func TestDispatchListOutcomesAndPages(t *testing.T) {
 	}
 	if d := list.Dispatches[1]; d.Outcome != "rejected" || d.Author != "bob" || d.Schedule != "a" || d.RunID != "r2" || d.Open {
 		t.Errorf("--json row: %+v", d)
+	}
+}
+
+// The Temporal API key reaches no output, whatever fails (issue 12,
+// item 17); a Temporal error chain is cut to its cause.
+func TestAPIKeyNeverPrinted(t *testing.T) {
+	const key = "tk-cli-sekrit-9f8e7d"
+	t.Setenv("TEMPORAL_API_KEY", key)
+	for _, args := range [][]string{
+		{"dispatch", "list", "--temporal-address", "127.0.0.1:1"},
+		{"review", "dispatch-x", "accept", "--temporal-tls-ca", "/nonexistent/" + key},
+		{"dispatch", "list", "--help"},
+	} {
+		code, out, errOut := runCLI(t, args...)
+		if strings.Contains(out+errOut, key) {
+			t.Errorf("%v printed the API key (exit %d):\n%s%s", args, code, out, errOut)
+		}
+		if args[len(args)-1] != "--help" && (code != exitError || !strings.Contains(errOut, "API key")) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+func TestRootCause(t *testing.T) {
+	app := temporal.NewApplicationError(`schedule not found: "x"`, "NotFound")
+	wrapped := fmt.Errorf("workflow execution error (type: DispatchWorkflow): %w", fmt.Errorf("activity error: %w", app))
+	if got := rootCause(wrapped); got != `schedule not found: "x"` {
+		t.Errorf("rootCause = %q", got)
 	}
 }

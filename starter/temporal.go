@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,10 +37,10 @@ func (cfg *temporalConfig) client() (client.Client, error) {
 		return cfg.dial()
 	}
 	c, err := cfg.Dial(quietSDKLogger(&streams{ErrOut: io.Discard}))
-	if err != nil {
+	if errors.Is(err, config.ErrUnreachable) && cfg.Address == config.DefaultTemporalAddress {
 		return nil, fmt.Errorf("%w (start a local one with `autoscheduler dev`)", err)
 	}
-	return c, nil
+	return c, err
 }
 
 // who is the name a dispatch or review is recorded under: --as, else the

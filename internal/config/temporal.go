@@ -140,16 +140,20 @@ func (t *Temporal) ClientOptions(logger sdklog.Logger) (client.Options, error) {
 	return opts, nil
 }
 
+// ErrUnreachable is a failed connection (as opposed to settings that
+// cannot work).
+var ErrUnreachable = errors.New("cannot reach Temporal")
+
 // Dial connects to Temporal. Its errors name the connection (String) and
 // never carry the API key, even if a layer below echoed it.
 func (t *Temporal) Dial(logger sdklog.Logger) (client.Client, error) {
 	opts, err := t.ClientOptions(logger)
 	if err != nil {
-		return nil, t.redact(err)
+		return nil, t.redact(fmt.Errorf("Temporal at %s: %w", t, err))
 	}
 	c, err := client.Dial(opts)
 	if err != nil {
-		return nil, t.redact(fmt.Errorf("cannot reach Temporal at %s: %w", t, err))
+		return nil, t.redact(fmt.Errorf("%w at %s: %w", ErrUnreachable, t, err))
 	}
 	return c, nil
 }
