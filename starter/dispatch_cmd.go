@@ -212,6 +212,9 @@ type dispatchDetail struct {
 	Changes []workflows.ChangeRecord  `json:"changes"`
 	Result  *workflows.DispatchResult `json:"result,omitempty"`
 	Failure string                    `json:"failure,omitempty"`
+	// QueryError says why an open dispatch could not be asked for its
+	// status or changes.
+	QueryError string `json:"query_error,omitempty"`
 }
 
 func newDispatchShowCmd(io *streams, tc *temporalConfig, runF func(context.Context, *dispatchShowOptions) error) *cobra.Command {
@@ -265,13 +268,16 @@ func describeDispatch(ctx context.Context, c client.Client, id, runID string) (*
 		return nil, err
 	}
 	if d.Open {
+		// A run that has not registered its queries yet (or closed just
+		// now) is still described, from its visibility record.
 		var status workflows.Status
 		var changes []workflows.ChangeRecord
 		if err := query(ctx, c, d.ID, d.RunID, workflows.StatusQuery, &status); err != nil {
-			return nil, err
+			d.QueryError = err.Error()
+			return d, nil
 		}
 		if err := query(ctx, c, d.ID, d.RunID, workflows.ChangesQuery, &changes); err != nil {
-			return nil, err
+			d.QueryError = err.Error()
 		}
 		d.Status, d.Stage, d.Round = &status, status.Stage, status.Round
 		if changes != nil {
@@ -400,6 +406,9 @@ func printDispatch(io *streams, d *dispatchDetail) error {
 	}
 	if d.Failure != "" {
 		fmt.Fprintf(w, "  failure: %s\n", d.Failure)
+	}
+	if d.QueryError != "" {
+		fmt.Fprintf(io.ErrOut, "autoscheduler: %s (shown from its search attributes)\n", d.QueryError)
 	}
 	if d.Status != nil && d.Status.AwaitingClarification {
 		fmt.Fprintf(w, "The planner asks: %s\n(answer with `autoscheduler clarify %s \"ANSWER\"`)\n", d.Status.Question, d.ID)
