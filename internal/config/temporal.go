@@ -68,7 +68,7 @@ func (t Temporal) WithAPIKey(key string) Temporal {
 // BindFlags adds --temporal-address, --temporal-namespace and the TLS
 // flags, defaulting to what t holds (the environment).
 func (t *Temporal) BindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&t.Address, "temporal-address", t.Address, "Temporal frontend host:port (env TEMPORAL_ADDRESS); `autoscheduler dev` runs one")
+	fs.StringVar(&t.Address, "temporal-address", t.Address, "Temporal frontend `host:port` (env TEMPORAL_ADDRESS; autoscheduler dev runs one)")
 	fs.StringVar(&t.Namespace, "temporal-namespace", t.Namespace, "Temporal namespace (env TEMPORAL_NAMESPACE)")
 	fs.BoolVar(&t.TLS, "temporal-tls", t.TLS, "connect with TLS, verifying the server against the system roots (env TEMPORAL_TLS); implied by the other TLS flags and by TEMPORAL_API_KEY")
 	fs.StringVar(&t.CACert, "temporal-tls-ca", t.CACert, "PEM file of the CA that signed the server's certificate (env TEMPORAL_TLS_CA)")
