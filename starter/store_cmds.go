@@ -59,7 +59,8 @@ func importRun(ctx context.Context, opts *importOptions) error {
 	defer c.Close(ctx)
 	start := time.Now()
 	var progress func(done, total int)
-	if opts.io.OutIsTTY {
+	// The bar draws on stderr: only when someone watches it there.
+	if isTTY(opts.io.ErrOut) {
 		progress = progressBar(opts.io, "embedding")
 	}
 	if err := c.Import(ctx, opts.Schedule, s, opts.Replace, progress); err != nil {
@@ -135,9 +136,6 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 		return err
 	}
 	defer c.Close(ctx)
-	if _, err := c.Load(ctx, opts.Schedule); err != nil {
-		return err
-	}
 	var kinds []store.Kind
 	if opts.Kind != "" {
 		kinds = append(kinds, store.Kind(opts.Kind))
