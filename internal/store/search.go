@@ -29,6 +29,12 @@ func (c *Coordinator) Search(ctx context.Context, scheduleID, text string, k int
 	if err := c.Settle(ctx, scheduleID); err != nil {
 		return nil, err
 	}
+	switch found, err := c.Graph.Has(ctx, scheduleID); {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, scheduleID)
+	}
 	vs, err := c.Embedder.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, fmt.Errorf("embedding the query: %w", err)

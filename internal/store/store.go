@@ -99,6 +99,8 @@ type GraphStore interface {
 	Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error)
 	// Schedules lists the stored schedules, by id.
 	Schedules(ctx context.Context) ([]ScheduleInfo, error)
+	// Has reports whether a schedule is stored, without reading it.
+	Has(ctx context.Context, scheduleID string) (bool, error)
 	// DeleteSchedule removes a schedule and its ledger.
 	DeleteSchedule(ctx context.Context, scheduleID string) error
 	// Dump returns the canonical view of a schedule's graph.

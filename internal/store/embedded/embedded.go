@@ -194,6 +194,7 @@ CREATE TABLE IF NOT EXISTS docs (
 	UNIQUE (schedule_id, kind, id)
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(terms, content='docs', content_rowid='rowid', tokenize="unicode61 tokenchars '_'");
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row');
 CREATE TRIGGER IF NOT EXISTS docs_ai AFTER INSERT ON docs BEGIN
 	INSERT INTO docs_fts(rowid, terms) VALUES (new.rowid, new.terms);
 END;
@@ -204,6 +205,16 @@ CREATE TRIGGER IF NOT EXISTS docs_au AFTER UPDATE ON docs BEGIN
 	INSERT INTO docs_fts(docs_fts, rowid, terms) VALUES ('delete', old.rowid, old.terms);
 	INSERT INTO docs_fts(rowid, terms) VALUES (new.rowid, new.terms);
 END;
+CREATE TABLE IF NOT EXISTS vec_codes (
+	schedule_id TEXT NOT NULL,
+	chunk INTEGER NOT NULL,
+	codes BLOB NOT NULL,
+	PRIMARY KEY (schedule_id, chunk)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vec_index (
+	schedule_id TEXT PRIMARY KEY,
+	slot INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vector_ledger (
 	schedule_id TEXT NOT NULL,
 	op_id TEXT NOT NULL,
@@ -285,7 +296,11 @@ func (s *Store) tx(ctx context.Context, fn func(*preparedTx) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(&preparedTx{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}); err != nil {
+	p := &preparedTx{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
+	if err := fn(p); err != nil {
+		return errors.Join(err, tx.Rollback())
+	}
+	if err := p.flushCodes(); err != nil {
 		return errors.Join(err, tx.Rollback())
 	}
 	return tx.Commit()
@@ -309,6 +324,10 @@ type preparedTx struct {
 	ctx   context.Context
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// codes queues the binary-code slots the transaction changed, per
+	// schedule; codesComplete says whose codes are complete (codes.go).
+	codes         map[string][]codeUpdate
+	codesComplete map[string]bool
 }
 
 func (p *preparedTx) stmt(query string) (*sql.Stmt, error) {
@@ -332,6 +351,22 @@ func (p *preparedTx) exec(query string, args ...any) error {
 	return err
 }
 
+// rowid runs a statement that returns at most one rowid; ok is false when
+// it returns none.
+func (p *preparedTx) rowid(query string, args ...any) (id int64, ok bool, err error) {
+	st, err := p.stmt(query)
+	if err != nil {
+		return 0, false, err
+	}
+	switch err := st.QueryRowContext(p.ctx, args...).Scan(&id); {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, err
+	}
+	return id, true, nil
+}
+
 // exists reports whether query returns a row.
 func (p *preparedTx) exists(query string, args ...any) (bool, error) {
 	st, err := p.stmt(query)
@@ -340,6 +375,18 @@ func (p *preparedTx) exists(query string, args ...any) (bool, error) {
 	}
 	var one int
 	switch err := st.QueryRowContext(p.ctx, args...).Scan(&one); {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}
+
+// Has reports whether a schedule is stored.
+func (s *Store) Has(ctx context.Context, scheduleID string) (bool, error) {
+	var one int
+	switch err := s.db.QueryRowContext(ctx, `SELECT 1 FROM schedules WHERE id = ?`, scheduleID).Scan(&one); {
 	case errors.Is(err, sql.ErrNoRows):
 		return false, nil
 	case err != nil:
@@ -374,7 +421,7 @@ func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
 func (s *Store) DeleteSchedule(ctx context.Context, scheduleID string) error {
 	s.forgetIndex(scheduleID)
 	return s.tx(ctx, func(tx *preparedTx) error {
-		for _, table := range []string{"schedules", "nodes", "edges", "graph_ledger", "docs", "vector_ledger"} {
+		for _, table := range []string{"schedules", "nodes", "edges", "graph_ledger", "docs", "vector_ledger", "vec_codes", "vec_index"} {
 			col := "schedule_id"
 			if table == "schedules" {
 				col = "id"

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -46,17 +47,29 @@ func (s *Store) applyVectors(ctx context.Context, scheduleID string, changes []s
 }
 
 func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.VectorChange) error {
+	if err := tx.watchCodes(scheduleID); err != nil {
+		return err
+	}
 	del := func(kind store.Kind, id string) error {
-		return tx.exec(`DELETE FROM docs WHERE schedule_id = ? AND kind = ? AND id = ?`, scheduleID, string(kind), id)
+		rowid, ok, err := tx.rowid(`DELETE FROM docs WHERE schedule_id = ? AND kind = ? AND id = ? RETURNING rowid`, scheduleID, string(kind), id)
+		if ok {
+			tx.noteCode(scheduleID, rowid, nil)
+		}
+		return err
 	}
 	put := func(kind store.Kind, id, name string, doc any, text string, vector []float32) error {
 		body, err := json.Marshal(doc)
 		if err != nil {
 			return err
 		}
-		return tx.exec(`INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (schedule_id, kind, id) DO UPDATE SET name = excluded.name, doc = excluded.doc, terms = excluded.terms, vector = excluded.vector`,
+		rowid, _, err := tx.rowid(`INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (schedule_id, kind, id) DO UPDATE SET name = excluded.name, doc = excluded.doc, terms = excluded.terms, vector = excluded.vector
+			RETURNING rowid`,
 			scheduleID, string(kind), id, name, string(body), strings.Join(s.tokenize(text), " "), encodeVector(vector))
+		if err == nil {
+			tx.noteCode(scheduleID, rowid, encodeCode(kind, vector))
+		}
+		return err
 	}
 	for _, id := range c.DeleteRelationships {
 		if err := del(store.RelationshipKind, id); err != nil {
@@ -242,6 +255,14 @@ func (s *Store) Search(ctx context.Context, scheduleID string, q store.Query) ([
 	wanted := func(k store.Kind) bool { return len(q.Kinds) == 0 || slices.Contains(q.Kinds, k) }
 	names := map[docKey]string{}
 	vectorScores := map[docKey]float64{}
+	keywordScores := map[docKey]float64{}
+	coded, err := s.searchCodes(ctx, scheduleID, q, wanted, vectorScores, keywordScores, names)
+	if err != nil {
+		return nil, err
+	}
+	if coded {
+		return fuse(vectorScores, keywordScores, names, q.Alpha, q.K), nil
+	}
 	if len(q.Vector) > 0 && q.Alpha > 0 {
 		idx, err := s.index(ctx, scheduleID)
 		if err != nil {
@@ -256,7 +277,6 @@ func (s *Store) Search(ctx context.Context, scheduleID string, q store.Query) ([
 			names[key] = idx.names[i]
 		}
 	}
-	keywordScores := map[docKey]float64{}
 	if match := ftsQuery(s.tokenize(q.Text)); match != "" && q.Alpha < 1 {
 		rows, err := s.db.QueryContext(ctx, `
 			SELECT d.kind, d.id, d.name, -bm25(docs_fts) FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
@@ -283,6 +303,92 @@ func (s *Store) Search(ctx context.Context, scheduleID string, q store.Query) ([
 		}
 	}
 	return fuse(vectorScores, keywordScores, names, q.Alpha, q.K), nil
+}
+
+// searchCodes searches a schedule too large to hold in memory: the
+// candidates are the documents nearest the query by binary codes plus
+// every document holding a rare query term; each is scored exactly
+// (cosine) and by BM25 over its terms, and the best of each side fill
+// vector, keyword and names. It reports whether it ran (false for a
+// schedule small enough for the exact in-memory index and FTS5, or already
+// held in memory).
+func (s *Store) searchCodes(ctx context.Context, scheduleID string, q store.Query, wanted func(store.Kind) bool, vector, keyword map[docKey]float64, names map[docKey]string) (bool, error) {
+	s.mu.Lock()
+	cached := s.indexes[scheduleID] != nil
+	s.mu.Unlock()
+	if cached || len(q.Vector) == 0 {
+		return false, nil
+	}
+	rowids, docs, ok, err := s.shortlist(ctx, scheduleID, q.Vector, candidates*rerankPer, wanted)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		// Codes not complete (a file from before them): build them once
+		// if the schedule is large enough to need them.
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM docs WHERE schedule_id = ?`, scheduleID).Scan(&n); err != nil {
+			return false, err
+		}
+		if n <= exactLimit {
+			return false, nil
+		}
+		if err := s.rebuildCodes(ctx, scheduleID); err != nil {
+			return false, err
+		}
+		if rowids, docs, ok, err = s.shortlist(ctx, scheduleID, q.Vector, candidates*rerankPer, wanted); err != nil || !ok {
+			return false, err
+		}
+	}
+	if docs <= exactLimit {
+		return false, nil
+	}
+	terms := s.tokenize(q.Text)
+	df, rare, err := s.keywordCandidates(ctx, terms)
+	if err != nil {
+		return false, err
+	}
+	cands, err := s.rescore(ctx, scheduleID, append(rowids, rare...), q.Vector)
+	if err != nil {
+		return false, err
+	}
+	maps.DeleteFunc(cands, func(k docKey, _ candidate) bool { return !wanted(k.kind) })
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(rowid), 0) FROM docs`).Scan(&total); err != nil {
+		return false, err
+	}
+	cosine := make(map[docKey]float64, len(cands))
+	for k, c := range cands {
+		cosine[k] = c.cosine
+		names[k] = c.name
+	}
+	best := func(scores map[docKey]float64, into map[docKey]float64) {
+		keys := slices.Collect(maps.Keys(scores))
+		slices.SortFunc(keys, func(a, b docKey) int {
+			if c := cmp.Compare(scores[b], scores[a]); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(a.kind, b.kind); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.id, b.id)
+		})
+		for _, k := range keys[:min(candidates, len(keys))] {
+			into[k] = scores[k]
+		}
+	}
+	if q.Alpha > 0 {
+		best(cosine, vector)
+	}
+	if q.Alpha < 1 {
+		best(bm25(cands, terms, df, max(total, docs)), keyword)
+	}
+	maps.DeleteFunc(names, func(k docKey, _ string) bool {
+		_, v := vector[k]
+		_, kw := keyword[k]
+		return !v && !kw
+	})
+	return true, nil
 }
 
 // fuse blends min-max scaled scores; ties break by kind and id so results

@@ -115,6 +115,9 @@ const (
 MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
 RETURN l.op_id AS op_id, l.change AS change, coalesce(l.committed, '') AS committed`
 
+	cypherHas = `MATCH (s:Schedule {id: $schedule})
+RETURN s.id AS id`
+
 	cypherMeta = `MATCH (s:Schedule {id: $schedule})
 RETURN coalesce(s.name, '') AS name, coalesce(s.start_date, '') AS start_date, coalesce(s.calendar, '') AS calendar`
 

@@ -76,3 +76,21 @@ func (s *Store) Intents(ctx context.Context, scheduleID string) ([]store.Intent,
 	}
 	return out, nil
 }
+
+// Has reports whether a schedule is stored.
+func (s *Store) Has(ctx context.Context, scheduleID string) (bool, error) {
+	session := s.session(ctx, neo4j.AccessModeRead)
+	defer session.Close(ctx)
+	found, err := neo4j.ExecuteRead(ctx, session, func(tx neo4j.ManagedTransaction) (bool, error) {
+		result, err := tx.Run(ctx, cypherHas, map[string]any{"schedule": scheduleID})
+		if err != nil {
+			return false, err
+		}
+		found := result.Next(ctx)
+		return found, result.Err()
+	})
+	if err != nil {
+		return false, fmt.Errorf("neo4j: looking for schedule %q: %w", scheduleID, err)
+	}
+	return found, nil
+}
