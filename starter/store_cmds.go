@@ -178,10 +178,14 @@ type verifyOutput struct {
 
 func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 	var scheduleID string
-	var asJSON bool
+	var asJSON, repair bool
 	cmd := &cobra.Command{
-		Use:   "verify --schedule ID [--json]",
+		Use:   "verify --schedule ID [--repair] [--json]",
 		Short: "Compare the graph and vector stores for a schedule; exit 1 on drift",
+		Long: "Compare the graph and vector stores for a schedule; exit 1 on drift.\n\n" +
+			"A write a dead process left half done is finished first (the graph store holds the old or the new\n" +
+			"version whole; the documents are brought to match it). With --repair, a write whose process only\n" +
+			"looks alive is finished too, and any drift found is mended from the graph store.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if scheduleID == "" {
@@ -193,6 +197,13 @@ func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 				return err
 			}
 			defer c.Close(ctx)
+			if repair {
+				intents, mended, err := c.Repair(ctx, scheduleID)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(io.ErrOut, "repair: %d interrupted writes finished, %d differences mended\n", intents, len(mended))
+			}
 			drift, err := c.Verify(ctx, scheduleID)
 			if err != nil {
 				return err
@@ -220,6 +231,7 @@ func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&scheduleID, "schedule", "s", "", "stored schedule id")
+	cmd.Flags().BoolVar(&repair, "repair", false, "finish interrupted writes even if their process looks alive, and mend drift from the graph store")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print JSON: {"schedule", "agree", "differences": [...], "activities", "relationships"}`)
 	return cmd
 }
