@@ -186,7 +186,7 @@ func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 			"A write a dead process left half done is finished first (the graph store holds the old or the new\n" +
 			"version whole; the documents are brought to match it). With --repair, a write whose process only\n" +
 			"looks alive is finished too, and any drift found is mended from the graph store.",
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if scheduleID == "" {
 				return usagef("verify: --schedule is required")
