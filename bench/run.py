@@ -232,6 +232,24 @@ def corpus_section():
     return lines
 
 
+SCALE_HEADER = "## Scale of one machine"
+
+
+def kept_section(header):
+    """A section measured by hand (not by this script), kept as it stands."""
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        text = f.read()
+    at = text.find(header)
+    if at < 0:
+        return []
+    rest = text[at:]
+    nxt = rest.find("\n## ", 1)
+    return (rest[:nxt + 1] if nxt >= 0 else rest).rstrip("\n").split("\n") + [""]
+
+
 def main():
     if sys.argv[1:] == ["corpus"]:
         # Only this section, in place: `python3 bench/run.py corpus`.
@@ -349,6 +367,7 @@ def main():
         "",
     ]
     lines += store_section()
+    lines += kept_section(SCALE_HEADER)
     lines += dispatch_section()
     lines += llm_section()
     lines += corpus_section()

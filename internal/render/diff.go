@@ -285,13 +285,17 @@ func impactOf(before, after *schedule.Schedule, rb, ra *schedule.Result) *DiffIm
 		FinishChange:   round(ra.ProjectDuration - rb.ProjectDuration),
 		BecameCritical: []DiffActivity{}, NoLongerCritical: []DiffActivity{},
 	}
+	// A finish past the calendar's range has no date (never a clamped,
+	// wrong one); the impact still says it in working days.
 	if c := clockOf(before); c != nil {
-		t := c.FinishAt(rb.ProjectDuration)
-		im.FinishDateBefore = t.Format(schedule.DateTimeLayout)
+		if t, err := c.Finish(rb.ProjectDuration); err == nil {
+			im.FinishDateBefore = t.Format(schedule.DateTimeLayout)
+		}
 	}
 	if c := clockOf(after); c != nil {
-		t := c.FinishAt(ra.ProjectDuration)
-		im.FinishDateAfter = t.Format(schedule.DateTimeLayout)
+		if t, err := c.Finish(ra.ProjectDuration); err == nil {
+			im.FinishDateAfter = t.Format(schedule.DateTimeLayout)
+		}
 	}
 	for i, a := range after.Activities {
 		j, ok := rb.Net.Index(a.ID)
