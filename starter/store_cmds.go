@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -148,9 +147,7 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 		if hits == nil {
 			hits = []store.Hit{}
 		}
-		enc := json.NewEncoder(opts.io.Out)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(map[string][]store.Hit{"results": hits})
+		return writeJSON(opts.io.Out, map[string][]store.Hit{"results": hits})
 	}
 	if len(hits) == 0 {
 		fmt.Fprintln(opts.io.ErrOut, "no results")

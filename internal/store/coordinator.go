@@ -424,16 +424,16 @@ func (c *Coordinator) streamDocuments(ctx context.Context, changes []Change, sta
 				changed[a.ID] = true
 			}
 		}
-		put := make(map[string]bool, len(ch.PutRelationships))
+		putRels := make(map[string]bool, len(ch.PutRelationships))
 		for _, r := range ch.PutRelationships {
-			put[r.ID] = true
+			putRels[r.ID] = true
 			if err := addRelationship(r); err != nil {
 				return err
 			}
 		}
 		if len(changed) > 0 {
 			for _, r := range last.Relationships {
-				if !put[r.ID] && (changed[r.Predecessor] || changed[r.Successor]) {
+				if !putRels[r.ID] && (changed[r.Predecessor] || changed[r.Successor]) {
 					if err := addRelationship(r); err != nil {
 						return err
 					}

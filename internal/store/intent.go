@@ -54,7 +54,7 @@ func (in Intent) alive(now time.Time) bool {
 	if now.Sub(in.Heartbeat) > IntentLease {
 		return false
 	}
-	if host, _ := os.Hostname(); host != "" && host == in.Owner.Host && in.Owner.PID > 0 {
+	if host := Self().Host; host != "" && host == in.Owner.Host && in.Owner.PID > 0 {
 		// Signal 0 checks for the process without touching it.
 		if err := syscall.Kill(in.Owner.PID, 0); errors.Is(err, syscall.ESRCH) {
 			return false
@@ -186,9 +186,17 @@ func (c *Coordinator) Repair(ctx context.Context, scheduleID string) (intents in
 	if err != nil {
 		return intents, nil, err
 	}
-	mended, err = c.Verify(ctx, scheduleID)
-	if err != nil || len(mended) == 0 {
-		return intents, mended, err
+	// Settled above: compare the stores without settling again.
+	s, err := c.Graph.Load(ctx, scheduleID)
+	if err != nil {
+		return intents, nil, err
+	}
+	docs, err := c.Vectors.Dump(ctx, scheduleID)
+	if err != nil {
+		return intents, nil, err
+	}
+	if mended, _ = compare(s, docs); len(mended) == 0 {
+		return intents, nil, nil
 	}
 	return intents, mended, c.syncVectors(ctx, scheduleID)
 }

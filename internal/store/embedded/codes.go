@@ -349,6 +349,9 @@ func (s *Store) rescore(ctx context.Context, scheduleID string, rowids []int64, 
 			args = append(args, r)
 		}
 		// Only "?" placeholders are spliced in; the values are parameters.
+		// The unary + keeps SQLite off the schedule_id index, which made
+		// it scan the whole schedule (500 ms at 200k) instead of looking
+		// the rowids up.
 		rows, err := s.db.QueryContext(ctx, `SELECT kind, id, name, terms, vector FROM docs WHERE +schedule_id = ? AND rowid IN (?`+strings.Repeat(",?", len(part)-1)+`)`, args...)
 		if err != nil {
 			return nil, err
