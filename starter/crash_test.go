@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/devserver"
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -119,7 +120,7 @@ func TestWorkerCrashMidDispatch(t *testing.T) {
 	if err := handle.Get(updateCtx, &proposal); err != nil {
 		t.Fatal(err)
 	}
-	if err := sendReview(updateCtx, tc, id, workflows.Review{Decision: "accept"}); err != nil {
+	if err := dispatches.SendReview(updateCtx, tc, id, workflows.Review{Decision: "accept"}); err != nil {
 		t.Fatal(err)
 	}
 	var res workflows.DispatchResult

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -155,7 +156,7 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 		}
 		answers := step.answers
 		for round, review := range step.reviews {
-			proposal, err := awaitProposal(ctx, c, id, run.GetRunID(), round+1)
+			proposal, err := dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round+1)
 			if err != nil {
 				return err
 			}
@@ -164,11 +165,11 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 					return err
 				}
 				fmt.Fprintf(io.Out, "  -> answer %q\n", answers[0])
-				if err := sendAnswer(ctx, c, id, answers[0], "demo"); err != nil {
+				if err := dispatches.SendAnswer(ctx, c, id, answers[0], "demo"); err != nil {
 					return err
 				}
 				answers = answers[1:]
-				if proposal, err = awaitProposal(ctx, c, id, run.GetRunID(), round+1); err != nil {
+				if proposal, err = dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round+1); err != nil {
 					return err
 				}
 			}
@@ -180,7 +181,7 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 				verdict += fmt.Sprintf(" with feedback %q", review.Feedback)
 			}
 			fmt.Fprintf(io.Out, "  -> %s\n", verdict)
-			if err := sendReview(ctx, c, id, review); err != nil {
+			if err := dispatches.SendReview(ctx, c, id, review); err != nil {
 				return err
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 )
 
 // The dispatch commands against a real dev server: validation before a
@@ -49,10 +50,10 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 			&streams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 		return code, out.String(), errOut.String()
 	}
-	listed := func() []dispatchSummary {
+	listed := func() []dispatches.Summary {
 		t.Helper()
 		code, out, errOut := cli("", "dispatch", "list", "--json")
-		var list struct{ Dispatches []dispatchSummary }
+		var list struct{ Dispatches []dispatches.Summary }
 		if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
 			t.Fatalf("dispatch list --json: exit %d %v %s", code, err, errOut)
 		}
@@ -100,7 +101,7 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 		t.Errorf("review after the timeout: exit %d %s", code, errOut)
 	}
 	code, out, _ = cli("", "dispatch", "show", "dispatch-building", "--json")
-	var d dispatchDetail
+	var d dispatches.Detail
 	if err := json.Unmarshal([]byte(out), &d); code != exitOK || err != nil || d.Outcome != "timed_out" || d.Author != "bob" || d.Result == nil || len(d.Reviews) != 0 {
 		t.Errorf("dispatch show --json of the timed-out dispatch: exit %d %v\n%s", code, err, out)
 	}

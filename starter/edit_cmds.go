@@ -9,11 +9,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
-	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // editEnv is what the direct-edit commands share: the stores to read the
@@ -49,15 +48,9 @@ func (e *editEnv) edit(ctx context.Context, scheduleID string, ops ...schedule.O
 		return err
 	}
 	defer c.Close()
-	id := fmt.Sprintf("edit-%s-%d", scheduleID, time.Now().UnixNano())
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},
-		workflows.EditWorkflow, workflows.EditInput{ScheduleID: scheduleID, Ops: ops, Author: e.temporal.who()})
+	id, res, err := dispatches.Edit(ctx, c, scheduleID, e.temporal.who(), ops)
 	if err != nil {
 		return err
-	}
-	var res workflows.EditResult
-	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("%s: %w", id, err)
 	}
 	if e.JSON {
 		applied := res.Applied

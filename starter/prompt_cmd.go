@@ -14,11 +14,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -96,16 +95,13 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 	}
 	defer c.Close()
 	id := workflows.DispatchWorkflowID(opts.Schedule)
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: workflows.TaskQueue,
-		WorkflowExecutionErrorWhenAlreadyStarted: true,
-	}, workflows.DispatchWorkflow, workflows.DispatchInput{
+	run, err := dispatches.Start(ctx, c, workflows.DispatchInput{
 		ScheduleID: opts.Schedule, Prompt: opts.Prompt, Author: opts.temporal.who(),
 		MaxRounds: opts.Rounds, ReviewTimeout: opts.Timeout, AutoAccept: opts.Yes && opts.NoWait,
 	})
-	var started *serviceerror.WorkflowExecutionAlreadyStarted
-	if errors.As(err, &started) {
-		return fmt.Errorf("schedule %q already has an open dispatch: %s (review it with `autoscheduler review %s accept|reject`)", opts.Schedule, id, id)
+	var open *dispatches.OpenError
+	if errors.As(err, &open) {
+		return fmt.Errorf("%w (review it with `autoscheduler review %s accept|reject`)", err, id)
 	}
 	if err != nil {
 		return err
@@ -122,7 +118,7 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		in = bufio.NewReader(opts.io.In)
 	}
 	for round := 1; ; round++ {
-		proposal, err := awaitProposal(ctx, c, id, run.GetRunID(), round)
+		proposal, err := dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round)
 		if err != nil {
 			// The dispatch ended without (another) proposal: show how.
 			return printResult(ctx, opts, run)
@@ -136,10 +132,10 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 			if err != nil {
 				return err
 			}
-			if err := sendAnswer(ctx, c, id, answer, opts.temporal.who()); err != nil {
+			if err := dispatches.SendAnswer(ctx, c, id, answer, opts.temporal.who()); err != nil {
 				return err
 			}
-			if proposal, err = awaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
+			if proposal, err = dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
 				return printResult(ctx, opts, run)
 			}
 		}
@@ -151,34 +147,13 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 			return err
 		}
 		review.Reviewer = opts.temporal.who()
-		if err := sendReview(ctx, c, id, review); err != nil {
+		if err := dispatches.SendReview(ctx, c, id, review); err != nil {
 			return err
 		}
 		if review.Decision == "accept" || review.Feedback == "" {
 			return printResult(ctx, opts, run)
 		}
 	}
-}
-
-// awaitProposal waits, without polling, for the proposal of round (or a
-// question asked while planning it).
-func awaitProposal(ctx context.Context, c client.Client, id, runID string, round int) (workflows.Proposal, error) {
-	var proposal workflows.Proposal
-	err := update(ctx, c, id, runID, workflows.ProposalUpdate, workflows.ProposalRequest{Round: round}, &proposal)
-	return proposal, err
-}
-
-// update sends the Update name to the dispatch id (runID "" for its
-// latest run) and waits for its result, decoded into out (nil: dropped).
-func update(ctx context.Context, c client.Client, id, runID, name string, arg, out any) error {
-	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: id, RunID: runID, UpdateName: name,
-		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{arg},
-	})
-	if err != nil {
-		return err
-	}
-	return handle.Get(ctx, out)
 }
 
 // askAnswer takes the next --answer, or asks on standard input.
@@ -197,13 +172,6 @@ func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (stri
 		return "", fmt.Errorf("the planner asks: %s\nno answer on standard input: answer with `autoscheduler clarify %s \"ANSWER\"` (the dispatch waits)", question, id)
 	}
 	return strings.TrimSpace(line), nil
-}
-
-func sendAnswer(ctx context.Context, c client.Client, id, answer, author string) error {
-	if err := update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: author}, nil); err != nil {
-		return fmt.Errorf("answer to %s refused: %w", id, err)
-	}
-	return nil
 }
 
 // decide asks the person, unless --yes decided already; an answer that is
@@ -245,13 +213,6 @@ func decide(opts *promptOptions, in *bufio.Reader) (workflows.Review, error) {
 			return workflows.Review{}, noAnswer
 		}
 	}
-}
-
-func sendReview(ctx context.Context, c client.Client, id string, review workflows.Review) error {
-	if err := update(ctx, c, id, "", workflows.ReviewUpdate, review, nil); err != nil {
-		return fmt.Errorf("review of %s refused: %w", id, err)
-	}
-	return nil
 }
 
 func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
@@ -309,7 +270,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 func printResult(ctx context.Context, opts *promptOptions, run client.WorkflowRun) error {
 	var res workflows.DispatchResult
 	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("dispatch %s: %s", run.GetID(), rootCause(err))
+		return fmt.Errorf("dispatch %s: %s", run.GetID(), dispatches.RootCause(err))
 	}
 	return showResult(opts.io, opts.JSON, run.GetID(), res)
 }
@@ -349,21 +310,6 @@ func outcomeErr(id string, res workflows.DispatchResult) error {
 		return nil
 	}
 	return &outcomeError{ID: id, Result: res}
-}
-
-// rootCause is the innermost message of a Temporal error chain ("schedule
-// not found" rather than workflow error: activity error: application
-// error: ...).
-func rootCause(err error) string {
-	last := err
-	for e := err; e != nil; e = errors.Unwrap(e) {
-		last = e
-	}
-	var app *temporal.ApplicationError
-	if errors.As(last, &app) {
-		return app.Message()
-	}
-	return last.Error()
 }
 
 // checkSchedule says whether scheduleID is in the configured stores.

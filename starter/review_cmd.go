@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -57,7 +58,7 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	}
 	defer c.Close()
 	review := workflows.Review{Decision: opts.Decision, Feedback: opts.Feedback, Reviewer: opts.temporal.who()}
-	if err := sendReview(ctx, c, opts.ID, review); err != nil {
+	if err := dispatches.SendReview(ctx, c, opts.ID, review); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.io.ErrOut, "%s: %s sent as %s\n", opts.ID, opts.Decision, review.Reviewer)
@@ -86,7 +87,7 @@ func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
 				return err
 			}
 			defer c.Close()
-			if err := sendAnswer(cmd.Context(), c, args[0], args[1], tc.who()); err != nil {
+			if err := dispatches.SendAnswer(cmd.Context(), c, args[0], args[1], tc.who()); err != nil {
 				return err
 			}
 			fmt.Fprintf(io.ErrOut, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", args[0], args[0])

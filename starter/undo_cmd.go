@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/schedule"
-	"github.com/autoscheduler/autoscheduler/workflows"
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 )
 
 // newUndoCmd is `dispatch undo`: an accepted dispatch's changes, taken
@@ -35,8 +31,8 @@ func newUndoCmd(env *editEnv) *cobra.Command {
 }
 
 func undoRun(ctx context.Context, env *editEnv, id, runID string) error {
-	scheduleID, ok := strings.CutPrefix(id, workflows.DispatchWorkflowID(""))
-	if !ok || scheduleID == "" {
+	scheduleID, ok := dispatches.ScheduleOf(id)
+	if !ok {
 		return usagef("undo: %q is not a dispatch id (dispatch-<schedule>)", id)
 	}
 	c, err := env.temporal.client()
@@ -44,40 +40,14 @@ func undoRun(ctx context.Context, env *editEnv, id, runID string) error {
 		return err
 	}
 	defer c.Close()
-	run := c.GetWorkflow(ctx, id, runID)
-	var res workflows.DispatchResult
-	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("dispatch %s: %s", id, rootCause(err))
-	}
-	if res.Status != workflows.StatusAccepted {
-		return fmt.Errorf("dispatch %s (run %s) ended %s: only an accepted dispatch has changes to undo", id, run.GetRunID(), res.Status)
-	}
-	var opIDs []string
-	for _, ch := range res.Changes {
-		if ch.Status == workflows.ChangeCommitted {
-			opIDs = append(opIDs, ch.Op.ID)
-		}
-	}
 	stores, err := env.stores.Open(ctx)
 	if err != nil {
 		return err
 	}
-	recorded, err := stores.Graph.Recorded(ctx, scheduleID, opIDs)
+	ops, _, err := dispatches.UndoOps(ctx, c, stores.Graph, id, runID)
 	stores.Close(ctx)
 	if err != nil {
 		return err
 	}
-	var inverses []schedule.Op
-	for _, op := range opIDs {
-		ch, ok := recorded[op]
-		if !ok || ch.Committed == nil {
-			return fmt.Errorf("dispatch %s: op %s is not committed in the ledger of schedule %q", id, op, scheduleID)
-		}
-		inverses = append(inverses, ch.Inverse...)
-	}
-	if len(inverses) == 0 {
-		return fmt.Errorf("dispatch %s (run %s) committed no changes", id, run.GetRunID())
-	}
-	// Op IDs scoped to this run's undo: a second undo of it is a no-op.
-	return env.edit(ctx, scheduleID, activities.CompensatingOps("undo/"+id+"/"+run.GetRunID(), inverses)...)
+	return env.edit(ctx, scheduleID, ops...)
 }

@@ -1,0 +1,120 @@
+// Package dispatches is the client side of the dispatch workflows: the
+// Temporal calls the CLI and the review web app both make — start a
+// dispatch, wait for its proposal, review it, answer its question, list and
+// describe dispatches, undo an accepted one.
+package dispatches
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// OpenError is a dispatch refused because the schedule already has an
+// open one (one open dispatch per schedule).
+type OpenError struct{ ScheduleID, ID string }
+
+func (e *OpenError) Error() string {
+	return fmt.Sprintf("schedule %q already has an open dispatch: %s", e.ScheduleID, e.ID)
+}
+
+// Start starts a dispatch; an open one on the same schedule is an
+// *OpenError.
+func Start(ctx context.Context, c client.Client, in workflows.DispatchInput) (client.WorkflowRun, error) {
+	id := workflows.DispatchWorkflowID(in.ScheduleID)
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: id, TaskQueue: workflows.TaskQueue,
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+	}, workflows.DispatchWorkflow, in)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return nil, &OpenError{ScheduleID: in.ScheduleID, ID: id}
+	}
+	return run, err
+}
+
+// Update sends the Update name to the dispatch id (runID "" for its
+// latest run) and waits for its result, decoded into out (nil: dropped).
+func Update(ctx context.Context, c client.Client, id, runID, name string, arg, out any) error {
+	handle, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: id, RunID: runID, UpdateName: name,
+		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{arg},
+	})
+	if err != nil {
+		return err
+	}
+	return handle.Get(ctx, out)
+}
+
+// AwaitProposal waits, without polling, for the proposal of round (or a
+// question asked while planning it).
+func AwaitProposal(ctx context.Context, c client.Client, id, runID string, round int) (workflows.Proposal, error) {
+	var proposal workflows.Proposal
+	err := Update(ctx, c, id, runID, workflows.ProposalUpdate, workflows.ProposalRequest{Round: round}, &proposal)
+	return proposal, err
+}
+
+// SendReview sends a review by Update: a refusal (no review awaited, a
+// round already decided) is an error.
+func SendReview(ctx context.Context, c client.Client, id string, review workflows.Review) error {
+	if err := Update(ctx, c, id, "", workflows.ReviewUpdate, review, nil); err != nil {
+		return fmt.Errorf("review of %s refused: %s", id, RootCause(err))
+	}
+	return nil
+}
+
+// SendAnswer answers the dispatch's open question.
+func SendAnswer(ctx context.Context, c client.Client, id, answer, author string) error {
+	if err := Update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: author}, nil); err != nil {
+		return fmt.Errorf("answer to %s refused: %s", id, RootCause(err))
+	}
+	return nil
+}
+
+// Query runs the query name on the dispatch id and decodes its result.
+func Query(ctx context.Context, c client.Client, id, runID, name string, into any) error {
+	v, err := c.QueryWorkflow(ctx, id, runID, name)
+	if err != nil {
+		return fmt.Errorf("dispatch %s: query %s: %w", id, name, err)
+	}
+	return v.Get(into)
+}
+
+// RootCause is the innermost message of a Temporal error chain ("schedule
+// not found" rather than workflow error: activity error: application
+// error: ...).
+func RootCause(err error) string {
+	last := err
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		last = e
+	}
+	var app *temporal.ApplicationError
+	if errors.As(last, &app) {
+		return app.Message()
+	}
+	return last.Error()
+}
+
+// Edit applies ops directly through an EditWorkflow (no review) and
+// returns its workflow id and result.
+func Edit(ctx context.Context, c client.Client, scheduleID, author string, ops []schedule.Op) (string, workflows.EditResult, error) {
+	id := fmt.Sprintf("edit-%s-%d", scheduleID, time.Now().UnixNano())
+	var res workflows.EditResult
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},
+		workflows.EditWorkflow, workflows.EditInput{ScheduleID: scheduleID, Ops: ops, Author: author})
+	if err != nil {
+		return id, res, err
+	}
+	if err := run.Get(ctx, &res); err != nil {
+		return id, res, fmt.Errorf("%s: %w", id, err)
+	}
+	return id, res, nil
+}

@@ -1,0 +1,257 @@
+package dispatches
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
+	workflowpb "go.temporal.io/api/workflow/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// Summary is what the visibility store says of a dispatch: one row of
+// `dispatch list` (and its --json), one line of a schedule's history in
+// the web app.
+type Summary struct {
+	ID       string    `json:"id"`
+	RunID    string    `json:"run_id"`
+	Schedule string    `json:"schedule,omitempty"`
+	Open     bool      `json:"open"`
+	Stage    string    `json:"stage,omitempty"`
+	Outcome  string    `json:"outcome,omitempty"`
+	Author   string    `json:"author,omitempty"`
+	Prompt   string    `json:"prompt,omitempty"`
+	Started  time.Time `json:"started"`
+	Closed   time.Time `json:"closed,omitzero"`
+}
+
+// State is what the table's STATE column says: the outcome of a closed
+// dispatch, "open: <stage>" for an open one.
+func (d Summary) State() string {
+	if d.Open {
+		if d.Stage == "" {
+			return "open"
+		}
+		return "open: " + d.Stage
+	}
+	return d.Outcome
+}
+
+// Detail is a dispatch described in full: what `dispatch show` prints
+// (and its --json) and the web app's review page shows of a closed one.
+type Detail struct {
+	Summary
+	Round   int                       `json:"round,omitempty"`
+	Status  *workflows.Status         `json:"status,omitempty"`
+	Reviews []workflows.Review        `json:"reviews"`
+	Changes []workflows.ChangeRecord  `json:"changes"`
+	Result  *workflows.DispatchResult `json:"result,omitempty"`
+	Failure string                    `json:"failure,omitempty"`
+	// QueryError says why an open dispatch could not be asked for its
+	// status or changes.
+	QueryError string `json:"query_error,omitempty"`
+}
+
+// List reads every page of the visibility list: the dispatches of
+// scheduleID (all when empty), newest first.
+func List(ctx context.Context, c client.Client, scheduleID string) ([]Summary, error) {
+	query := "WorkflowType = 'DispatchWorkflow'"
+	if scheduleID != "" {
+		query += " AND ScheduleID = " + VisibilityString(scheduleID)
+	}
+	var out []Summary
+	var token []byte
+	for {
+		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, PageSize: 100, NextPageToken: token})
+		if err != nil {
+			return nil, fmt.Errorf("listing dispatches: %w", err)
+		}
+		for _, e := range resp.Executions {
+			d := summarize(e)
+			if !d.Open && d.Outcome == "" {
+				d.Outcome = legacyOutcome(ctx, c, e)
+			}
+			out = append(out, d)
+		}
+		if token = resp.NextPageToken; len(token) == 0 {
+			return out, nil
+		}
+	}
+}
+
+// VisibilityString quotes s for a visibility query.
+func VisibilityString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// summarize reads what the visibility record holds: search attributes
+// (ScheduleID, DispatchStage, DispatchOutcome) and the memo (author,
+// prompt).
+func summarize(e *workflowpb.WorkflowExecutionInfo) Summary {
+	d := Summary{
+		ID: e.GetExecution().GetWorkflowId(), RunID: e.GetExecution().GetRunId(),
+		Open:    e.GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING,
+		Started: e.GetStartTime().AsTime(),
+	}
+	if e.GetCloseTime() != nil {
+		d.Closed = e.GetCloseTime().AsTime()
+	}
+	attrs := e.GetSearchAttributes().GetIndexedFields()
+	d.Schedule = payloadString(attrs[workflows.ScheduleIDAttribute.GetName()])
+	d.Stage = payloadString(attrs[workflows.DispatchStageAttribute.GetName()])
+	if !d.Open {
+		d.Outcome = payloadString(attrs[workflows.DispatchOutcomeAttribute.GetName()])
+	}
+	memo := e.GetMemo().GetFields()
+	d.Author = payloadString(memo["author"])
+	d.Prompt = payloadString(memo["prompt"])
+	return d
+}
+
+// legacyOutcome is the outcome of a closed dispatch from before the
+// DispatchOutcome attribute: its result's status when it completed, else
+// its execution status.
+func legacyOutcome(ctx context.Context, c client.Client, e *workflowpb.WorkflowExecutionInfo) string {
+	switch e.GetStatus() {
+	case enums.WORKFLOW_EXECUTION_STATUS_COMPLETED:
+		var res workflows.DispatchResult
+		if err := c.GetWorkflow(ctx, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId()).Get(ctx, &res); err == nil && res.Status != "" {
+			return res.Status
+		}
+		return "completed"
+	case enums.WORKFLOW_EXECUTION_STATUS_FAILED:
+		return workflows.StatusFailed
+	case enums.WORKFLOW_EXECUTION_STATUS_TIMED_OUT:
+		return workflows.StatusTimedOut
+	case enums.WORKFLOW_EXECUTION_STATUS_CANCELED:
+		return workflows.StatusCancelled
+	}
+	return strings.ToLower(strings.TrimPrefix(e.GetStatus().String(), "WorkflowExecutionStatus"))
+}
+
+// payloadString decodes a string payload ("" when absent or not a string).
+func payloadString(p *commonpb.Payload) string {
+	var s string
+	if p == nil || converter.GetDefaultDataConverter().FromPayload(p, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// Describe reads a dispatch: the visibility record, the history
+// (author, reviews, and for a closed one its result or failure) and, for
+// an open one, the status and changes queries.
+func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, error) {
+	desc, err := c.DescribeWorkflowExecution(ctx, id, runID)
+	if err != nil {
+		return nil, fmt.Errorf("dispatch %s: %w", id, err)
+	}
+	info := desc.GetWorkflowExecutionInfo()
+	d := &Detail{Summary: summarize(info), Reviews: []workflows.Review{}, Changes: []workflows.ChangeRecord{}}
+	if err := readHistory(ctx, c, d); err != nil {
+		return nil, err
+	}
+	if d.Open {
+		// A run that has not registered its queries yet (or closed just
+		// now) is still described, from its visibility record.
+		var status workflows.Status
+		var changes []workflows.ChangeRecord
+		if err := Query(ctx, c, d.ID, d.RunID, workflows.StatusQuery, &status); err != nil {
+			d.QueryError = err.Error()
+			return d, nil
+		}
+		if err := Query(ctx, c, d.ID, d.RunID, workflows.ChangesQuery, &changes); err != nil {
+			d.QueryError = err.Error()
+		}
+		d.Status, d.Stage, d.Round = &status, status.Stage, status.Round
+		if changes != nil {
+			d.Changes = changes
+		}
+		return d, nil
+	}
+	if d.Result != nil {
+		d.Round = d.Result.Rounds
+		if d.Result.Changes != nil {
+			d.Changes = d.Result.Changes
+		}
+		if d.Outcome == "" || d.Outcome == "completed" {
+			d.Outcome = d.Result.Status
+		}
+	} else if d.Outcome == "" {
+		d.Outcome = legacyOutcome(ctx, c, info)
+	}
+	return d, nil
+}
+
+// readHistory fills in the input (author, prompt), the reviews sent by
+// Update or signal, and the result or failure of a closed run.
+func readHistory(ctx context.Context, c client.Client, d *Detail) error {
+	dc := converter.GetDefaultDataConverter()
+	it := c.GetWorkflowHistory(ctx, d.ID, d.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			return fmt.Errorf("dispatch %s: reading its history: %w", d.ID, err)
+		}
+		switch ev.GetEventType() {
+		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
+			var in workflows.DispatchInput
+			if payloads := ev.GetWorkflowExecutionStartedEventAttributes().GetInput(); payloads != nil && dc.FromPayloads(payloads, &in) == nil {
+				if d.Author == "" {
+					d.Author = in.Author
+				}
+				if d.Prompt == "" {
+					d.Prompt = in.Prompt
+				}
+				if d.Schedule == "" {
+					d.Schedule = in.ScheduleID
+				}
+			}
+		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
+			input := ev.GetWorkflowExecutionUpdateAcceptedEventAttributes().GetAcceptedRequest().GetInput()
+			if input.GetName() == workflows.ReviewUpdate {
+				d.addReview(dc, input.GetArgs())
+			}
+		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
+			if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a.GetSignalName() == workflows.ReviewSignal {
+				d.addReview(dc, a.GetInput())
+			}
+		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
+			var res workflows.DispatchResult
+			if err := dc.FromPayloads(ev.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res); err == nil {
+				d.Result = &res
+			}
+		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED:
+			d.Failure = failureMessage(ev.GetWorkflowExecutionFailedEventAttributes().GetFailure())
+		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT:
+			d.Failure = "the workflow run timed out"
+		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED:
+			d.Failure = "terminated: " + ev.GetWorkflowExecutionTerminatedEventAttributes().GetReason()
+		}
+	}
+	return nil
+}
+
+func (d *Detail) addReview(dc converter.DataConverter, payloads *commonpb.Payloads) {
+	var r workflows.Review
+	if payloads != nil && dc.FromPayloads(payloads, &r) == nil && r.Decision != "" {
+		d.Reviews = append(d.Reviews, r)
+	}
+}
+
+// failureMessage is a failure's innermost message (the cause, not the
+// wrappers around it).
+func failureMessage(f *failurepb.Failure) string {
+	for f.GetCause() != nil {
+		f = f.GetCause()
+	}
+	return f.GetMessage()
+}
