@@ -44,7 +44,11 @@ const (
 // class "bar" carrying data-id (also "critical" when it is critical, also
 // "milestone" for a milestone), every link one element of class "link".
 func WriteGanttHTML(w io.Writer, r *Report) error {
-	g := newGantt(r)
+	return newGantt(r).writeTo(w)
+}
+
+// writeTo writes the page through one buffer.
+func (g *gantt) writeTo(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	g.w = bw
 	g.page()
@@ -57,8 +61,11 @@ func WriteGanttHTML(w io.Writer, r *Report) error {
 // gantt writes one page; write errors stick in err and stop nothing (bufio
 // drops writes after the first error anyway).
 type gantt struct {
-	r     *Report
+	r     *Report // the schedule shown (in a diff, the one after the change)
 	res   *schedule.Result
+	rows  []ganttRow
+	links []ganttLink // pred and succ are rows
+	diff  *ganttDiff  // nil on a one-schedule page
 	w     *bufio.Writer
 	b     []byte
 	err   error
@@ -68,18 +75,46 @@ type gantt struct {
 	dates []string
 }
 
+// ganttRow is one row of the chart: activity i of rep, its bar at rep's
+// early dates. On a one-schedule page row n is activity n.
+type ganttRow struct {
+	rep *Report
+	i   int
+	// change is the bar's extra class in a diff: "added", "removed",
+	// "moved" or "". was is the activity's index in the before schedule
+	// when it is in both (-1 otherwise).
+	change string
+	was    int
+}
+
+func (r *ganttRow) act() *schedule.Activity { return &r.rep.Schedule.Activities[r.i] }
+func (r *ganttRow) es() float64             { return r.rep.Result.ES[r.i] }
+func (r *ganttRow) ef() float64             { return r.rep.Result.EF[r.i] }
+func (r *ganttRow) critical() bool          { return r.rep.Result.Critical(r.i) }
+func (r *ganttRow) milestone() bool         { return r.ef()-r.es() <= schedule.Epsilon }
+
 func newGantt(r *Report) *gantt {
-	g := &gantt{r: r, res: r.Result}
-	g.span = math.Max(math.Ceil(g.res.ProjectDuration-schedule.Epsilon), 1)
+	g := &gantt{r: r, res: r.Result, rows: make([]ganttRow, len(r.Schedule.Activities))}
+	for i := range g.rows {
+		g.rows[i] = ganttRow{rep: r, i: i, was: -1}
+	}
+	g.links = scheduleLinks(r.Schedule, r.Result)
+	g.layout(r.Result.ProjectDuration, r.Clock)
+	return g
+}
+
+// layout sizes the axis to cover finish working days, dated by clock
+// (nil: working days only).
+func (g *gantt) layout(finish float64, clock *schedule.Clock) {
+	g.span = math.Max(math.Ceil(finish-schedule.Epsilon), 1)
 	g.k = math.Max(ganttMinK, math.Min(ganttMaxK, ganttOpenW/g.span))
-	if r.Clock != nil {
+	if clock != nil {
 		g.dates = make([]string, int(g.span)+1)
 		for d := range g.dates {
-			g.dates[d] = r.Clock.StartAt(float64(d)).Format("2 Jan 2006")
+			g.dates[d] = clock.StartAt(float64(d)).Format("2 Jan 2006")
 		}
 	}
 	g.width = g.chartWidth(g.k)
-	return g
 }
 
 // chartWidth leaves room right of the last tick for its label.
@@ -132,31 +167,34 @@ func escapeHTML(s string) string {
 
 func (g *gantt) page() {
 	res := g.res
-	nCrit := 0
-	for i := range g.r.Schedule.Activities {
-		if res.Critical(i) {
-			nCrit++
-		}
-	}
-	chartH := len(g.r.Schedule.Activities) * ganttRowH
+	chartH := len(g.rows) * ganttRowH
 	axisH := 22
 	if g.dates != nil {
 		axisH = 40
 	}
 	g.s("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
 	g.esc(g.r.title())
-	g.s(" — Gantt</title>\n<style>", ganttCSS, "</style>\n</head>\n<body>\n<header>\n<h1>")
-	g.esc(g.r.title())
-	g.s("</h1>\n<p class=\"summary\">Project duration: ", Days(res.ProjectDuration), " working days")
-	if c := g.r.Clock; c != nil {
-		g.s(" (", c.StartAt(0).Format("Mon 2006-01-02"), " to ", c.FinishAt(res.ProjectDuration).Format("Mon 2006-01-02"), ")")
+	if g.diff != nil {
+		g.s(" — Gantt, before → after")
+	} else {
+		g.s(" — Gantt")
 	}
-	g.s("; ", strconv.Itoa(nCrit), " of ", strconv.Itoa(len(g.r.Schedule.Activities)), " activities critical; ",
-		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships</p>\n")
+	g.s("</title>\n<style>", ganttCSS, "</style>\n</head>\n<body>\n<header>\n<h1>")
+	g.esc(g.r.title())
+	g.s("</h1>\n")
+	if g.diff != nil {
+		g.diffSummary()
+	} else {
+		g.summary()
+	}
 	g.s(`<div class="tools"><span class="zoom"><button type="button" id="zoom-out" title="Zoom out (ctrl+wheel)">−</button>`,
 		`<button type="button" id="zoom-in" title="Zoom in (ctrl+wheel)">+</button>`,
 		`<button type="button" id="zoom-fit" title="Fit the whole project">Fit</button> <span id="zoom-level"></span></span>`, "\n")
-	g.s(ganttLegend, "</div>\n</header>\n")
+	g.s(`<ul class="legend">`, ganttLegend)
+	if g.diff != nil {
+		g.s(ganttDiffLegend)
+	}
+	g.s("</ul></div>\n</header>\n")
 
 	g.s(`<div id="gantt" style="--label-w:`, strconv.Itoa(ganttLabelW), `px">`, "\n")
 	// Corner and axis stick to the top, labels to the left, of one scroller.
@@ -170,17 +208,38 @@ func (g *gantt) page() {
 	g.chart(chartH)
 	g.s("</div>\n<div id=\"tip\" hidden></div>\n")
 
-	data, err := json.Marshal(map[string]any{
+	fields := map[string]any{
 		"k": g.k, "span": g.span, "pad": ganttPad, "rowH": ganttRowH, "barH": ganttBarH,
 		"floatH": ganttFloatH, "diamond": ganttDiamond, "stub": ganttStub, "labelW": ganttLabelW,
 		"minK": 0.05, "maxK": 400, "finish": res.ProjectDuration, "tail": g.tail(), "dates": g.dates,
-	})
+	}
+	if g.diff != nil {
+		fields["finishBefore"] = g.diff.before.Result.ProjectDuration
+	}
+	data, err := json.Marshal(fields)
 	if err != nil && g.err == nil {
 		g.err = err
 	}
 	// json.Marshal escapes <, > and &, so the block cannot close the script.
 	g.s(`<script type="application/json" id="gantt-data">`, string(data), "</script>\n<script>", ganttJS, "</script>\n</body>\n</html>\n")
 	g.write()
+}
+
+// summary is the one-schedule page's line under the title.
+func (g *gantt) summary() {
+	res := g.res
+	nCrit := 0
+	for i := range g.r.Schedule.Activities {
+		if res.Critical(i) {
+			nCrit++
+		}
+	}
+	g.s(`<p class="summary">Project duration: `, Days(res.ProjectDuration), " working days")
+	if c := g.r.Clock; c != nil {
+		g.s(" (", c.StartAt(0).Format("Mon 2006-01-02"), " to ", c.FinishAt(res.ProjectDuration).Format("Mon 2006-01-02"), ")")
+	}
+	g.s("; ", strconv.Itoa(nCrit), " of ", strconv.Itoa(len(g.r.Schedule.Activities)), " activities critical; ",
+		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships</p>\n")
 }
 
 // tickStep is the working days between axis ticks at k pixels per day: the
@@ -226,12 +285,16 @@ func (g *gantt) axis(axisH int) {
 // labels writes the left pane: id, name and duration of each row.
 func (g *gantt) labels(chartH int) {
 	g.s(`<svg class="labels" xmlns="http://www.w3.org/2000/svg" width="`, strconv.Itoa(ganttLabelW), `" height="`, strconv.Itoa(chartH), `">`)
-	for i := range g.r.Schedule.Activities {
-		a := &g.r.Schedule.Activities[i]
-		y := i*ganttRowH + ganttRowH/2 + 4
+	for n := range g.rows {
+		row := &g.rows[n]
+		a := row.act()
+		y := n*ganttRowH + ganttRowH/2 + 4
 		g.s(`<g class="row`)
-		if g.res.Critical(i) {
+		if row.critical() {
 			g.s(` critical-row`)
+		}
+		if row.change != "" {
+			g.s(" ", row.change, "-row")
 		}
 		g.s(`"><text x="6" y="`, strconv.Itoa(y), `">`)
 		g.esc(clip(a.ID, 10))
@@ -242,7 +305,7 @@ func (g *gantt) labels(chartH int) {
 			g.esc(a.Name)
 			g.s(`</title>`)
 		}
-		g.s(`</text><text class="dur" x="`, strconv.Itoa(ganttLabelW-8), `" y="`, strconv.Itoa(y), `">`, Days(g.res.EF[i]-g.res.ES[i]), "</text></g>\n")
+		g.s(`</text><text class="dur" x="`, strconv.Itoa(ganttLabelW-8), `" y="`, strconv.Itoa(y), `">`, Days(row.ef()-row.es()), "</text></g>\n")
 		g.flush()
 	}
 	g.s("</svg>\n")
@@ -258,34 +321,39 @@ func (g *gantt) chart(chartH int) {
 		`<marker id="arrow-critical" viewBox="0 0 6 6" refX="6" refY="3" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0L6,3L0,6z" class="head critical"/></marker></defs>`)
 	g.s(`<path class="grid" d="`)
 	g.grid(chartH)
-	g.s(`"/><line class="finish" x1="`)
-	g.px(g.x(res.ProjectDuration))
-	g.s(`" x2="`)
-	g.px(g.x(res.ProjectDuration))
-	g.s(`" y1="0" y2="`, strconv.Itoa(chartH), `"/>`, "\n")
+	g.s(`"/>`)
+	g.finishLine("finish", res.ProjectDuration, chartH)
+	if g.diff != nil && g.diff.finishChange != 0 {
+		g.finishLine("finish before", g.diff.before.Result.ProjectDuration, chartH)
+	}
+	g.s("\n")
 
 	// Links first, so bars sit on top of them.
 	g.s(`<g class="links">`)
-	for _, l := range scheduleLinks(g.r.Schedule, res) {
+	for _, l := range g.links {
 		g.s(`<path class="link`)
 		if l.critical {
 			g.s(` critical`)
 		}
+		if l.change != "" {
+			g.s(" ", l.change)
+		}
 		g.s(`" data-p="`, strconv.Itoa(l.pred), `" data-s="`, strconv.Itoa(l.succ), `" data-t="`, string(l.rel.Type), `" d="`)
 		g.route(l)
 		g.s(`"><title>`)
-		g.esc(linkLabel(g.r.Schedule, l))
+		g.esc(g.linkLabel(l))
 		g.s("</title></path>\n")
 		g.flush()
 	}
 	g.s("</g>\n<g class=\"floats\">")
-	for i := range g.r.Schedule.Activities {
-		tf := res.TotalFloat[i]
-		if tf <= schedule.Epsilon {
+	for i := range g.rows {
+		row := &g.rows[i]
+		tf := row.rep.Result.TotalFloat[row.i]
+		if tf <= schedule.Epsilon || row.change == "removed" {
 			continue
 		}
 		g.s(`<rect class="float" data-i="`, strconv.Itoa(i), `" x="`)
-		g.px(g.x(res.EF[i]))
+		g.px(g.x(row.ef()))
 		g.s(`" y="`)
 		g.px(float64(i*ganttRowH) + (ganttRowH-ganttFloatH)/2.0)
 		g.s(`" width="`)
@@ -295,12 +363,27 @@ func (g *gantt) chart(chartH int) {
 		g.s("\"/>\n")
 		g.flush()
 	}
-	g.s("</g>\n<g class=\"bars\">")
-	for i := range g.r.Schedule.Activities {
+	g.s("</g>\n")
+	if g.diff != nil {
+		g.ghosts()
+	}
+	g.s(`<g class="bars">`)
+	for i := range g.rows {
 		g.bar(i)
+		if g.rows[i].change == "removed" {
+			g.strike(i)
+		}
 		g.flush()
 	}
 	g.s("</g></svg>\n")
+}
+
+func (g *gantt) finishLine(class string, at float64, chartH int) {
+	g.s(`<line class="`, class, `" x1="`)
+	g.px(g.x(at))
+	g.s(`" x2="`)
+	g.px(g.x(at))
+	g.s(`" y1="0" y2="`, strconv.Itoa(chartH), `"/>`)
 }
 
 // grid is one path of vertical lines at the axis ticks.
@@ -314,38 +397,53 @@ func (g *gantt) grid(chartH int) {
 	}
 }
 
+// bar writes row i's bar: class "bar", then "critical", the row's change
+// and "milestone" as they apply.
 func (g *gantt) bar(i int) {
-	res := g.res
-	a := &g.r.Schedule.Activities[i]
+	row := &g.rows[i]
 	cls := "bar"
-	if res.Critical(i) {
+	if row.critical() {
 		cls += " critical"
 	}
-	milestone := res.EF[i]-res.ES[i] <= schedule.Epsilon
+	if row.change != "" {
+		cls += " " + row.change
+	}
+	g.shape(cls, i, row.es(), row.ef())
+	g.s(`" data-id="`)
+	g.esc(row.act().ID)
+	g.s(`" data-i="`, strconv.Itoa(i), `" data-es="`)
+	g.day(row.es())
+	g.s(`" data-ef="`)
+	g.day(row.ef())
+	g.s(`"><title>`)
+	g.esc(g.tooltip(row))
+	g.shapeEnd(row.ef()-row.es() <= schedule.Epsilon)
+}
+
+// shape opens the element of a bar (or a diff's ghost) in row i from es to
+// ef: a diamond for a milestone, else a rectangle; it ends inside the last
+// attribute's quotes. The page's script lays bars out the same way on zoom.
+func (g *gantt) shape(cls string, i int, es, ef float64) {
 	yc := float64(i*ganttRowH) + ganttRowH/2.0
-	if milestone {
+	if ef-es <= schedule.Epsilon {
 		g.s(`<path class="`, cls, ` milestone" d="M`)
-		g.px(g.x(res.ES[i]))
+		g.px(g.x(es))
 		g.s(" ")
 		g.px(yc - ganttDiamond)
 		g.s("l7 7l-7 7l-7-7z")
 	} else {
 		g.s(`<rect class="`, cls, `" rx="2" x="`)
-		g.px(g.x(res.ES[i]))
+		g.px(g.x(es))
 		g.s(`" y="`)
 		g.px(yc - ganttBarH/2)
 		g.s(`" width="`)
-		g.px(math.Max((res.EF[i]-res.ES[i])*g.k, 1))
+		g.px(math.Max((ef-es)*g.k, 1))
 		g.s(`" height="`, strconv.Itoa(ganttBarH))
 	}
-	g.s(`" data-id="`)
-	g.esc(a.ID)
-	g.s(`" data-i="`, strconv.Itoa(i), `" data-es="`)
-	g.day(res.ES[i])
-	g.s(`" data-ef="`)
-	g.day(res.EF[i])
-	g.s(`"><title>`)
-	g.esc(g.tooltip(i))
+}
+
+// shapeEnd closes what shape opened, after its <title> text.
+func (g *gantt) shapeEnd(milestone bool) {
 	if milestone {
 		g.s("</title></path>\n")
 	} else {
@@ -353,10 +451,10 @@ func (g *gantt) bar(i int) {
 	}
 }
 
-// tooltip is the text shown on hovering a bar.
-func (g *gantt) tooltip(i int) string {
-	res := g.res
-	a := &g.r.Schedule.Activities[i]
+// tooltip is the text shown on hovering a row's bar.
+func (g *gantt) tooltip(row *ganttRow) string {
+	res, i := row.rep.Result, row.i
+	a := row.act()
 	var b strings.Builder
 	b.WriteString(a.Name)
 	b.WriteString(" (" + a.ID + ")\nDuration " + Days(res.EF[i]-res.ES[i]) + " d")
@@ -366,12 +464,15 @@ func (g *gantt) tooltip(i int) string {
 	b.WriteString("\nES " + Days(res.ES[i]) + "  EF " + Days(res.EF[i]) +
 		"\nLS " + Days(res.LS[i]) + "  LF " + Days(res.LF[i]) +
 		"\nTF " + Days(res.TotalFloat[i]) + "  FF " + Days(res.FreeFloat[i]))
-	if c := g.r.Clock; c != nil {
+	if c := row.rep.Clock; c != nil {
 		const f = "Mon 2006-01-02 15:04"
-		b.WriteString("\nStart " + g.r.startDate(i, res.ES[i]).Format(f) + "\nFinish " + c.FinishAt(res.EF[i]).Format(f))
+		b.WriteString("\nStart " + row.rep.startDate(i, res.ES[i]).Format(f) + "\nFinish " + c.FinishAt(res.EF[i]).Format(f))
 		if !res.Critical(i) {
 			b.WriteString("\nLate finish " + c.FinishAt(res.LF[i]).Format(f))
 		}
+	}
+	if g.diff != nil {
+		g.diff.note(&b, row)
 	}
 	return b.String()
 }
@@ -382,17 +483,17 @@ func (g *gantt) tooltip(i int) string {
 // do not line up, it turns along the row boundary next to the successor.
 // The page's script has the same function, for zoom.
 func (g *gantt) route(l ganttLink) {
-	res := g.res
+	p, q := &g.rows[l.pred], &g.rows[l.succ]
 	t := l.rel.Type
 	fromFinish := t == schedule.FS || t == schedule.FF
 	toStart := t == schedule.FS || t == schedule.SS
-	x1 := g.x(res.ES[l.pred])
+	x1 := g.x(p.es())
 	if fromFinish {
-		x1 = g.x(res.EF[l.pred])
+		x1 = g.x(p.ef())
 	}
-	x2 := g.x(res.EF[l.succ])
+	x2 := g.x(q.ef())
 	if toStart {
-		x2 = g.x(res.ES[l.succ])
+		x2 = g.x(q.es())
 	}
 	y1 := float64(l.pred*ganttRowH) + ganttRowH/2.0
 	y2 := float64(l.succ*ganttRowH) + ganttRowH/2.0
@@ -428,11 +529,13 @@ func (g *gantt) route(l ganttLink) {
 	g.px(x2)
 }
 
-// ganttLink is a relationship resolved to activity indices.
+// ganttLink is a relationship resolved to activity indices (on the chart:
+// to rows).
 type ganttLink struct {
 	rel        *schedule.Relationship
 	pred, succ int
-	critical   bool // both ends critical and the link drives (no slack)
+	critical   bool   // both ends critical and the link drives (no slack)
+	change     string // in a diff: "added", "removed" or ""
 }
 
 // scheduleLinks resolves every relationship of s against res.
@@ -463,8 +566,8 @@ func scheduleLinks(s *schedule.Schedule, res *schedule.Result) []ganttLink {
 }
 
 // linkLabel reads "Excavate L1 -FS+2-> Pour slab L1".
-func linkLabel(s *schedule.Schedule, l ganttLink) string {
-	return s.Activities[l.pred].Name + " " + arrow(l.rel.Type, l.rel.Lag) + " " + s.Activities[l.succ].Name
+func (g *gantt) linkLabel(l ganttLink) string {
+	return g.rows[l.pred].act().Name + " " + arrow(l.rel.Type, l.rel.Lag) + " " + g.rows[l.succ].act().Name
 }
 
 // arrow writes a relationship's type and lag as -FS->, -SS+2->, -FF-1.5->.
@@ -483,13 +586,12 @@ func typeLag(t schedule.RelType, lag float64) string {
 	return string(t)
 }
 
-// ganttLegend uses its own classes (sw-*), so counting "bar" elements counts
-// activities only.
-const ganttLegend = `<ul class="legend">` +
-	`<li><svg width="28" height="14"><rect class="sw-bar critical" x="1" y="2" width="26" height="10" rx="2"/></svg>critical</li>` +
+// ganttLegend's items use their own classes (sw-*), so counting "bar"
+// elements counts activities only.
+const ganttLegend = `<li><svg width="28" height="14"><rect class="sw-bar critical" x="1" y="2" width="26" height="10" rx="2"/></svg>critical</li>` +
 	`<li><svg width="28" height="14"><rect class="sw-bar" x="1" y="2" width="26" height="10" rx="2"/></svg>not critical</li>` +
 	`<li><svg width="28" height="14"><rect class="sw-float" x="1" y="5.5" width="26" height="3"/></svg>total float</li>` +
 	`<li><svg width="16" height="14"><path class="sw-bar" d="M8 0l7 7l-7 7l-7-7z"/></svg>milestone</li>` +
 	`<li><svg width="28" height="14"><path class="sw-link critical" d="M1 7H27"/></svg>driving critical link</li>` +
 	`<li><svg width="28" height="14"><path class="sw-link" d="M1 7H27"/></svg>link</li>` +
-	`<li><svg width="10" height="14"><line class="finish" x1="5" x2="5" y1="0" y2="14"/></svg>project finish</li></ul>`
+	`<li><svg width="10" height="14"><line class="finish" x1="5" x2="5" y1="0" y2="14"/></svg>project finish</li>`

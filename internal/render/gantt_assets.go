@@ -4,7 +4,7 @@ package render
 // The script has no backquotes: it lives in a Go raw string.
 
 const ganttCSS = `
-:root{--red:#d62728;--blue:#4e79a7;--float:#9aa5b1;--grid:#e6e9ed;--line:#d0d7de;--ink:#1f2328;--muted:#57606a;color-scheme:light}
+:root{--red:#d62728;--blue:#4e79a7;--green:#2da44e;--green-ink:#116329;--amber:#bf8700;--float:#9aa5b1;--grid:#e6e9ed;--line:#d0d7de;--ink:#1f2328;--muted:#57606a;color-scheme:light}
 *{box-sizing:border-box}
 html,body{height:100%;margin:0}
 body{display:flex;flex-direction:column;font:13px/1.35 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#fff}
@@ -44,33 +44,61 @@ text{font-size:12px;fill:var(--ink)}
 .link.critical{marker-end:url(#arrow-critical)}
 .link:hover{stroke-width:2.5}
 .head{fill:#8c959f}.head.critical{fill:var(--red)}
+.bar.added,.sw-added{fill:var(--green);stroke:var(--green-ink);stroke-width:1.5}
+.bar.added.critical{stroke:var(--red)}
+.bar.removed,.sw-removed{opacity:.45}
+.sw-removed{fill:var(--blue)}
+.strike,.sw-strike{stroke:var(--ink);stroke-width:1.5;pointer-events:none}
+.bar.moved,.sw-moved{stroke:var(--amber);stroke-width:2}
+.sw-moved{fill:var(--blue)}
+.ghost,.sw-ghost{fill:none;stroke:#57606a;stroke-width:1.2;stroke-dasharray:3 2}
+.link.removed,.sw-link-removed{stroke-dasharray:4 3}
+.sw-link-removed{fill:none;stroke:#8c959f}
+.link.added,.sw-link-added{fill:none;stroke:var(--green)}
+.finish.before,.sw-finish-before{stroke:#afb8c1;stroke-dasharray:2 3}
+.labels .removed-row text{text-decoration:line-through;fill:var(--muted)}
+.labels .added-row text{fill:var(--green-ink)}
 #tip{position:fixed;z-index:10;pointer-events:none;white-space:pre;background:var(--ink);color:#fff;padding:6px 8px;border-radius:4px;font-size:12px;max-width:520px;box-shadow:0 2px 6px rgba(0,0,0,.25)}
 #tip[hidden]{display:none}
 @media print{body{display:block}#gantt{overflow:visible}.zoom{display:none}}
 `
 
 // ganttJS re-lays out the x axis on zoom with the same formulas as the Go
-// code (route, tickStep, bar), and shows a tooltip from each bar's <title>.
+// code (route, tickStep, shape; in a diff also strike and the before
+// finish), and shows a tooltip from each bar's, link's or ghost's <title>.
 const ganttJS = `
 (function () {
   "use strict";
   var G = JSON.parse(document.getElementById("gantt-data").textContent);
   var root = document.getElementById("gantt");
   var chart = root.querySelector("svg.chart"), axis = root.querySelector("svg.axis");
-  var grid = chart.querySelector(".grid"), finish = chart.querySelector("line.finish");
+  var grid = chart.querySelector(".grid"), finish = chart.querySelector("line.finish:not(.before)");
+  var finishBefore = chart.querySelector("line.finish.before");
   var level = document.getElementById("zoom-level"), tip = document.getElementById("tip");
   var k = G.k, H = G.rowH;
-  var bars = [], floats = [], links = [];
+  var bars = [], floats = [], links = [], ghosts = [], strikes = [];
   var each = function (sel, f) { Array.prototype.forEach.call(chart.querySelectorAll(sel), f); };
   var num = function (el, a) { return +el.getAttribute(a); };
-  each(".bar", function (el) {
-    bars[num(el, "data-i")] = {el: el, es: num(el, "data-es"), ef: num(el, "data-ef"), ms: el.classList.contains("milestone")};
-  });
+  function shape(el) { return {el: el, i: num(el, "data-i"), es: num(el, "data-es"), ef: num(el, "data-ef"), ms: el.classList.contains("milestone")}; }
+  each(".bar", function (el) { var b = shape(el); bars[b.i] = b; });
+  each(".ghost", function (el) { ghosts.push(shape(el)); });
+  each(".strike", function (el) { strikes.push({el: el, b: bars[num(el, "data-i")]}); });
   each(".float", function (el) { floats.push({el: el, ef: bars[num(el, "data-i")].ef, tf: num(el, "data-tf")}); });
   each(".link", function (el) { links.push({el: el, p: num(el, "data-p"), s: num(el, "data-s"), t: el.getAttribute("data-t")}); });
 
   function X(d) { return G.pad + d * k; }
   function r1(v) { return Math.round(v * 10) / 10; }
+  function W(b) { return Math.max((b.ef - b.es) * k, 1); }
+
+  // place lays out a bar or a ghost as the Go code's shape does.
+  function place(b) {
+    if (b.ms) {
+      b.el.setAttribute("d", "M" + r1(X(b.es)) + " " + r1(b.i * H + H / 2 - G.diamond) + "l7 7l-7 7l-7-7z");
+    } else {
+      b.el.setAttribute("x", r1(X(b.es)));
+      b.el.setAttribute("width", r1(W(b)));
+    }
+  }
 
   function route(l) {
     var p = bars[l.p], s = bars[l.s], t = l.t;
@@ -113,18 +141,21 @@ const ganttJS = `
     var w = r1(2 * G.pad + G.span * k + G.tail);
     chart.setAttribute("width", w);
     axis.setAttribute("width", w);
-    bars.forEach(function (b, i) {
-      if (b.ms) {
-        b.el.setAttribute("d", "M" + r1(X(b.es)) + " " + r1(i * H + H / 2 - G.diamond) + "l7 7l-7 7l-7-7z");
-      } else {
-        b.el.setAttribute("x", r1(X(b.es)));
-        b.el.setAttribute("width", r1(Math.max((b.ef - b.es) * k, 1)));
-      }
+    bars.forEach(place);
+    ghosts.forEach(place);
+    strikes.forEach(function (s) {
+      var b = s.b;
+      s.el.setAttribute("x1", r1(b.ms ? X(b.es) - G.diamond : X(b.es)));
+      s.el.setAttribute("x2", r1(b.ms ? X(b.es) + G.diamond : X(b.es) + W(b)));
     });
     floats.forEach(function (f) { f.el.setAttribute("x", r1(X(f.ef))); f.el.setAttribute("width", r1(f.tf * k)); });
     links.forEach(function (l) { l.el.setAttribute("d", route(l)); });
     finish.setAttribute("x1", r1(X(G.finish)));
     finish.setAttribute("x2", r1(X(G.finish)));
+    if (finishBefore) {
+      finishBefore.setAttribute("x1", r1(X(G.finishBefore)));
+      finishBefore.setAttribute("x2", r1(X(G.finishBefore)));
+    }
     drawAxis();
     showLevel();
   }
@@ -165,7 +196,7 @@ const ganttJS = `
     tip.style.top = Math.max(0, y) + "px";
   }
   chart.addEventListener("mouseover", function (e) {
-    var el = e.target.closest && e.target.closest(".bar, .link");
+    var el = e.target.closest && e.target.closest(".bar, .link, .ghost");
     if (!el) { tip.hidden = true; return; }
     var t = el.querySelector("title");
     if (t) { el.setAttribute("data-tip", t.textContent); t.remove(); }

@@ -1,0 +1,280 @@
+package render
+
+import (
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// WriteGanttDiffHTML writes the change from before to after as one
+// self-contained page in the style of WriteGanttHTML (same axis, zoom,
+// tooltips, inline CSS and script; nothing fetched), for the review of a
+// proposed change:
+//
+//   - one row per activity of either version: the after schedule's order,
+//     each removed activity inserted right after the activity that preceded
+//     it in the before schedule;
+//   - bars at the after early dates; an added activity's bar has class
+//     "bar added"; a removed activity's bar is at its before dates with
+//     class "bar removed", struck through (an element of class "strike")
+//     and its row label struck through too; an activity whose early start
+//     or finish moved by more than schedule.Epsilon has class "bar moved"
+//     and a dashed "ghost" (carrying data-id) at its before dates. A change
+//     of name or duration alone is not a move. "critical" is by the after
+//     CPM, for a removed activity by the before one;
+//   - the after schedule's links as WriteGanttHTML draws them, those not in
+//     before with class "link added", and before's links not in after
+//     drawn dashed with class "link removed" (links match as in
+//     ChangeDiff: by predecessor, successor, type and lag);
+//   - an axis over the later of the two finishes, the after finish line as
+//     on the one-schedule page and, when the finish moved, a second line of
+//     class "finish before";
+//   - a header: the finish before → after in working days (and dates, when
+//     both versions have a start date), the change, and how many
+//     activities were added, removed and moved and links added and removed;
+//     a legend with the diff's marks (its swatches use sw-* classes).
+//
+// Every activity of either version has exactly one element of class "bar"
+// carrying data-id. A nil report counts as an empty schedule.
+func WriteGanttDiffHTML(w io.Writer, before, after *Report) error {
+	var err error
+	if before == nil {
+		if before, err = NewReport(&schedule.Schedule{}); err != nil {
+			return err
+		}
+	}
+	if after == nil {
+		if after, err = NewReport(&schedule.Schedule{}); err != nil {
+			return err
+		}
+	}
+	return newGanttDiff(before, after).writeTo(w)
+}
+
+// ganttDiff is what a before/after page adds to the gantt of the after
+// schedule.
+type ganttDiff struct {
+	before                   *Report
+	added, removed, moved    int
+	linksAdded, linksRemoved int
+	finishChange             float64 // after − before, rounded as reports are
+}
+
+// newGanttDiff lays out the union of the two versions' activities and
+// links (see WriteGanttDiffHTML).
+func newGanttDiff(before, after *Report) *gantt {
+	d := &ganttDiff{before: before}
+	g := &gantt{r: after, res: after.Result, diff: d}
+	bs, as := before.Schedule.Activities, after.Schedule.Activities
+	rb, ra := before.Result, after.Result
+
+	// gone[j]: before's activity j is not in after.
+	gone := make([]bool, len(bs))
+	for j := range bs {
+		_, ok := ra.Net.Index(bs[j].ID)
+		gone[j] = !ok
+	}
+	beforeRow, afterRow := make([]int, len(bs)), make([]int, len(as))
+	g.rows = make([]ganttRow, 0, len(bs)+len(as))
+	// removedAfter adds the run of removed activities that follow before's
+	// activity j (-1: the ones that start the schedule).
+	removedAfter := func(j int) {
+		for j++; j < len(bs) && gone[j]; j++ {
+			beforeRow[j] = len(g.rows)
+			g.rows = append(g.rows, ganttRow{rep: before, i: j, change: "removed", was: -1})
+			d.removed++
+		}
+	}
+	removedAfter(-1)
+	for i := range as {
+		row := ganttRow{rep: after, i: i, was: -1}
+		j, ok := rb.Net.Index(as[i].ID)
+		switch {
+		case !ok:
+			row.change = "added"
+			d.added++
+		case math.Abs(ra.ES[i]-rb.ES[j]) > schedule.Epsilon || math.Abs(ra.EF[i]-rb.EF[j]) > schedule.Epsilon:
+			row.change = "moved"
+			d.moved++
+			fallthrough
+		default:
+			row.was = j
+		}
+		afterRow[i] = len(g.rows)
+		g.rows = append(g.rows, row)
+		if ok {
+			beforeRow[j] = afterRow[i]
+			removedAfter(j)
+		}
+	}
+
+	aLinks, bLinks := scheduleLinks(after.Schedule, ra), scheduleLinks(before.Schedule, rb)
+	added, removed := unmatchedGanttLinks(aLinks, before.Schedule), unmatchedGanttLinks(bLinks, after.Schedule)
+	g.links = make([]ganttLink, 0, len(aLinks)+len(bLinks)/8)
+	for n, l := range aLinks {
+		if added[n] {
+			l.change = "added"
+			d.linksAdded++
+		}
+		l.pred, l.succ = afterRow[l.pred], afterRow[l.succ]
+		g.links = append(g.links, l)
+	}
+	for n, l := range bLinks {
+		if removed[n] {
+			l.pred, l.succ, l.critical, l.change = beforeRow[l.pred], beforeRow[l.succ], false, "removed"
+			g.links = append(g.links, l)
+			d.linksRemoved++
+		}
+	}
+
+	d.finishChange = round(ra.ProjectDuration - rb.ProjectDuration)
+	finish := math.Max(ra.ProjectDuration, rb.ProjectDuration)
+	clock := after.Clock
+	if clock == nil {
+		clock = before.Clock
+	}
+	if clock != nil && clock.Check(finish) != nil {
+		clock = nil // the axis runs past the calendar's range: working days only
+	}
+	g.layout(finish, clock)
+	return g
+}
+
+// unmatchedGanttLinks marks the links that other does not have, matched as
+// ChangeDiff matches relationships (unmatchedLinks): by what they say, each
+// of other's relationships matching at most one link.
+func unmatchedGanttLinks(links []ganttLink, other *schedule.Schedule) []bool {
+	have := make(map[linkKey]int, len(other.Relationships))
+	for _, r := range other.Relationships {
+		have[keyOf(r)]++
+	}
+	out := make([]bool, len(links))
+	for n, l := range links {
+		k := keyOf(*l.rel)
+		if have[k] > 0 {
+			have[k]--
+		} else {
+			out[n] = true
+		}
+	}
+	return out
+}
+
+// diffSummary is the before/after page's line under the title.
+func (g *gantt) diffSummary() {
+	d := g.diff
+	tb, ta := d.before.Result.ProjectDuration, g.res.ProjectDuration
+	g.s(`<p class="summary">Before → after: project finish `, Days(tb), " → ", Days(ta), " working days")
+	if cb, ca := d.before.Clock, g.r.Clock; cb != nil && ca != nil {
+		g.s(" (", cb.FinishAt(tb).Format("Mon 2006-01-02"), " → ", ca.FinishAt(ta).Format("Mon 2006-01-02"), ")")
+	}
+	switch {
+	case d.finishChange > 0:
+		g.s(", +", workingDays(d.finishChange))
+	case d.finishChange < 0:
+		g.s(", −", workingDays(-d.finishChange))
+	default:
+		g.s(", unchanged")
+	}
+	g.s("; activities: ", strconv.Itoa(d.added), " added, ", strconv.Itoa(d.removed), " removed, ", strconv.Itoa(d.moved),
+		" moved; relationships: ", strconv.Itoa(d.linksAdded), " added, ", strconv.Itoa(d.linksRemoved), " removed</p>\n")
+}
+
+// ghosts writes a dashed outline at the before dates of each moved
+// activity, under the bars.
+func (g *gantt) ghosts() {
+	if g.diff.moved == 0 {
+		return
+	}
+	rb := g.diff.before.Result
+	g.s(`<g class="ghosts">`)
+	for i := range g.rows {
+		row := &g.rows[i]
+		if row.change != "moved" {
+			continue
+		}
+		j := row.was
+		g.shape("ghost", i, rb.ES[j], rb.EF[j])
+		g.s(`" data-id="`)
+		g.esc(row.act().ID)
+		g.s(`" data-i="`, strconv.Itoa(i), `" data-es="`)
+		g.day(rb.ES[j])
+		g.s(`" data-ef="`)
+		g.day(rb.EF[j])
+		g.s(`"><title>`)
+		var b strings.Builder
+		b.WriteString(row.act().Name + " (" + row.act().ID + ") before the change")
+		g.diff.beforeDates(&b, j)
+		g.esc(b.String())
+		g.shapeEnd(rb.EF[j]-rb.ES[j] <= schedule.Epsilon)
+		g.flush()
+	}
+	g.s("</g>\n")
+}
+
+// strike writes the line through a removed activity's bar.
+func (g *gantt) strike(i int) {
+	row := &g.rows[i]
+	x1, x2 := g.x(row.es()), g.x(row.es())+math.Max((row.ef()-row.es())*g.k, 1)
+	if row.milestone() {
+		x1, x2 = g.x(row.es())-ganttDiamond, g.x(row.es())+ganttDiamond
+	}
+	y := float64(i*ganttRowH) + ganttRowH/2.0
+	g.s(`<line class="strike" data-i="`, strconv.Itoa(i), `" x1="`)
+	g.px(x1)
+	g.s(`" x2="`)
+	g.px(x2)
+	g.s(`" y1="`)
+	g.px(y)
+	g.s(`" y2="`)
+	g.px(y)
+	g.s("\"/>\n")
+}
+
+// note ends a row's tooltip with what the change did to it.
+func (d *ganttDiff) note(b *strings.Builder, row *ganttRow) {
+	switch row.change {
+	case "added":
+		b.WriteString("\nAdded by the change")
+	case "removed":
+		b.WriteString("\nRemoved by the change (times before it)")
+	}
+	if row.was < 0 {
+		return
+	}
+	old, rb := &d.before.Schedule.Activities[row.was], d.before.Result
+	if row.change == "moved" {
+		b.WriteString("\nMoved; before the change:")
+		d.beforeDates(b, row.was)
+	}
+	if old.Name != row.act().Name {
+		b.WriteString("\nName before: " + old.Name)
+	}
+	if dur := rb.EF[row.was] - rb.ES[row.was]; round(dur) != round(row.ef()-row.es()) {
+		b.WriteString("\nDuration before: " + Days(dur) + " d")
+	}
+}
+
+// beforeDates writes before's activity j's early dates.
+func (d *ganttDiff) beforeDates(b *strings.Builder, j int) {
+	rb := d.before.Result
+	b.WriteString("\nES " + Days(rb.ES[j]) + "  EF " + Days(rb.EF[j]))
+	if c := d.before.Clock; c != nil {
+		const f = "Mon 2006-01-02 15:04"
+		b.WriteString("\nStart " + d.before.startDate(j, rb.ES[j]).Format(f) + "\nFinish " + c.FinishAt(rb.EF[j]).Format(f))
+	}
+}
+
+// ganttDiffLegend adds the diff's marks to ganttLegend, with sw-* classes
+// of their own so that counting "bar", "added" or "removed" elements counts
+// the chart's only.
+const ganttDiffLegend = `<li><svg width="28" height="14"><rect class="sw-added" x="1" y="2" width="26" height="10" rx="2"/></svg>added</li>` +
+	`<li><svg width="28" height="14"><rect class="sw-removed" x="1" y="2" width="26" height="10" rx="2"/><line class="sw-strike" x1="1" x2="27" y1="7" y2="7"/></svg>removed</li>` +
+	`<li><svg width="28" height="14"><rect class="sw-moved" x="2" y="3" width="24" height="8" rx="2"/></svg>moved</li>` +
+	`<li><svg width="28" height="14"><rect class="sw-ghost" x="1" y="2" width="26" height="10" rx="2"/></svg>moved: old position</li>` +
+	`<li><svg width="28" height="14"><path class="sw-link-added" d="M1 7H27"/></svg>added link</li>` +
+	`<li><svg width="28" height="14"><path class="sw-link-removed" d="M1 7H27"/></svg>removed link</li>` +
+	`<li><svg width="10" height="14"><line class="sw-finish-before" x1="5" x2="5" y1="0" y2="14"/></svg>finish before the change</li>`
