@@ -23,12 +23,22 @@ func DispatchWorkflowID(scheduleID string) string { return "dispatch-" + schedul
 // Message names.
 const (
 	// ReviewSignal and ReviewUpdate carry a Review. The Update's validator
-	// refuses a review when none is awaited; the signal is ignored then.
+	// refuses a review when none is awaited, and one for a round other than
+	// the awaiting one (Review.Round) — naming who decided that round
+	// first when someone did; the signal is ignored then.
 	ReviewSignal = "review"
 	ReviewUpdate = "review"
 	// ProposalUpdate takes a ProposalRequest, waits until a proposal is
-	// awaiting review and returns it: the CLI waits without polling.
+	// awaiting review (or, with ProposalRequest.Stage, until the stage
+	// changes) and returns it: the CLI and the web app wait without
+	// polling. Each Update is recorded in the dispatch's history, and
+	// Temporal allows a workflow 2000 Updates in all and 10 in flight:
+	// to show a page, use ProposalQuery.
 	ProposalUpdate = "proposal"
+	// ProposalQuery returns the current round's Proposal at once, whatever
+	// the stage (Proposal.Stage says which): what a page load shows.
+	// Queries add nothing to the history.
+	ProposalQuery = "proposal"
 	// ClarifySignal and ClarifyUpdate carry a Clarification: the answer to
 	// the question a planning step asked (stage awaiting_clarification).
 	// The Update's validator refuses an answer when no question is open.
@@ -127,6 +137,8 @@ type DispatchState struct {
 	ChangesOmitted int              `json:"changes_omitted,omitempty"`
 	Usage          scope.TokenUsage `json:"usage"`
 	Reviewer       string           `json:"reviewer,omitempty"`
+	// Decisions are the reviews of the rounds so far.
+	Decisions []Decision `json:"decisions,omitempty"`
 }
 
 // Dispatch outcomes.
@@ -158,6 +170,9 @@ type DispatchResult struct {
 	// does not (the round limit was reached).
 	Reason string `json:"reason,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Decisions are the reviews the rounds took, in order (none for an
+	// auto-accepted dispatch or a round that timed out).
+	Decisions []Decision `json:"decisions,omitempty"`
 }
 
 // Review decisions.
@@ -172,6 +187,33 @@ type Review struct {
 	Decision string `json:"decision"`
 	Feedback string `json:"feedback,omitempty"`
 	Reviewer string `json:"reviewer,omitempty"`
+	// Round is the round the reviewer saw (Proposal.Round). A review of
+	// any other round than the one awaiting review is refused, so two
+	// people reviewing the same proposal cannot both decide it, and a
+	// verdict on a superseded round cannot decide the next one. 0 decides
+	// whatever round is awaiting review.
+	Round int `json:"round,omitempty"`
+}
+
+// Decision is the review a round took: who decided it, and how.
+type Decision struct {
+	Round    int    `json:"round"`
+	Decision string `json:"decision"`
+	Feedback string `json:"feedback,omitempty"`
+	// Reviewer is Review.Reviewer ("unknown" when it was empty).
+	Reviewer string `json:"reviewer"`
+}
+
+// Summary says how and by whom a round was decided: "accepted by bob",
+// "rejected by carol", "rejected with feedback by alice".
+func (d Decision) Summary() string {
+	switch {
+	case d.Decision == DecisionAccept:
+		return "accepted by " + d.Reviewer
+	case d.Feedback != "":
+		return "rejected with feedback by " + d.Reviewer
+	}
+	return "rejected by " + d.Reviewer
 }
 
 // Change record statuses.
@@ -221,6 +263,8 @@ type Status struct {
 	Question              string           `json:"question,omitempty"`
 	// Result is set once the stage is done.
 	Result string `json:"result,omitempty"`
+	// Decisions are the reviews of the rounds so far, in order.
+	Decisions []Decision `json:"decisions,omitempty"`
 }
 
 // Impact is the CPM effect of a round's changes (finish in working days,
@@ -228,9 +272,23 @@ type Status struct {
 // ComputeImpact activity's result, hence an alias.
 type Impact = activities.Impact
 
-// ProposalRequest asks for the proposal of Round or a later one (0: any).
+// ProposalRequest asks for the proposal of Round or a later one (0: any):
+// the Update returns once that round awaits review or an answer, or fails
+// when the dispatch ends (ErrTypeDispatchEnded) or continues as a new run
+// (ErrTypeContinuedAsNew: ask again).
+//
+// With Stage set, the Update is a progress watch: a watcher passes the
+// stage it last saw (Proposal.Stage, or Status.Stage) and the round it
+// saw it in, and the Update also returns as soon as the dispatch is no
+// longer there — its stage differs from Stage, or (Round set) its round
+// is past Round — with the Proposal of that moment (its Stage says where
+// the dispatch now is). It does not return what the watcher already has:
+// at Stage in Round (awaiting_review, say) it waits for the next change.
+// A watch never holds the dispatch open: when the dispatch ends, it
+// fails with ErrTypeDispatchEnded like any waiting proposal Update.
 type ProposalRequest struct {
-	Round int `json:"round,omitempty"`
+	Round int    `json:"round,omitempty"`
+	Stage string `json:"stage,omitempty"`
 }
 
 // Clarification answers the open question of a dispatch.
@@ -243,6 +301,10 @@ type Clarification struct {
 // AwaitingClarification, the question a planning step needs answered
 // first (Changes then holds what earlier steps of the round applied).
 type Proposal struct {
+	// Stage is the dispatch's stage when the proposal was returned:
+	// awaiting_review or awaiting_clarification, or any other for a
+	// progress watch (ProposalRequest.Stage) or ProposalQuery.
+	Stage                 string         `json:"stage"`
 	AwaitingClarification bool           `json:"awaiting_clarification,omitempty"`
 	Round                 int            `json:"round"`
 	Changes               []ChangeRecord `json:"changes"`

@@ -151,6 +151,10 @@ type dispatch struct {
 	question string
 	reviewer string // who gave the last review
 	reason   string // why the dispatch ended as it did, when not obvious
+	// decisions are the reviews taken, one a round (takeReview); they add
+	// no commands, so they need no version. (In runs without reviewRace, a
+	// review taken as the timer fired is logged though the round timed out.)
+	decisions []Decision
 }
 
 func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
@@ -177,6 +181,7 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 		// A continued dispatch keeps its first run's scope: all its op IDs
 		// and its commit record name one dispatch.
 		w.scope, w.usage, w.changes, w.omitted, w.reviewer = c.Scope, c.Usage, c.Changes, c.ChangesOmitted, c.Reviewer
+		w.decisions = slices.Clone(c.Decisions)
 		if c.Separation != nil {
 			sep := *c.Separation
 			w.sep = &sep
@@ -200,6 +205,11 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	}); err != nil {
 		return err
 	}
+	if err := workflow.SetQueryHandler(ctx, ProposalQuery, func() (*Proposal, error) {
+		return w.proposal(), nil
+	}); err != nil {
+		return err
+	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ReviewUpdate,
 		func(ctx workflow.Context, r Review) (Status, error) {
 			if err := w.takeReview(r); err != nil {
@@ -213,9 +223,7 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ProposalUpdate,
 		func(ctx workflow.Context, req ProposalRequest) (*Proposal, error) {
-			err := workflow.Await(ctx, func() bool {
-				return w.stage == StageDone || w.continuing || (w.round >= req.Round && ((w.awaiting && !w.pending) || (w.asking && !w.answered)))
-			})
+			err := workflow.Await(ctx, func() bool { return w.proposalReady(req) })
 			if err != nil {
 				return nil, err
 			}
@@ -349,6 +357,7 @@ func (w *dispatch) continueAsNew(ctx workflow.Context, round int, feedback strin
 	next.Continued = &DispatchState{
 		Round: round, Scope: w.scope, Separation: w.sep, Feedback: feedback, Previous: previous,
 		Changes: changes, ChangesOmitted: omitted, Usage: w.usage, Reviewer: w.reviewer,
+		Decisions: slices.Clone(w.decisions),
 	}
 	return nil, workflow.NewContinueAsNewError(ctx, DispatchWorkflow, next)
 }
@@ -575,23 +584,68 @@ func (w *dispatch) takeAnswer(c Clarification) error {
 	return nil
 }
 
-// checkReview is the review Update's validator.
+// proposalReady says when a proposal Update returns: the dispatch ended
+// or continues as new; or, without req.Stage, req.Round or a later round
+// awaits review or an answer; or, with req.Stage (a progress watch), the
+// dispatch is no longer at the stage — and, when req.Round is set, the
+// round — the watcher saw. A proposal awaiting review is a stage too: a
+// watch returns it unless it is the one the watcher already has.
+func (w *dispatch) proposalReady(req ProposalRequest) bool {
+	if w.stage == StageDone || w.continuing {
+		return true
+	}
+	if req.Stage != "" {
+		return w.stage != req.Stage || (req.Round > 0 && w.round > req.Round)
+	}
+	return w.round >= req.Round && ((w.awaiting && !w.pending) || (w.asking && !w.answered))
+}
+
+// checkReview is the review Update's validator (and the review signal's
+// check). A review of a round other than the awaiting one is refused,
+// naming who decided that round when someone did: two people reviewing
+// one proposal, the second is told the first decided it.
 func (w *dispatch) checkReview(r Review) error {
 	if r.Decision != DecisionAccept && r.Decision != DecisionReject {
 		return fmt.Errorf("decision %q: must be %q or %q", r.Decision, DecisionAccept, DecisionReject)
 	}
-	if !w.awaiting || w.pending {
+	round := r.Round
+	if round == 0 {
+		round = w.round
+	}
+	if d, ok := w.decisionOf(round); ok {
+		return fmt.Errorf("round %d was already decided: %s", round, d.Summary())
+	}
+	switch {
+	case round < 0:
+		return fmt.Errorf("round %d: rounds count from 1", round)
+	case round < w.round:
+		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	case round > w.round:
+		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	case !w.awaiting || w.pending:
 		return fmt.Errorf("no review is awaited (stage %s, round %d)", w.stage, w.round)
 	}
 	return nil
 }
 
-// takeReview hands a valid review to the waiting round.
+// decisionOf is the decision round took, if it took one.
+func (w *dispatch) decisionOf(round int) (Decision, bool) {
+	for _, d := range w.decisions {
+		if d.Round == round {
+			return d, true
+		}
+	}
+	return Decision{}, false
+}
+
+// takeReview hands a valid review to the waiting round and logs it as the
+// round's decision.
 func (w *dispatch) takeReview(r Review) error {
 	if err := w.checkReview(r); err != nil {
 		return temporal.NewApplicationError(err.Error(), ErrTypeNoReview)
 	}
 	w.pending = true
+	w.decisions = append(w.decisions, Decision{Round: w.round, Decision: r.Decision, Feedback: r.Feedback, Reviewer: who(r.Reviewer)})
 	w.reviews.SendAsync(r)
 	return nil
 }
@@ -697,7 +751,7 @@ func (w *dispatch) finish(ctx workflow.Context, status string, cause error) (*Di
 	changes, omitted := capChanges(w.changes, w.omitted)
 	res := &DispatchResult{
 		Status: status, Rounds: w.round, Changes: changes, ChangesOmitted: omitted, TokenUsage: w.usage,
-		Reason: w.reason,
+		Reason: w.reason, Decisions: slices.Clone(w.decisions),
 	}
 	if w.v.people {
 		res.Author, res.Reviewer = w.in.Author, w.reviewer
@@ -756,10 +810,11 @@ func (w *dispatch) status() Status {
 		Stage: w.stage, Round: w.round, AwaitingReview: w.awaiting && !w.pending,
 		AwaitingClarification: w.asking && !w.answered,
 		Impact:                w.impact, TokenUsage: w.usage, Question: w.question, Result: w.result,
+		Decisions: slices.Clone(w.decisions),
 	}
 }
 
 func (w *dispatch) proposal() *Proposal {
 	changes, omitted := capChanges(w.roundChanges(), 0)
-	return &Proposal{AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.notes, Question: w.question}
+	return &Proposal{Stage: w.stage, AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.notes, Question: w.question}
 }
