@@ -84,6 +84,7 @@ func newDemoCmd(io *streams, stores *config.Stores, planning *config.Planning) *
 	cmd.Flags().StringVar(&opts.Address, "address", "127.0.0.1:7233", "Temporal frontend address (loopback)")
 	cmd.Flags().StringVar(&opts.UIAddress, "ui-address", "127.0.0.1:8233", `Web UI address (loopback), or "-" for none`)
 	cmd.Flags().BoolVar(&exit, "exit", false, "stop when the demo is done instead of keeping the Web UI up")
+	opts.Web.bind(cmd, "web-")
 	return cmd
 }
 
@@ -124,7 +125,7 @@ func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) erro
 	defer stop()
 	var scenarioErr error
 	opts.stores = &demoStores
-	opts.ready = func(c client.Client, frontend, ui string) {
+	opts.ready = func(c client.Client, frontend, ui, webURL string) {
 		scenarioErr = demoScenario(runCtx, opts.io, c)
 		if scenarioErr == nil {
 			fmt.Fprintln(out, "\n== After the demo")
@@ -132,6 +133,9 @@ func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) erro
 		}
 		if ui != "" {
 			fmt.Fprintf(out, "\nEvery dispatch is in the Temporal Web UI: %s/namespaces/default/workflows\n", ui)
+		}
+		if webURL != "" {
+			fmt.Fprintf(out, "Review, prompt and undo in the browser: %s/s/%s\n", webURL, demoSchedule)
 		}
 		if exit || scenarioErr != nil {
 			stop()

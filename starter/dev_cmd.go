@@ -18,9 +18,12 @@ type devOptions struct {
 	Address    string
 	UIAddress  string
 	TemporalDB string
-	// ready is told the client and frontend address once the server and
-	// worker run (tests).
-	ready func(c client.Client, frontend, ui string)
+	// Web is the review web app's address and token (Listen "" or "-":
+	// none).
+	Web webOptions
+	// ready is told the client, the frontend address and the UI and web
+	// app URLs once the server, worker and web app run (tests, demo).
+	ready func(c client.Client, frontend, ui, webURL string)
 }
 
 func newDevCmd(io *streams, stores *config.Stores, planning *config.Planning) *cobra.Command {
@@ -29,7 +32,8 @@ func newDevCmd(io *streams, stores *config.Stores, planning *config.Planning) *c
 		Use:   "dev",
 		Short: "Run a Temporal dev server with the Web UI and a worker, in this process",
 		Long: "Start a Temporal server (SQLite file, search attributes ScheduleID and DispatchStage),\n" +
-			"its Web UI and an Autoscheduler worker on the configured stores. Stop with Ctrl-C.",
+			"its Web UI, an Autoscheduler worker on the configured stores and the review web app\n" +
+			"(--web-listen, \"-\" for none). Stop with Ctrl-C.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if liteBuild {
@@ -41,6 +45,7 @@ func newDevCmd(io *streams, stores *config.Stores, planning *config.Planning) *c
 	cmd.Flags().StringVar(&opts.Address, "address", "127.0.0.1:7233", "Temporal frontend address (loopback)")
 	cmd.Flags().StringVar(&opts.UIAddress, "ui-address", "127.0.0.1:8233", `Web UI address (loopback), or "-" for none`)
 	cmd.Flags().StringVar(&opts.TemporalDB, "temporal-db", "", "Temporal's SQLite file (default: temporal.db beside the embedded store)")
+	opts.Web.bind(cmd, "web-")
 	return cmd
 }
 

@@ -34,7 +34,7 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 		done <- devRun(ctx, &devOptions{
 			io: newTestStreams(), stores: &stores,
 			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(c client.Client, addr, _ string) { frontend = addr; ready <- c },
+			ready: func(c client.Client, addr, _, _ string) { frontend = addr; ready <- c },
 		})
 	}()
 	var tc client.Client

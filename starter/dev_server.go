@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/autoscheduler/autoscheduler/activities"
+	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/devserver"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -66,10 +67,28 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	if ui := srv.UIURL(); ui != "" {
 		fmt.Fprintf(opts.io.ErrOut, "Web UI: %s\n", ui)
 	}
+	webURL := ""
+	webDone := make(chan error, 1)
+	if opts.Web.Listen != "" && opts.Web.Listen != "-" {
+		listening := make(chan string, 1)
+		go func() {
+			webDone <- serveWeb(ctx, opts.io, &opts.Web, stores, tc, srv.UIURL(), config.DefaultTemporalNamespace, osUser(),
+				func(url string) { listening <- url })
+		}()
+		// Fail now rather than later when the web app cannot listen.
+		select {
+		case webURL = <-listening:
+		case err := <-webDone:
+			return err
+		}
+	}
 	fmt.Fprintln(opts.io.ErrOut, "Press Ctrl-C to stop.")
 	if opts.ready != nil {
-		opts.ready(tc, srv.FrontendAddress(), srv.UIURL())
+		opts.ready(tc, srv.FrontendAddress(), srv.UIURL(), webURL)
 	}
 	<-ctx.Done()
+	if webURL != "" {
+		return <-webDone
+	}
 	return nil
 }

@@ -34,7 +34,7 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 	go func() {
 		done <- devRun(ctx, &devOptions{io: newTestStreams(), stores: &config.Stores{DBPath: db},
 			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(_ client.Client, addr, _ string) { ready <- addr }})
+			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
 	}()
 	var frontend string
 	select {

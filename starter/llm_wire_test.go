@@ -218,7 +218,7 @@ func TestRealModelDispatch(t *testing.T) {
 	go func() {
 		done <- devRun(runCtx, &devOptions{io: newTestStreams(), stores: &stores, planning: planning,
 			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(c client.Client, _, _ string) { ready <- c }})
+			ready: func(c client.Client, _, _, _ string) { ready <- c }})
 	}()
 	var tc client.Client
 	select {

@@ -90,6 +90,7 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newMenuCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
+		newWebCmd(io, &stores, temporalCfg),
 	)
 	return root, redact
 }

@@ -59,7 +59,7 @@ func TestDispatchOnConfiguredServers(t *testing.T) {
 	go func() {
 		done <- devRun(runCtx, &devOptions{io: newTestStreams(), stores: &stores,
 			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(_ client.Client, addr, _ string) { ready <- addr }})
+			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
 	}()
 	var frontend string
 	select {

@@ -62,19 +62,34 @@ func AwaitProposal(ctx context.Context, c client.Client, id, runID string, round
 	return proposal, err
 }
 
-// SendReview sends a review by Update: a refusal (no review awaited, a
-// round already decided) is an error.
+// RefusedError is a review or an answer the dispatch did not take: no
+// review awaited, a round another reviewer decided first, no question open.
+type RefusedError struct {
+	What   string // "review" or "answer"
+	ID     string
+	Reason string // the dispatch's words
+}
+
+func (e *RefusedError) Error() string {
+	if e.What == "answer" {
+		return fmt.Sprintf("answer to %s refused: %s", e.ID, e.Reason)
+	}
+	return fmt.Sprintf("%s of %s refused: %s", e.What, e.ID, e.Reason)
+}
+
+// SendReview sends a review by Update: a refusal is a *RefusedError.
 func SendReview(ctx context.Context, c client.Client, id string, review workflows.Review) error {
 	if err := Update(ctx, c, id, "", workflows.ReviewUpdate, review, nil); err != nil {
-		return fmt.Errorf("review of %s refused: %s", id, RootCause(err))
+		return &RefusedError{What: "review", ID: id, Reason: RootCause(err)}
 	}
 	return nil
 }
 
-// SendAnswer answers the dispatch's open question.
+// SendAnswer answers the dispatch's open question; a refusal is a
+// *RefusedError.
 func SendAnswer(ctx context.Context, c client.Client, id, answer, author string) error {
 	if err := Update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: author}, nil); err != nil {
-		return fmt.Errorf("answer to %s refused: %s", id, RootCause(err))
+		return &RefusedError{What: "answer", ID: id, Reason: RootCause(err)}
 	}
 	return nil
 }
@@ -92,6 +107,10 @@ func Query(ctx context.Context, c client.Client, id, runID, name string, into an
 // not found" rather than workflow error: activity error: application
 // error: ...).
 func RootCause(err error) string {
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return refused.Reason
+	}
 	last := err
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		last = e

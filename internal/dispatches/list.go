@@ -67,6 +67,15 @@ func List(ctx context.Context, c client.Client, scheduleID string) ([]Summary, e
 	if scheduleID != "" {
 		query += " AND ScheduleID = " + VisibilityString(scheduleID)
 	}
+	return list(ctx, c, query)
+}
+
+// ListOpen is every open dispatch (at most one per schedule).
+func ListOpen(ctx context.Context, c client.Client) ([]Summary, error) {
+	return list(ctx, c, "WorkflowType = 'DispatchWorkflow' AND ExecutionStatus = 'Running'")
+}
+
+func list(ctx context.Context, c client.Client, query string) ([]Summary, error) {
 	var out []Summary
 	var token []byte
 	for {

@@ -1,0 +1,209 @@
+package web
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// reviewData is the review page of one dispatch run.
+type reviewData struct {
+	base
+	ID, RunID, Schedule string
+	Prompt, Author      string
+	Open                bool
+	Stage               string
+	Round               int
+	// AwaitingReview and Question: what the dispatch waits for.
+	AwaitingReview bool
+	Question       string
+	Proposal       *workflows.Proposal
+	Diff           *render.ChangeDiff
+	Decisions      []workflows.Decision
+	// Changes are the records of every round (the proposal's round first
+	// on the page, in Proposal).
+	Changes []workflows.ChangeRecord
+	Usage   workflows.Status
+	Result  *workflows.DispatchResult
+	Outcome string
+	Failure string
+	UILink  string
+	// Refused is why the last decision sent from this browser was refused
+	// (another reviewer decided first).
+	Refused string
+	Reviews []workflows.Review
+}
+
+// reviewPage shows a dispatch: its live stage while planning, then the
+// proposal with Accept / Reject / Reject with feedback, or the question.
+// Everything comes from Temporal (queries and the history), so a closed
+// browser loses nothing: the page comes back to the same state.
+func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("id")
+	if _, ok := dispatches.ScheduleOf(id); !ok {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id (dispatch-<schedule>)", id))
+		return
+	}
+	det, err := dispatches.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
+	if err != nil {
+		s.fail(w, r, http.StatusNotFound, dispatches.RootCause(err))
+		return
+	}
+	d := reviewData{
+		base: s.base(w, r, "Review "+id), ID: det.ID, RunID: det.RunID, Schedule: det.Schedule,
+		Prompt: det.Prompt, Author: det.Author, Open: det.Open, Stage: det.Stage, Round: det.Round,
+		Changes: det.Changes, Result: det.Result, Outcome: det.Outcome, Failure: det.Failure,
+		UILink: s.uiLink(det.ID, det.RunID), Reviews: det.Reviews,
+	}
+	d.Refused = takeRefusal(w, r)
+	if det.QueryError != "" {
+		d.Error = "The dispatch did not answer its queries (is a worker running?): " + det.QueryError
+	}
+	if st := det.Status; st != nil {
+		d.Usage, d.Decisions = *st, st.Decisions
+		d.AwaitingReview, d.Question = st.AwaitingReview, st.Question
+		if st.AwaitingReview || st.AwaitingClarification {
+			var p workflows.Proposal
+			if err := dispatches.Query(ctx, s.temporal, det.ID, det.RunID, workflows.ProposalQuery, &p); err != nil {
+				d.Error = cmp.Or(d.Error, "Cannot read the proposal: "+dispatches.RootCause(err))
+			} else {
+				d.Proposal = &p
+				if p.Impact != nil {
+					d.Diff = p.Impact.Diff
+				}
+			}
+		}
+	}
+	if d.Result != nil {
+		d.Decisions = d.Result.Decisions
+		d.Usage.TokenUsage = d.Result.TokenUsage
+	}
+	s.render(w, r, http.StatusOK, "review", d)
+}
+
+// review sends a decision made on the round the page showed; the dispatch
+// refuses one on a round already decided, and the page then says who
+// decided first.
+func (s *Server) review(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	review := workflows.Review{Reviewer: s.formName(w, r), Feedback: strings.TrimSpace(r.FormValue("feedback"))}
+	switch r.FormValue("decision") {
+	case "accept":
+		review.Decision = workflows.DecisionAccept
+		review.Feedback = ""
+	case "reject":
+		review.Decision = workflows.DecisionReject
+		review.Feedback = ""
+	case "feedback":
+		review.Decision = workflows.DecisionReject
+		if review.Feedback == "" {
+			setRefusal(w, "Reject with feedback needs some feedback: say what the next round should do differently.")
+			http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+			return
+		}
+	default:
+		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("decision %q: want accept, reject or feedback", r.FormValue("decision")))
+		return
+	}
+	round, err := strconv.Atoi(r.FormValue("round"))
+	if err != nil || round < 1 {
+		s.fail(w, r, http.StatusBadRequest, "the decision does not say which round it is on")
+		return
+	}
+	review.Round = round
+	if err := dispatches.SendReview(r.Context(), s.temporal, id, review); err != nil {
+		setRefusal(w, fmt.Sprintf("Your decision on round %d was not taken: %s.", round, dispatches.RootCause(err)))
+	} else {
+		setFlash(w, fmt.Sprintf("Round %d: %s sent as %s.", round, decisionText(review), review.Reviewer))
+	}
+	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+}
+
+func decisionText(r workflows.Review) string {
+	switch {
+	case r.Decision == workflows.DecisionAccept:
+		return "accept"
+	case r.Feedback != "":
+		return "reject with feedback"
+	}
+	return "reject"
+}
+
+// clarify answers the planner's question from the page's form.
+func (s *Server) clarify(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	answer := strings.TrimSpace(r.FormValue("answer"))
+	if answer == "" {
+		setRefusal(w, "The answer is empty.")
+	} else if err := dispatches.SendAnswer(r.Context(), s.temporal, id, answer, s.formName(w, r)); err != nil {
+		setRefusal(w, "Your answer was not taken: "+dispatches.RootCause(err)+".")
+	} else {
+		setFlash(w, "Answer sent: the round goes on.")
+	}
+	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+}
+
+// diffGanttPage is the before/after Gantt of the round awaiting review:
+// the stored schedule holds the proposal (after); the graph ledger's
+// inverses of the round's applied ops give the before.
+func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("id")
+	scheduleID, ok := dispatches.ScheduleOf(id)
+	if !ok {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id", id))
+		return
+	}
+	var st workflows.Status
+	if err := dispatches.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err != nil {
+		s.fail(w, r, http.StatusNotFound, dispatches.RootCause(err))
+		return
+	}
+	var changes []workflows.ChangeRecord
+	if err := dispatches.Query(ctx, s.temporal, id, "", workflows.ChangesQuery, &changes); err != nil {
+		s.fail(w, r, http.StatusBadGateway, dispatches.RootCause(err))
+		return
+	}
+	var opIDs []string
+	for _, ch := range changes {
+		if ch.Round == st.Round && ch.Status == workflows.ChangeApplied {
+			opIDs = append(opIDs, ch.Op.ID)
+		}
+	}
+	after, err := s.stores.Load(ctx, scheduleID)
+	if err != nil {
+		s.fail(w, r, statusOf(err), err.Error())
+		return
+	}
+	before, err := dispatches.Before(ctx, s.stores.Graph, scheduleID, after, opIDs)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, err.Error())
+		return
+	}
+	rb, err := render.NewReport(before)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "CPM before the change: "+err.Error())
+		return
+	}
+	ra, err := render.NewReport(after)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "CPM after the change: "+err.Error())
+		return
+	}
+	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
+}
+
+// A refusal is shown once, like a flash, but as an error.
+const refusalCookie = "as_refused"
+
+func setRefusal(w http.ResponseWriter, msg string) { setOnce(w, refusalCookie, msg) }
+
+func takeRefusal(w http.ResponseWriter, r *http.Request) string { return takeOnce(w, r, refusalCookie) }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"go.temporal.io/sdk/client"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/web"
+)
+
+// webOptions are the flags of `autoscheduler web` (and dev's web app).
+type webOptions struct {
+	Listen     string
+	Token      string
+	TemporalUI string
+}
+
+// bind adds the web app's flags; prefix names them inside `dev`.
+func (o *webOptions) bind(cmd *cobra.Command, prefix string) {
+	f := cmd.Flags()
+	f.StringVar(&o.Listen, prefix+"listen", web.DefaultListen, "address of the review web app; any address but loopback needs a token")
+	f.StringVar(&o.Token, prefix+"token", os.Getenv("AUTOSCHEDULER_WEB_TOKEN"), "token the web app requires on every request (env AUTOSCHEDULER_WEB_TOKEN; required off loopback)")
+}
+
+func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Command {
+	opts := &webOptions{}
+	cmd := &cobra.Command{
+		Use:   "web",
+		Short: "Serve the review web app: import, prompt, review, answer, accept and undo in the browser",
+		Long: "Serve the review web app on --listen (loopback by default). It talks to Temporal as the\n" +
+			"CLI does and to the configured stores; dispatches wait in Temporal, so closing the\n" +
+			"browser loses nothing. An address other than loopback requires --token (or\n" +
+			"AUTOSCHEDULER_WEB_TOKEN): open the app once with ?token=TOKEN, or send\n" +
+			"Authorization: Bearer TOKEN.",
+		Example: "  autoscheduler web\n  AUTOSCHEDULER_WEB_TOKEN=s3cret autoscheduler web --listen 0.0.0.0:8090",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			c, err := tc.client()
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			st, err := stores.Open(ctx)
+			if err != nil {
+				return err
+			}
+			defer st.Close(context.Background())
+			ui := opts.TemporalUI
+			if !cmd.Flags().Changed("temporal-ui") && tc.Address == config.DefaultTemporalAddress {
+				ui = "http://127.0.0.1:8233" // `autoscheduler dev`'s Web UI
+			}
+			return serveWeb(ctx, io, opts, st, c, ui, tc.Namespace, tc.who(), nil)
+		},
+	}
+	opts.bind(cmd, "")
+	cmd.Flags().StringVar(&opts.TemporalUI, "temporal-ui", "", "Temporal Web UI base URL, for links to each dispatch's execution (default: dev's, when Temporal is dev's)")
+	return cmd
+}
+
+// serveWeb runs the web app until ctx ends, printing its link.
+// ready, when set, is told the app's URL once it listens.
+func serveWeb(ctx context.Context, io *streams, opts *webOptions, st *store.Coordinator, c client.Client, ui, namespace, reviewer string, ready func(url string)) error {
+	srv, err := web.New(web.Config{
+		Listen: opts.Listen, Token: opts.Token, TemporalUI: ui, Namespace: namespace, Reviewer: reviewer,
+	}, st, c)
+	if err != nil {
+		return usagef("web: %v", err)
+	}
+	return srv.Serve(ctx, func(url string) {
+		note := ""
+		if opts.Token != "" {
+			note = " (token required: open it once with ?token=...)"
+		}
+		fmt.Fprintf(io.ErrOut, "Web app: %s%s\n", url, note)
+		if ready != nil {
+			ready(url)
+		}
+	})
+}
