@@ -185,6 +185,7 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 				verdict += fmt.Sprintf(" with feedback %q", review.Feedback)
 			}
 			fmt.Fprintf(io.Out, "  -> %s\n", verdict)
+			review.Round = proposal.Round
 			if err := dispatches.SendReview(ctx, c, id, review); err != nil {
 				return err
 			}

@@ -146,7 +146,7 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		if err != nil {
 			return err
 		}
-		review.Reviewer = opts.temporal.who()
+		review.Reviewer, review.Round = opts.temporal.who(), proposal.Round
 		if err := dispatches.SendReview(ctx, c, id, review); err != nil {
 			return err
 		}

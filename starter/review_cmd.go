@@ -17,6 +17,7 @@ type reviewOptions struct {
 	ID       string
 	Decision string
 	Feedback string
+	Round    int
 	JSON     bool
 }
 
@@ -47,6 +48,7 @@ func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *r
 		},
 	}
 	cmd.Flags().StringVar(&opts.Feedback, "feedback", "", "with reject: what to change in the next round")
+	cmd.Flags().IntVar(&opts.Round, "round", 0, "the round you reviewed: refused if that round was already decided (by someone else, say) or is not the current one (default: whichever round awaits)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the DispatchResult as JSON")
 	return cmd
 }
@@ -57,7 +59,7 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 		return err
 	}
 	defer c.Close()
-	review := workflows.Review{Decision: opts.Decision, Feedback: opts.Feedback, Reviewer: opts.temporal.who()}
+	review := workflows.Review{Decision: opts.Decision, Feedback: opts.Feedback, Reviewer: opts.temporal.who(), Round: opts.Round}
 	if err := dispatches.SendReview(ctx, c, opts.ID, review); err != nil {
 		return err
 	}
