@@ -121,8 +121,12 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 	if id == "" {
 		id = strings.TrimSuffix(name, filepath.Ext(name))
 	}
-	if err := schedule.CheckID(id); err != nil || strings.ContainsAny(id, "/?#") {
-		refuse("Schedule id %q: use letters, digits, dots, dashes and underscores.", id)
+	if err := schedule.CheckID(id); err != nil {
+		refuse("Schedule %v", err)
+		return
+	}
+	if strings.ContainsAny(id, "/?#") {
+		refuse("Schedule id %q: it may not contain /, ? or # (it is part of the schedule's web address).", id)
 		return
 	}
 	format, err := interchange.FormatOf(name)

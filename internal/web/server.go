@@ -175,7 +175,9 @@ func (s *Server) Serve(ctx context.Context, ready func(url string)) error {
 	if err != nil {
 		return fmt.Errorf("web app: %w", err)
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Requests live in ctx: ending it ends the event streams too.
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
 	go func() {
 		<-ctx.Done()
 		s.watches.stop()

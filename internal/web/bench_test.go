@@ -1,0 +1,82 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// proposal25 leaves a dispatch awaiting review with a 25-op proposal (the
+// 25 activities of level 2 of the example building deleted) and returns
+// its id; the benchmark's cleanup rejects it.
+func proposal25(b *testing.B, a *app, scheduleID string) string {
+	b.Helper()
+	a.importFile(b, "../../examples/building.json", scheduleID)
+	br := a.browser(b)
+	id := br.prompt(scheduleID, "Delete all activities on the second floor", "bench")
+	p, err := dispatches.AwaitProposal(context.Background(), a.C, id, "", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(p.Changes) != 25 {
+		b.Fatalf("the proposal has %d changes, want 25", len(p.Changes))
+	}
+	b.Cleanup(func() {
+		_ = dispatches.SendReview(context.Background(), a.C, id, workflows.Review{Decision: workflows.DecisionReject})
+		_ = a.C.GetWorkflow(context.Background(), id, "").Get(context.Background(), nil)
+	})
+	return id
+}
+
+// serve runs one request through the app's handler in process: the
+// server's time, from request to the last byte of the page.
+func serve(b *testing.B, h http.Handler, path, want string) {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), want) {
+		b.Fatalf("GET %s: %d, page lacks %q", path, rec.Code, want)
+	}
+}
+
+// BenchmarkReviewPage25Ops is the review page of a 25-op proposal, server
+// time: describe the dispatch (visibility, history), its status and
+// proposal queries, and the page. Target: under 300 ms.
+func BenchmarkReviewPage25Ops(b *testing.B) {
+	a := startApp(b)
+	id := proposal25(b, a, "bench-review")
+	h := a.Server.Handler()
+	for b.Loop() {
+		serve(b, h, "/d/"+url.PathEscape(id), `id="review-form"`)
+	}
+}
+
+// BenchmarkReviewGantt25Ops is the review page's before/after Gantt: load
+// the schedule, undo the round on a copy, CPM twice, draw.
+func BenchmarkReviewGantt25Ops(b *testing.B) {
+	a := startApp(b)
+	id := proposal25(b, a, "bench-review-gantt")
+	h := a.Server.Handler()
+	for b.Loop() {
+		serve(b, h, "/d/"+url.PathEscape(id)+"/gantt", `class="bar removed`)
+	}
+}
+
+// BenchmarkCLIProposal25Ops is the peer: what `autoscheduler prompt`
+// does to show the same proposal (the proposal Update, answered at once
+// since the round awaits review).
+func BenchmarkCLIProposal25Ops(b *testing.B) {
+	a := startApp(b)
+	id := proposal25(b, a, "bench-review-cli")
+	for b.Loop() {
+		if _, err := dispatches.AwaitProposal(context.Background(), a.C, id, "", 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
