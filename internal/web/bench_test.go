@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -79,4 +80,31 @@ func BenchmarkCLIProposal25Ops(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSchedulePage5000 is the schedule page of a 5,000-activity
+// schedule (15,000 links), server time: load, CPM, the table, the history.
+func BenchmarkSchedulePage5000(b *testing.B) {
+	a := startApp(b)
+	a.importSchedule(b, synthetic5000(), "bench-5000")
+	h := a.Server.Handler()
+	for b.Loop() {
+		serve(b, h, "/s/bench-5000", `id="activities"`)
+	}
+}
+
+// BenchmarkScheduleGantt5000 is that page's Gantt frame, server time.
+func BenchmarkScheduleGantt5000(b *testing.B) {
+	a := startApp(b)
+	a.importSchedule(b, synthetic5000(), "bench-5000-gantt")
+	h := a.Server.Handler()
+	for b.Loop() {
+		serve(b, h, "/s/bench-5000-gantt/gantt", `class="bar`)
+	}
+}
+
+func synthetic5000() *schedule.Schedule {
+	sc := schedule.Synthetic(5000, 3, 1)
+	sc.StartDate = "2026-01-05"
+	return sc
 }
