@@ -23,10 +23,12 @@ const (
 	ganttPad     = 12  // space left of day 0 and right of the finish
 	ganttStub    = 6   // how far a link leaves or enters a bar end horizontally
 	ganttLabelW  = 380 // the left pane: id, name, duration
-	ganttNameMax = 44  // runes of a name shown in the left pane
-	ganttMinK    = 2   // pixels per working day, the least the page opens at
-	ganttMaxK    = 24
-	ganttOpenW   = 1200 // the chart width the page opens at, when it fits
+	// ganttLabelBlock rows of the left pane are laid out together.
+	ganttLabelBlock = 100
+	ganttNameMax    = 44 // runes of a name shown in the left pane
+	ganttMinK       = 2  // pixels per working day, the least the page opens at
+	ganttMaxK       = 24
+	ganttOpenW      = 1200 // the chart width the page opens at, when it fits
 )
 
 // WriteGanttHTML writes r as one self-contained HTML page: a Gantt chart
@@ -284,31 +286,43 @@ func (g *gantt) axis(axisH int) {
 
 // labels writes the left pane: id, name and duration of each row.
 func (g *gantt) labels(chartH int) {
-	g.s(`<svg class="labels" xmlns="http://www.w3.org/2000/svg" width="`, strconv.Itoa(ganttLabelW), `" height="`, strconv.Itoa(chartH), `">`)
+	// HTML, not SVG text, in blocks Chromium lays out and paints only when
+	// they scroll into view (content-visibility): 15,000 SVG <text>
+	// elements of a 5,000-activity schedule took 0.8 s of a 1.4 s page load.
+	g.s(`<div class="labels" style="height:`, strconv.Itoa(chartH), `px">`)
 	for n := range g.rows {
+		if n%ganttLabelBlock == 0 {
+			if n > 0 {
+				g.s("</div>")
+			}
+			g.s(`<div class="blk" style="contain-intrinsic-size:auto `, strconv.Itoa(min(ganttLabelBlock, len(g.rows)-n)*ganttRowH), `px">`)
+		}
 		row := &g.rows[n]
 		a := row.act()
-		y := n*ganttRowH + ganttRowH/2 + 4
-		g.s(`<g class="row`)
+		g.s(`<div class="row`)
 		if row.critical() {
 			g.s(` critical-row`)
 		}
 		if row.change != "" {
 			g.s(" ", row.change, "-row")
 		}
-		g.s(`"><text x="6" y="`, strconv.Itoa(y), `">`)
+		g.s(`"><span class="c-id">`)
 		g.esc(clip(a.ID, 10))
-		g.s(`</text><text x="80" y="`, strconv.Itoa(y), `">`)
-		g.esc(clip(a.Name, ganttNameMax))
+		g.s(`</span><span class="c-name"`)
 		if utf8.RuneCountInString(a.Name) > ganttNameMax {
-			g.s(`<title>`)
+			g.s(` title="`)
 			g.esc(a.Name)
-			g.s(`</title>`)
+			g.s(`"`)
 		}
-		g.s(`</text><text class="dur" x="`, strconv.Itoa(ganttLabelW-8), `" y="`, strconv.Itoa(y), `">`, Days(row.ef()-row.es()), "</text></g>\n")
+		g.s(`>`)
+		g.esc(clip(a.Name, ganttNameMax))
+		g.s(`</span><span class="dur">`, Days(row.ef()-row.es()), "</span></div>\n")
 		g.flush()
 	}
-	g.s("</svg>\n")
+	if len(g.rows) > 0 {
+		g.s("</div>")
+	}
+	g.s("</div>\n")
 }
 
 // chart writes the bars, float bars and links.

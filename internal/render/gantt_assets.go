@@ -22,11 +22,14 @@ svg{display:block}
 .corner,svg.axis{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line)}
 .corner{left:0;z-index:3;display:flex;align-items:flex-end;padding:0 8px 5px 6px;font-weight:600;border-right:1px solid var(--line)}
 .c-id{width:74px}.c-name{flex:1}
-svg.labels,svg.chart{background:repeating-linear-gradient(#fff 0 22px,#f6f8fa 22px 44px)}
-svg.labels{position:sticky;left:0;z-index:1;border-right:1px solid var(--line)}
+.labels,svg.chart{background:repeating-linear-gradient(#fff 0 22px,#f6f8fa 22px 44px)}
+.labels{position:sticky;left:0;z-index:1;width:var(--label-w);border-right:1px solid var(--line);font-size:12px}
+.labels .blk{content-visibility:auto}
+.labels .row{display:flex;height:22px;line-height:22px;padding:0 8px 0 6px;white-space:nowrap}
+.labels .c-id,.labels .c-name{overflow:hidden;text-overflow:ellipsis}
 text{font-size:12px;fill:var(--ink)}
-.labels .dur{text-anchor:end}
-.labels .critical-row text{fill:var(--red)}
+.labels .dur{min-width:40px;text-align:right}
+.labels .critical-row{color:var(--red)}
 .axis line{stroke:#8c959f}
 .axis text{font-size:11px;fill:var(--muted)}
 .axis .date{fill:var(--ink)}
@@ -56,8 +59,8 @@ text{font-size:12px;fill:var(--ink)}
 .sw-link-removed{fill:none;stroke:#8c959f}
 .link.added,.sw-link-added{fill:none;stroke:var(--green)}
 .finish.before,.sw-finish-before{stroke:#afb8c1;stroke-dasharray:2 3}
-.labels .removed-row text{text-decoration:line-through;fill:var(--muted)}
-.labels .added-row text{fill:var(--green-ink)}
+.labels .removed-row span{text-decoration:line-through;color:var(--muted)}
+.labels .added-row{color:var(--green-ink)}
 #tip{position:fixed;z-index:10;pointer-events:none;white-space:pre;background:var(--ink);color:#fff;padding:6px 8px;border-radius:4px;font-size:12px;max-width:520px;box-shadow:0 2px 6px rgba(0,0,0,.25)}
 #tip[hidden]{display:none}
 @media print{body{display:block}#gantt{overflow:visible}.zoom{display:none}}

@@ -180,6 +180,8 @@ type scheduleData struct {
 	Open          *historyRow
 	// Undo is the latest accepted dispatch, which the Undo button takes back.
 	Undo *historyRow
+	// Snapshot fetches the Gantt drawn with this page.
+	Snapshot string
 }
 
 // historyRow is one dispatch of a schedule's history.
@@ -202,7 +204,9 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, clock := rep.Result, rep.Clock
-	d := scheduleData{base: s.base(w, r, cmp.Or(sc.Name, id)), ID: id, Name: sc.Name,
+	// The frame's Gantt is drawn now, from this very load, while the page is.
+	snap := s.snapshots.put(id, func() ([]byte, error) { return drawGantt(rep) })
+	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(sc.Name, id)), ID: id, Name: sc.Name,
 		Activities: len(sc.Activities), Relationships: len(sc.Relationships), Finish: finishText(rep)}
 	d.Rows = make([]activityRow, len(sc.Activities))
 	for i := range sc.Activities {
@@ -256,9 +260,18 @@ func (s *Server) uiLink(id, runID string) string {
 }
 
 // ganttPage is the stored schedule's interactive Gantt (internal/render),
-// shown in the schedule page's frame.
+// shown in the schedule page's frame: the snapshot drawn with the page
+// (?snap=), else the schedule as stored now.
 func (s *Server) ganttPage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if page, err, ok := s.snapshots.get(r.Context(), id, r.URL.Query().Get("snap")); ok {
+		if err != nil {
+			s.fail(w, r, http.StatusInternalServerError, "Drawing the Gantt: "+err.Error())
+			return
+		}
+		s.sendGantt(w, page)
+		return
+	}
 	sc, err := s.stores.Load(r.Context(), id)
 	if err != nil {
 		s.fail(w, r, statusOf(err), fmt.Sprintf("Schedule %q: %v", id, err))
@@ -272,6 +285,13 @@ func (s *Server) ganttPage(w http.ResponseWriter, r *http.Request) {
 	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttHTML(w, report) })
 }
 
+// drawGantt is a Gantt page in memory.
+func drawGantt(report *render.Report) ([]byte, error) {
+	var buf bytes.Buffer
+	err := render.WriteGanttHTML(&buf, report)
+	return buf.Bytes(), err
+}
+
 // writeGantt renders a Gantt page into memory first, so a failure is a
 // clean error page rather than half a chart.
 func (s *Server) writeGantt(w http.ResponseWriter, r *http.Request, write func(io.Writer) error) {
@@ -280,9 +300,16 @@ func (s *Server) writeGantt(w http.ResponseWriter, r *http.Request, write func(i
 		s.fail(w, r, http.StatusInternalServerError, "Drawing the Gantt: "+err.Error())
 		return
 	}
+	s.sendGantt(w, buf.Bytes())
+}
+
+// sendGantt sends a drawn Gantt page with its own policy (its inline
+// script allowed by hash).
+func (s *Server) sendGantt(w http.ResponseWriter, page []byte) {
 	w.Header().Set("Content-Security-Policy", s.ganttCSP)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write(buf.Bytes()) //nolint:errcheck // the browser went away
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(page) //nolint:errcheck // the browser went away
 }
 
 // export sends the stored schedule as a file download.

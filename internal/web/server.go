@@ -59,8 +59,10 @@ type Server struct {
 	pages    map[string]*template.Template
 	secret   []byte // signs CSRF tokens
 	watches  *watchHub
-	ganttCSP string // the Content-Security-Policy of Gantt pages (their inline script's hash)
-	log      *slog.Logger
+	// snapshots are the Gantt pages drawn with schedule pages.
+	snapshots snapshots
+	ganttCSP  string // the Content-Security-Policy of Gantt pages (their inline script's hash)
+	log       *slog.Logger
 }
 
 //go:embed templates/*.html
