@@ -3,6 +3,7 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -27,12 +28,15 @@ func TestLiteBuildHandsOff(t *testing.T) {
 	if out, err := exec.Command("go", "version", "-m", lite).Output(); err != nil || strings.Contains(string(out), "go.temporal.io/server") {
 		t.Fatalf("the lite build links the Temporal server (err %v)", err)
 	}
-	cmd := exec.Command(lite, "demo", "--exit", "--address", "127.0.0.1:0", "--ui-address", "-", "--db", filepath.Join(dir, "data", "x.db"), "--neo4j-uri=", "--weaviate-url=")
+	cmd := exec.Command(lite, "demo", "--exit", "--address", "127.0.0.1:0", "--ui-address", "-", "--web-listen", "127.0.0.1:0", "--db", filepath.Join(dir, "data", "x.db"), "--neo4j-uri=", "--weaviate-url=")
 	cmd.Dir = ".." // the demo reads examples/building.json
 	cmd.Env = append(cmd.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "dispatch-building: accepted after 2 round(s)") {
 		t.Fatalf("demo through the lite binary: %v\n%s", err, out)
+	}
+	if !regexp.MustCompile(`Web app: http://127\.0\.0\.1:\d+`).Match(out) || !strings.Contains(string(out), "Review, prompt and undo in the browser: http://127.0.0.1:") {
+		t.Errorf("the demo does not print the web app's link\n%s", out)
 	}
 	if err := exec.Command("rm", full).Run(); err != nil {
 		t.Fatal(err)
