@@ -8,7 +8,7 @@ BIN := bin/autoscheduler
 PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/...
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test bench fuzz clean services services-down llm
+.PHONY: all build demo test bench fuzz clean services services-down llm screenshots
 
 all: build
 
@@ -36,6 +36,14 @@ test:
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:
 	python3 bench/run.py
+
+# Full-page PNGs of each page of the review web app (schedules, schedule,
+# prompt, review with a proposal, review with a question, closed review) at
+# a 1400 px wide viewport, taken in headless Chromium against a real
+# in-process dev server; written to bench/out/screenshots/ (git-ignored).
+SCREENSHOTS_DIR ?= $(CURDIR)/bench/out/screenshots
+screenshots:
+	SCREENSHOTS_DIR=$(SCREENSHOTS_DIR) go test -count=1 -v -run '^TestScreenshots$$' ./internal/web/
 
 # Every fuzz target for FUZZTIME each.
 fuzz:
