@@ -120,11 +120,27 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	}
 	review.Round = round
 	if err := dispatches.SendReview(r.Context(), s.temporal, id, review); err != nil {
-		setRefusal(w, fmt.Sprintf("Your decision on round %d was not taken: %s.", round, dispatches.RootCause(err)))
+		setRefusal(w, fmt.Sprintf("Your decision on round %d was not taken: %s.", round, s.refusalReason(r, id, round, err)))
 	} else {
 		setFlash(w, fmt.Sprintf("Round %d: %s sent as %s.", round, decisionText(review), review.Reviewer))
 	}
 	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+}
+
+// refusalReason says why a decision was refused. An open dispatch says it
+// itself; one that has ended since the page was drawn cannot, so its
+// result says who decided the round.
+func (s *Server) refusalReason(r *http.Request, id string, round int, err error) string {
+	det, derr := dispatches.Describe(r.Context(), s.temporal, id, "")
+	if derr == nil && !det.Open && det.Result != nil {
+		for _, d := range det.Result.Decisions {
+			if d.Round == round {
+				return fmt.Sprintf("round %d was already decided: %s; the dispatch ended %s", round, d.Summary(), det.Result.Status)
+			}
+		}
+		return fmt.Sprintf("the dispatch ended %s", det.Outcome)
+	}
+	return dispatches.RootCause(err)
 }
 
 func decisionText(r workflows.Review) string {

@@ -167,7 +167,7 @@ type activityRow struct {
 
 type scheduleData struct {
 	base
-	ID, Name      string
+	ID, ScheduleName string
 	Activities    int
 	Relationships int
 	Finish        string
@@ -206,7 +206,7 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	res, clock := rep.Result, rep.Clock
 	// The frame's Gantt is drawn now, from this very load, while the page is.
 	snap := s.snapshots.put(id, func() ([]byte, error) { return drawGantt(rep) })
-	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(sc.Name, id)), ID: id, Name: sc.Name,
+	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(sc.Name, id)), ID: id, ScheduleName: sc.Name,
 		Activities: len(sc.Activities), Relationships: len(sc.Relationships), Finish: finishText(rep)}
 	d.Rows = make([]activityRow, len(sc.Activities))
 	for i := range sc.Activities {
