@@ -168,16 +168,16 @@ type activityRow struct {
 type scheduleData struct {
 	base
 	ID, ScheduleName string
-	Activities    int
-	Relationships int
-	Finish        string
-	Critical      int
-	Rows          []activityRow
-	Query         string
-	Hits          []store.Hit
-	SearchError   string
-	History       []historyRow
-	Open          *historyRow
+	Activities       int
+	Relationships    int
+	Finish           string
+	Critical         int
+	Rows             []activityRow
+	Query            string
+	Hits             []store.Hit
+	SearchError      string
+	History          []historyRow
+	Open             *historyRow
 	// Undo is the latest accepted dispatch, which the Undo button takes back.
 	Undo *historyRow
 	// Snapshot fetches the Gantt drawn with this page.
