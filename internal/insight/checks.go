@@ -1,0 +1,638 @@
+package insight
+
+// Schedule quality checks: the points of the DCMA 14-point assessment that
+// apply to a logic network without progress, resources or a baseline, plus
+// two logic checks of our own (redundant links, dangling ends).
+//
+// Every check counts offenders: activities (missing_logic, high_float,
+// negative_float, high_duration, critical_path_test, dangling_starts,
+// dangling_finishes) or relationships (leads, lags, relationship_types,
+// redundant_links), listed by id in schedule order. Percentages are of all
+// activities or all relationships: DCMA counts incomplete tasks, and a plan
+// here has no progress, summaries or level-of-effort tasks, so every
+// activity counts (milestones included).
+//
+// The project start and finish, which DCMA excuses from missing logic:
+//   - start: the only activity without a predecessor; when several have
+//     none, the first of them in schedule order that is a milestone
+//     (duration 0). Otherwise none is excused.
+//   - finish: the only activity without a successor; when several have
+//     none, the last of them in schedule order that is a milestone and
+//     finishes at the project finish. Otherwise none is excused.
+//
+// The DCMA points left out, and why, are in NotApplicable.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// The check ids: stable, scripts and the web app key on them.
+const (
+	CheckMissingLogic      = "missing_logic"
+	CheckLeads             = "leads"
+	CheckLags              = "lags"
+	CheckRelationshipTypes = "relationship_types"
+	CheckHighFloat         = "high_float"
+	CheckNegativeFloat     = "negative_float"
+	CheckHighDuration      = "high_duration"
+	CheckCriticalPathTest  = "critical_path_test"
+	CheckRedundantLinks    = "redundant_links"
+	CheckDanglingStarts    = "dangling_starts"
+	CheckDanglingFinishes  = "dangling_finishes"
+)
+
+// Thresholds configure the checks. Percentages are 0-100 of all
+// activities or all relationships; days are working days.
+type Thresholds struct {
+	// MissingLogicPct: at most this % of activities lack a predecessor or
+	// a successor (the project start and finish excused). DCMA: 5.
+	MissingLogicPct float64
+	// MaxLeads: at most this many relationships with a negative lag. DCMA: 0.
+	MaxLeads int
+	// LagsPct: at most this % of relationships have a positive lag. DCMA: 5.
+	LagsPct float64
+	// MinFSPct: at least this % of relationships are finish-to-start. DCMA: 90.
+	MinFSPct float64
+	// HighFloatDays: an activity whose total float exceeds it has high
+	// float; at most HighFloatPct % of activities may. DCMA: 44 and 5.
+	HighFloatDays float64
+	HighFloatPct  float64
+	// MaxNegativeFloat: at most this many activities with total float
+	// below zero. DCMA: 0.
+	MaxNegativeFloat int
+	// HighDurationDays: an activity longer than it has a high duration;
+	// at most HighDurationPct % of activities may. DCMA: 44 and 5.
+	HighDurationDays float64
+	HighDurationPct  float64
+	// CriticalPathDelay: the critical path test makes the first critical
+	// task this many working days longer; the project finish must move by
+	// exactly as much. DCMA suggests a large slip (600 days); any positive
+	// delay tests the same logic, 10 keeps the dates readable.
+	CriticalPathDelay float64
+	// MaxRedundantLinks: at most this many FS links that a chain of FS
+	// links already implies. Default 0.
+	MaxRedundantLinks int
+	// MaxDanglingPct: at most this % of activities have a dangling start
+	// (respectively a dangling finish). Default 5.
+	MaxDanglingPct float64
+}
+
+// DefaultThresholds are DCMA's, with the choices documented on Thresholds.
+func DefaultThresholds() Thresholds {
+	return Thresholds{
+		MissingLogicPct:   5,
+		MaxLeads:          0,
+		LagsPct:           5,
+		MinFSPct:          90,
+		HighFloatDays:     44,
+		HighFloatPct:      5,
+		MaxNegativeFloat:  0,
+		HighDurationDays:  44,
+		HighDurationPct:   5,
+		CriticalPathDelay: 10,
+		MaxRedundantLinks: 0,
+		MaxDanglingPct:    5,
+	}
+}
+
+// Validate refuses thresholds no check can use: negative values,
+// percentages over 100, a delay that is not positive or beyond
+// schedule.MaxDays.
+func (t Thresholds) Validate() error {
+	pcts := []struct {
+		name string
+		v    float64
+	}{
+		{"missing logic %", t.MissingLogicPct}, {"lags %", t.LagsPct}, {"FS %", t.MinFSPct},
+		{"high float %", t.HighFloatPct}, {"high duration %", t.HighDurationPct}, {"dangling %", t.MaxDanglingPct},
+	}
+	for _, p := range pcts {
+		if math.IsNaN(p.v) || p.v < 0 || p.v > 100 {
+			return fmt.Errorf("%s %v: want a percentage from 0 to 100", p.name, p.v)
+		}
+	}
+	for _, d := range []struct {
+		name string
+		v    float64
+	}{{"high float days", t.HighFloatDays}, {"high duration days", t.HighDurationDays}} {
+		if math.IsNaN(d.v) || d.v < 0 || d.v > schedule.MaxDays {
+			return fmt.Errorf("%s %v: want 0 to %d working days", d.name, d.v, schedule.MaxDays)
+		}
+	}
+	if math.IsNaN(t.CriticalPathDelay) || t.CriticalPathDelay <= 0 || t.CriticalPathDelay > schedule.MaxDays {
+		return fmt.Errorf("critical path delay %v: want more than 0 and at most %d working days", t.CriticalPathDelay, schedule.MaxDays)
+	}
+	if t.MaxLeads < 0 || t.MaxNegativeFloat < 0 || t.MaxRedundantLinks < 0 {
+		return fmt.Errorf("a maximum count is negative")
+	}
+	return nil
+}
+
+// CheckResult is one check's outcome. Its JSON is the `check --json` shape:
+// {"id", "name", "passed", "count", "threshold", "offenders"}; offenders is
+// [] (never null) when there are none.
+type CheckResult struct {
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Passed    bool     `json:"passed"`
+	Count     int      `json:"count"`
+	Threshold string   `json:"threshold"`
+	Offenders []string `json:"offenders"`
+	// Of is what Count is out of (all activities or all relationships),
+	// and Unit names them: "activities" or "relationships".
+	Of   int    `json:"-"`
+	Unit string `json:"-"`
+	// Detail says more for a person, e.g. how far the finish moved in the
+	// critical path test; empty when there is nothing to add.
+	Detail string `json:"-"`
+}
+
+// NotApplicablePoint is a DCMA point the checks leave out.
+type NotApplicablePoint struct {
+	Point  int
+	Name   string
+	Reason string
+}
+
+// NotApplicable lists the DCMA 14 points that do not apply to our data
+// model, with why.
+var NotApplicable = []NotApplicablePoint{
+	{5, "Hard constraints", "activities carry no date constraints (must start on, finish no later than ...): every date comes from logic"},
+	{9, "Invalid dates", "needs a status date and actual dates; schedules here are plans without progress"},
+	{10, "Resources", "activities carry no resources or costs"},
+	{11, "Missed tasks", "needs a baseline and a status date"},
+	{13, "Critical path length index (CPLI)", "needs a status date and a baseline or contract finish; without a deadline the critical path has no float and the index is always 1"},
+	{14, "Baseline execution index (BEI)", "needs a baseline and actual finishes"},
+}
+
+const (
+	unitActivities    = "activities"
+	unitRelationships = "relationships"
+)
+
+// RunChecks runs every check on v with thresholds t, in a fixed order.
+// Its only error is from thresholds that do not validate or a critical
+// path test that cannot be computed.
+func RunChecks(v *View, t Thresholds) ([]CheckResult, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	c := newChecker(v)
+	cpt, err := c.criticalPathTest(t.CriticalPathDelay)
+	if err != nil {
+		return nil, err
+	}
+	return []CheckResult{
+		c.missingLogic(t.MissingLogicPct),
+		c.leads(t.MaxLeads),
+		c.lags(t.LagsPct),
+		c.relationshipTypes(t.MinFSPct),
+		c.highFloat(t.HighFloatDays, t.HighFloatPct),
+		c.negativeFloat(t.MaxNegativeFloat),
+		c.highDuration(t.HighDurationDays, t.HighDurationPct),
+		cpt,
+		c.redundantLinks(t.MaxRedundantLinks),
+		c.danglingStarts(t.MaxDanglingPct),
+		c.danglingFinishes(t.MaxDanglingPct),
+	}, nil
+}
+
+// Failed counts the checks that did not pass.
+func Failed(results []CheckResult) int {
+	n := 0
+	for _, r := range results {
+		if !r.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// Worse lists the checks a change makes worse: each result of after whose
+// check passed before and fails after, or has more offenders than before
+// (a check before did not have counts as worse when it fails). Results are
+// after's, in after's order; nil when nothing got worse.
+func Worse(before, after []CheckResult) []CheckResult {
+	prev := make(map[string]CheckResult, len(before))
+	for _, b := range before {
+		prev[b.ID] = b
+	}
+	var worse []CheckResult
+	for _, a := range after {
+		b, ok := prev[a.ID]
+		if !ok && !a.Passed || ok && (b.Passed && !a.Passed || a.Count > b.Count) {
+			worse = append(worse, a)
+		}
+	}
+	return worse
+}
+
+// NewOffenders lists the offenders of after that before did not have, in
+// after's order.
+func NewOffenders(before, after CheckResult) []string {
+	var added []string
+	for _, id := range after.Offenders {
+		if !slices.Contains(before.Offenders, id) {
+			added = append(added, id)
+		}
+	}
+	return added
+}
+
+// checker holds what several checks share.
+type checker struct {
+	v *View
+	n int
+	// dur is each activity's CPM duration, by network index.
+	dur []float64
+	// order is the schedule's activities in schedule order (network indexes).
+	order []int
+	// start and finish are the project start and finish (network indexes),
+	// -1 when none is recognised.
+	start, finish int
+}
+
+func newChecker(v *View) *checker {
+	n := v.R.Net.Len()
+	c := &checker{v: v, n: n, dur: make([]float64, n), order: make([]int, len(v.S.Activities)), start: -1, finish: -1}
+	for i := range v.S.Activities {
+		j, _ := v.Index(v.S.Activities[i].ID)
+		c.order[i] = j
+	}
+	for j := 0; j < n; j++ {
+		c.dur[j] = v.R.EF[j] - v.R.ES[j]
+	}
+	var noPred, noSucc []int
+	for _, j := range c.order {
+		if len(v.Preds(j)) == 0 {
+			noPred = append(noPred, j)
+		}
+		if len(v.Succs(j)) == 0 {
+			noSucc = append(noSucc, j)
+		}
+	}
+	if len(noPred) == 1 {
+		c.start = noPred[0]
+	} else {
+		for _, j := range noPred {
+			if c.milestone(j) {
+				c.start = j
+				break
+			}
+		}
+	}
+	if len(noSucc) == 1 {
+		c.finish = noSucc[0]
+	} else {
+		for _, j := range slices.Backward(noSucc) {
+			if c.milestone(j) && v.R.EF[j] >= v.R.ProjectDuration-schedule.Epsilon {
+				c.finish = j
+				break
+			}
+		}
+	}
+	return c
+}
+
+// milestone reports whether activity j has no duration.
+func (c *checker) milestone(j int) bool { return c.dur[j] <= schedule.Epsilon }
+
+// ProjectEnds names the activities the checks take for the project start
+// and finish (see the package notes on checks); "" when none is recognised.
+func ProjectEnds(v *View) (start, finish string) {
+	c := newChecker(v)
+	if c.start >= 0 {
+		start = v.R.Net.ID(c.start)
+	}
+	if c.finish >= 0 {
+		finish = v.R.Net.ID(c.finish)
+	}
+	return start, finish
+}
+
+// activities collects the ids of the activities bad reports, in schedule order.
+func (c *checker) activities(bad func(j int) bool) []string {
+	out := []string{}
+	for _, j := range c.order {
+		if bad(j) {
+			out = append(out, c.v.R.Net.ID(j))
+		}
+	}
+	return out
+}
+
+// relationships collects the ids of the relationships bad reports, in
+// schedule order.
+func (c *checker) relationships(bad func(k int, r *schedule.Relationship) bool) []string {
+	out := []string{}
+	for k := range c.v.S.Relationships {
+		if r := &c.v.S.Relationships[k]; bad(k, r) {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// pctResult is a check passing when at most pct % of of are offenders.
+func pctResult(id, name string, offenders []string, pct float64, of int, unit, rule string) CheckResult {
+	allowed := int(math.Floor(pct*float64(of)/100 + 1e-9))
+	return CheckResult{
+		ID: id, Name: name, Offenders: offenders, Count: len(offenders), Of: of, Unit: unit,
+		Passed:    len(offenders) <= allowed,
+		Threshold: fmt.Sprintf("%s<= %s%% of %s (%d of %d)", rule, fmtNum(pct), unit, allowed, of),
+	}
+}
+
+// countResult is a check passing when at most max are offenders.
+func countResult(id, name string, offenders []string, max int, of int, unit string) CheckResult {
+	return CheckResult{
+		ID: id, Name: name, Offenders: offenders, Count: len(offenders), Of: of, Unit: unit,
+		Passed:    len(offenders) <= max,
+		Threshold: fmt.Sprintf("<= %d %s", max, unit),
+	}
+}
+
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// missingLogic: DCMA 1. An activity without a predecessor (unless it is
+// the project start) or without a successor (unless it is the project
+// finish) is counted once.
+func (c *checker) missingLogic(pct float64) CheckResult {
+	v := c.v
+	bad := c.activities(func(j int) bool {
+		return len(v.Preds(j)) == 0 && j != c.start || len(v.Succs(j)) == 0 && j != c.finish
+	})
+	return pctResult(CheckMissingLogic, "Missing logic: activities without a predecessor or a successor, the project start and finish excused (DCMA 1)",
+		bad, pct, c.n, unitActivities, "")
+}
+
+// leads: DCMA 2. Relationships with a negative lag.
+func (c *checker) leads(max int) CheckResult {
+	bad := c.relationships(func(_ int, r *schedule.Relationship) bool { return r.Lag < 0 })
+	return countResult(CheckLeads, "Leads: relationships with a negative lag (DCMA 2)", bad, max, len(c.v.S.Relationships), unitRelationships)
+}
+
+// lags: DCMA 3. Relationships with a positive lag, whatever their type.
+func (c *checker) lags(pct float64) CheckResult {
+	bad := c.relationships(func(_ int, r *schedule.Relationship) bool { return r.Lag > 0 })
+	return pctResult(CheckLags, "Lags: relationships with a positive lag (DCMA 3)", bad, pct, len(c.v.S.Relationships), unitRelationships, "")
+}
+
+// relationshipTypes: DCMA 4. At least minFS % of relationships are FS; the
+// offenders are the others (SS, FF, SF).
+func (c *checker) relationshipTypes(minFS float64) CheckResult {
+	bad := c.relationships(func(_ int, r *schedule.Relationship) bool { return r.Type != schedule.FS })
+	res := pctResult(CheckRelationshipTypes, "Relationship types: relationships that are not finish-to-start (DCMA 4)",
+		bad, 100-minFS, len(c.v.S.Relationships), unitRelationships, fmt.Sprintf("FS >= %s%%: non-FS ", fmtNum(minFS)))
+	return res
+}
+
+// highFloat: DCMA 6. Activities with total float over days.
+func (c *checker) highFloat(days, pct float64) CheckResult {
+	r := c.v.R
+	bad := c.activities(func(j int) bool { return r.TotalFloat[j] > days+schedule.Epsilon })
+	return pctResult(CheckHighFloat, fmt.Sprintf("High float: total float over %s working days (DCMA 6)", fmtNum(days)),
+		bad, pct, c.n, unitActivities, "")
+}
+
+// negativeFloat: DCMA 7. Activities whose late start is before their
+// early start. Without constraints CPM never makes one; the check is kept
+// so a report shows it was made.
+func (c *checker) negativeFloat(max int) CheckResult {
+	r := c.v.R
+	bad := c.activities(func(j int) bool { return r.LS[j]-r.ES[j] < -schedule.Epsilon })
+	return countResult(CheckNegativeFloat, "Negative float: total float below zero (DCMA 7)", bad, max, c.n, unitActivities)
+}
+
+// highDuration: DCMA 8. Activities with a CPM duration (a distribution's
+// mode or mean) over days.
+func (c *checker) highDuration(days, pct float64) CheckResult {
+	bad := c.activities(func(j int) bool { return c.dur[j] > days+schedule.Epsilon })
+	return pctResult(CheckHighDuration, fmt.Sprintf("High duration: duration over %s working days (DCMA 8)", fmtNum(days)),
+		bad, pct, c.n, unitActivities, "")
+}
+
+// criticalPathTest: DCMA 12. The first task (an activity with a duration;
+// the first activity when all are milestones) on the first driving path
+// to the project finish is made delay days longer, on a copy; the project
+// finish must move by exactly delay. It fails when the critical path does
+// not run through that task's duration — e.g. it enters and leaves by SS
+// links, so the task's finish drives nothing. Count is 1 on failure (the
+// tested activity is the offender), 0 otherwise; a schedule without
+// activities passes.
+func (c *checker) criticalPathTest(delay float64) (CheckResult, error) {
+	v := c.v
+	res := CheckResult{ID: CheckCriticalPathTest, Name: "Critical path test: a critical task made longer moves the project finish by as much (DCMA 12)",
+		Passed: true, Offenders: []string{}, Of: c.n, Unit: unitActivities}
+	paths := v.R.DrivingPaths(1)
+	if len(paths) == 0 || len(paths[0]) == 0 {
+		res.Threshold = "no critical path to test"
+		return res, nil
+	}
+	tested := paths[0][0]
+	for _, id := range paths[0] {
+		if j, _ := v.Index(id); !c.milestone(j) {
+			tested = id
+			break
+		}
+	}
+	j, _ := v.Index(tested)
+	res.Threshold = fmt.Sprintf("finish moves %s days when %s takes %s days longer", fmtNum(delay), tested, fmtNum(delay))
+	s := v.S.Clone()
+	longer := c.dur[j] + delay
+	if longer > schedule.MaxDays {
+		return res, fmt.Errorf("critical path test: %s would last %s working days, beyond the limit of %d", tested, fmtNum(longer), schedule.MaxDays)
+	}
+	s.Activities[v.pos[j]].Duration = strconv.FormatFloat(longer, 'f', -1, 64)
+	r2, err := schedule.Analyze(s)
+	if err != nil {
+		return res, fmt.Errorf("critical path test: %w", err)
+	}
+	moved := r2.ProjectDuration - v.R.ProjectDuration
+	res.Detail = fmt.Sprintf("%s made %s days longer: the finish moved %s days (%s to %s)", tested, fmtNum(delay),
+		fmtNum(round6(moved)), fmtNum(round6(v.R.ProjectDuration)), fmtNum(round6(r2.ProjectDuration)))
+	if math.Abs(moved-delay) > schedule.Epsilon {
+		res.Passed, res.Count, res.Offenders = false, 1, []string{tested}
+	}
+	return res, nil
+}
+
+// round6 drops binary noise below a millionth of a day for display.
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// redundantLinks: an FS link A->C (any lag L) is redundant when another
+// chain A->X1->...->Xk->C (k >= 1) of FS links, each with a lag >= 0,
+// has lags summing to at least L. Such a chain makes C start at least
+// (sum of lags + the durations of X1..Xk) >= L days after A finishes,
+// whatever the durations are, so the link never constrains anything:
+// removing it (or every flagged link at once) leaves every date as it is.
+// SS, FF and SF links are never flagged, nor links a chain implies only
+// through durations (they may change), nor chains with a lead or a non-FS
+// link. Offenders are relationship ids.
+func (c *checker) redundantLinks(max int) CheckResult {
+	bad := c.redundant()
+	return countResult(CheckRedundantLinks, "Redundant links: FS links that a longer chain of FS links already implies",
+		bad, max, len(c.v.S.Relationships), unitRelationships)
+}
+
+func (c *checker) redundant() []string {
+	v := c.v
+	rels := v.S.Relationships
+	chain := func(k int) bool { return rels[k].Type == schedule.FS && rels[k].Lag >= 0 }
+	topo := c.topoPos()
+	// Scratch, reused across sources: best[x] is the largest lag sum of a
+	// chain of one or more links from the source to x, valid when
+	// seen[x] == stamp.
+	best := make([]float64, c.n)
+	seen := make([]int, c.n)
+	stamp := 0
+	redundant := make([]bool, len(rels))
+	var stack, reach []int
+	for a := 0; a < c.n; a++ {
+		// Candidate links out of a: FS (any lag). A chain to a candidate's
+		// successor starts with another link out of a, a chain link (every
+		// chain link is a candidate too).
+		var cands []int
+		chains := 0
+		for _, k := range v.Succs(a) {
+			if rels[k].Type == schedule.FS {
+				cands = append(cands, k)
+			}
+			if chain(k) {
+				chains++
+			}
+		}
+		if chains == 0 || len(cands) < 2 {
+			continue // no chain can start beside the candidate
+		}
+		// A chain to target t only passes activities finishing by t's
+		// start and placed before t in topological order.
+		maxES, maxPos := math.Inf(-1), -1
+		for _, k := range cands {
+			t, _ := v.Index(rels[k].Successor)
+			maxES, maxPos = max(maxES, v.R.ES[t]), max(maxPos, topo[t])
+		}
+		stamp++
+		reach = reach[:0]
+		stack = stack[:0]
+		push := func(x int) {
+			if seen[x] != stamp {
+				seen[x] = stamp
+				best[x] = math.Inf(-1)
+				reach = append(reach, x)
+				stack = append(stack, x)
+			}
+		}
+		for _, k := range v.Succs(a) {
+			if x, _ := v.Index(rels[k].Successor); chain(k) && topo[x] < maxPos && v.R.EF[x] <= maxES+schedule.Epsilon {
+				push(x)
+			}
+		}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, k := range v.Succs(x) {
+				if y, _ := v.Index(rels[k].Successor); chain(k) && topo[y] < maxPos && v.R.EF[y] <= maxES+schedule.Epsilon {
+					push(y)
+				}
+			}
+		}
+		slices.SortFunc(reach, func(x, y int) int { return topo[x] - topo[y] })
+		for _, k := range v.Succs(a) {
+			if x, _ := v.Index(rels[k].Successor); chain(k) && seen[x] == stamp {
+				best[x] = max(best[x], rels[k].Lag)
+			}
+		}
+		for _, x := range reach {
+			for _, k := range v.Succs(x) {
+				if y, _ := v.Index(rels[k].Successor); chain(k) && seen[y] == stamp {
+					best[y] = max(best[y], best[x]+rels[k].Lag)
+				}
+			}
+		}
+		// Through-chains into each target: a chain of two or more links
+		// ends with a link x->t from an x the source reaches.
+		for _, k := range cands {
+			t, _ := v.Index(rels[k].Successor)
+			for _, in := range v.Preds(t) {
+				x, _ := v.Index(rels[in].Predecessor)
+				if chain(in) && seen[x] == stamp && best[x]+rels[in].Lag >= rels[k].Lag-schedule.Epsilon {
+					redundant[k] = true
+					break
+				}
+			}
+		}
+	}
+	return c.relationships(func(k int, _ *schedule.Relationship) bool { return redundant[k] })
+}
+
+// topoPos numbers the activities in a topological order of the logic.
+func (c *checker) topoPos() []int {
+	v := c.v
+	pending := make([]int, c.n)
+	var queue []int
+	for j := 0; j < c.n; j++ {
+		if pending[j] = len(v.Preds(j)); pending[j] == 0 {
+			queue = append(queue, j)
+		}
+	}
+	pos := make([]int, c.n)
+	for head := 0; head < len(queue); head++ {
+		x := queue[head]
+		pos[x] = head
+		for _, k := range v.Succs(x) {
+			y, _ := v.Index(v.S.Relationships[k].Successor)
+			if pending[y]--; pending[y] == 0 {
+				queue = append(queue, y)
+			}
+		}
+	}
+	return pos
+}
+
+// danglingStarts: an activity with predecessors, none of them FS or SS,
+// so only FF/SF links reach it and nothing drives its start: it could
+// start any time and only its finish is held. Milestones are left out
+// (their start is their finish), and so is the project start (it has no
+// predecessors: that is missing logic's business).
+func (c *checker) danglingStarts(pct float64) CheckResult {
+	v := c.v
+	bad := c.activities(func(j int) bool {
+		if j == c.start || c.milestone(j) || len(v.Preds(j)) == 0 {
+			return false
+		}
+		for _, k := range v.Preds(j) {
+			if t := v.S.Relationships[k].Type; t == schedule.FS || t == schedule.SS {
+				return false
+			}
+		}
+		return true
+	})
+	return pctResult(CheckDanglingStarts, "Dangling starts: activities whose predecessors are all FF or SF, so nothing drives their start",
+		bad, pct, c.n, unitActivities, "")
+}
+
+// danglingFinishes: an activity with successors, none of them FS or FF,
+// so it only drives through its start (SS/SF) and its finish could slip
+// without moving anything. Milestones and the project finish are left out.
+func (c *checker) danglingFinishes(pct float64) CheckResult {
+	v := c.v
+	bad := c.activities(func(j int) bool {
+		if j == c.finish || c.milestone(j) || len(v.Succs(j)) == 0 {
+			return false
+		}
+		for _, k := range v.Succs(j) {
+			if t := v.S.Relationships[k].Type; t == schedule.FS || t == schedule.FF {
+				return false
+			}
+		}
+		return true
+	})
+	return pctResult(CheckDanglingFinishes, "Dangling finishes: activities whose successors are all SS or SF, so their finish drives nothing",
+		bad, pct, c.n, unitActivities, "")
+}
