@@ -16,9 +16,14 @@ package insight
 //   - start: the only activity without a predecessor; when several have
 //     none, the first of them in schedule order that is a milestone
 //     (duration 0). Otherwise none is excused.
-//   - finish: the only activity without a successor; when several have
-//     none, the last of them in schedule order that is a milestone and
-//     finishes at the project finish. Otherwise none is excused.
+//   - finish: the only activity without a successor, if it finishes at
+//     the project finish; when several have none, the last of them in
+//     schedule order that is a milestone and finishes at the project
+//     finish. Otherwise none is excused. (An activity without a predecessor
+//     always starts on day 0; one without a successor can finish early,
+//     e.g. when it hangs off an SF link: then it is no project finish.)
+//
+// Both are also left out of the dangling checks.
 //
 // The DCMA points left out, and why, are in NotApplicable.
 
@@ -286,11 +291,14 @@ func newChecker(v *View) *checker {
 			}
 		}
 	}
+	atFinish := func(j int) bool { return v.R.EF[j] >= v.R.ProjectDuration-schedule.Epsilon }
 	if len(noSucc) == 1 {
-		c.finish = noSucc[0]
+		if atFinish(noSucc[0]) {
+			c.finish = noSucc[0]
+		}
 	} else {
 		for _, j := range slices.Backward(noSucc) {
-			if c.milestone(j) && v.R.EF[j] >= v.R.ProjectDuration-schedule.Epsilon {
+			if c.milestone(j) && atFinish(j) {
 				c.finish = j
 				break
 			}
@@ -597,13 +605,13 @@ func (c *checker) topoPos() []int {
 
 // danglingStarts: an activity with predecessors, none of them FS or SS,
 // so only FF/SF links reach it and nothing drives its start: it could
-// start any time and only its finish is held. Milestones are left out
-// (their start is their finish), and so is the project start (it has no
-// predecessors: that is missing logic's business).
+// start any time and only its finish is held. Left out: milestones (their
+// start is their finish), the project start and the project finish, and
+// activities without predecessors (missing logic counts those).
 func (c *checker) danglingStarts(pct float64) CheckResult {
 	v := c.v
 	bad := c.activities(func(j int) bool {
-		if j == c.start || c.milestone(j) || len(v.Preds(j)) == 0 {
+		if j == c.start || j == c.finish || c.milestone(j) || len(v.Preds(j)) == 0 {
 			return false
 		}
 		for _, k := range v.Preds(j) {
@@ -619,11 +627,12 @@ func (c *checker) danglingStarts(pct float64) CheckResult {
 
 // danglingFinishes: an activity with successors, none of them FS or FF,
 // so it only drives through its start (SS/SF) and its finish could slip
-// without moving anything. Milestones and the project finish are left out.
+// without moving anything. Left out as for danglingStarts: milestones, the
+// project start and finish, and activities without successors.
 func (c *checker) danglingFinishes(pct float64) CheckResult {
 	v := c.v
 	bad := c.activities(func(j int) bool {
-		if j == c.finish || c.milestone(j) || len(v.Succs(j)) == 0 {
+		if j == c.start || j == c.finish || c.milestone(j) || len(v.Succs(j)) == 0 {
 			return false
 		}
 		for _, k := range v.Succs(j) {

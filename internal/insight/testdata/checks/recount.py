@@ -69,7 +69,7 @@ def main(path):
     no_pred = [i for i in ids if not preds[i]]
     no_succ = [i for i in ids if not succs[i]]
     start = no_pred[0] if len(no_pred) == 1 else next((i for i in no_pred if dur[i] == 0), None)
-    finish = no_succ[0] if len(no_succ) == 1 else next((i for i in reversed(no_succ) if dur[i] == 0 and ef[i] >= T - EPS), None)
+    finish = (no_succ[0] if ef[no_succ[0]] >= T - EPS else None) if len(no_succ) == 1 else next((i for i in reversed(no_succ) if dur[i] == 0 and ef[i] >= T - EPS), None)
     print("without predecessor:", no_pred, "without successor:", no_succ, "start:", start, "finish:", finish)
 
     def show(name, offenders, of):
@@ -123,9 +123,9 @@ def main(path):
     same = all(abs(after[4][i] - es[i]) < EPS and abs(after[6][i] - ls[i]) < EPS for i in ids)
     print("  dates unchanged with every redundant link removed:", same)
 
-    show("dangling_starts", [i for i in ids if preds[i] and dur[i] > 0 and i != start
+    show("dangling_starts", [i for i in ids if preds[i] and dur[i] > 0 and i not in (start, finish)
                              and all(r["type"] in ("FF", "SF") for r in preds[i])], len(ids))
-    show("dangling_finishes", [i for i in ids if succs[i] and dur[i] > 0 and i != finish
+    show("dangling_finishes", [i for i in ids if succs[i] and dur[i] > 0 and i not in (start, finish)
                                and all(r["type"] in ("SS", "SF") for r in succs[i])], len(ids))
 
 
