@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+)
+
+// checkOptions are the flags of `autoscheduler check`.
+type checkOptions struct {
+	io       *streams
+	stores   *config.Stores
+	File     string
+	Schedule string
+	JSON     bool
+	Limits   insight.Thresholds
+}
+
+// checkOutput is `check --json`.
+type checkOutput struct {
+	Checks []insight.CheckResult `json:"checks"`
+}
+
+// shownOffenders is how many offenders a row of the table lists.
+const shownOffenders = 5
+
+func newCheckCmd(io *streams, stores *config.Stores) *cobra.Command {
+	opts := &checkOptions{io: io, stores: stores, Limits: insight.DefaultThresholds()}
+	var notApplicable strings.Builder
+	for _, p := range insight.NotApplicable {
+		fmt.Fprintf(&notApplicable, "  %2d %s: %s.\n", p.Point, p.Name, p.Reason)
+	}
+	cmd := &cobra.Command{
+		Use:   "check (--file FILE | --schedule ID) [--json] [thresholds]",
+		Short: "Check schedule quality (DCMA 14-point where it applies); exit 1 when a check fails",
+		Long: "Check the quality of a schedule's logic: the points of the DCMA 14-point assessment that\n" +
+			"apply to a logic network, plus redundant links and dangling ends. Each check passes or\n" +
+			"fails and lists its offenders: activity ids, or relationship ids for leads, lags,\n" +
+			"relationship_types and redundant_links. Exit status 0 when every check passes, 1 when\n" +
+			"any fails (for CI pipelines), 2 on a usage error. No server is needed for --file.\n\n" +
+			"Checks (percentages are of all activities or all relationships):\n" +
+			"  missing_logic       activities without a predecessor or a successor, <= 5% (DCMA 1).\n" +
+			"                      The project start (the only activity without a predecessor, or else\n" +
+			"                      the first such milestone) and finish (the only activity without a\n" +
+			"                      successor if it finishes at the project finish, or else the last such\n" +
+			"                      milestone finishing there) are excused.\n" +
+			"  leads               relationships with a negative lag, none (DCMA 2)\n" +
+			"  lags                relationships with a positive lag, <= 5% (DCMA 3)\n" +
+			"  relationship_types  relationships not FS; FS >= 90% (DCMA 4)\n" +
+			"  high_float          total float over 44 working days, <= 5% (DCMA 6)\n" +
+			"  negative_float      total float below zero, none (DCMA 7; never without constraints)\n" +
+			"  high_duration       duration over 44 working days, <= 5% (DCMA 8)\n" +
+			"  critical_path_test  the first task on the critical path made 10 days longer must move\n" +
+			"                      the project finish 10 days (DCMA 12); the offender is that task\n" +
+			"  redundant_links     FS links that a chain of two or more FS links with lags >= 0, whose\n" +
+			"                      lags add up to at least the link's, already implies; none\n" +
+			"  dangling_starts     activities whose predecessors are all FF or SF, <= 5%\n" +
+			"  dangling_finishes   activities whose successors are all SS or SF, <= 5%\n" +
+			"                      (both leave out milestones and the project start and finish)\n\n" +
+			"DCMA points that do not apply to this data model:\n" + notApplicable.String(),
+		Example: "  autoscheduler check --file examples/building.json\n" +
+			"  autoscheduler check --file plan.xml --json\n" +
+			"  autoscheduler check --schedule building --min-fs 60 --max-lags 45",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if (opts.File == "") == (opts.Schedule == "") {
+				return usagef("check: give one of --file and --schedule")
+			}
+			if err := opts.Limits.Validate(); err != nil {
+				return usagef("check: %v", err)
+			}
+			return checkRun(cmd.Context(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
+	f.StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
+	f.BoolVar(&opts.JSON, "json", false, `print {"checks": [{"id", "name", "passed", "count", "threshold", "offenders"}]}`)
+	l := &opts.Limits
+	f.Float64Var(&l.MissingLogicPct, "max-missing-logic", l.MissingLogicPct, "most activities missing a predecessor or successor, in %")
+	f.IntVar(&l.MaxLeads, "max-leads", l.MaxLeads, "most relationships with a negative lag")
+	f.Float64Var(&l.LagsPct, "max-lags", l.LagsPct, "most relationships with a positive lag, in %")
+	f.Float64Var(&l.MinFSPct, "min-fs", l.MinFSPct, "least share of finish-to-start relationships, in %")
+	f.Float64Var(&l.HighFloatDays, "high-float", l.HighFloatDays, "total float over this many working days is high")
+	f.Float64Var(&l.HighFloatPct, "max-high-float", l.HighFloatPct, "most activities with high float, in %")
+	f.IntVar(&l.MaxNegativeFloat, "max-negative-float", l.MaxNegativeFloat, "most activities with negative float")
+	f.Float64Var(&l.HighDurationDays, "high-duration", l.HighDurationDays, "a duration over this many working days is high")
+	f.Float64Var(&l.HighDurationPct, "max-high-duration", l.HighDurationPct, "most activities with a high duration, in %")
+	f.Float64Var(&l.CriticalPathDelay, "critical-path-delay", l.CriticalPathDelay, "working days the critical path test adds to a critical task")
+	f.IntVar(&l.MaxRedundantLinks, "max-redundant", l.MaxRedundantLinks, "most redundant links")
+	f.Float64Var(&l.MaxDanglingPct, "max-dangling", l.MaxDanglingPct, "most activities with a dangling start (and, apart, finish), in %")
+	return cmd
+}
+
+// errChecksFailed makes check exit 1 once it has printed its report.
+type errChecksFailed struct{ failed, total int }
+
+func (e *errChecksFailed) Error() string {
+	return fmt.Sprintf("check: %d of %d checks failed", e.failed, e.total)
+}
+
+func checkRun(ctx context.Context, opts *checkOptions) error {
+	var v *insight.View
+	if opts.File != "" {
+		s, net, err := interchange.Load(opts.File)
+		if err != nil {
+			return err
+		}
+		if v, err = insight.NewOf(s, net.Compute()); err != nil {
+			return err
+		}
+	} else {
+		c, err := opts.stores.Open(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Close(ctx)
+		s, err := c.Load(ctx, opts.Schedule)
+		if err != nil {
+			return err
+		}
+		if v, err = insight.New(s); err != nil {
+			return err
+		}
+	}
+	results, err := insight.RunChecks(v, opts.Limits)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		err = writeJSON(opts.io.Out, checkOutput{Checks: results})
+	} else {
+		err = writeCheckTable(opts.io, v, results)
+	}
+	if err != nil {
+		return err
+	}
+	if n := insight.Failed(results); n > 0 {
+		return &errChecksFailed{failed: n, total: len(results)}
+	}
+	return nil
+}
+
+// writeCheckTable prints the readable report: one row per check with
+// PASS/FAIL, the count, the threshold and the first offenders.
+func writeCheckTable(io *streams, v *insight.View, results []insight.CheckResult) error {
+	w := io.Out
+	title := "the schedule"
+	if v.S.Name != "" {
+		title = fmt.Sprintf("%q", v.S.Name)
+	}
+	start, finish := insight.ProjectEnds(v)
+	fmt.Fprintf(w, "Checks of %s: %d activities, %d relationships; project start %s, finish %s\n\n",
+		title, len(v.S.Activities), len(v.S.Relationships), orNone(start), orNone(finish))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHECK\tRESULT\tCOUNT\tTHRESHOLD\tOFFENDERS")
+	var details []string
+	for _, r := range results {
+		result := "PASS"
+		if !r.Passed {
+			result = "FAIL"
+		}
+		count := fmt.Sprint(r.Count)
+		if r.Of > 0 && r.ID != insight.CheckCriticalPathTest {
+			count = fmt.Sprintf("%d of %d (%.1f%%)", r.Count, r.Of, 100*float64(r.Count)/float64(r.Of))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", shortName(r.Name), result, count, r.Threshold, firstOffenders(r.Offenders))
+		if r.Detail != "" {
+			details = append(details, shortName(r.Name)+": "+r.Detail)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, d := range details {
+		fmt.Fprintln(w, d)
+	}
+	failed := insight.Failed(results)
+	fmt.Fprintf(w, "%d of %d checks passed", len(results)-failed, len(results))
+	if failed > 0 {
+		fmt.Fprintf(w, ", %d failed", failed)
+	}
+	fmt.Fprintln(w, ".")
+	var na []string
+	for _, p := range insight.NotApplicable {
+		na = append(na, fmt.Sprintf("%d %s", p.Point, p.Name))
+	}
+	_, err := fmt.Fprintf(w, "Not applicable (no constraints, resources, baseline or progress; see check --help): DCMA %s.\n", strings.Join(na, ", "))
+	return err
+}
+
+// shortName is a check's name up to its colon: "Missing logic".
+func shortName(name string) string {
+	short, _, _ := strings.Cut(name, ":")
+	return short
+}
+
+// firstOffenders lists up to shownOffenders ids, then how many more.
+func firstOffenders(ids []string) string {
+	if len(ids) <= shownOffenders {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:shownOffenders], ", "), len(ids)-shownOffenders)
+}
+
+func orNone(id string) string {
+	if id == "" {
+		return "none recognised"
+	}
+	return id
+}
