@@ -28,8 +28,8 @@ type checkOutput struct {
 	Checks []insight.CheckResult `json:"checks"`
 }
 
-// shownOffenders is how many offenders a row of the table lists.
-const shownOffenders = 5
+// checkShownOffenders is how many offenders a row of the table lists.
+const checkShownOffenders = 5
 
 func newCheckCmd(io *streams, stores *config.Stores) *cobra.Command {
 	opts := &checkOptions{io: io, stores: stores, Limits: insight.DefaultThresholds()}
@@ -158,7 +158,7 @@ func writeCheckTable(io *streams, v *insight.View, results []insight.CheckResult
 	}
 	start, finish := insight.ProjectEnds(v)
 	fmt.Fprintf(w, "Checks of %s: %d activities, %d relationships; project start %s, finish %s\n\n",
-		title, len(v.S.Activities), len(v.S.Relationships), orNone(start), orNone(finish))
+		title, len(v.S.Activities), len(v.S.Relationships), checkOrNone(start), checkOrNone(finish))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHECK\tRESULT\tCOUNT\tTHRESHOLD\tOFFENDERS")
 	var details []string
@@ -171,9 +171,9 @@ func writeCheckTable(io *streams, v *insight.View, results []insight.CheckResult
 		if r.Of > 0 && r.ID != insight.CheckCriticalPathTest {
 			count = fmt.Sprintf("%d of %d (%.1f%%)", r.Count, r.Of, 100*float64(r.Count)/float64(r.Of))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", shortName(r.Name), result, count, r.Threshold, firstOffenders(r.Offenders))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", checkShortName(r.Name), result, count, r.Threshold, checkFirstOffenders(r.Offenders))
 		if r.Detail != "" {
-			details = append(details, shortName(r.Name)+": "+r.Detail)
+			details = append(details, checkShortName(r.Name)+": "+r.Detail)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -197,21 +197,21 @@ func writeCheckTable(io *streams, v *insight.View, results []insight.CheckResult
 	return err
 }
 
-// shortName is a check's name up to its colon: "Missing logic".
-func shortName(name string) string {
+// checkShortName is a check's name up to its colon: "Missing logic".
+func checkShortName(name string) string {
 	short, _, _ := strings.Cut(name, ":")
 	return short
 }
 
-// firstOffenders lists up to shownOffenders ids, then how many more.
-func firstOffenders(ids []string) string {
-	if len(ids) <= shownOffenders {
+// checkFirstOffenders lists up to checkShownOffenders ids, then how many more.
+func checkFirstOffenders(ids []string) string {
+	if len(ids) <= checkShownOffenders {
 		return strings.Join(ids, ", ")
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(ids[:shownOffenders], ", "), len(ids)-shownOffenders)
+	return fmt.Sprintf("%s and %d more", strings.Join(ids[:checkShownOffenders], ", "), len(ids)-checkShownOffenders)
 }
 
-func orNone(id string) string {
+func checkOrNone(id string) string {
 	if id == "" {
 		return "none recognised"
 	}

@@ -352,7 +352,7 @@ func pctResult(id, name string, offenders []string, pct float64, of int, unit, r
 	return CheckResult{
 		ID: id, Name: name, Offenders: offenders, Count: len(offenders), Of: of, Unit: unit,
 		Passed:    len(offenders) <= allowed,
-		Threshold: fmt.Sprintf("%s<= %s%% of %s (%d of %d)", rule, fmtNum(pct), unit, allowed, of),
+		Threshold: fmt.Sprintf("%s<= %s%% of %s (%d of %d)", rule, checkNum(pct), unit, allowed, of),
 	}
 }
 
@@ -365,7 +365,7 @@ func countResult(id, name string, offenders []string, max int, of int, unit stri
 	}
 }
 
-func fmtNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+func checkNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // missingLogic: DCMA 1. An activity without a predecessor (unless it is
 // the project start) or without a successor (unless it is the project
@@ -396,7 +396,7 @@ func (c *checker) lags(pct float64) CheckResult {
 func (c *checker) relationshipTypes(minFS float64) CheckResult {
 	bad := c.relationships(func(_ int, r *schedule.Relationship) bool { return r.Type != schedule.FS })
 	res := pctResult(CheckRelationshipTypes, "Relationship types: relationships that are not finish-to-start (DCMA 4)",
-		bad, 100-minFS, len(c.v.S.Relationships), unitRelationships, fmt.Sprintf("FS >= %s%%: non-FS ", fmtNum(minFS)))
+		bad, 100-minFS, len(c.v.S.Relationships), unitRelationships, fmt.Sprintf("FS >= %s%%: non-FS ", checkNum(minFS)))
 	return res
 }
 
@@ -404,7 +404,7 @@ func (c *checker) relationshipTypes(minFS float64) CheckResult {
 func (c *checker) highFloat(days, pct float64) CheckResult {
 	r := c.v.R
 	bad := c.activities(func(j int) bool { return r.TotalFloat[j] > days+schedule.Epsilon })
-	return pctResult(CheckHighFloat, fmt.Sprintf("High float: total float over %s working days (DCMA 6)", fmtNum(days)),
+	return pctResult(CheckHighFloat, fmt.Sprintf("High float: total float over %s working days (DCMA 6)", checkNum(days)),
 		bad, pct, c.n, unitActivities, "")
 }
 
@@ -421,7 +421,7 @@ func (c *checker) negativeFloat(max int) CheckResult {
 // mode or mean) over days.
 func (c *checker) highDuration(days, pct float64) CheckResult {
 	bad := c.activities(func(j int) bool { return c.dur[j] > days+schedule.Epsilon })
-	return pctResult(CheckHighDuration, fmt.Sprintf("High duration: duration over %s working days (DCMA 8)", fmtNum(days)),
+	return pctResult(CheckHighDuration, fmt.Sprintf("High duration: duration over %s working days (DCMA 8)", checkNum(days)),
 		bad, pct, c.n, unitActivities, "")
 }
 
@@ -450,11 +450,11 @@ func (c *checker) criticalPathTest(delay float64) (CheckResult, error) {
 		}
 	}
 	j, _ := v.Index(tested)
-	res.Threshold = fmt.Sprintf("finish moves %s days when %s takes %s days longer", fmtNum(delay), tested, fmtNum(delay))
+	res.Threshold = fmt.Sprintf("finish moves %s days when %s takes %s days longer", checkNum(delay), tested, checkNum(delay))
 	s := v.S.Clone()
 	longer := c.dur[j] + delay
 	if longer > schedule.MaxDays {
-		return res, fmt.Errorf("critical path test: %s would last %s working days, beyond the limit of %d", tested, fmtNum(longer), schedule.MaxDays)
+		return res, fmt.Errorf("critical path test: %s would last %s working days, beyond the limit of %d", tested, checkNum(longer), schedule.MaxDays)
 	}
 	s.Activities[v.pos[j]].Duration = strconv.FormatFloat(longer, 'f', -1, 64)
 	r2, err := schedule.Analyze(s)
@@ -462,16 +462,16 @@ func (c *checker) criticalPathTest(delay float64) (CheckResult, error) {
 		return res, fmt.Errorf("critical path test: %w", err)
 	}
 	moved := r2.ProjectDuration - v.R.ProjectDuration
-	res.Detail = fmt.Sprintf("%s made %s days longer: the finish moved %s days (%s to %s)", tested, fmtNum(delay),
-		fmtNum(round6(moved)), fmtNum(round6(v.R.ProjectDuration)), fmtNum(round6(r2.ProjectDuration)))
+	res.Detail = fmt.Sprintf("%s made %s days longer: the finish moved %s days (%s to %s)", tested, checkNum(delay),
+		checkNum(checkRound(moved)), checkNum(checkRound(v.R.ProjectDuration)), checkNum(checkRound(r2.ProjectDuration)))
 	if math.Abs(moved-delay) > schedule.Epsilon {
 		res.Passed, res.Count, res.Offenders = false, 1, []string{tested}
 	}
 	return res, nil
 }
 
-// round6 drops binary noise below a millionth of a day for display.
-func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+// checkRound drops binary noise below a millionth of a day for display.
+func checkRound(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // redundantLinks: an FS link A->C (any lag L) is redundant when another
 // chain A->X1->...->Xk->C (k >= 1) of FS links, each with a lag >= 0,
