@@ -76,6 +76,7 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 	redact = temporalCfg.Redact
 	root.AddCommand(
 		newScheduleCmd(io, &stores, nil),
+		newAskCmd(io, &stores),
 		newCheckCmd(io, &stores),
 		newImportCmd(io, &stores),
 		newExportCmd(io, &stores, nil),

@@ -34,12 +34,23 @@ const DefaultNearCritical = 5
 // a name that matches several activities is answered with those, asking
 // for one.
 func Ask(v *View, question string) Answer {
-	res := lang.NewResolver(v.S)
-	qs, ok := lang.ParseQuestions(question, v.langOptions(res))
-	if !ok || len(qs) == 0 {
-		return unknown("")
+	if ans, ok := AnswerIfQuestion(v, question); ok {
+		return ans
 	}
-	return AnswerQuestions(v, res, qs)
+	return unknown("")
+}
+
+// AnswerIfQuestion answers text when it is read-only questions only
+// (lang.ParseQuestions); ok is false when it is not — a request to change
+// the schedule, or words that ask nothing — so a caller such as `prompt`
+// or `plan` goes on to plan it as a change.
+func AnswerIfQuestion(v *View, text string) (Answer, bool) {
+	res := lang.NewResolver(v.S)
+	qs, ok := lang.ParseQuestions(text, v.langOptions(res))
+	if !ok || len(qs) == 0 {
+		return Answer{}, false
+	}
+	return AnswerQuestions(v, res, qs), true
 }
 
 // AnswerQuestions answers questions already read (lang.ParseQuestions);

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// askOptions are the flags of `autoscheduler ask`.
+type askOptions struct {
+	io       *streams
+	stores   *config.Stores
+	Question string
+	File     string
+	Schedule string
+	JSON     bool
+}
+
+// askHelp lists the question forms the offline reader answers.
+const askHelp = `Answer a question about a schedule from its critical path (CPM) computation, without
+changing anything. The question is read offline by the same language layer as the
+planner: typos are corrected against the schedule's own names, synonyms are understood,
+and names are resolved as the planner resolves them. A name that matches several
+activities is answered with the matches, asking which one; a question none of the forms
+reads is answered with the forms. Every number in an answer comes from the CPM engine.
+
+Question forms (X and Y are activities, by name or id; N is working days, or weeks):
+  what drives X / what is X waiting for / driving path to X
+      the chain of links with no relationship free float leading to X, in path order
+  why is X critical                 X's floats, the path driving it and what it drives
+  why is X so late / why does X start so late
+  what's critical on level 3 / critical activities in drywall
+  float of X / how much float does X have / is X critical
+  what is the critical path         every critical activity, by early start
+  path to finish / what drives the finish
+  near critical [within N days] / activities with float under N days
+      near critical: total float above 0 and at most N days (default 5); "float
+      under N days" counts critical activities too
+  float by level / float by trade   count, critical count, least and mean total float
+  tell me about X / when does X start
+  when does the project finish
+  what if X takes N days / what if X takes N more days
+  what if X starts N days later     modelled as a start no earlier than its early
+                                    start plus N (a what-if milestone at the project
+                                    start, linked FS with that lag); the logic into X
+                                    and its predecessors' floats are unchanged
+  what if X loses its link to Y     every relationship between X and Y, either way
+What-ifs run on a copy; nothing is written anywhere.
+
+--json prints {"answer": "...", "activities": ["A009", ...]}: the ids the answer rests
+on (for a path, in path order; for the critical path, every critical activity in the
+CPM report's critical_path order).
+
+Exit status: 0 when answered (including "which one do you mean?" and the list of forms),
+1 on an error (an unknown schedule, a file that cannot be read), 2 on a usage error.`
+
+func newAskCmd(io *streams, stores *config.Stores) *cobra.Command {
+	opts := &askOptions{io: io, stores: stores}
+	cmd := &cobra.Command{
+		Use:   `ask "QUESTION" (--file FILE | --schedule ID) [--json]`,
+		Short: "Ask a question about a schedule (critical path, drivers, float, what-if)",
+		Long:  askHelp,
+		Example: `  autoscheduler ask "what drives Painting Level 4" --file examples/building.json
+  autoscheduler ask "what's critical on level 3" --schedule building --json
+  autoscheduler ask "what if piling takes 5 more days" --file examples/building.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Question = args[0]
+			if strings.TrimSpace(opts.Question) == "" {
+				return usagef("ask: the question is empty")
+			}
+			if (opts.File == "") == (opts.Schedule == "") {
+				return usagef("ask: give one of --file and --schedule")
+			}
+			return askRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
+	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"answer": "...", "activities": [...]}`)
+	return cmd
+}
+
+func askRun(ctx context.Context, opts *askOptions) error {
+	v, err := loadView(ctx, opts.stores, opts.File, opts.Schedule)
+	if err != nil {
+		return err
+	}
+	return printAnswer(opts.io, opts.JSON, insight.Ask(v, opts.Question))
+}
+
+// loadView reads a schedule file or a stored schedule and computes CPM.
+func loadView(ctx context.Context, stores *config.Stores, file, scheduleID string) (*insight.View, error) {
+	if file != "" {
+		s, net, err := interchange.Load(file)
+		if err != nil {
+			return nil, err
+		}
+		return insight.NewOf(s, net.Compute())
+	}
+	s, err := loadStoredSchedule(ctx, stores, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	return insight.New(s)
+}
+
+// loadStoredSchedule reads a schedule from the configured stores.
+func loadStoredSchedule(ctx context.Context, stores *config.Stores, scheduleID string) (*schedule.Schedule, error) {
+	c, err := stores.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close(ctx)
+	return c.Load(ctx, scheduleID)
+}
+
+// printAnswer prints an offline answer: its words, or with asJSON exactly
+// {"answer": "...", "activities": [...]}.
+func printAnswer(io *streams, asJSON bool, ans insight.Answer) error {
+	if asJSON {
+		return writeJSON(io.Out, ans)
+	}
+	_, err := fmt.Fprintln(io.Out, ans.Answer)
+	return err
+}
