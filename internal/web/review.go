@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -39,6 +41,11 @@ type reviewData struct {
 	// (another reviewer decided first).
 	Refused string
 	Reviews []workflows.Review
+	// WorseChecks are the schedule checks the proposal makes worse
+	// (ChecksDone: they were compared; ChecksError: why not).
+	WorseChecks []insight.CheckResult
+	ChecksDone  bool
+	ChecksError string
 }
 
 // reviewPage shows a dispatch: its live stage while planning, then the
@@ -78,6 +85,13 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 				d.Proposal = &p
 				if p.Impact != nil {
 					d.Diff = p.Impact.Diff
+				}
+				if st.AwaitingReview {
+					worse, err := s.worseChecks(r, det.Schedule, p.Round, det.Changes)
+					if err != nil {
+						d.ChecksError = err.Error()
+					}
+					d.WorseChecks, d.ChecksDone = worse, err == nil
 				}
 			}
 		}
@@ -188,20 +202,9 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadGateway, dispatches.RootCause(err))
 		return
 	}
-	var opIDs []string
-	for _, ch := range changes {
-		if ch.Round == st.Round && ch.Status == workflows.ChangeApplied {
-			opIDs = append(opIDs, ch.Op.ID)
-		}
-	}
-	after, err := s.stores.Load(ctx, scheduleID)
+	before, after, err := s.roundVersions(r, scheduleID, st.Round, changes)
 	if err != nil {
 		s.fail(w, r, statusOf(err), err.Error())
-		return
-	}
-	before, err := dispatches.Before(ctx, s.stores.Graph, scheduleID, after, opIDs)
-	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err.Error())
 		return
 	}
 	rb, err := render.NewReport(before)
@@ -215,6 +218,43 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
+}
+
+// roundVersions are the stored schedule before and after the round's
+// applied changes: the store holds the proposal (after); the graph
+// ledger's inverses of the round's ops, undone on a copy, give the before.
+func (s *Server) roundVersions(r *http.Request, scheduleID string, round int, changes []workflows.ChangeRecord) (before, after *schedule.Schedule, err error) {
+	var opIDs []string
+	for _, ch := range changes {
+		if ch.Round == round && ch.Status == workflows.ChangeApplied {
+			opIDs = append(opIDs, ch.Op.ID)
+		}
+	}
+	if after, err = s.stores.Load(r.Context(), scheduleID); err != nil {
+		return nil, nil, err
+	}
+	before, err = dispatches.Before(r.Context(), s.stores.Graph, scheduleID, after, opIDs)
+	return before, after, err
+}
+
+// worseChecks are the schedule checks the round's changes make worse
+// (a check that now fails, or has more offenders).
+func (s *Server) worseChecks(r *http.Request, scheduleID string, round int, changes []workflows.ChangeRecord) ([]insight.CheckResult, error) {
+	before, after, err := s.roundVersions(r, scheduleID, round, changes)
+	if err != nil {
+		return nil, err
+	}
+	var reports [2][]insight.CheckResult
+	for i, sc := range []*schedule.Schedule{before, after} {
+		v, err := insight.New(sc)
+		if err != nil {
+			return nil, err
+		}
+		if reports[i], err = insight.RunChecks(v, insight.DefaultThresholds()); err != nil {
+			return nil, err
+		}
+	}
+	return insight.Worse(reports[0], reports[1]), nil
 }
 
 // A refusal is shown once, like a flash, but as an error.

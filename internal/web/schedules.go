@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -182,6 +183,10 @@ type scheduleData struct {
 	Undo *historyRow
 	// Snapshot fetches the Gantt drawn with this page.
 	Snapshot string
+	// Checks is the schedule's quality report (DCMA-style, default
+	// thresholds); ChecksError says why there is none.
+	Checks      []insight.CheckResult
+	ChecksError string
 }
 
 // historyRow is one dispatch of a schedule's history.
@@ -225,6 +230,7 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Rows[i] = row
 	}
+	d.Checks, d.ChecksError = checksOf(sc, res)
 	if q := strings.TrimSpace(r.URL.Query().Get("q")); q != "" {
 		d.Query = q
 		if d.Hits, err = s.stores.Search(ctx, id, q, 10); err != nil {
@@ -249,6 +255,19 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, r, http.StatusOK, "schedule", d)
+}
+
+// checksOf is the quality report of sc, whose CPM result is res.
+func checksOf(sc *schedule.Schedule, res *schedule.Result) ([]insight.CheckResult, string) {
+	v, err := insight.NewOf(sc, res)
+	if err != nil {
+		return nil, err.Error()
+	}
+	checks, err := insight.RunChecks(v, insight.DefaultThresholds())
+	if err != nil {
+		return nil, err.Error()
+	}
+	return checks, ""
 }
 
 // uiLink is the execution's page in the Temporal Web UI ("" without one).

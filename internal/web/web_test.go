@@ -471,3 +471,26 @@ func eventReader(t *testing.T, r io.Reader) func() progressEvent {
 		return progressEvent{}
 	}
 }
+
+func TestChecksOnTheScheduleAndTheReview(t *testing.T) {
+	a := startApp(t)
+	a.importFile(t, "../../examples/building.json", "checks")
+	b := a.browser(t)
+	_, page := b.get("/s/checks")
+	// building.json fails leads, lags, relationship types, high float and
+	// redundant links (internal/insight's checks tests work them out).
+	for _, want := range []string{`data-check="leads" class="fail"`, `data-check="missing_logic" class="pass"`, `data-check="redundant_links" class="fail"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the schedule page's checks lack %s", want)
+		}
+	}
+	// Deleting Mobilisation leaves Site hoarding and Site offices without
+	// their predecessor (A002 drives them), so missing logic gets worse.
+	id := b.prompt("checks", "Delete activity Mobilisation", "erin")
+	page = b.reviewPageShows(id, `id="review-form"`)
+	if !strings.Contains(page, `id="worse-checks"`) || !strings.Contains(page, `<li data-check="missing_logic">`) {
+		t.Errorf("the review does not say the proposal makes missing logic worse:\n%s", page)
+	}
+	b.post("/d/"+id+"/review", url.Values{"round": {"1"}, "decision": {"reject"}})
+	b.reviewPageShows(id, `id="outcome"`)
+}
