@@ -187,6 +187,10 @@ type scheduleData struct {
 	// thresholds); ChecksError says why there is none.
 	Checks      []insight.CheckResult
 	ChecksError string
+	// Question and Answer: what was asked of the schedule (?ask=), and
+	// the read tools' answer (every number from the CPM engine).
+	Question string
+	Answer   *insight.Answer
 }
 
 // historyRow is one dispatch of a schedule's history.
@@ -230,7 +234,16 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Rows[i] = row
 	}
-	d.Checks, d.ChecksError = checksOf(sc, res)
+	v, err := insight.NewOf(sc, res)
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("Schedule %q: %v", id, err))
+		return
+	}
+	d.Checks, d.ChecksError = checksOf(v)
+	if q := strings.TrimSpace(r.URL.Query().Get("ask")); q != "" {
+		ans := insight.Ask(v, q)
+		d.Question, d.Answer = q, &ans
+	}
 	if q := strings.TrimSpace(r.URL.Query().Get("q")); q != "" {
 		d.Query = q
 		if d.Hits, err = s.stores.Search(ctx, id, q, 10); err != nil {
@@ -257,12 +270,8 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "schedule", d)
 }
 
-// checksOf is the quality report of sc, whose CPM result is res.
-func checksOf(sc *schedule.Schedule, res *schedule.Result) ([]insight.CheckResult, string) {
-	v, err := insight.NewOf(sc, res)
-	if err != nil {
-		return nil, err.Error()
-	}
+// checksOf is the schedule's quality report with the default thresholds.
+func checksOf(v *insight.View) ([]insight.CheckResult, string) {
 	checks, err := insight.RunChecks(v, insight.DefaultThresholds())
 	if err != nil {
 		return nil, err.Error()
@@ -415,8 +424,15 @@ func (s *Server) submitPrompt(w http.ResponseWriter, r *http.Request) {
 		d.Error = "The prompt is empty: say what to change."
 	}
 	if d.Error == "" {
-		if _, err := s.stores.Load(ctx, d.Schedule); err != nil {
+		sc, err := s.stores.Load(ctx, d.Schedule)
+		if err != nil {
 			d.Error = fmt.Sprintf("Schedule %q: %v", d.Schedule, err)
+		} else if v, err := insight.New(sc); err == nil {
+			// A question is answered from the schedule, not planned as a change.
+			if _, ok := insight.AnswerIfQuestion(v, d.Prompt); ok {
+				http.Redirect(w, r, "/s/"+url.PathEscape(d.Schedule)+"?ask="+url.QueryEscape(d.Prompt)+"#answer", http.StatusSeeOther)
+				return
+			}
 		}
 	}
 	if d.Error != "" {

@@ -494,3 +494,21 @@ func TestChecksOnTheScheduleAndTheReview(t *testing.T) {
 	b.post("/d/"+id+"/review", url.Values{"round": {"1"}, "decision": {"reject"}})
 	b.reviewPageShows(id, `id="outcome"`)
 }
+
+func TestAskTheSchedule(t *testing.T) {
+	a := startApp(t)
+	a.importFile(t, "../../examples/building.json", "ask")
+	b := a.browser(t)
+	_, page := b.get("/s/ask?ask=" + url.QueryEscape("what is the critical path?"))
+	if !strings.Contains(page, `id="answer"`) || !strings.Contains(page, "<code>A001</code>") {
+		t.Errorf("the schedule page does not answer the question")
+	}
+	// A question in the prompt box is answered, not planned as a change.
+	code, loc := b.post("/prompt", url.Values{"schedule": {"ask"}, "prompt": {"What drives Handover?"}})
+	if code != http.StatusSeeOther || !strings.HasPrefix(loc, "/s/ask?ask=") {
+		t.Fatalf("a question as a prompt: %d %q, want the answer on the schedule page", code, loc)
+	}
+	if _, err := a.C.DescribeWorkflowExecution(context.Background(), "dispatch-ask", ""); err == nil {
+		t.Error("a question started a dispatch")
+	}
+}
