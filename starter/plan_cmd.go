@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -37,7 +38,8 @@ func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
 			"file in memory, and print the ops with the CPM impact. Nothing is stored. When the planner asks\n" +
 			"a question, --answer answers it (repeat the flag for later questions). --feedback previews the\n" +
 			"next round after a rejection with feedback: --previous is the rejected round, as written by\n" +
-			"`plan --format json`.",
+			"`plan --format json`. A prompt that is only a question (\"what drives X\") is answered\n" +
+			"as `autoscheduler ask` answers it.",
 		Example: `  autoscheduler plan "Delete all activities on the second floor" --file examples/building.json
   autoscheduler plan "delete the pour" --file examples/building.json --answer A041 --format json
   autoscheduler plan "Delete all drywall on level 2" --file examples/building.json --format json > round1.json
@@ -71,12 +73,33 @@ type planOutput struct {
 	Question string           `json:"question,omitempty"`
 	Notes    []string         `json:"notes,omitempty"`
 	Usage    scope.TokenUsage `json:"token_usage"`
+	// Answer and Activities answer a prompt that is only a question (as
+	// `ask --json` does); Ops is then empty.
+	Answer     string   `json:"answer,omitempty"`
+	Activities []string `json:"activities,omitempty"`
 }
 
 func planRun(ctx context.Context, opts *planOptions) error {
-	s, _, err := interchange.Load(opts.File)
+	s, net, err := interchange.Load(opts.File)
 	if err != nil {
 		return err
+	}
+	// A prompt that is only a question is answered offline, as `ask`
+	// answers it: nothing to plan.
+	if opts.Previous == "" && len(opts.Answers) == 0 {
+		v, err := insight.NewOf(s, net.Compute())
+		if err != nil {
+			return err
+		}
+		if ans, ok := insight.AnswerIfQuestion(v, opts.Prompt); ok {
+			if opts.Format == "json" {
+				enc := json.NewEncoder(opts.io.Out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(planOutput{Ops: []schedule.Op{}, Answer: ans.Answer, Activities: ans.Activities})
+			}
+			_, err := fmt.Fprintln(opts.io.Out, ans.Answer)
+			return err
+		}
 	}
 	planner, _, err := opts.planning.Planner()
 	if err != nil {

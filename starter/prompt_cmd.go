@@ -18,6 +18,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -52,6 +53,9 @@ func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF f
 		Long: "Start a dispatch: the planner turns the prompt into changes, which are applied\n" +
 			"provisionally and shown with their CPM impact. Accept commits them; reject undoes\n" +
 			"them; reject with feedback undoes them and plans another round.\n\n" +
+			"A prompt that is only a question (\"what drives X\", \"what if X takes 5 more days\")\n" +
+			"is answered offline as `autoscheduler ask` answers it, and no dispatch starts\n" +
+			"(--json: {\"answer\": \"...\", \"activities\": [...]}).\n\n" +
 			"The proposals and the outcome go to standard output, questions to standard error.\n" +
 			"Exit status: 0 when the dispatch is accepted or rejected, 1 when it failed, timed out\n" +
 			"or was cancelled (or on any error), 2 on a usage error.",
@@ -87,6 +91,11 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		return usagef("prompt: the prompt is empty: say what to change")
 	}
 	if err := checkSchedule(ctx, opts.stores, opts.Schedule); err != nil {
+		return err
+	}
+	// A question is answered offline from the stored schedule: no
+	// dispatch starts (it would only refuse it).
+	if answered, err := answerPromptQuestion(ctx, opts); answered || err != nil {
 		return err
 	}
 	c, err := opts.temporal.client()
@@ -310,6 +319,25 @@ func outcomeErr(id string, res workflows.DispatchResult) error {
 		return nil
 	}
 	return &outcomeError{ID: id, Result: res}
+}
+
+// answerPromptQuestion answers a prompt that is only read-only questions
+// ("what drives X", "what if X takes 5 days") from the stored schedule, as
+// `ask` does, and reports whether it did; a prompt that asks for a change
+// (even with a question in it) is left to the dispatch.
+func answerPromptQuestion(ctx context.Context, opts *promptOptions) (bool, error) {
+	if opts.stores == nil {
+		return false, nil
+	}
+	v, err := loadView(ctx, opts.stores, "", opts.Schedule)
+	if err != nil {
+		return false, err
+	}
+	ans, ok := insight.AnswerIfQuestion(v, opts.Prompt)
+	if !ok {
+		return false, nil
+	}
+	return true, printAnswer(opts.io, opts.JSON, ans)
 }
 
 // checkSchedule says whether scheduleID is in the configured stores.

@@ -192,7 +192,7 @@ func (a *asker) ambiguous(label string, cands []schedule.Activity) Answer {
 	for n, c := range cands {
 		ids = append(ids, c.ID)
 		if n < maxListed {
-			names = append(names, c.ID+" "+c.Name)
+			names = append(names, c.Name+" ("+c.ID+")")
 		}
 	}
 	more := ""
@@ -250,23 +250,26 @@ func shortDate(dateTime string) string {
 func (a *asker) startOf(r Row) string  { return a.day(r.EarlyStart, r.EarlyStartDate) }
 func (a *asker) finishOf(r Row) string { return a.day(r.EarlyFinish, r.EarlyFinishDate) }
 
-// chain writes activities in order: "A001 Notice to proceed → A002 …".
+// chain writes activities in order: "Notice to proceed (A001) →
+// Mobilisation (A002) → …".
 func chain(rows []Row) string {
 	parts := make([]string, len(rows))
 	for n, r := range rows {
-		parts[n] = r.ID + " " + r.Name
+		parts[n] = r.Name + " (" + r.ID + ")"
 	}
 	return strings.Join(parts, " → ")
 }
 
-// list writes activities: "A001 Notice to proceed; A002 …".
+// list writes activities: "Notice to proceed (A001); …", with extra after
+// the id: "Fire alarm test (A137, total float 0.5)".
 func list(rows []Row, extra func(Row) string) string {
 	parts := make([]string, len(rows))
 	for n, r := range rows {
-		parts[n] = r.ID + " " + r.Name
+		parts[n] = r.Name + " (" + r.ID
 		if extra != nil {
-			parts[n] += " (" + extra(r) + ")"
+			parts[n] += ", " + extra(r)
 		}
+		parts[n] += ")"
 	}
 	return strings.Join(parts, "; ")
 }
@@ -411,7 +414,7 @@ func (a *asker) criticalOn(x lang.Ref) Answer {
 			}
 		}
 		return Answer{
-			Answer:     fmt.Sprintf("Nothing %s is critical (%d activities); the least total float there is %s, on %s %s.", where, all.Total, days(least.TotalFloat), least.ID, least.Name),
+			Answer:     fmt.Sprintf("Nothing %s is critical (%d activities); the least total float there is %s, on %s (%s).", where, all.Total, days(least.TotalFloat), least.Name, least.ID),
 			Activities: []string{least.ID},
 		}
 	}
@@ -485,13 +488,13 @@ func (a *asker) nearCritical(q lang.Question) Answer {
 	if q.Below {
 		bound = "under " + days(limit)
 	}
-	floatOf := func(r Row) string { return num(r.TotalFloat) }
+	floatOf := func(r Row) string { return "total float " + num(r.TotalFloat) }
 	if q.Group == "all" {
 		if len(keep) == 0 {
 			return Answer{Answer: fmt.Sprintf("No activity has total float %s.", bound)}
 		}
 		return Answer{
-			Answer:     fmt.Sprintf("%d activities have total float %s (%d of them critical), by float then early start (total float in brackets): %s.", len(keep), bound, critical, list(keep, floatOf)),
+			Answer:     fmt.Sprintf("%d activities have total float %s (%d of them critical), by float then early start: %s.", len(keep), bound, critical, list(keep, floatOf)),
 			Activities: IDs(keep),
 		}
 	}
@@ -503,7 +506,7 @@ func (a *asker) nearCritical(q lang.Question) Answer {
 		return Answer{Answer: fmt.Sprintf("No activity is near-critical: none has total float above 0 and %s (%d are critical).%s", bound, critical, note)}
 	}
 	return Answer{
-		Answer: fmt.Sprintf("%d activities are near-critical, with total float above 0 and %s (besides the %d critical ones), by float then early start (total float in brackets): %s.%s",
+		Answer: fmt.Sprintf("%d activities are near-critical, with total float above 0 and %s (besides the %d critical ones), by float then early start: %s.%s",
 			len(keep), bound, critical, list(keep, floatOf), note),
 		Activities: IDs(keep),
 	}
@@ -572,7 +575,7 @@ func (a *asker) details(i int, q lang.Question) Answer {
 		}
 		var parts []string
 		for _, l := range ls {
-			s := fmt.Sprintf("%s %s (%s", l.ActivityID, l.ActivityName, linkText(l.Type, l.Lag))
+			s := fmt.Sprintf("%s (%s, %s", l.ActivityName, l.ActivityID, linkText(l.Type, l.Lag))
 			if l.Driving {
 				s += ", " + verb
 			} else {
@@ -621,7 +624,7 @@ func (a *asker) impact(b *strings.Builder, res *WhatIfResult, ids *[]string) {
 		if !ok {
 			return id
 		}
-		return id + " " + a.v.Activity(i).Name
+		return a.label(i)
 	}
 	for _, l := range []struct {
 		title string
