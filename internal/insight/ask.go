@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -21,6 +22,11 @@ type Answer struct {
 	Understood bool `json:"-"`
 }
 
+// MaxQuestion is the longest question read, in characters: resolving a
+// long list of names costs more than linear time, and a question names one
+// or two activities.
+const MaxQuestion = 400
+
 // DefaultNearCritical is the float limit, in working days, of "near
 // critical" when the question names none: one working week.
 const DefaultNearCritical = 5
@@ -34,6 +40,9 @@ const DefaultNearCritical = 5
 // a name that matches several activities is answered with those, asking
 // for one.
 func Ask(v *View, question string) Answer {
+	if n := utf8.RuneCountInString(question); n > MaxQuestion {
+		return Answer{Answer: fmt.Sprintf("That is too long to read as a question (%d characters; at most %d): ask one thing at a time.", n, MaxQuestion), Activities: []string{}}
+	}
 	if ans, ok := AnswerIfQuestion(v, question); ok {
 		return ans
 	}
@@ -45,6 +54,9 @@ func Ask(v *View, question string) Answer {
 // the schedule, or words that ask nothing — so a caller such as `prompt`
 // or `plan` goes on to plan it as a change.
 func AnswerIfQuestion(v *View, text string) (Answer, bool) {
+	if utf8.RuneCountInString(text) > MaxQuestion {
+		return Answer{}, false
+	}
 	res := lang.NewResolver(v.S)
 	qs, ok := lang.ParseQuestions(text, v.langOptions(res))
 	if !ok || len(qs) == 0 {
@@ -227,6 +239,14 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// countVerb writes "1 activity is", "2 activities are".
+func countVerb(n int, one, many string) string {
+	if n == 1 {
+		return "1 activity " + one
+	}
+	return strconv.Itoa(n) + " activities " + many
 }
 
 func num(x float64) string { return strconv.FormatFloat(round(x), 'f', -1, 64) }
@@ -494,7 +514,7 @@ func (a *asker) nearCritical(q lang.Question) Answer {
 			return Answer{Answer: fmt.Sprintf("No activity has total float %s.", bound)}
 		}
 		return Answer{
-			Answer:     fmt.Sprintf("%d activities have total float %s (%d of them critical), by float then early start: %s.", len(keep), bound, critical, list(keep, floatOf)),
+			Answer:     fmt.Sprintf("%s total float %s (%d of them critical), by float then early start: %s.", countVerb(len(keep), "has", "have"), bound, critical, list(keep, floatOf)),
 			Activities: IDs(keep),
 		}
 	}
@@ -506,8 +526,8 @@ func (a *asker) nearCritical(q lang.Question) Answer {
 		return Answer{Answer: fmt.Sprintf("No activity is near-critical: none has total float above 0 and %s (%d are critical).%s", bound, critical, note)}
 	}
 	return Answer{
-		Answer: fmt.Sprintf("%d activities are near-critical, with total float above 0 and %s (besides the %d critical ones), by float then early start: %s.%s",
-			len(keep), bound, critical, list(keep, floatOf), note),
+		Answer: fmt.Sprintf("%s near-critical, with total float above 0 and %s (besides the %d critical ones), by float then early start: %s.%s",
+			countVerb(len(keep), "is", "are"), bound, critical, list(keep, floatOf), note),
 		Activities: IDs(keep),
 	}
 }
