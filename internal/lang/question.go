@@ -119,7 +119,7 @@ func ParseQuestions(src string, opt Options) (qs []Question, ok bool) {
 	maps.Copy(vocab, questionWords)
 	opt.Vocabulary = vocab
 	p := newParser(src, opt)
-	for _, raw := range p.clauses() {
+	for _, raw := range splitAtQuestionMarks(p.clauses()) {
 		source := raw.source()
 		marked := strings.Contains(raw.s, "?")
 		c := stripPolite(raw)
@@ -144,6 +144,23 @@ func ParseQuestions(src string, opt Options) (qs []Question, ok bool) {
 		qs = append(qs, q)
 	}
 	return qs, len(qs) > 0
+}
+
+// splitAtQuestionMarks ends a clause at each "?" inside it: "what
+// drives X? and float of Y" is two questions.
+func splitAtQuestionMarks(cls []*clause) []*clause {
+	var out []*clause
+	for _, c := range cls {
+		start := 0
+		for n, k := range c.idx {
+			if c.t.toks[k].canon == "?" && n+1 < len(c.idx) {
+				out = append(out, newClause(c.t, c.idx[start:n+1]))
+				start = n + 1
+			}
+		}
+		out = append(out, newClause(c.t, c.idx[start:]))
+	}
+	return out
 }
 
 // IsQuestion reports whether src is only read-only questions (answered from
@@ -400,6 +417,7 @@ var questions = []qrule{
 	{qre(`(?:{WH} )?{BE}(?:the )?(?:near critical|nearly critical|almost critical|close to critical|close to being critical|near to critical|sub critical|near the critical path|close to the critical path)(?: (?:activities|tasks|paths|path|work|items|ones))?(?: (?:with|having|at|of)?(?: a| an)?(?: total)? ?(?:float|slack)?(?: of)? ?(?P<cmp>under|below|less than|fewer than|lower than|smaller than|within|up to|at most|of|no more than|not more than|max|maximum|<)? ?(?P<n>{NUM}(?: days| weeks| hours)?)(?: or less| or under| and under)?(?: (?:of )?(?:float|slack))?)?`), nearCritical},
 	{qre(`(?:(?:{WH}|anything|everything|activities|tasks|show|list) )?(?:(?:activities|tasks|ones) )?(?:is |are |has |have |with |having |that have |that has |which have |got )?(?:a |an )?(?:total )?(?:float|slack)? ?(?P<cmp>under|below|less than|fewer than|lower than|smaller than|within|up to|at most|no more than|not more than|max|maximum|<=|<) (?P<n>{NUM}(?: days| weeks| hours)?)(?: or less)?(?: (?:of |in )?(?:total )?(?:float|slack))?`), floatUnder},
 	{qre(`(?:(?:{WH}|anything|everything|activities|tasks|show|list) )?(?:(?:activities|tasks|ones) )?(?:is |are |has |have |with |having |that have |got )?(?:a |an )?(?:total )?(?:float|slack) (?:of )?(?P<n>{NUM}(?: days| weeks| hours)?) (?P<cmp>or less|or under|or lower|or below)`), floatUnder},
+	{qre(`(?:(?:{WH}|anything|everything|activities|tasks|show|list) )?(?:(?:activities|tasks|ones) )?(?:is |are |has |have |with |having |that have |got )?(?:a |an )?(?P<n>{NUM}(?: days| weeks| hours)?) (?:of )?(?:total )?(?:float|slack) (?P<cmp>or less|or under|or lower|or below)`), floatUnder},
 
 	// The path to the finish.
 	{qre(`(?:{WH} {BE})?(?:the )?(?:driving |longest |critical )?(?:path|chain|logic|sequence) (?:to|into|up to|until|driving) {FINISH}`), constant(AskPathToFinish)},
@@ -421,8 +439,8 @@ var questions = []qrule{
 	{qre(`(?:{WH} )?{BE}(?:delaying|delays|holding up|holds up|holding back|holds back|blocking|blocks|pushing out|pushes out) (?P<x>.+)`), xq(AskDrives)},
 
 	// What drives X.
-	{qre(`(?:{WH} )?{BE}(?:drives|drive|driving|controls|controlling|governs|governing|determines|determining) (?:the start of |the start date of |the date of |the dates of |the timing of |the early start of )?(?P<x>.+)`), drives},
 	{qre(`(?:{WH} )?{BE}(?:the )?(?:driving|controlling|critical) (?:path|chain|logic|predecessors?|activities|sequence|links?) (?:to|of|for|into|behind|up to) (?P<x>.+)`), drives},
+	{qre(`(?:{WH} )?{BE}(?:drives|drive|driving|controls|controlling|governs|governing|determines|determining) (?:the start of |the start date of |the date of |the dates of |the timing of |the early start of )?(?P<x>.+)`), drives},
 	{qre(`(?:what|which)(?: activities| tasks| activity| task)? (?:is|are|does|do) (?P<x>.+?) (?:follow|waiting for|waiting on|driven by|dependent on|depends on|depend on|held up by|controlled by)`), drives},
 	{qre(`(?:what|which)(?: activities| tasks| activity| task)? (?:is|are|does|do) (?P<x>.+?) (?:follow|wait for|waits for|depend on)`), drives},
 
