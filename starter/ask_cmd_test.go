@@ -11,8 +11,17 @@ import (
 // 65.5, A065 67.5, A066 71.5, A067 74.5, A068 75.5, A069 78.5).
 var askLevel3 = []string{"A064", "A065", "A066", "A067", "A068", "A069"}
 
+// askOffline makes the test's commands answer offline, whatever LLM the
+// environment configures.
+func askOffline(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	t.Setenv("AUTOSCHEDULER_PLANNER", "")
+}
+
 // `ask --json` prints exactly {"answer": "...", "activities": [...]}.
 func TestAskFileJSON(t *testing.T) {
+	askOffline(t)
 	code, out, errOut := runCLI(t, "ask", "what's critical on level 3?", "--file", "../examples/building.json", "--json")
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -37,6 +46,7 @@ func TestAskFileJSON(t *testing.T) {
 // MSPDI files answer too: Task 2 at 3 days takes mspdirelations from 3 to
 // 4 working days (Mon 25 to Tue 26 Sep 2006).
 func TestAskFileText(t *testing.T) {
+	askOffline(t)
 	code, out, errOut := runCLI(t, "ask", "what if task 2 takes 3 days", "-f", "../../shared/data/mspdi/mspdirelations.xml")
 	if code != exitOK || !strings.Contains(out, "day 4 (2006-09-26 17:00) instead of day 3 (2006-09-25 17:00)") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
@@ -54,6 +64,7 @@ func TestAskFileText(t *testing.T) {
 }
 
 func TestAskUsageAndErrors(t *testing.T) {
+	askOffline(t)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -74,6 +85,7 @@ func TestAskUsageAndErrors(t *testing.T) {
 
 // --schedule reads the stores (here an embedded one holding the building).
 func TestAskStored(t *testing.T) {
+	askOffline(t)
 	args := storeArgs(t)
 	code, out, errOut := runCLI(t, append([]string{"ask", "what drives Painting Level 4", "--schedule", "building", "--json"}, args...)...)
 	if code != exitOK || !strings.Contains(out, `"activities":["A001","A002","A007",`) || !strings.Contains(out, `"A107","A109","A110"]`) {
@@ -88,6 +100,7 @@ func TestAskStored(t *testing.T) {
 // A prompt that is a question is answered from the stored schedule and
 // starts no dispatch; a change with a question in it is still dispatched.
 func TestPromptAnswersQuestions(t *testing.T) {
+	askOffline(t)
 	f := &fakeTemporal{}
 	code, out, errOut := runFake(t, f, "", "prompt", "what's critical on level 3?", "-s", "building")
 	if code != exitOK || !strings.Contains(out, "6 of the 25 activities on level 3 are critical") || len(f.inputs) != 0 {
@@ -101,6 +114,7 @@ func TestPromptAnswersQuestions(t *testing.T) {
 
 // `plan` answers a question instead of planning it.
 func TestPlanAnswersQuestions(t *testing.T) {
+	askOffline(t)
 	code, out, errOut := runCLI(t, "plan", "what's critical on level 3", "--file", "../examples/building.json", "--format", "json")
 	var got planOutput
 	if code != exitOK || json.Unmarshal([]byte(out), &got) != nil || len(got.Ops) != 0 || !slices.Equal(got.Activities, askLevel3) || got.Answer == "" {
