@@ -16,8 +16,8 @@ import (
 // Ranges are inclusive. Semantic search is the stores' (Coordinator.Search):
 // Find is exact over the computed schedule, and a caller can combine them.
 type Filter struct {
-	// Text: every word must be in the activity's name or description, case
-	// ignored, read as the language layer reads names: typos corrected
+	// Text: the activity's id, or every word in its name or description,
+	// case ignored, read as the language layer reads names: typos corrected
 	// against the schedule's words, plurals and trade synonyms folded
 	// ("plasterboard" finds Drywall), umbrella terms ("fit-out") matched,
 	// and a word of five letters or more matching a longer or shorter one
@@ -93,7 +93,7 @@ func (v *View) Find(f Filter) (*FindResult, error) {
 			f.MinDuration != nil && r.EF[i]-r.ES[i] < *f.MinDuration-schedule.Epsilon,
 			f.MaxDuration != nil && r.EF[i]-r.ES[i] > *f.MaxDuration+schedule.Epsilon,
 			!overlaps(r.ES[i], r.EF[i], from, to),
-			textWords != nil && !matchAll(textWords, descTags(a), v.nameTags(a.Name)),
+			textWords != nil && !strings.EqualFold(strings.TrimSpace(f.Text), a.ID) && !matchAll(textWords, descTags(a), v.nameTags(a.Name)),
 			tradeWords != nil && !matchAll(tradeWords, nil, v.nameTags(TradeOf(a.Name))):
 			continue
 		}
@@ -175,9 +175,12 @@ func matchAll(words, desc, name []string) bool {
 	return true
 }
 
+// hasWord matches a word exactly or, for words of five letters or more
+// with no digit (never "level_3" to "level_30"), by a shared start.
 func hasWord(tags []string, w string) bool {
+	loose := len(w) >= 5 && !strings.ContainsAny(w, "0123456789_")
 	return slices.ContainsFunc(tags, func(t string) bool {
-		return t == w || len(t) >= 5 && len(w) >= 5 && (strings.HasPrefix(t, w) || strings.HasPrefix(w, t))
+		return t == w || loose && len(t) >= 5 && !strings.ContainsAny(t, "0123456789_") && (strings.HasPrefix(t, w) || strings.HasPrefix(w, t))
 	})
 }
 

@@ -339,6 +339,7 @@ func TestFind(t *testing.T) {
 		// name, and the plasterboard of the descriptions is drywall too.
 		{"synonym", Filter{Text: "plasterboard", Level: "2"}, "A054 A055 A056"},
 		{"text with a level", Filter{Text: "painting level 2"}, "A060"},
+		{"an id", Filter{Text: "a009"}, "A009"},
 		{"trade", Filter{Trade: "drywall board"}, "A030 A055 A080 A105"},
 		// Level 1 floats from 30 to 35: A020 35, A021 32, A022 32,
 		// A029-A035 32 (A023 82, A024 36, A025 38 … are out).
@@ -374,6 +375,14 @@ func TestFind(t *testing.T) {
 		if _, err := v.Find(bad); err == nil {
 			t.Errorf("Find(%+v) gave no error", bad)
 		}
+	}
+	// Level 3 is not level 30 (no loose match of level words).
+	tall, err := New(&schedule.Schedule{Activities: []schedule.Activity{{ID: "P3", Name: "Painting Level 3", Duration: "1"}, {ID: "P30", Name: "Painting Level 30", Duration: "1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := tall.Find(Filter{Text: "painting level 3"}); !slices.Equal(IDs(res.Activities), []string{"P3"}) {
+		t.Errorf("level 3 found %v", IDs(res.Activities))
 	}
 	// A date needs a start date.
 	s := &schedule.Schedule{Activities: []schedule.Activity{{ID: "A", Name: "A", Duration: "1"}}}
