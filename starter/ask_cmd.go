@@ -11,12 +11,14 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
 )
 
 // askOptions are the flags of `autoscheduler ask`.
 type askOptions struct {
 	io       *streams
 	stores   *config.Stores
+	planning *config.Planning
 	Question string
 	File     string
 	Schedule string
@@ -54,6 +56,14 @@ Question forms (X and Y are activities, by name or id; N is working days, or wee
   what if X loses its link to Y     every relationship between X and Y, either way
 What-ifs run on a copy; nothing is written anywhere.
 
+With an LLM configured (--llm openai, or auto with OPENAI_API_KEY or OPENAI_BASE_URL set,
+as for plan), the model answers instead, with the read tools only: it cannot change
+anything (a call to any other tool is refused, never run). Its answer must be grounded:
+every number and date in it copied from a tool result (or the question), every activity
+it cites one a tool returned. An answer that is not goes back to the model to correct;
+if it still is not, the offline answer is given, with a note saying so. Token usage goes
+to standard error. --llm rules answers offline.
+
 --json prints {"answer": "...", "activities": ["A009", ...]}: the ids the answer rests
 on (for a path, in path order; for the critical path, every critical activity in the
 CPM report's critical_path order).
@@ -61,8 +71,8 @@ CPM report's critical_path order).
 Exit status: 0 when answered (including "which one do you mean?" and the list of forms),
 1 on an error (an unknown schedule, a file that cannot be read), 2 on a usage error.`
 
-func newAskCmd(io *streams, stores *config.Stores) *cobra.Command {
-	opts := &askOptions{io: io, stores: stores}
+func newAskCmd(io *streams, stores *config.Stores, planning *config.Planning) *cobra.Command {
+	opts := &askOptions{io: io, stores: stores, planning: planning}
 	cmd := &cobra.Command{
 		Use:   `ask "QUESTION" (--file FILE | --schedule ID) [--json]`,
 		Short: "Ask a question about a schedule (critical path, drivers, float, what-if)",
@@ -93,7 +103,37 @@ func askRun(ctx context.Context, opts *askOptions) error {
 	if err != nil {
 		return err
 	}
-	return printAnswer(opts.io, opts.JSON, insight.Ask(v, opts.Question))
+	asker, err := askerFor(opts.planning)
+	if err != nil {
+		return err
+	}
+	if asker == nil {
+		return printAnswer(opts.io, opts.JSON, insight.Ask(v, opts.Question))
+	}
+	res, err := asker.AskDetailed(ctx, v, opts.Question)
+	u := res.Usage
+	fmt.Fprintf(opts.io.ErrOut, "token usage: %d prompt + %d completion = %d tokens in %d model call(s)\n", u.PromptTokens, u.CompletionTokens, u.TotalTokens(), u.Calls)
+	if err != nil {
+		return err
+	}
+	return printAnswer(opts.io, opts.JSON, res.Answer)
+}
+
+// askerFor is the LLM asker when planning configures an LLM (the same
+// rules as the planners: --llm auto|rules|openai, OPENAI_API_KEY,
+// OPENAI_BASE_URL), else nil: the offline answerer.
+func askerFor(planning *config.Planning) (*scope.Asker, error) {
+	if planning == nil {
+		return nil, nil
+	}
+	p, _, err := planning.Planner()
+	if err != nil {
+		return nil, err
+	}
+	if m, ok := p.(*scope.Manager); ok {
+		return &scope.Asker{LLM: m.LLM}, nil
+	}
+	return nil, nil
 }
 
 // loadView reads a schedule file or a stored schedule and computes CPM.

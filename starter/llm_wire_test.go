@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -305,4 +306,45 @@ func canonical(s *schedule.Schedule) string {
 	slices.SortFunc(c.Relationships, func(a, b schedule.Relationship) int { return strings.Compare(a.ID, b.ID) })
 	b, _ := json.Marshal(c)
 	return string(b)
+}
+
+// TestRealModelAsk: `ask --llm openai` against the real model. The tiny
+// model is not expected to answer well: only that the answer is well
+// formed ({"answer", "activities"}) and either the model's grounded answer
+// (its ids exist in the schedule) or the honest offline fallback.
+func TestRealModelAsk(t *testing.T) {
+	cfg := realModel(t)
+	t.Setenv("OPENAI_BASE_URL", cfg.BaseURL)
+	t.Setenv("AUTOSCHEDULER_CHAT_MODEL", cfg.ChatModel)
+	const file = "../examples/building.json"
+	v, err := loadView(context.Background(), nil, file, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, question := range []string{"what drives Painting Level 4", "when does the project finish"} {
+		t.Run(question, func(t *testing.T) {
+			start := time.Now()
+			code, out, errOut := runCLI(t, "ask", question, "--file", file, "--llm", "openai", "--json")
+			took := time.Since(start).Round(time.Millisecond)
+			if code != 0 {
+				t.Fatalf("ask %q: %v, exit %d: %s", question, took, code, errOut)
+			}
+			ans := askJSON(t, out)
+			t.Logf("ask %q: %v, %s; answer %q, activities %q", question, took, strings.TrimSpace(errOut), ans.Answer, ans.Activities)
+			if strings.Contains(ans.Answer, "so this is the offline answer.") {
+				if off := insight.Ask(v, question); !strings.HasPrefix(ans.Answer, off.Answer) || !slices.Equal(ans.Activities, off.Activities) {
+					t.Errorf("a fallback that is not the offline answer %q %q", off.Answer, off.Activities)
+				}
+				return
+			}
+			if strings.TrimSpace(ans.Answer) == "" || len(ans.Activities) == 0 {
+				t.Errorf("a model answer with no text or no ids")
+			}
+			for _, id := range ans.Activities {
+				if _, ok := v.Index(id); !ok {
+					t.Errorf("cited %q, which does not exist", id)
+				}
+			}
+		})
+	}
 }

@@ -76,7 +76,7 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 	redact = temporalCfg.Redact
 	root.AddCommand(
 		newScheduleCmd(io, &stores, nil),
-		newAskCmd(io, &stores),
+		newAskCmd(io, &stores, &planning),
 		newCheckCmd(io, &stores),
 		newImportCmd(io, &stores),
 		newExportCmd(io, &stores, nil),
