@@ -151,6 +151,13 @@ func (a *asker) answer(q lang.Question) Answer {
 	case lang.AskFloatBy:
 		ans = a.floatBy(q.Group)
 	case lang.AskDetails:
+		// "what is X" reads anything: a name that is no activity gets the
+		// forms too ("what are the risks?").
+		if a.res.Resolve(q.X).Status == lang.Missing {
+			u := unknown("")
+			u.Answer = fmt.Sprintf("I can't find an activity called %q in this schedule. ", q.X.Text) + u.Answer
+			return u
+		}
 		ans = a.withOne(q.X, func(i int) Answer { return a.details(i, q) })
 	case lang.AskFinish:
 		ans = a.finish()

@@ -68,7 +68,8 @@ func TestAsk(t *testing.T) {
 		{toolBuilding, "float of the pour on level 2", "A041 A044", []string{"matches 2 activities", "Pour slab Level 2 (A041)", "Pour columns and walls Level 2 (A044)"}},
 		{toolBuilding, "what drives the gazebo", "", []string{`can't find an activity called "the gazebo"`}},
 		// Not a question form: the forms, honestly.
-		{toolBuilding, "what is the meaning of life", "", []string{"can't find"}},
+		{toolBuilding, "what is the meaning of life", "", []string{`can't find an activity called "the meaning of life"`, "I can answer:"}},
+		{toolBuilding, "what are the risks?", "", []string{"I can answer:"}},
 		{toolBuilding, "hello there", "", []string{"I can't answer that offline. I can answer:", "what drives X", "what if X loses its link to Y"}},
 		{toolBuilding, "delete piling", "", []string{"I can answer:"}},
 		{toolBuilding, "what if it rains", "", []string{"what-ifs of these forms"}},
