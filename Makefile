@@ -5,7 +5,7 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/...
 FUZZTIME ?= 30s
 
 .PHONY: all build demo test bench fuzz clean services services-down llm screenshots
@@ -31,7 +31,7 @@ test:
 	go vet ./...
 	go vet -tags lite ./starter
 	go test -race -count=1 $(PURE)
-	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang)
+	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight)
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:
@@ -56,6 +56,8 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./internal/llm/
 	go test -run '^$$' -fuzz '^FuzzRules$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/scope/
 	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lang/
+	go test -run '^$$' -fuzz '^FuzzParseQuestions$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lang/
+	go test -run '^$$' -fuzz '^FuzzAsk$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/insight/
 
 # Real Neo4j 5.26 and Weaviate 1.39.3 on 127.0.0.1, data in .services/.
 # The first run builds Weaviate (about 7 minutes) and the Neo4j launcher,
