@@ -215,6 +215,13 @@ func (v *View) offsetOf(s string, end bool) (*float64, error) {
 	if end {
 		d = d.Add(24 * time.Hour)
 	}
+	// Past the project finish every date is as good as the day after it
+	// (no activity reaches it), and asking the clock would change it (see
+	// New): the View stays safe to share.
+	if finish := v.Clock.FinishAt(v.R.ProjectDuration); d.After(finish) {
+		x := v.R.ProjectDuration + 1
+		return &x, nil
+	}
 	x := v.Clock.Offset(d)
 	return &x, nil
 }

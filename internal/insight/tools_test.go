@@ -544,3 +544,26 @@ func TestToolResultsAreJSON(t *testing.T) {
 		t.Errorf("answer JSON %s", got)
 	}
 }
+
+// A View is read-only and may be shared: asking it from many goroutines at
+// once (a web app's requests, a model's parallel tool calls) is safe, dates
+// included (go test -race).
+func TestViewConcurrentUse(t *testing.T) {
+	v := toolView(t, toolBuilding)
+	done := make(chan bool)
+	for g := 0; g < 8; g++ {
+		go func() {
+			defer func() { done <- true }()
+			for _, id := range []string{"A147", "A110", "A001", "A035"} {
+				v.Details(id)
+				v.DrivingPath(id)
+			}
+			v.Find(Filter{From: "2026-03-02", To: "2027-12-31"})
+			v.NearCritical(5)
+			Ask(v, "what drives Painting Level 4")
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+}

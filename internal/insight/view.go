@@ -13,7 +13,9 @@ import (
 )
 
 // View is a schedule with its CPM result and the indexes the tools share.
-// Build it once with New and ask it many things; it is read-only.
+// Build it once with New and ask it many things; it is read-only, and safe
+// for concurrent use as long as nothing changes S or R (Clock may be read
+// for any CPM time; asking it for dates past the finish changes it).
 type View struct {
 	S *schedule.Schedule
 	R *schedule.Result
@@ -44,6 +46,12 @@ func NewOf(s *schedule.Schedule, r *schedule.Result) (*View, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A Clock learns the calendar lazily, appending to itself as later
+		// dates are asked for. Walk it to the project finish now, so that
+		// dating any CPM time (all are within 0..finish) only reads it and
+		// the View is safe to share between goroutines. (A finish past the
+		// calendar's range walks it to the range's end.)
+		_, _ = c.Finish(r.ProjectDuration)
 		v.Clock = c
 	}
 	for i := range s.Activities {
