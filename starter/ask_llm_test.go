@@ -17,7 +17,7 @@ import (
 // askReadTools are the tools `ask` offers a model: the read tools and the
 // answer, nothing that writes.
 var askReadTools = []string{"find_activities", "activity_details", "driving_path", "path_to_finish", "near_critical",
-	"float_by_group", "critical_path", "project_finish", "what_if", "answer"}
+	"float_by_group", "critical_path", "project_finish", "schedule_checks", "what_if", "answer"}
 
 // askJSON decodes `ask --json` output, which must be exactly {"answer":
 // "...", "activities": [...]}.

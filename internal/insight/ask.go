@@ -165,6 +165,8 @@ func (a *asker) answer(q lang.Question) Answer {
 		ans = a.withOne(q.X, func(i int) Answer { return a.whatIfDuration(i, *q.Days, q.DaysDelta) })
 	case lang.AskWhatIfDelay:
 		ans = a.withOne(q.X, func(i int) Answer { return a.whatIfDelay(i, *q.Days) })
+	case lang.AskQuality:
+		ans = a.quality()
 	case lang.AskWhatIfUnlink:
 		ans = a.withOne(q.X, func(i int) Answer {
 			return a.withOne(q.Y, func(j int) Answer { return a.whatIfUnlink(i, j) })

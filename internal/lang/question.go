@@ -50,6 +50,10 @@ const (
 	// AskWhatIfUnlink: "what if X loses its link to Y", "what if X no
 	// longer follows Y", "what if we remove the link between X and Y".
 	AskWhatIfUnlink QuestionKind = "what_if_unlink"
+	// AskQuality: "is this programme fit to submit", "is the schedule
+	// sound", "check the logic", "does it pass DCMA": the schedule
+	// quality checks.
+	AskQuality QuestionKind = "quality"
 	// AskUnknown is a question none of the forms reads; Reason says more
 	// when something was recognised ("a what-if of another kind").
 	AskUnknown QuestionKind = "unknown"
@@ -95,6 +99,7 @@ var QuestionForms = []string{
 	`"what if X takes N days" / "what if X takes N more days"`,
 	`"what if X starts N days later"`,
 	`"what if X loses its link to Y"`,
+	`"is this programme fit to submit" / "is the schedule sound" / "check the logic"`,
 }
 
 // questionWords are words the question forms use: typo correction leaves
@@ -105,7 +110,10 @@ close sub longest whats hows wheres whys tell show list give explain describe de
 happen happens happened would suppose supposing imagine loses lost lose losing drops dropped unlinked linked tied connected
 depend depends slips slipped slip slide slides pushed postponed postpone held push longer shorter less fewer under below
 within most least lower max maximum trade trades by per each across much many far long does did didnt doesnt wasnt isnt
-project job programme program schedule building completion date due planned scheduled happening have has got there`)
+project job programme program schedule building completion date due planned scheduled happening have has got there
+fit submit submission submitting ready sound valid healthy robust compliant dcma quality problem problems issue issues error errors
+fault faults mistake mistakes flaw flaws wrong audit assess assessment validate pass meet satisfy comply standard standards point
+fourteen acceptable okay ok baseline baselining network logic health checks check approval plan plans`)
 
 // ParseQuestions reads src as read-only questions, one per clause (the
 // parts split as Parse splits a request); ok is false when some clause is
@@ -385,6 +393,12 @@ func whatIfUnlink(p *parser, g groups) (Question, bool) {
 // "starts", "depends on" "follow", "no longer" "nolonger", "does not"
 // "cannot"; "what's" is "what").
 var questions = []qrule{
+	// Quality: the schedule checks (DCMA 14-point where it applies).
+	{qre(`(?:is|are|will|would|does|do|can) (?:the |this |our |my |it |that )?(?:whole |overall )?(?:project |job |programme |program |schedule |plan |baseline |logic |network |it )?(?:programme |program |schedule |plan |logic |network )?(?:be )?(?:fit|ready|good enough|ok|okay|acceptable|sound|valid|healthy|robust|compliant|in good shape|any good|well built|well formed|up to standard)(?: (?:to|for) (?:submit|submission|submitting|issue|issuing|approval|the client|review|baseline|baselining|use))?(?: .*)?`), constant(AskQuality)},
+	{qre(`(?:does|do|will|would|can) (?:the |this |our |my )?(?:it|project|job|programme|program|schedule|plan|logic|network)(?: programme| program| schedule| plan)? (?:pass|meet|satisfy|comply with|fail) (?:the )?(?:dcma|quality|schedule quality|14 point|fourteen point|checks|check|assessment|standards?)(?: .*)?`), constant(AskQuality)},
+	{qre(`(?:{WH} {BE})?(?:any |the )?(?:problems?|issues?|errors?|faults?|mistakes?|flaws?|wrong|quality|health|dcma(?: check| checks| assessment| score)?|schedule quality|logic quality|quality checks?|logic checks?) (?:with|in|of|for) (?:the |this |our |my )?(?:project|job|programme|program|schedule|plan|logic|network)(?: .*)?`), constant(AskQuality)},
+	{qre(`(?:{WH} {BE})?(?:wrong|off|missing) (?:with|in) (?:the |this |our |my )?(?:project|job|programme|program|schedule|plan|logic|network)(?: .*)?`), constant(AskQuality)},
+	{qre(`(?:check|assess|audit|review|validate|health check) (?:the |this |our |my )?(?:project |job |programme |program |schedule |plan |logic |network )?(?:quality|logic|programme|program|schedule|plan|network)(?: .*)?`), constant(AskQuality)},
 	// What-if: the change asked about.
 	{qre(`{WHATIF} (?P<x>.+?) (?:delete|loses|lost|drops|dropped|had no|has no|didnt have|did not have|doesnt have|nolonger has|nolonger had) (?:its |the |their |a |any )?(?:{LINK}|predecessor|successor|tie) (?:to|with|from|on|into|onto|and) (?P<y>.+)`), whatIfUnlink},
 	{qre(`{WHATIF} (?:delete|unlink|break|cut|drop) (?:{DET})?(?:{LINK}) (?:between) (?P<x>.+?) and (?P<y>.+)`), whatIfUnlink},

@@ -198,6 +198,7 @@ const (
 	toolFloatBy     = "float_by_group"
 	toolCritical    = "critical_path"
 	toolFinish      = "project_finish"
+	toolChecks      = "schedule_checks"
 	toolWhatIf      = "what_if"
 	answerTool      = "answer"
 )
@@ -260,6 +261,7 @@ func AskTools() []llm.Tool {
 		llm.ToolFor[groupArgs](toolFloatBy, "Total float and criticality by level or by trade: per group count, critical count, least and mean total float, activity ids."),
 		llm.ToolFor[noArgs](toolCritical, "Every critical activity (total float 0) by early start, with count and the total number of activities."),
 		llm.ToolFor[noArgs](toolFinish, "The project finish: duration in working days, finish date, the activities finishing at it, critical count and total."),
+		llm.ToolFor[noArgs](toolChecks, "Schedule quality checks (DCMA 14-point where it applies to a logic network, redundant links, dangling ends) with the default thresholds: per check id, name, passed, count, threshold and offenders (activity or relationship ids). For 'is this programme fit to submit'."),
 		llm.ToolFor[whatIfArgs](toolWhatIf, "What if: apply duration changes, delays and removed links to a copy of the schedule (nothing is changed) and report the finish before and after, its change, activities that became or stopped being critical, and the activities whose dates or float changed."),
 		llm.ToolFor[answerArgs](answerTool, "Give the final answer: the text and the ids of the activities it rests on."),
 	}
@@ -267,7 +269,7 @@ func AskTools() []llm.Tool {
 
 func isReadTool(name string) bool {
 	switch name {
-	case toolFind, toolDetails, toolDrivingPath, toolPathFinish, toolNearCrit, toolFloatBy, toolCritical, toolFinish, toolWhatIf:
+	case toolFind, toolDetails, toolDrivingPath, toolPathFinish, toolNearCrit, toolFloatBy, toolCritical, toolFinish, toolChecks, toolWhatIf:
 		return true
 	}
 	return false
@@ -443,6 +445,12 @@ func runReadTool(v *insight.View, name string, args json.RawMessage) (string, er
 		}{len(rs), len(v.S.Activities), len(shown), shown}
 	case toolFinish:
 		out = v.ProjectFinish()
+	case toolChecks:
+		checks, err := insight.RunChecks(v, insight.DefaultThresholds())
+		if err != nil {
+			return "", err
+		}
+		out = map[string]any{"checks": checks}
 	case toolWhatIf:
 		var a whatIfArgs
 		if err := json.Unmarshal(args, &a); err != nil {

@@ -37,7 +37,7 @@ func askView(t *testing.T) *insight.View {
 // readTools are the tools the asker may offer, in order: the read tools
 // and the answer.
 var readTools = []string{"find_activities", "activity_details", "driving_path", "path_to_finish", "near_critical",
-	"float_by_group", "critical_path", "project_finish", "what_if", "answer"}
+	"float_by_group", "critical_path", "project_finish", "schedule_checks", "what_if", "answer"}
 
 // writeTools are the scope manager's tools that change a schedule.
 var writeTools = []string{"delete_activity", "dissolve_activity", "delete_relationship", "remove_scope",
