@@ -592,7 +592,7 @@ var (
 )
 
 const (
-	questionReason = "that is a question, and the planner only changes the schedule: `autoscheduler schedule --schedule ID` (or `--file F`) shows the critical path, floats and dates, and `--format gantt-html` a Gantt chart"
+	questionReason = "that is a question, and the planner only changes the schedule: ask it with `autoscheduler ask \"QUESTION\" --schedule ID` (or `--file F`)"
 	undoReason     = "taking back a change is not a new edit: `autoscheduler dispatch undo DISPATCH-ID` undoes an accepted dispatch (see `autoscheduler dispatch list`), and `review DISPATCH-ID reject` drops a proposal"
 )
 

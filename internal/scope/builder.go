@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/insight"
+
 	"github.com/autoscheduler/autoscheduler/internal/lang"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -333,3 +335,18 @@ func describeLinks(links []schedule.Relationship) string {
 }
 
 func formatDays(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// answer answers a question asked beside the changes ("delete X, and what
+// drives Y?") with the read tools (internal/insight), from the schedule
+// the step plans on: a review note, so nothing asked is dropped.
+func (b *builder) answer(question string) (string, bool) {
+	v, err := insight.New(b.s)
+	if err != nil {
+		return "", false
+	}
+	ans, ok := insight.AnswerIfQuestion(v, question)
+	if !ok || !ans.Understood {
+		return "", false
+	}
+	return ans.Answer, true
+}

@@ -172,6 +172,13 @@ func (b *builder) plan1(i int, c lang.Command, removals bool) {
 	case lang.AddScope:
 		b.addScope(key, c)
 	case lang.Unsupported:
+		if answer, ok := b.answer(c.Source); ok {
+			if len(b.in.Removed) > 0 || len(b.plan.Ops) > 0 {
+				answer = "(on the schedule with the changes planned so far) " + answer
+			}
+			b.note("%q: %s", c.Source, answer)
+			return
+		}
 		b.note("%q: %s", c.Source, c.Reason)
 	default:
 		reason := NotUnderstood

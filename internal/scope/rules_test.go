@@ -97,6 +97,11 @@ func TestRulesPlanner(t *testing.T) {
 			removals:  []string{link("delete_relationship", "SS", "Painting Level 3", "Painting Level 4", 5)},
 			additions: []string{link("add_relationship", "SS", "Painting Level 2", "Painting Level 4", 5)}},
 		{prompt: "Delete activity A007", removals: []string{del("Setting-out survey")}},
+		// A question beside a change is answered in a note, from the
+		// schedule with the removal applied: A147 is driven by A146 (FS+5),
+		// and without A007's 2.5 days Handover starts on day 165.5.
+		{prompt: "delete activity A007, and what drives Handover?", removals: []string{del("Setting-out survey")},
+			note: "(on the schedule with the changes planned so far) Handover (A147) has its early start on day 165.5"},
 		{prompt: "delete activity Setting-out survey", removals: []string{del("Setting-out survey")}},
 		{prompt: `remove "Site hoarding"`, removals: []string{del("Site hoarding")}},
 		{prompt: "dissolve Painting Level 2", removals: []string{dis("Painting Level 2")}},
