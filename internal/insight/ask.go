@@ -68,6 +68,10 @@ func AnswerIfQuestion(v *View, text string) (Answer, bool) {
 // AnswerQuestions answers questions already read (lang.ParseQuestions);
 // res resolves names against v's schedule.
 func AnswerQuestions(v *View, res *lang.Resolver, qs []lang.Question) Answer {
+	if len(v.S.Activities) == 0 {
+		return Answer{Answer: "The schedule has no activities yet: there is nothing to answer from. Import a schedule or add activities first.",
+			Activities: []string{}, Understood: true}
+	}
 	a := &asker{v: v, res: res}
 	var parts []string
 	var ids []string
@@ -476,8 +480,8 @@ func (a *asker) criticalPath() Answer {
 	crit := a.v.CriticalPath()
 	f := a.v.ProjectFinish()
 	return Answer{
-		Answer: fmt.Sprintf("%s of %d are critical (total float 0); the project finishes on %s. By early start: %s.",
-			count(len(crit), "activity", "activities"), f.Total, a.day(f.Duration, f.FinishDate), list(crit, nil)),
+		Answer: fmt.Sprintf("%d of %s critical (total float 0); the project finishes on %s. By early start: %s.",
+			len(crit), countVerb(f.Total, "is", "are"), a.day(f.Duration, f.FinishDate), list(crit, nil)),
 		Activities: IDs(crit),
 	}
 }

@@ -62,3 +62,18 @@ func TestAskQuality(t *testing.T) {
 		t.Errorf("is Piling critical: %q", ans.Answer)
 	}
 }
+
+// TestAskEmptySchedule: a schedule with no activities has nothing to
+// answer from, whatever the question, and says so.
+func TestAskEmptySchedule(t *testing.T) {
+	v, err := insight.New(&schedule.Schedule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"what is the critical path", "float by level", "is this programme fit to submit?", "near critical"} {
+		ans := insight.Ask(v, q)
+		if !strings.Contains(ans.Answer, "no activities") || ans.Activities == nil || len(ans.Activities) != 0 {
+			t.Errorf("%q on an empty schedule: %q %v", q, ans.Answer, ans.Activities)
+		}
+	}
+}

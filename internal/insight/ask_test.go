@@ -41,7 +41,7 @@ func TestAsk(t *testing.T) {
 		{toolBuilding, "is piling critical?", "A009", []string{"it is critical"}},
 		{toolBuilding, "how much can site hoarding slip", "A003", []string{"1.5 working days of total float"}},
 		// The critical path: every critical activity, report order.
-		{toolBuilding, "what is the critical path", finishPath54, []string{"54 activities of 147 are critical", "day 167"}},
+		{toolBuilding, "what is the critical path", finishPath54, []string{"54 of 147 activities are critical", "day 167"}},
 		// Near critical: TF in (0, 5], 54 critical besides.
 		{toolBuilding, "near critical", "A133 A137 A004 A003 A005 A095 A134 A099 A101 A102 A103", []string{"11 activities are near-critical", "besides the 54 critical ones", "No limit was said"}},
 		{toolBuilding, "near-critical activities with float under 2 days", "A133 A137 A004 A003 A005", []string{"under 2 working days"}},
@@ -76,7 +76,7 @@ func TestAsk(t *testing.T) {
 
 		// mspdirelations: 1-FS->2, 2-SS+1->3, 3-FF->4, 4-SF->5.
 		{toolMSPDIRel, "what drives task 5", "1 2 3 4 5", []string{"(5 activities)"}},
-		{toolMSPDIRel, "what is the critical path", "1 2 3 4", []string{"4 activities of 5", "day 3 (2006-09-25 17:00)"}},
+		{toolMSPDIRel, "what is the critical path", "1 2 3 4", []string{"4 of 5 activities are critical", "day 3 (2006-09-25 17:00)"}},
 		{toolMSPDIRel, "near critical within 1 day", "5", []string{"1 activity is near-critical", "Task 5 (5, total float 1)"}},
 		{toolMSPDIRel, "what if task 2 takes 3 days", "2 3 4", []string{"day 4 (2006-09-26 17:00) instead of day 3", "no longer be critical: Task 3 (3); Task 4 (4)"}},
 		{toolMSPDIRel, "what if task 1 starts 2 days later", "1", []string{"day 5 (2006-09-27 17:00)"}},
