@@ -119,6 +119,11 @@ func (a *Asker) AskDetailed(ctx context.Context, v *insight.View, question strin
 		if unusable(err) || isKind(err, llm.KindContentFilter) {
 			return a.fallback(v, question, res, "the model's reply could not be used ("+err.Error()+")"), nil
 		}
+		if isKind(err, llm.KindBadRequest) && len(msgs) > 2 {
+			// Refused once tool results are in: the conversation outgrew
+			// what the endpoint takes (a small model's context).
+			return a.fallback(v, question, res, "the conversation outgrew what the model accepts ("+err.Error()+")"), nil
+		}
 		if err != nil {
 			return res, fmt.Errorf("asking the model: %w", err)
 		}
