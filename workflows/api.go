@@ -3,6 +3,7 @@
 package workflows
 
 import (
+	"fmt"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -139,6 +140,17 @@ type DispatchState struct {
 	Reviewer       string           `json:"reviewer,omitempty"`
 	// Decisions are the reviews of the rounds so far.
 	Decisions []Decision `json:"decisions,omitempty"`
+	// Back, when set, is the earlier round Round re-applies instead of
+	// planning (the last review was "back").
+	Back *BackState `json:"back,omitempty"`
+}
+
+// BackState is a round taken back: the round whose ops are re-applied,
+// the ops, and who took it back.
+type BackState struct {
+	Round    int           `json:"round"`
+	Ops      []schedule.Op `json:"ops,omitempty"`
+	Reviewer string        `json:"reviewer"`
 }
 
 // Dispatch outcomes.
@@ -179,7 +191,19 @@ type DispatchResult struct {
 const (
 	DecisionAccept = "accept"
 	DecisionReject = "reject"
+	// The review actions (dispatches since the "review-actions" version):
+	// redo plans the same prompt again as the next round, without
+	// feedback; back re-applies the previous round's proposal as the next
+	// round, without planning (not on round 1); cancel compensates and
+	// ends the dispatch cancelled. Redo and back are refused at the round
+	// limit.
+	DecisionRedo   = "redo"
+	DecisionBack   = "back"
+	DecisionCancel = "cancel"
 )
+
+// Decisions are the review decisions, in the order they are offered.
+var Decisions = []string{DecisionAccept, DecisionReject, DecisionRedo, DecisionBack, DecisionCancel}
 
 // Review is a person's verdict on a proposal. Reject with Feedback starts
 // another round planned with that feedback.
@@ -210,6 +234,12 @@ func (d Decision) Summary() string {
 	switch {
 	case d.Decision == DecisionAccept:
 		return "accepted by " + d.Reviewer
+	case d.Decision == DecisionRedo:
+		return "redone by " + d.Reviewer
+	case d.Decision == DecisionBack:
+		return fmt.Sprintf("taken back to round %d by %s", d.Round-1, d.Reviewer)
+	case d.Decision == DecisionCancel:
+		return "cancelled by " + d.Reviewer
 	case d.Feedback != "":
 		return "rejected with feedback by " + d.Reviewer
 	}

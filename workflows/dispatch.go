@@ -39,11 +39,13 @@ const (
 	versionOutcome        = "dispatch-outcome"      // DispatchOutcome search attribute
 	versionReviewRace     = "review-at-timeout"     // a review taken as the timer fires wins
 	versionSeparateOnce   = "separate-once"         // one separation per dispatch
+	versionReviewActions  = "review-actions"        // redo, back and cancel at review
 )
 
 // versions says which versioned behaviours this run has.
 type versions struct {
 	clarifies, commitDetached, bounded, byReference, people, outcome, reviewRace, separateOnce bool
+	reviewActions                                                                              bool
 }
 
 func getVersions(ctx workflow.Context) versions {
@@ -59,6 +61,7 @@ func getVersions(ctx workflow.Context) versions {
 		outcome:        on(versionOutcome),
 		reviewRace:     on(versionReviewRace),
 		separateOnce:   on(versionSeparateOnce),
+		reviewActions:  on(versionReviewActions),
 	}
 }
 
@@ -294,13 +297,27 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 	var feedback string
 	var previous []schedule.Op
+	// back is set when the round re-applies an earlier round's ops (a
+	// review's "back") instead of planning.
+	var back *backRound
 	first := 1
 	if c := w.in.Continued; c != nil {
 		first, feedback, previous = c.Round, c.Feedback, c.Previous
+		if c.Back != nil {
+			b := *c.Back
+			back = &b
+		}
 	}
 	for round := first; ; round++ {
 		w.round, w.impact, w.notes, w.question = round, nil, nil, ""
-		if err := w.propose(ctx, feedback, previous); errors.Is(err, errUnanswered) {
+		var err error
+		if back != nil {
+			err = w.reapply(ctx, *back)
+		} else {
+			err = w.propose(ctx, feedback, previous)
+		}
+		back = nil
+		if errors.Is(err, errUnanswered) {
 			return w.compensateAndFinish(ctx, StatusTimedOut)
 		} else if err != nil {
 			return w.abort(ctx, err)
@@ -323,8 +340,30 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 			review.Reviewer = who(review.Reviewer)
 		}
 		w.reviewer = review.Reviewer
-		if review.Decision == DecisionAccept {
+		switch review.Decision {
+		case DecisionAccept:
 			return w.commit(ctx, review.Reviewer)
+		case DecisionCancel:
+			w.logger.Info("Dispatch cancelled at review", "Round", round, "Reviewer", review.Reviewer)
+			w.reason = fmt.Sprintf("cancelled at review of round %d by %s", round, who(review.Reviewer))
+			return w.compensateAndFinish(ctx, StatusCancelled)
+		case DecisionRedo, DecisionBack:
+			// Checked by checkReview: only with v.reviewActions, below the
+			// round limit, and back not on round 1.
+			var next *backRound
+			if review.Decision == DecisionBack {
+				next = &backRound{Round: round - 1, Ops: w.opsOf(round - 1), Reviewer: who(review.Reviewer)}
+			}
+			w.logger.Info("Round taken "+review.Decision, "Round", round, "Reviewer", review.Reviewer)
+			if err := w.compensate(ctx); err != nil {
+				return w.finish(ctx, StatusFailed, err)
+			}
+			// Redo plans the prompt afresh: no feedback, no rejected proposal.
+			feedback, previous, back = "", nil, next
+			if w.v.bounded && workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+				return w.continueAsNew(ctx, round+1, feedback, previous, back)
+			}
+			continue
 		}
 		w.logger.Info("Proposal rejected", "Round", round, "Reviewer", review.Reviewer, "Feedback", review.Feedback)
 		if review.Feedback != "" && round >= w.in.MaxRounds {
@@ -338,15 +377,49 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		}
 		feedback = review.Feedback
 		if w.v.bounded && workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
-			return w.continueAsNew(ctx, round+1, feedback, previous)
+			return w.continueAsNew(ctx, round+1, feedback, previous, nil)
 		}
 	}
+}
+
+// backRound is what a round taken back re-applies: the ops an earlier
+// round proposed (as its change records hold them).
+type backRound = BackState
+
+// opsOf returns the ops round proposed, in application order.
+func (w *dispatch) opsOf(round int) []schedule.Op {
+	var ops []schedule.Op
+	for _, c := range w.changes {
+		if c.Round == round {
+			ops = append(ops, c.Op)
+		}
+	}
+	return ops
+}
+
+// reapply is a round taken back (v.reviewActions): the earlier round's ops
+// are applied again, with fresh op IDs scoped to this round, and the CPM
+// impact computed, without planning.
+func (w *dispatch) reapply(ctx workflow.Context, b BackState) error {
+	w.notes = append(w.notes, fmt.Sprintf("Round %d is round %d's proposal again, taken back by %s.", w.round, b.Round, b.Reviewer))
+	if len(b.Ops) > 0 {
+		w.setStage(ctx, StageApplyingAdditions)
+		opScope := fmt.Sprintf("%s/round-%d/back", w.scope, w.round)
+		ops := make([]schedule.Op, len(b.Ops))
+		for i, op := range b.Ops {
+			ops[i] = op.WithScope(opScope)
+		}
+		if err := w.apply(ctx, ops); err != nil {
+			return fmt.Errorf("re-applying round %d: %w", b.Round, err)
+		}
+	}
+	return w.computeImpact(ctx)
 }
 
 // continueAsNew starts the dispatch afresh, between rounds (the last one
 // compensated, so no applied inverses need carrying), with the state the
 // next round needs. Waiting proposal Updates are told to ask again.
-func (w *dispatch) continueAsNew(ctx workflow.Context, round int, feedback string, previous []schedule.Op) (*DispatchResult, error) {
+func (w *dispatch) continueAsNew(ctx workflow.Context, round int, feedback string, previous []schedule.Op, back *BackState) (*DispatchResult, error) {
 	w.logger.Info("Continuing as new", "NextRound", round, "HistoryLength", workflow.GetInfo(ctx).GetCurrentHistoryLength())
 	w.continuing = true
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
@@ -357,7 +430,7 @@ func (w *dispatch) continueAsNew(ctx workflow.Context, round int, feedback strin
 	next.Continued = &DispatchState{
 		Round: round, Scope: w.scope, Separation: w.sep, Feedback: feedback, Previous: previous,
 		Changes: changes, ChangesOmitted: omitted, Usage: w.usage, Reviewer: w.reviewer,
-		Decisions: slices.Clone(w.decisions),
+		Decisions: slices.Clone(w.decisions), Back: back,
 	}
 	return nil, workflow.NewContinueAsNewError(ctx, DispatchWorkflow, next)
 }
@@ -452,6 +525,11 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 			return fmt.Errorf("applying %s: %w", st.Kind, err)
 		}
 	}
+	return w.computeImpact(ctx)
+}
+
+// computeImpact computes the CPM impact of the round's changes, if any.
+func (w *dispatch) computeImpact(ctx workflow.Context) error {
 	if w.hasApplied() {
 		in := activities.ImpactInput{ScheduleID: w.in.ScheduleID, Inverses: w.inverses}
 		if w.v.byReference {
@@ -605,12 +683,25 @@ func (w *dispatch) proposalReady(req ProposalRequest) bool {
 // naming who decided that round when someone did: two people reviewing
 // one proposal, the second is told the first decided it.
 func (w *dispatch) checkReview(r Review) error {
-	if r.Decision != DecisionAccept && r.Decision != DecisionReject {
+	action := w.v.reviewActions && (r.Decision == DecisionRedo || r.Decision == DecisionBack || r.Decision == DecisionCancel)
+	switch {
+	case r.Decision == DecisionAccept || r.Decision == DecisionReject || action:
+	case w.v.reviewActions:
+		return fmt.Errorf("decision %q: must be one of %s", r.Decision, strings.Join(Decisions, ", "))
+	default:
 		return fmt.Errorf("decision %q: must be %q or %q", r.Decision, DecisionAccept, DecisionReject)
 	}
 	round := r.Round
 	if round == 0 {
 		round = w.round
+	}
+	if action && round == w.round {
+		switch {
+		case r.Decision == DecisionBack && round <= 1:
+			return fmt.Errorf("back: round %d has no previous round to go back to", round)
+		case r.Decision != DecisionCancel && round >= w.in.MaxRounds:
+			return fmt.Errorf("%s: the round limit (%d) is reached; accept, reject or cancel round %d", r.Decision, w.in.MaxRounds, round)
+		}
 	}
 	if d, ok := w.decisionOf(round); ok {
 		return fmt.Errorf("round %d was already decided: %s", round, d.Summary())
