@@ -512,3 +512,28 @@ func TestAskTheSchedule(t *testing.T) {
 		t.Error("a question started a dispatch")
 	}
 }
+
+// TestTheNameIsRemembered: the name sent with a decision fills the next
+// page's name fields (a cookie), so a reviewer types it once.
+func TestTheNameIsRemembered(t *testing.T) {
+	a := startApp(t)
+	a.importFile(t, "../../examples/building.json", "remember")
+	b := a.browser(t)
+	id := b.prompt("remember", "Delete activity A007", "")
+	b.reviewPageShows(id, `id="review-form"`)
+	b.post("/d/"+id+"/review", url.Values{"round": {"1"}, "decision": {"feedback"}, "name": {"alice"},
+		"feedback": {"delete activity A008"}})
+	page := b.reviewPageShows(id, `name="round" value="2"`)
+	if !strings.Contains(page, `<input name="name" value="alice"`) {
+		t.Errorf("round 2's form does not remember alice")
+	}
+	b.post("/d/"+id+"/review", url.Values{"round": {"2"}, "decision": {"reject"}})
+	var res workflows.DispatchResult
+	if err := a.C.GetWorkflow(context.Background(), id, "").Get(context.Background(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Reviewer != "alice" {
+		// The last post sent no name: the remembered one is used.
+		t.Errorf("reviewer %q, want the remembered alice", res.Reviewer)
+	}
+}
