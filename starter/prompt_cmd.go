@@ -151,7 +151,7 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		if err := printProposal(opts, id, proposal); err != nil {
 			return err
 		}
-		review, err := decide(opts, in)
+		review, err := decide(opts, in, proposal.Round)
 		if err != nil {
 			return err
 		}
@@ -159,7 +159,10 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		if err := dispatches.SendReview(ctx, c, id, review); err != nil {
 			return err
 		}
-		if review.Decision == "accept" || review.Feedback == "" {
+		// Feedback, redo and back go on to the next round; the rest end.
+		switch {
+		case review.Decision == workflows.DecisionRedo, review.Decision == workflows.DecisionBack:
+		case review.Decision == workflows.DecisionAccept, review.Feedback == "":
 			return printResult(ctx, opts, run)
 		}
 	}
@@ -184,18 +187,36 @@ func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (stri
 }
 
 // decide asks the person, unless --yes decided already; an answer that is
-// none of a, r and f is asked again, and so is empty feedback. The
-// Reviewer is the caller's to fill.
-func decide(opts *promptOptions, in *bufio.Reader) (workflows.Review, error) {
+// none of a, r, f, d (redo), b (back, from round 2) and c (cancel) is
+// asked again, and so is empty feedback. The Reviewer is the caller's to
+// fill.
+func decide(opts *promptOptions, in *bufio.Reader, round int) (workflows.Review, error) {
 	if opts.Yes {
 		return workflows.Review{Decision: workflows.DecisionAccept}, nil
 	}
 	noAnswer := errors.New("no answer on standard input: pass --yes, or review later with `autoscheduler review`")
 	for {
-		fmt.Fprint(opts.io.ErrOut, "Accept, Reject, or reject with Feedback? [a/r/f] ")
+		back := ""
+		if round > 1 {
+			back = fmt.Sprintf(", b to go back to round %d", round-1)
+		}
+		fmt.Fprintf(opts.io.ErrOut, "Accept, Reject, or reject with Feedback? [a/r/f] (or d to redo%s, c to cancel) ", back)
 		line, err := in.ReadString('\n')
 		answer := strings.ToLower(strings.TrimSpace(line))
 		switch answer {
+		case "d", "redo":
+			return workflows.Review{Decision: workflows.DecisionRedo}, nil
+		case "b", "back":
+			if round > 1 {
+				return workflows.Review{Decision: workflows.DecisionBack}, nil
+			}
+			fmt.Fprintln(opts.io.ErrOut, "Round 1 has no previous round to go back to.")
+			if err != nil {
+				return workflows.Review{}, noAnswer
+			}
+			continue
+		case "c", "cancel":
+			return workflows.Review{Decision: workflows.DecisionCancel}, nil
 		case "a", "accept":
 			return workflows.Review{Decision: workflows.DecisionAccept}, nil
 		case "r", "reject":
@@ -216,7 +237,7 @@ func decide(opts *promptOptions, in *bufio.Reader) (workflows.Review, error) {
 				return workflows.Review{}, noAnswer
 			}
 		default:
-			fmt.Fprintf(opts.io.ErrOut, "%q is not an answer: type a to accept, r to reject, f to reject with feedback.\n", answer)
+			fmt.Fprintf(opts.io.ErrOut, "%q is not an answer: type a to accept, r to reject, f to reject with feedback, d to redo, b to go back, c to cancel.\n", answer)
 		}
 		if err != nil {
 			return workflows.Review{}, noAnswer

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,22 +26,37 @@ type reviewOptions struct {
 func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *reviewOptions) error) *cobra.Command {
 	opts := &reviewOptions{io: io, temporal: tc}
 	cmd := &cobra.Command{
-		Use:   "review DISPATCH-ID accept|reject [--feedback TEXT]",
-		Short: "Accept or reject a dispatch's proposal",
-		Long: "Send a review (recorded under --as, default the OS user) and, unless it carries feedback,\n" +
-			"wait for the commit or the compensation to finish and print the outcome.\n" +
+		Use:   "review DISPATCH-ID accept|reject|redo|back|cancel [--feedback TEXT] [--round N]",
+		Short: "Accept, reject, redo, take back or cancel a dispatch's proposal",
+		Long: "Send a review (recorded under --as, default the OS user) and, unless it carries feedback\n" +
+			"or starts another round, wait for the commit or the compensation to finish and print the outcome.\n" +
+			"  accept   commit the round's changes\n" +
+			"  reject   undo them and end (with --feedback: plan another round with it)\n" +
+			"  redo     undo them and plan the same prompt again as the next round\n" +
+			"  back     undo them and propose the previous round's changes again as the next round\n" +
+			"           (not on round 1)\n" +
+			"  cancel   undo them and end the dispatch cancelled\n" +
 			"Exit status: 0 when the dispatch ends accepted or rejected, 1 when it failed, timed out\n" +
 			"or was cancelled, or the review was refused; 2 on a usage error.",
 		Example: "  autoscheduler review dispatch-building accept\n" +
-			"  autoscheduler review dispatch-building reject --feedback \"keep the roof works\"",
+			"  autoscheduler review dispatch-building reject --feedback \"keep the roof works\"\n" +
+			"  autoscheduler review dispatch-building redo\n" +
+			"  autoscheduler review dispatch-building back --round 2\n" +
+			"  autoscheduler review dispatch-building cancel",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID, opts.Decision = args[0], args[1]
-			if opts.Decision != workflows.DecisionAccept && opts.Decision != workflows.DecisionReject {
-				return usagef("review: decision %q: want accept or reject", opts.Decision)
+			if !slices.Contains(workflows.Decisions, opts.Decision) {
+				return usagef("review: decision %q: want one of %s", opts.Decision, strings.Join(workflows.Decisions, ", "))
 			}
-			if opts.Feedback != "" && opts.Decision == workflows.DecisionAccept {
+			if opts.Feedback != "" && opts.Decision != workflows.DecisionReject {
 				return usagef("review: --feedback goes with reject")
+			}
+			if opts.Round < 0 {
+				return usagef("review: --round %d: rounds count from 1", opts.Round)
+			}
+			if opts.Decision == workflows.DecisionBack && opts.Round == 1 {
+				return usagef("review: back: round 1 has no previous round to go back to")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -64,7 +81,7 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 		return err
 	}
 	fmt.Fprintf(opts.io.ErrOut, "%s: %s sent as %s\n", opts.ID, opts.Decision, review.Reviewer)
-	if opts.Feedback != "" {
+	if opts.Feedback != "" || opts.Decision == workflows.DecisionRedo || opts.Decision == workflows.DecisionBack {
 		// The next round is planning; see it with `dispatch show`.
 		fmt.Fprintf(opts.io.ErrOut, "the next round is being planned: see `autoscheduler dispatch show %s`\n", opts.ID)
 		return nil

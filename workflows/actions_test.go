@@ -218,7 +218,9 @@ func TestReviewActionsBackAcrossContinueAsNew(t *testing.T) {
 		t.Fatalf("continued input = %+v", c)
 	}
 	g := f.again()
-	g.env.RegisterDelayedCallback(func() { g.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "carol", Round: 3}, nil) }, time.Hour)
+	g.env.RegisterDelayedCallback(func() {
+		g.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "carol", Round: 3}, nil)
+	}, time.Hour)
 	res := g.run(next)
 	if res.Status != workflows.StatusAccepted || res.Rounds != 3 {
 		t.Fatalf("result = %+v", res)
