@@ -123,8 +123,13 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
 			return
 		}
+	case workflows.DecisionRedo, workflows.DecisionBack, workflows.DecisionCancel:
+		// The review actions: the dispatch checks they apply (back not on
+		// round 1, redo and back not at the round limit).
+		review.Decision = r.FormValue("decision")
+		review.Feedback = ""
 	default:
-		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("decision %q: want accept, reject or feedback", r.FormValue("decision")))
+		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("decision %q: want accept, reject, feedback, redo, back or cancel", r.FormValue("decision")))
 		return
 	}
 	round, err := strconv.Atoi(r.FormValue("round"))
@@ -161,6 +166,12 @@ func decisionText(r workflows.Review) string {
 	switch {
 	case r.Decision == workflows.DecisionAccept:
 		return "accept"
+	case r.Decision == workflows.DecisionRedo:
+		return "redo"
+	case r.Decision == workflows.DecisionBack:
+		return fmt.Sprintf("back to round %d", r.Round-1)
+	case r.Decision == workflows.DecisionCancel:
+		return "cancel"
 	case r.Feedback != "":
 		return "reject with feedback"
 	}
