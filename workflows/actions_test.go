@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/workflow"
+
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -227,5 +229,24 @@ func TestReviewActionsBackAcrossContinueAsNew(t *testing.T) {
 	}
 	if g.hasName("Site hoarding") || !g.hasName("Setting-out survey") {
 		t.Errorf("want Site hoarding deleted and Setting-out survey kept")
+	}
+}
+
+// TestReviewActionsNotInOlderDispatches: a dispatch that began before the
+// "review-actions" version refuses redo, back and cancel as it always did.
+func TestReviewActionsNotInOlderDispatches(t *testing.T) {
+	f := newFixture(t)
+	f.env.OnGetVersion("review-actions", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	var redo, reject func() error
+	f.env.RegisterDelayedCallback(func() {
+		redo = f.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionRedo, Reviewer: "bob"}, nil)
+		reject = f.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Reviewer: "bob"}, nil)
+	}, time.Hour)
+	res := f.run(workflows.DispatchInput{Prompt: "delete activity Site hoarding"})
+	if err := redo(); err == nil || !strings.Contains(err.Error(), `decision "redo": must be "accept" or "reject"`) {
+		t.Errorf("redo in an older dispatch: %v", err)
+	}
+	if err := reject(); err != nil || res.Status != workflows.StatusRejected {
+		t.Errorf("reject: %v, result %+v", err, res)
 	}
 }

@@ -24,6 +24,9 @@ func TestDecisionSummary(t *testing.T) {
 		{workflows.Decision{Round: 1, Decision: workflows.DecisionAccept, Feedback: "nice", Reviewer: "bob"}, "accepted by bob"},
 		{workflows.Decision{Round: 2, Decision: workflows.DecisionReject, Reviewer: "carol"}, "rejected by carol"},
 		{workflows.Decision{Round: 3, Decision: workflows.DecisionReject, Feedback: "not floor 3", Reviewer: "alice"}, "rejected with feedback by alice"},
+		{workflows.Decision{Round: 1, Decision: workflows.DecisionRedo, Reviewer: "bob"}, "redone by bob"},
+		{workflows.Decision{Round: 2, Decision: workflows.DecisionBack, Reviewer: "bob"}, "taken back to round 1 by bob"},
+		{workflows.Decision{Round: 4, Decision: workflows.DecisionCancel, Reviewer: "bob"}, "cancelled by bob"},
 	} {
 		if got := tc.d.Summary(); got != tc.want {
 			t.Errorf("%+v.Summary() = %q, want %q", tc.d, got, tc.want)
