@@ -82,8 +82,12 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	}
 	fmt.Fprintf(opts.io.ErrOut, "%s: %s sent as %s\n", opts.ID, opts.Decision, review.Reviewer)
 	if opts.Feedback != "" || opts.Decision == workflows.DecisionRedo || opts.Decision == workflows.DecisionBack {
-		// The next round is planning; see it with `dispatch show`.
-		fmt.Fprintf(opts.io.ErrOut, "the next round is being planned: see `autoscheduler dispatch show %s`\n", opts.ID)
+		// The next round is on its way; see it with `dispatch show`.
+		next := "the next round is being planned"
+		if opts.Decision == workflows.DecisionBack {
+			next = "the next round applies the previous round's changes again"
+		}
+		fmt.Fprintf(opts.io.ErrOut, "%s: see `autoscheduler dispatch show %s`\n", next, opts.ID)
 		return nil
 	}
 	// Accept commits and reject compensates: wait for that to finish, so
