@@ -10,7 +10,6 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
-	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 )
 
@@ -150,16 +149,6 @@ func loadView(ctx context.Context, stores *config.Stores, file, scheduleID strin
 		return nil, err
 	}
 	return insight.New(s)
-}
-
-// loadStoredSchedule reads a schedule from the configured stores.
-func loadStoredSchedule(ctx context.Context, stores *config.Stores, scheduleID string) (*schedule.Schedule, error) {
-	c, err := stores.Open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close(ctx)
-	return c.Load(ctx, scheduleID)
 }
 
 // printAnswer prints an offline answer: its words, or with asJSON exactly

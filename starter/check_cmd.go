@@ -10,7 +10,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 )
 
 // checkOptions are the flags of `autoscheduler check`.
@@ -107,28 +106,9 @@ func (e *errChecksFailed) Error() string {
 }
 
 func checkRun(ctx context.Context, opts *checkOptions) error {
-	var v *insight.View
-	if opts.File != "" {
-		s, net, err := interchange.Load(opts.File)
-		if err != nil {
-			return err
-		}
-		if v, err = insight.NewOf(s, net.Compute()); err != nil {
-			return err
-		}
-	} else {
-		c, err := opts.stores.Open(ctx)
-		if err != nil {
-			return err
-		}
-		defer c.Close(ctx)
-		s, err := c.Load(ctx, opts.Schedule)
-		if err != nil {
-			return err
-		}
-		if v, err = insight.New(s); err != nil {
-			return err
-		}
+	v, err := loadView(ctx, opts.stores, opts.File, opts.Schedule)
+	if err != nil {
+		return err
 	}
 	results, err := insight.RunChecks(v, opts.Limits)
 	if err != nil {

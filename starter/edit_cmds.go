@@ -33,12 +33,7 @@ func (e *editEnv) jsonFlag(cmd *cobra.Command, what string) {
 
 // load reads the stored schedule.
 func (e *editEnv) load(ctx context.Context, scheduleID string) (*schedule.Schedule, error) {
-	c, err := e.stores.Open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close(ctx)
-	return c.Load(ctx, scheduleID)
+	return loadStoredSchedule(ctx, e.stores, scheduleID)
 }
 
 // edit runs ops through an EditWorkflow and prints what was applied.

@@ -70,12 +70,8 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 			return err
 		}
 	} else {
-		c, err := opts.stores.Open(ctx)
-		if err != nil {
-			return err
-		}
-		defer c.Close(ctx)
-		if s, err = c.Load(ctx, opts.Schedule); err != nil {
+		var err error
+		if s, err = loadStoredSchedule(ctx, opts.stores, opts.Schedule); err != nil {
 			return err
 		}
 	}

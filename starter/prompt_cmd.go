@@ -366,12 +366,7 @@ func checkSchedule(ctx context.Context, stores *config.Stores, scheduleID string
 	if stores == nil {
 		return nil
 	}
-	c, err := stores.Open(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close(ctx)
-	_, err = c.Load(ctx, scheduleID)
+	_, err := loadStoredSchedule(ctx, stores, scheduleID)
 	return err
 }
 

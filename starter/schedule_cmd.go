@@ -67,12 +67,7 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 			return err
 		}
 	} else {
-		c, err := opts.stores.Open(ctx)
-		if err != nil {
-			return err
-		}
-		defer c.Close(ctx)
-		s, err := c.Load(ctx, opts.Schedule)
+		s, err := loadStoredSchedule(ctx, opts.stores, opts.Schedule)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
 
@@ -231,4 +232,14 @@ func newVerifyCmd(io *streams, stores *config.Stores) *cobra.Command {
 	cmd.Flags().BoolVar(&repair, "repair", false, "finish interrupted writes even if their process looks alive, and mend drift from the graph store")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print JSON: {"schedule", "agree", "differences": [...], "activities", "relationships"}`)
 	return cmd
+}
+
+// loadStoredSchedule reads a schedule from the configured stores.
+func loadStoredSchedule(ctx context.Context, stores *config.Stores, scheduleID string) (*schedule.Schedule, error) {
+	c, err := stores.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close(ctx)
+	return c.Load(ctx, scheduleID)
 }
