@@ -11,7 +11,6 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
-	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -46,6 +45,8 @@ type reviewData struct {
 	WorseChecks []insight.CheckResult
 	ChecksDone  bool
 	ChecksError string
+	// Snapshot fetches the before/after Gantt drawn with this page.
+	Snapshot string
 }
 
 // reviewPage shows a dispatch: its live stage while planning, then the
@@ -87,11 +88,7 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 					d.Diff = p.Impact.Diff
 				}
 				if st.AwaitingReview {
-					worse, err := s.worseChecks(r, det.Schedule, p.Round, det.Changes)
-					if err != nil {
-						d.ChecksError = err.Error()
-					}
-					d.WorseChecks, d.ChecksDone = worse, err == nil
+					s.compareRound(r, &d, det, p.Round)
 				}
 			}
 		}
@@ -203,6 +200,9 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id", id))
 		return
 	}
+	if s.sendSnapshot(w, r, id) {
+		return
+	}
 	var st workflows.Status
 	if err := dispatches.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err != nil {
 		s.fail(w, r, http.StatusNotFound, dispatches.RootCause(err))
@@ -213,51 +213,67 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadGateway, dispatches.RootCause(err))
 		return
 	}
-	before, after, err := s.roundVersions(r, scheduleID, st.Round, changes)
+	rb, ra, err := s.roundReports(r, scheduleID, st.Round, changes)
 	if err != nil {
 		s.fail(w, r, statusOf(err), err.Error())
-		return
-	}
-	rb, err := render.NewReport(before)
-	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, "CPM before the change: "+err.Error())
-		return
-	}
-	ra, err := render.NewReport(after)
-	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, "CPM after the change: "+err.Error())
 		return
 	}
 	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
 }
 
-// roundVersions are the stored schedule before and after the round's
-// applied changes: the store holds the proposal (after); the graph
-// ledger's inverses of the round's ops, undone on a copy, give the before.
-func (s *Server) roundVersions(r *http.Request, scheduleID string, round int, changes []workflows.ChangeRecord) (before, after *schedule.Schedule, err error) {
+// compareRound fills in what the review page shows of the round awaiting
+// review beyond its proposal: the checks it makes worse, and its
+// before/after Gantt, drawn from the same load and CPM for the page's
+// frame to fetch.
+func (s *Server) compareRound(r *http.Request, d *reviewData, det *dispatches.Detail, round int) {
+	rb, ra, err := s.roundReports(r, det.Schedule, round, det.Changes)
+	if err == nil {
+		d.WorseChecks, err = worseChecks(rb, ra)
+	}
+	if err != nil {
+		d.ChecksError = err.Error()
+		return
+	}
+	d.ChecksDone = true
+	d.Snapshot = s.snapshots.put(det.ID, func() ([]byte, error) {
+		return drawn(func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
+	})
+}
+
+// roundReports are the stored schedule before and after the round's
+// applied changes, computed: the store holds the proposal (after); the
+// graph ledger's inverses of the round's ops, undone on a copy, give the
+// before.
+func (s *Server) roundReports(r *http.Request, scheduleID string, round int, changes []workflows.ChangeRecord) (before, after *render.Report, err error) {
 	var opIDs []string
 	for _, ch := range changes {
 		if ch.Round == round && ch.Status == workflows.ChangeApplied {
 			opIDs = append(opIDs, ch.Op.ID)
 		}
 	}
-	if after, err = s.stores.Load(r.Context(), scheduleID); err != nil {
+	sa, err := s.stores.Load(r.Context(), scheduleID)
+	if err != nil {
 		return nil, nil, err
 	}
-	before, err = dispatches.Before(r.Context(), s.stores.Graph, scheduleID, after, opIDs)
-	return before, after, err
+	sb, err := dispatches.Before(r.Context(), s.stores.Graph, scheduleID, sa, opIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if before, err = render.NewReport(sb); err != nil {
+		return nil, nil, fmt.Errorf("CPM before the change: %w", err)
+	}
+	if after, err = render.NewReport(sa); err != nil {
+		return nil, nil, fmt.Errorf("CPM after the change: %w", err)
+	}
+	return before, after, nil
 }
 
-// worseChecks are the schedule checks the round's changes make worse
-// (a check that now fails, or has more offenders).
-func (s *Server) worseChecks(r *http.Request, scheduleID string, round int, changes []workflows.ChangeRecord) ([]insight.CheckResult, error) {
-	before, after, err := s.roundVersions(r, scheduleID, round, changes)
-	if err != nil {
-		return nil, err
-	}
+// worseChecks are the schedule checks going from before to after makes
+// worse (a check that now fails, or has more offenders).
+func worseChecks(before, after *render.Report) ([]insight.CheckResult, error) {
 	var reports [2][]insight.CheckResult
-	for i, sc := range []*schedule.Schedule{before, after} {
-		v, err := insight.New(sc)
+	for i, rep := range []*render.Report{before, after} {
+		v, err := insight.NewOf(rep.Schedule, rep.Result)
 		if err != nil {
 			return nil, err
 		}

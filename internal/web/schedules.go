@@ -214,7 +214,9 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	}
 	res, clock := rep.Result, rep.Clock
 	// The frame's Gantt is drawn now, from this very load, while the page is.
-	snap := s.snapshots.put(id, func() ([]byte, error) { return drawGantt(rep) })
+	snap := s.snapshots.put(id, func() ([]byte, error) {
+		return drawn(func(w io.Writer) error { return render.WriteGanttHTML(w, rep) })
+	})
 	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(sc.Name, id)), ID: id, ScheduleName: sc.Name,
 		Activities: len(sc.Activities), Relationships: len(sc.Relationships), Finish: finishText(rep)}
 	d.Rows = make([]activityRow, len(sc.Activities))
@@ -292,12 +294,7 @@ func (s *Server) uiLink(id, runID string) string {
 // (?snap=), else the schedule as stored now.
 func (s *Server) ganttPage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if page, err, ok := s.snapshots.get(r.Context(), id, r.URL.Query().Get("snap")); ok {
-		if err != nil {
-			s.fail(w, r, http.StatusInternalServerError, "Drawing the Gantt: "+err.Error())
-			return
-		}
-		s.sendGantt(w, page)
+	if s.sendSnapshot(w, r, id) {
 		return
 	}
 	sc, err := s.stores.Load(r.Context(), id)
@@ -313,22 +310,37 @@ func (s *Server) ganttPage(w http.ResponseWriter, r *http.Request) {
 	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttHTML(w, report) })
 }
 
-// drawGantt is a Gantt page in memory.
-func drawGantt(report *render.Report) ([]byte, error) {
+// drawn is a page write draws, in memory.
+func drawn(write func(io.Writer) error) ([]byte, error) {
 	var buf bytes.Buffer
-	err := render.WriteGanttHTML(&buf, report)
+	err := write(&buf)
 	return buf.Bytes(), err
+}
+
+// sendSnapshot sends the Gantt drawn under the request's ?snap= for owner
+// (a schedule or a dispatch id); false when there is none to send.
+func (s *Server) sendSnapshot(w http.ResponseWriter, r *http.Request, owner string) bool {
+	page, err, ok := s.snapshots.get(r.Context(), owner, r.URL.Query().Get("snap"))
+	switch {
+	case !ok:
+		return false
+	case err != nil:
+		s.fail(w, r, http.StatusInternalServerError, "Drawing the Gantt: "+err.Error())
+	default:
+		s.sendGantt(w, page)
+	}
+	return true
 }
 
 // writeGantt renders a Gantt page into memory first, so a failure is a
 // clean error page rather than half a chart.
 func (s *Server) writeGantt(w http.ResponseWriter, r *http.Request, write func(io.Writer) error) {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
+	page, err := drawn(write)
+	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "Drawing the Gantt: "+err.Error())
 		return
 	}
-	s.sendGantt(w, buf.Bytes())
+	s.sendGantt(w, page)
 }
 
 // sendGantt sends a drawn Gantt page with its own policy (its inline
