@@ -462,6 +462,7 @@ var questions = []qrule{
 	{qre(`(?:{WH} )?{BE}(?:the )?{FLOAT} (?:of|for|on|in|at|does|do) (?P<x>.+?)(?: have| has| got)?`), floatOf},
 	{qre(`how (?:much|many days of|many days) {FLOAT} (?:is there |is |remains |do we have |have we got )?(?:does |do |has |have |on |for |in |at )?(?P<x>.+?)(?: have| has| got| get| left)?`), floatOf},
 	{qre(`how (?:much|many days|far|long|late) (?:can|could) (?P<x>.+?) (?:slip|be delayed|move|slide|be late|be pushed|go|wait|be pushed back|float|afford to slip)(?: .*)?`), floatOf},
+	{qre(`how (?:late|long) (?:can|could|may|might) (?P<x>.+?) (?:starts|finishes|begin|be started|be finished|wait)(?: .*)?`), floatOf},
 	{qre(`(?:does|do|has|have|is there) (?P<x>.+?) (?:have |got )?(?:any )?{FLOAT}`), floatOf},
 	{qre(`(?:is|are) (?P<x>.+?) (?:critical|on the critical path|near critical|driving|driving the finishes)`), floatOf},
 	{qre(`(?P<x>.+?) {FLOAT}`), floatOf},

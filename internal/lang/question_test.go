@@ -40,6 +40,8 @@ func TestParseQuestions(t *testing.T) {
 		{text: "critical activities in drywall", kind: AskCriticalOn, x: "drywall"},
 		{text: "float of piling", kind: AskFloat, x: "piling"},
 		{text: "how much float does Painting Level 2 have?", kind: AskFloat, x: "painting level 2"},
+		{text: "How late can Site hoarding start?", kind: AskFloat, x: "site hoarding"},
+		{text: "how long could Painting Level 1 wait", kind: AskFloat, x: "painting level 1"},
 		{text: "how much slack is there on A060", kind: AskFloat, x: "a060"},
 		{text: "is piling critical?", kind: AskFloat, x: "piling"},
 		{text: "how far can site hoarding slip", kind: AskFloat, x: "site hoarding"},
