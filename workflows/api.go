@@ -112,6 +112,11 @@ type DispatchInput struct {
 	ReviewTimeout time.Duration `json:"review_timeout,omitempty"`
 	// AutoAccept commits the first round without waiting for review.
 	AutoAccept bool `json:"auto_accept,omitempty"`
+	// Parent is the workflow ID of the portfolio dispatch that started this
+	// one as its child ("" for a dispatch started on its own). The
+	// dispatch signals it (ChildStageSignal) at every stage change, so the
+	// parent's query shows each child's stage without querying children.
+	Parent string `json:"parent,omitempty"`
 	// Continued is set only by the dispatch itself when it continues as a
 	// new run (a long dispatch's history grows past what Temporal
 	// suggests): the state its next round starts from. Callers leave it nil.
@@ -342,6 +347,20 @@ type Proposal struct {
 	Impact                *Impact        `json:"impact,omitempty"`
 	Notes                 []string       `json:"notes,omitempty"`
 	Question              string         `json:"question,omitempty"`
+}
+
+// ChildStageSignal is what a dispatch started by a portfolio (a child,
+// DispatchInput.Parent set) signals its parent at each stage change.
+const ChildStageSignal = "child-stage"
+
+// ChildStage is a child dispatch's stage as it signals it to its parent.
+// Result is set with stage done (the DispatchResult.Status).
+type ChildStage struct {
+	WorkflowID string `json:"workflow_id"`
+	ScheduleID string `json:"schedule_id"`
+	Stage      string `json:"stage"`
+	Round      int    `json:"round"`
+	Result     string `json:"result,omitempty"`
 }
 
 // EditInput applies ops directly, without review.

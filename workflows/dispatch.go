@@ -827,6 +827,7 @@ func (w *dispatch) finish(ctx workflow.Context, status string, cause error) (*Di
 		if err := workflow.UpsertTypedSearchAttributes(dctx, DispatchStageAttribute.ValueSet(StageDone), DispatchOutcomeAttribute.ValueSet(status)); err != nil {
 			w.logger.Warn("Cannot set the DispatchStage and DispatchOutcome search attributes", "Error", err)
 		}
+		w.tellParent(dctx)
 	} else {
 		w.setStage(dctx, StageDone)
 	}
@@ -862,6 +863,20 @@ func (w *dispatch) setStage(ctx workflow.Context, stage string) {
 	if err := workflow.UpsertTypedSearchAttributes(ctx, DispatchStageAttribute.ValueSet(stage)); err != nil {
 		w.logger.Warn("Cannot set the DispatchStage search attribute", "Error", err)
 	}
+	w.tellParent(ctx)
+}
+
+// tellParent signals a portfolio parent the dispatch's stage. The signal
+// is not waited on: a parent that has ended has nothing to learn. Only
+// children (DispatchInput.Parent, which no earlier dispatch had) send it,
+// so it needs no version.
+func (w *dispatch) tellParent(ctx workflow.Context) {
+	if w.in.Parent == "" {
+		return
+	}
+	workflow.SignalExternalWorkflow(ctx, w.in.Parent, "", ChildStageSignal, ChildStage{
+		WorkflowID: w.id, ScheduleID: w.in.ScheduleID, Stage: w.stage, Round: w.round, Result: w.result,
+	})
 }
 
 // mark moves the current round's records from one status to another,

@@ -54,9 +54,13 @@ func (snap Snapshot) searcher() Searcher {
 
 // Separation is a prompt split by intent.
 type Separation struct {
-	Removals  string     `json:"removals"`
-	Additions string     `json:"additions"`
-	Usage     TokenUsage `json:"usage"`
+	Removals  string `json:"removals"`
+	Additions string `json:"additions"`
+	// Tasks is the prompt decomposed into requests with their
+	// dependencies, when it holds more than one (see Task); nil for a
+	// single request, which the round plans as Removals and Additions.
+	Tasks []Task     `json:"tasks,omitempty"`
+	Usage TokenUsage `json:"usage"`
 }
 
 // PlanInput is what a planning step sees besides the snapshot.
