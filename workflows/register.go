@@ -11,5 +11,6 @@ import (
 func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterWorkflow(DispatchWorkflow)
 	r.RegisterWorkflow(EditWorkflow)
+	r.RegisterWorkflow(PortfolioWorkflow)
 	r.RegisterActivity(acts)
 }
