@@ -5,7 +5,7 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/...
 FUZZTIME ?= 30s
 
 .PHONY: all build demo test bench fuzz clean services services-down llm screenshots
@@ -58,6 +58,8 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lang/
 	go test -run '^$$' -fuzz '^FuzzParseQuestions$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lang/
 	go test -run '^$$' -fuzz '^FuzzAsk$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/insight/
+	go test -run '^$$' -fuzz '^FuzzSet$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/prefs/
+	go test -run '^$$' -fuzz '^FuzzRemember$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/prefs/
 
 # Real Neo4j 5.26 and Weaviate 1.39.3 on 127.0.0.1, data in .services/.
 # The first run builds Weaviate (about 7 minutes) and the Neo4j launcher,
