@@ -158,6 +158,8 @@ var politePrefixes = [][]string{
 	{"i", "want", "you", "to"}, {"i", "want", "to"}, {"i", "would", "like", "to"}, {"id", "like", "to"}, {"i", "need", "you", "to"},
 	{"i", "need", "to"}, {"we", "have", "to"}, {"we", "must"}, {"we", "should"}, {"lets"}, {"let", "us"}, {"go", "ahead", "and"},
 	{"we", "want", "to"}, {"i", "think", "we", "should"}, {"make", "sure", "to"}, {"make", "sure"}, {"ensure"}, {"you", "can"}, {"you", "should"},
+	{"after", "that"}, {"afterwards"}, {"afterward"}, {"finally"}, {"next"}, {"subsequently"}, {"once", "thats", "done"}, {"once", "that", "is", "done"},
+	{"when", "thats", "done"}, {"when", "that", "is", "done"},
 }
 
 // numberWords are read as numbers where a quantity is expected.
@@ -203,6 +205,7 @@ var refFillers = map[string]bool{
 	"its": true, "their": true, "our": true, "my": true, "called": true, "named": true, "works": true, "scope": true,
 	"job": true, "jobs": true, "one": true, "ones": true, "entry": true, "line": true, "bar": true,
 	"milestone": true, "id": true, "uid": true, "number": true, "no": true,
+	"new": true, "newly": true, "added": true, "created": true, "inserted": true,
 }
 
 // commonWords are English words typo correction leaves alone (a word

@@ -88,6 +88,9 @@ type clause struct {
 	idx  []int
 	s    string
 	offs []int
+	// sequenced: the request put this clause after the one before it
+	// ("…, then X", "after that X").
+	sequenced bool
 }
 
 func newClause(t *text, idx []int) *clause {
@@ -180,6 +183,7 @@ func (p *parser) clauses() []*clause {
 	toks := p.t.toks
 	var out []*clause
 	var cur []int
+	thenNext := false // the next clause follows a "then"
 	flush := func() {
 		// Trailing commas and "and"s belong to no command.
 		for len(cur) > 0 {
@@ -190,7 +194,12 @@ func (p *parser) clauses() []*clause {
 			cur = cur[:len(cur)-1]
 		}
 		if len(cur) > 0 && !listMarker(toks, cur) {
-			out = append(out, newClause(p.t, cur))
+			cl := newClause(p.t, cur)
+			cl.sequenced = thenNext || sequencedOpener(cl.s)
+			out = append(out, cl)
+		}
+		if len(cur) > 0 {
+			thenNext = false
 		}
 		cur = nil
 	}
@@ -202,6 +211,7 @@ func (p *parser) clauses() []*clause {
 			continue
 		case c == "then" && len(cur) > 0:
 			flush()
+			thenNext = true
 			continue
 		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && (p.verbAt(k+1) || p.questionAt(k+1)):
 			flush()

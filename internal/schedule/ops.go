@@ -39,6 +39,9 @@ type Op struct {
 	// Source is the words of the request the op came from, for the
 	// review screen; it is not part of the op's identity.
 	Source string `json:"source,omitempty"`
+	// Task is the ID of the task of a multi-part prompt the op belongs to
+	// ("" when the prompt was one request); not part of its identity.
+	Task string `json:"task,omitempty"`
 }
 
 // AddActivity adds a to the end of the schedule.
@@ -75,11 +78,11 @@ func UpdateRelationship(r Relationship) Op {
 // dispatch and round) and the op's content, so a retried planning step yields
 // the same IDs and store ledgers can refuse to apply an op twice.
 func (o Op) WithScope(scope string) Op {
-	source := o.Source
-	o.ID, o.Call, o.Source = "", "", ""
+	source, task := o.Source, o.Task
+	o.ID, o.Call, o.Source, o.Task = "", "", "", ""
 	body, _ := json.Marshal(o) // Op holds only strings, numbers and pointers to them
 	o.ID = DerivedID("op", scope, string(body))
-	o.Source = source
+	o.Source, o.Task = source, task
 	return o
 }
 

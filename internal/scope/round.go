@@ -2,6 +2,7 @@ package scope
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -98,6 +99,9 @@ type Round struct {
 	Question, About string
 	Usage           TokenUsage
 	After           *schedule.Schedule
+	// Tasks report each task of a multi-part prompt (Separation.Tasks);
+	// each op's Task names its task.
+	Tasks []TaskReport
 }
 
 // PlanRound separates in.Prompt and plans the round's steps on a copy of s
@@ -125,45 +129,187 @@ func PlanRound(ctx context.Context, p Planner, s *schedule.Schedule, in PlanInpu
 // as PlanRound describes.
 func PlanSteps(ctx context.Context, p Planner, s *schedule.Schedule, in RoundInput, answers []Clarification) (*Round, error) {
 	r := &Round{Separation: in.Separation, After: s.Clone()}
-	var given []Clarification // the answers so far, every step's
-	queue := slices.Clone(answers)
-	var took []schedule.Op // what this round's removals took out
-	for _, st := range in.Steps() {
-		fn := p.PlanRemovals
-		if st.Kind == StepAdditions {
-			fn = p.PlanAdditions
+	st := &stepper{p: p, r: r, queue: slices.Clone(answers)}
+	if len(in.Separation.Tasks) > 1 {
+		return r, st.tasks(ctx, in)
+	}
+	if _, err := st.steps(ctx, in, in.Steps(), ""); err != nil && !errors.Is(err, errAsked) {
+		return nil, err
+	}
+	return r, nil
+}
+
+// stepper runs a round's steps on the round's copy of the schedule.
+type stepper struct {
+	p     Planner
+	r     *Round
+	given []Clarification // the answers so far, every step's
+	queue []Clarification // the answers not yet taken
+}
+
+// errAsked stops a round at a step's question.
+var errAsked = errors.New("a step asked a question")
+
+// steps plans and applies steps on the copy, their ops tagged with task,
+// and returns the inverses of what they applied. A question stops them
+// (errAsked, with r.Question set); a step the engine refuses fails them,
+// undoing nothing (the caller decides).
+func (st *stepper) steps(ctx context.Context, in RoundInput, steps []Step, task string) ([]schedule.Op, error) {
+	r := st.r
+	var took []schedule.Op // what these removals took out
+	var inverses []schedule.Op
+	for _, step := range steps {
+		fn := st.p.PlanRemovals
+		if step.Kind == StepAdditions {
+			fn = st.p.PlanAdditions
 		}
 		var plan Plan
 		asked := 0
 		for {
 			var err error
-			plan, err = fn(ctx, Snapshot{Schedule: r.After}, in.StepInput(st, took, given))
+			plan, err = fn(ctx, Snapshot{Schedule: r.After}, in.StepInput(step, took, st.given))
 			if err != nil {
-				return nil, err
+				return inverses, err
 			}
 			r.Usage = r.Usage.Add(plan.Usage)
-			if plan.Question == "" || len(queue) == 0 || asked == MaxQuestionsPerStep {
+			if plan.Question == "" || len(st.queue) == 0 || asked == MaxQuestionsPerStep {
 				break
 			}
 			asked++
-			given = append(given, Clarification{About: plan.About, Question: plan.Question, Answer: queue[0].Answer})
-			queue = queue[1:]
+			st.given = append(st.given, Clarification{About: plan.About, Question: plan.Question, Answer: st.queue[0].Answer})
+			st.queue = st.queue[1:]
 		}
 		r.Notes = append(r.Notes, plan.Notes...)
 		if plan.Question != "" && asked == MaxQuestionsPerStep {
-			r.Notes = append(r.Notes, QuestionLimitNote(st, plan.Question))
+			r.Notes = append(r.Notes, QuestionLimitNote(step, plan.Question))
 			continue
 		}
 		if plan.Question != "" {
 			r.Question, r.About = plan.Question, plan.About
-			return r, nil
+			return inverses, errAsked
 		}
-		applied, inverses, err := schedule.ApplyAll(r.After, plan.Ops)
+		ops := TagTask(plan.Ops, task)
+		applied, inv, err := schedule.ApplyAll(r.After, ops)
 		if err != nil {
-			return nil, fmt.Errorf("the planner proposed an op the engine refuses: %w", err)
+			return inverses, fmt.Errorf("the planner proposed an op the engine refuses: %w", err)
 		}
 		r.Ops = append(r.Ops, applied...)
-		took = append(took, inverses...)
+		took = append(took, inv...)
+		inverses = append(inverses, inv...)
 	}
-	return r, nil
+	return inverses, nil
+}
+
+// TagTask returns ops with Task set to task (a copy when task is set).
+func TagTask(ops []schedule.Op, task string) []schedule.Op {
+	if task == "" {
+		return ops
+	}
+	out := slices.Clone(ops)
+	for i := range out {
+		out[i].Task = task
+	}
+	return out
+}
+
+// TaskOps are the ops of ops that belong to task, in order.
+func TaskOps(ops []schedule.Op, task string) []schedule.Op {
+	var out []schedule.Op
+	for _, op := range ops {
+		if op.Task == task {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// tasks plans a multi-part prompt's tasks in order, as the dispatch
+// workflow does: a task whose dependency failed is blocked; with feedback
+// that names tasks, the others are kept (their previous ops re-applied);
+// a task that fails is undone on the copy and reported.
+func (st *stepper) tasks(ctx context.Context, in RoundInput) error {
+	r := st.r
+	tasks := in.Separation.Tasks
+	fb := ReadTaskFeedback(in.Feedback, tasks)
+	if note := fb.UnknownTasksNote(tasks); note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	r.Tasks = NewTaskReports(tasks)
+	for i, t := range tasks {
+		rep := &r.Tasks[i]
+		if b := Blockers(t, r.Tasks); len(b) > 0 {
+			rep.Status, rep.BlockedBy = TaskBlocked, b
+			continue
+		}
+		feedback, replan := fb.For(t, tasks)
+		previous := TaskOps(in.Previous, t.ID)
+		notes := len(r.Notes)
+		var inverses []schedule.Op
+		var err error
+		if !replan {
+			rep.Status = TaskKept
+			var applied []schedule.Op
+			applied, inverses, err = schedule.ApplyAll(r.After, KeptOps(previous))
+			if err == nil {
+				r.Ops = append(r.Ops, applied...)
+			}
+		} else {
+			rep.Status, rep.Feedback = TaskPlanned, feedback
+			tin := in
+			tin.Feedback = feedback
+			if feedback == "" {
+				// Planned afresh: what it proposed before depended on a
+				// task that is planned again.
+				previous = nil
+			}
+			tin.Previous = previous
+			inverses, err = st.steps(ctx, tin, t.Steps(feedback), t.ID)
+		}
+		rep.Notes = slices.Clone(r.Notes[notes:])
+		if errors.Is(err, errAsked) {
+			rep.Status = TaskAsking
+			return nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			if undoErr := schedule.Undo(r.After, inverses); undoErr != nil {
+				return errors.Join(err, undoErr)
+			}
+			r.Ops = slices.DeleteFunc(r.Ops, func(op schedule.Op) bool { return op.Task == t.ID })
+			rep.Status, rep.Error = TaskFailed, err.Error()
+			r.Notes = append(r.Notes, TaskFailedNote(t, err, tasks))
+		}
+	}
+	return nil
+}
+
+// KeptOps are a kept task's previous ops to apply again: the same ops
+// (so the same activities and links), without the IDs they had.
+func KeptOps(previous []schedule.Op) []schedule.Op {
+	out := slices.Clone(previous)
+	for i := range out {
+		out[i].ID = ""
+	}
+	return out
+}
+
+// TaskFailedNote says a task failed, why, and which tasks that blocks.
+func TaskFailedNote(t Task, err error, tasks []Task) string {
+	var blocked []string
+	failed := map[string]bool{t.ID: true}
+	for _, x := range tasks {
+		for _, d := range x.DependsOn {
+			if failed[d] && !failed[x.ID] {
+				failed[x.ID] = true
+				blocked = append(blocked, x.ID)
+			}
+		}
+	}
+	note := fmt.Sprintf("task %s (%s) failed: %v", t.ID, t.Prompt, err)
+	if len(blocked) > 0 {
+		note += fmt.Sprintf("; it blocks task %s", strings.Join(blocked, ", "))
+	}
+	return note
 }

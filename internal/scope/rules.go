@@ -45,7 +45,7 @@ func (Rules) Separate(_ context.Context, prompt string) (Separation, error) {
 			add = append(add, c.Source)
 		}
 	}
-	return Separation{Removals: strings.Join(rem, "; "), Additions: strings.Join(add, "; ")}, nil
+	return Separation{Removals: strings.Join(rem, "; "), Additions: strings.Join(add, "; "), Tasks: Decompose(prompt)}, nil
 }
 
 // PlanRemovals plans the removals step.
@@ -415,6 +415,9 @@ func (b *builder) rename(c lang.Command) {
 // request leaves out that a planner must decide — the name, the duration —
 // is asked for.
 func (b *builder) addActivity(key string, c lang.Command) {
+	if b.addPerLevel(key, c) {
+		return
+	}
 	name := c.Name
 	if name == "" {
 		about := "name of the new activity in " + c.Source

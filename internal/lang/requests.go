@@ -1,0 +1,49 @@
+package lang
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Request is one request of a multi-part prompt ("delete the level 4
+// ceilings, add … on each level, then make the roof start after …"): the
+// commands it reads as (one, or more when an ellipsis continues it:
+// "delete painting on level 2, then level 3") and whether the prompt put
+// it after the request before ("then …", "after that …").
+type Request struct {
+	Source    string    `json:"source"`
+	Commands  []Command `json:"commands"`
+	Sequenced bool      `json:"sequenced,omitempty"`
+}
+
+// Requests splits a prompt into its requests, in the order written, read
+// without a schedule as Classify does. Their commands are Parse's.
+func Requests(src string) []Request {
+	p := newParser(src, Options{})
+	var out []Request
+	var first []int // each request's first token
+	for _, cl := range p.clauses() {
+		cmd := p.command(cl)
+		if cmd.Kind == Unknown && len(out) > 0 {
+			last := &out[len(out)-1]
+			if inherited, ok := p.ellipsis(cl, last.Commands[len(last.Commands)-1]); ok {
+				last.Commands = append(last.Commands, inherited)
+				// The words from the request's first clause to this one,
+				// "then" included.
+				last.Source = p.t.span(first[len(first)-1], cl.idx[len(cl.idx)-1]+1)
+				continue
+			}
+		}
+		first = append(first, cl.idx[0])
+		out = append(out, Request{Source: cmd.Source, Commands: []Command{cmd}, Sequenced: cl.sequenced && len(out) > 0})
+	}
+	return out
+}
+
+// sequencedOpeners are the openings that put a clause after the one
+// before it.
+var sequencedOpeners = regexp.MustCompile(`^(?:(?:and|so|ok|okay|,) )*(?:then|after that|afterwards|afterward|finally|next|subsequently|(?:once|when) (?:thats|that is|that s) (?:done|finished|complete))\b`)
+
+// sequencedOpener reports whether a clause (canonical words) opens with a
+// word that sequences it.
+func sequencedOpener(s string) bool { return sequencedOpeners.MatchString(strings.TrimSpace(s)) }
