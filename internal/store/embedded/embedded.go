@@ -221,6 +221,7 @@ CREATE TABLE IF NOT EXISTS intents (
 	started TEXT NOT NULL,
 	body TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS schedule_prefs (schedule_id TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vector_ledger (
 	schedule_id TEXT NOT NULL,
 	op_id TEXT NOT NULL,
@@ -427,7 +428,7 @@ func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
 func (s *Store) DeleteSchedule(ctx context.Context, scheduleID string) error {
 	s.forgetIndex(scheduleID)
 	return s.tx(ctx, func(tx *preparedTx) error {
-		for _, table := range []string{"schedules", "nodes", "edges", "graph_ledger", "docs", "vector_ledger", "vec_codes", "vec_index"} {
+		for _, table := range []string{"schedules", "nodes", "edges", "graph_ledger", "docs", "vector_ledger", "vec_codes", "vec_index", "schedule_prefs"} {
 			col := "schedule_id"
 			if table == "schedules" {
 				col = "id"

@@ -409,7 +409,7 @@ func (s *Store) deleteWhere(ctx context.Context, class string, where *filters.Wh
 // removes at most the server's QUERY_MAXIMUM_RESULTS objects, so a
 // collection is deleted from again while a request hits that limit.
 func (s *Store) DeleteSchedule(ctx context.Context, scheduleID string) error {
-	for _, class := range []string{RelationshipClass, ActivityClass, LedgerClass} {
+	for _, class := range []string{RelationshipClass, ActivityClass, LedgerClass, PreferencesClass} {
 		for range maxDeleteLoop {
 			matched, limit, err := s.deleteWhere(ctx, class, scheduleFilter(scheduleID))
 			if err != nil {

@@ -226,6 +226,7 @@ func classes() []*models.Class {
 				stored("committed"),
 			},
 		},
+		preferencesClass(),
 	}
 }
 
