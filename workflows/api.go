@@ -347,7 +347,15 @@ type Proposal struct {
 	Impact                *Impact        `json:"impact,omitempty"`
 	Notes                 []string       `json:"notes,omitempty"`
 	Question              string         `json:"question,omitempty"`
+	// Tasks report each task of a multi-part prompt in this round (each
+	// change's Op.Task names its task); none for a prompt of one request.
+	Tasks []TaskReport `json:"tasks,omitempty"`
 }
+
+// TaskReport is how a task of a multi-part prompt fared in a round:
+// planned, kept (re-applied as it was), failed (with its error, nothing of
+// it applied) or blocked (by the failed tasks it depends on).
+type TaskReport = scope.TaskReport
 
 // ChildStageSignal is what a dispatch started by a portfolio (a child,
 // DispatchInput.Parent set) signals its parent at each stage change.

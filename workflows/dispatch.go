@@ -40,12 +40,13 @@ const (
 	versionReviewRace     = "review-at-timeout"     // a review taken as the timer fires wins
 	versionSeparateOnce   = "separate-once"         // one separation per dispatch
 	versionReviewActions  = "review-actions"        // redo, back and cancel at review
+	versionTaskGraph      = "task-graph"            // multi-part prompts planned as tasks
 )
 
 // versions says which versioned behaviours this run has.
 type versions struct {
 	clarifies, commitDetached, bounded, byReference, people, outcome, reviewRace, separateOnce bool
-	reviewActions                                                                              bool
+	reviewActions, taskGraph                                                                   bool
 }
 
 func getVersions(ctx workflow.Context) versions {
@@ -62,6 +63,7 @@ func getVersions(ctx workflow.Context) versions {
 		reviewRace:     on(versionReviewRace),
 		separateOnce:   on(versionSeparateOnce),
 		reviewActions:  on(versionReviewActions),
+		taskGraph:      on(versionTaskGraph),
 	}
 }
 
@@ -151,6 +153,7 @@ type dispatch struct {
 	usage    scope.TokenUsage
 	impact   *Impact
 	notes    []string
+	tasks    []TaskReport // the current round's, for a multi-part prompt
 	question string
 	reviewer string // who gave the last review
 	reason   string // why the dispatch ended as it did, when not obvious
@@ -309,7 +312,7 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		}
 	}
 	for round := first; ; round++ {
-		w.round, w.impact, w.notes, w.question = round, nil, nil, ""
+		w.round, w.impact, w.notes, w.question, w.tasks = round, nil, nil, "", nil
 		var err error
 		if back != nil {
 			err = w.reapply(ctx, *back)
@@ -402,6 +405,12 @@ func (w *dispatch) opsOf(round int) []schedule.Op {
 // impact computed, without planning.
 func (w *dispatch) reapply(ctx workflow.Context, b BackState) error {
 	w.notes = append(w.notes, fmt.Sprintf("Round %d is round %d's proposal again, taken back by %s.", w.round, b.Round, b.Reviewer))
+	if w.v.taskGraph && w.sep != nil && len(w.sep.Tasks) > 1 {
+		w.tasks = scope.NewTaskReports(w.sep.Tasks)
+		for i := range w.tasks {
+			w.tasks[i].Status = scope.TaskKept
+		}
+	}
 	if len(b.Ops) > 0 {
 		w.setStage(ctx, StageApplyingAdditions)
 		opScope := fmt.Sprintf("%s/round-%d/back", w.scope, w.round)
@@ -458,14 +467,32 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 		w.sep = &sep
 	}
 	rin := scope.RoundInput{Separation: *w.sep, Feedback: feedback, Previous: previous, Round: w.round}
-	stages := map[string][2]string{
-		scope.StepRemovals:  {StagePlanningRemovals, StageApplyingRemovals},
-		scope.StepAdditions: {StagePlanningAdditions, StageApplyingAdditions},
+	if w.v.taskGraph && len(w.sep.Tasks) > 1 && scope.CheckTasks(w.sep.Tasks) == nil {
+		if err := w.proposeTasks(ctx, rin); err != nil {
+			return err
+		}
+		return w.computeImpact(ctx)
 	}
 	// The person's answers hold for the whole round: an activity named in
 	// both steps (re-sequencing) is asked about once.
 	var answers []scope.Clarification
-	for _, st := range rin.Steps() {
+	if err := w.runSteps(ctx, rin, rin.Steps(), "", &answers); err != nil {
+		return err
+	}
+	return w.computeImpact(ctx)
+}
+
+// runSteps plans and applies steps, their ops tagged with task (a task of
+// a multi-part prompt, "" for a prompt of one request). answers are the
+// round's answers so far; the steps' answers are added to them.
+func (w *dispatch) runSteps(ctx workflow.Context, rin scope.RoundInput, steps []scope.Step, task string, answers *[]scope.Clarification) error {
+	stages := map[string][2]string{
+		scope.StepRemovals:  {StagePlanningRemovals, StageApplyingRemovals},
+		scope.StepAdditions: {StagePlanningAdditions, StageApplyingAdditions},
+	}
+	// What the steps' removals took out starts here (a task's own).
+	fromInverses, fromApplied := len(w.inverses), len(w.applied)
+	for _, st := range steps {
 		planStage, applyStage := stages[st.Kind][0], stages[st.Kind][1]
 		fn := a.PlanRemovals
 		if st.Kind == scope.StepAdditions {
@@ -475,11 +502,11 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 		// What this round's removals took out: the additions step of "X
 		// instead of Y" re-creates those links elsewhere.
 		req := activities.PlanRequest{ScheduleID: w.in.ScheduleID}
-		removed := w.inverses
+		removed := w.inverses[fromInverses:]
 		if w.v.byReference {
-			removed, req.RemovedBy = nil, slices.Clone(w.applied)
+			removed, req.RemovedBy = nil, slices.Clone(w.applied[fromApplied:])
 		}
-		req.Input = rin.StepInput(st, removed, answers)
+		req.Input = rin.StepInput(st, removed, *answers)
 		var plan scope.Plan
 		asked := 0
 		for {
@@ -498,8 +525,8 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 				return err
 			}
 			asked++
-			answers = append(answers, scope.Clarification{About: plan.About, Question: plan.Question, Answer: answer})
-			req.Input = rin.StepInput(st, removed, answers)
+			*answers = append(*answers, scope.Clarification{About: plan.About, Question: plan.Question, Answer: answer})
+			req.Input = rin.StepInput(st, removed, *answers)
 			w.setStage(ctx, planStage)
 		}
 		w.notes = append(w.notes, plan.Notes...)
@@ -517,15 +544,120 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 		}
 		w.setStage(ctx, applyStage)
 		opScope := fmt.Sprintf("%s/round-%d/%s", w.scope, w.round, st.Kind)
+		if task != "" {
+			opScope = fmt.Sprintf("%s/round-%d/task-%s/%s", w.scope, w.round, task, st.Kind)
+		}
 		ops := make([]schedule.Op, len(plan.Ops))
-		for i, op := range plan.Ops {
+		for i, op := range scope.TagTask(plan.Ops, task) {
 			ops[i] = op.WithScope(opScope)
 		}
 		if err := w.apply(ctx, ops); err != nil {
 			return fmt.Errorf("applying %s: %w", st.Kind, err)
 		}
 	}
-	return w.computeImpact(ctx)
+	return nil
+}
+
+// proposeTasks plans a multi-part prompt's tasks in dependency order
+// (v.taskGraph), as scope.PlanSteps does in memory: a task whose
+// dependency failed is blocked; with feedback that names tasks ("task 2:
+// 3 days, not 2"), the named tasks are planned with it, the tasks that
+// depend on them afresh, and the others keep their ops (re-applied); a
+// task that fails is compensated and reported with the tasks it blocks,
+// and the round goes on to review with the rest.
+func (w *dispatch) proposeTasks(ctx workflow.Context, rin scope.RoundInput) error {
+	tasks := w.sep.Tasks
+	fb := scope.ReadTaskFeedback(rin.Feedback, tasks)
+	if note := fb.UnknownTasksNote(tasks); note != "" {
+		w.notes = append(w.notes, note)
+	}
+	w.tasks = scope.NewTaskReports(tasks)
+	var answers []scope.Clarification
+	for i, t := range tasks {
+		rep := &w.tasks[i]
+		if b := scope.Blockers(t, w.tasks); len(b) > 0 {
+			rep.Status, rep.BlockedBy = scope.TaskBlocked, b
+			continue
+		}
+		feedback, replan := fb.For(t, tasks)
+		previous := scope.TaskOps(rin.Previous, t.ID)
+		fromInverses, fromApplied, fromChanges, notes := len(w.inverses), len(w.applied), len(w.changes), len(w.notes)
+		var err error
+		if !replan {
+			rep.Status = scope.TaskPlanning
+			err = w.reapplyTask(ctx, t, previous)
+			rep.Status = scope.TaskKept
+		} else {
+			rep.Status = scope.TaskPlanning
+			tin := rin
+			tin.Feedback, tin.Previous = feedback, previous
+			if feedback == "" {
+				tin.Previous = nil // planned afresh: a task it depends on changed
+			}
+			err = w.runSteps(ctx, tin, t.Steps(feedback), t.ID, &answers)
+			rep.Status, rep.Feedback = scope.TaskPlanned, feedback
+		}
+		rep.Notes = slices.Clone(w.notes[notes:])
+		if err == nil {
+			continue
+		}
+		var canceled *temporal.CanceledError
+		if ctx.Err() != nil || errors.As(err, &canceled) || errors.Is(err, errUnanswered) {
+			return err
+		}
+		w.logger.Warn("Task failed", "Round", w.round, "Task", t.ID, "Error", err)
+		if cerr := w.compensateTask(ctx, t, fromInverses, fromApplied, fromChanges); cerr != nil {
+			return errors.Join(err, cerr)
+		}
+		rep.Status, rep.Error = scope.TaskFailed, err.Error()
+		w.notes = append(w.notes, scope.TaskFailedNote(t, err, tasks))
+	}
+	return nil
+}
+
+// reapplyTask applies a kept task's ops of the previous round again, with
+// op IDs scoped to this round.
+func (w *dispatch) reapplyTask(ctx workflow.Context, t scope.Task, previous []schedule.Op) error {
+	if len(previous) == 0 {
+		return nil
+	}
+	w.setStage(ctx, StageApplyingAdditions)
+	opScope := fmt.Sprintf("%s/round-%d/task-%s/kept", w.scope, w.round, t.ID)
+	ops := scope.KeptOps(previous)
+	for i := range ops {
+		ops[i] = ops[i].WithScope(opScope)
+	}
+	if err := w.apply(ctx, ops); err != nil {
+		return fmt.Errorf("re-applying its ops: %w", err)
+	}
+	return nil
+}
+
+// compensateTask undoes what a failed task applied (the round's changes
+// from the given marks on), so a failed task leaves nothing behind.
+func (w *dispatch) compensateTask(ctx workflow.Context, t scope.Task, fromInverses, fromApplied, fromChanges int) error {
+	if len(w.inverses) == fromInverses && len(w.applied) == fromApplied {
+		return nil
+	}
+	dctx, cancel := workflow.NewDisconnectedContext(ctx)
+	defer cancel()
+	w.setStage(dctx, StageCompensating)
+	in := activities.CompensateInput{
+		ScheduleID: w.in.ScheduleID,
+		Scope:      fmt.Sprintf("%s/round-%d/task-%s", w.scope, w.round, t.ID),
+		Inverses:   slices.Clone(w.inverses[fromInverses:]),
+	}
+	if w.v.byReference {
+		in.Inverses, in.OpIDs = nil, slices.Clone(w.applied[fromApplied:])
+	}
+	if err := workflow.ExecuteActivity(storeOptions(dctx), a.Compensate, in).Get(dctx, nil); err != nil {
+		return fmt.Errorf("compensating task %s: %w", t.ID, err)
+	}
+	w.inverses, w.applied = w.inverses[:fromInverses], w.applied[:fromApplied]
+	for i := fromChanges; i < len(w.changes); i++ {
+		w.changes[i].Status = ChangeCompensated
+	}
+	return nil
 }
 
 // computeImpact computes the CPM impact of the round's changes, if any.
@@ -922,5 +1054,5 @@ func (w *dispatch) status() Status {
 
 func (w *dispatch) proposal() *Proposal {
 	changes, omitted := capChanges(w.roundChanges(), 0)
-	return &Proposal{Stage: w.stage, AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.notes, Question: w.question}
+	return &Proposal{Stage: w.stage, AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.notes, Question: w.question, Tasks: slices.Clone(w.tasks)}
 }

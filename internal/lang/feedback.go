@@ -56,6 +56,9 @@ var (
 	fbDays      = regexp.MustCompile(`^(?:(?:it|they) (?:should )?(?:take|takes|last|lasts) )?(-?\d+(?:\.\d+)? (?:days|weeks|hours))(?: long| each| duration)?$`)
 	fbName      = regexp.MustCompile(`^(?:call|name|rename|title) (?:it|that|this|the new activity|the new one|the activity|the new task) (?:to |as |instead )?(?P<x>.+?)(?: instead)?$`)
 	fbMeant     = regexp.MustCompile(`^(?:i meant|i mean|meant|i said|it should be|it was) (?P<x>.+)$`)
+	// fbCorrection is the old value a correction names after the new one:
+	// "3 days, not 2", "FS+1 instead of FS", "2 days lag rather than 1".
+	fbCorrection = regexp.MustCompile(` ?,? (?:not|instead of|instead|rather than|vs|versus) (?:of )?(?:the )?(?:-?\d+(?:\.\d+)?(?: (?:days|weeks|hours))?|fs|ss|ff|sf)(?: (?:days|weeks|hours|lag))?$`)
 )
 
 // ParseFeedback reads feedback on a proposal.
@@ -83,6 +86,9 @@ func ParseFeedback(src string, opt Options) Feedback {
 			f.Also, c = true, c.without(m[0], m[1])
 		}
 		c = stripPolite(c)
+		if m := fbCorrection.FindStringIndex(c.s); m != nil && m[0] > 0 {
+			c = c.without(m[0], m[1])
+		}
 		if c.s == "" {
 			continue
 		}

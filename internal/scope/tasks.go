@@ -286,7 +286,7 @@ type NamedFeedback struct {
 
 // taskMention is "task 2", "tasks 2 and 3", "#2", "for task 2", at the
 // start of a part of the feedback, with the punctuation after it.
-var taskMention = regexp.MustCompile(`(?i)(?:^|[\s;,.(])(?:(?:for|in|on|about|re|with)\s+)?(?:tasks?\s*#?\s*(\d+(?:\s*(?:,|and|&|\+)\s*\d+)*)|#(\d+))\b\s*(?:[:\-–—)]|,)?\s*`)
+var taskMention = regexp.MustCompile(`(?i)(?:^|[\s;,.(])(?:(?:for|in|on|about|re|with)\s+)?(?:tasks\s*#?\s*(\d+(?:\s*(?:,|and|&|\+)\s*\d+)*)|task\s*#?\s*(\d+)|#(\d+))\b\s*(?:[:\-–—)]|,)?\s*`)
 
 var taskNumbers = regexp.MustCompile(`\d+`)
 
@@ -315,10 +315,10 @@ func ReadTaskFeedback(feedback string, tasks []Task) TaskFeedback {
 		}
 		text := strings.Trim(strings.TrimSpace(feedback[m[1]:end]), ";,. ")
 		nums := ""
-		if m[2] >= 0 {
-			nums = feedback[m[2]:m[3]]
-		} else {
-			nums = feedback[m[4]:m[5]]
+		for g := 2; g+1 < len(m); g += 2 {
+			if m[g] >= 0 {
+				nums = feedback[m[g]:m[g+1]]
+			}
 		}
 		for _, id := range taskNumbers.FindAllString(nums, -1) {
 			id = strings.TrimLeft(id, "0")
