@@ -162,6 +162,9 @@ func stepContext(in PlanInput) string {
 	for _, c := range in.Clarifications {
 		fmt.Fprintf(&b, "\nYou asked: %s\nThe planner answered: %s", c.Question, fence(c.Answer))
 	}
+	if p := in.Preferences.Prompt(); p != "" {
+		b.WriteString("\n" + p)
+	}
 	return b.String()
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 
 	"github.com/autoscheduler/autoscheduler/internal/llm"
+	"github.com/autoscheduler/autoscheduler/internal/prefs"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -76,6 +77,10 @@ type PlanInput struct {
 	// Clarifications are the person's answers to the step's questions, in
 	// the order asked.
 	Clarifications []Clarification `json:"clarifications,omitempty"`
+	// Preferences are the schedule's planning preferences (default link
+	// type and lag, default duration, naming pattern, trade vocabulary);
+	// nil plans as without any.
+	Preferences *prefs.Preferences `json:"preferences,omitempty"`
 }
 
 // Clarification is a question a planner asked and the person's answer.

@@ -59,6 +59,11 @@ func (Rules) PlanAdditions(_ context.Context, snap Snapshot, in PlanInput) (Plan
 }
 
 func planStep(snap Snapshot, in PlanInput, removals bool) Plan {
+	if in.Preferences != nil {
+		// The trade vocabulary's synonyms read as the schedule's words.
+		in.Prompt = withTradeWords(in.Prompt, in.Preferences, snap.Schedule)
+		in.Feedback = withTradeWords(in.Feedback, in.Preferences, snap.Schedule)
+	}
 	b := newBuilder(snap.Schedule, in)
 	opt := b.options()
 	if in.Feedback != "" && len(in.Previous) > 0 {
@@ -94,6 +99,12 @@ func (b *builder) options() lang.Options {
 	if len(removed) > 0 {
 		vocab = maps.Clone(vocab)
 		maps.Copy(vocab, lang.NewResolver(&schedule.Schedule{Activities: removed}).Vocabulary())
+	}
+	if words := b.in.Preferences.Vocabulary(); len(words) > 0 { // the trade vocabulary
+		vocab = maps.Clone(vocab)
+		for _, w := range words {
+			vocab[w] = true
+		}
 	}
 	opt := lang.Options{Vocabulary: vocab, Resolves: func(words string) bool {
 		return res.Resolve(lang.Ref{Text: words, Words: words}).Status != lang.Missing
@@ -275,16 +286,9 @@ func (b *builder) link(key string, c lang.Command) {
 	if !ok2 {
 		return
 	}
-	typ := c.Type
-	if typ == "" {
-		typ = schedule.FS
-	}
-	lag := 0.0
-	if c.Lag != nil {
-		lag = *c.Lag
-	}
 	for _, f := range from {
 		for _, t := range to {
+			typ, lag := b.linkDefault(t.Name, c.Type, c.Lag)
 			// "X should follow Y" where Y already drives X another way
 			// (SS+5): the words do not say to change or add to that.
 			if existing := b.links([]schedule.Activity{f}, []schedule.Activity{t}, "", false); c.Type == "" && len(existing) > 0 && existing[0].Type != typ {
@@ -432,6 +436,10 @@ func (b *builder) addActivity(key string, c lang.Command) {
 		}
 		name = strings.TrimSpace(strings.Trim(ans, `"'`))
 	}
+	if named := b.preferredName(name); named != name {
+		b.note("%q is named %q, by the schedule's naming pattern", name, named)
+		name = named
+	}
 	// "add Tiling Level 2 after Painting Level 2" names an activity the
 	// schedule has: the planner means the link.
 	if existing := b.exactName(name); existing != nil && (len(c.After) > 0 || len(c.Before) > 0) {
@@ -445,10 +453,12 @@ func (b *builder) addActivity(key string, c lang.Command) {
 			return
 		}
 		for _, a := range after {
-			b.addLink(key, a, *existing, schedule.FS, 0)
+			typ, lag := b.linkDefault(existing.Name, "", nil)
+			b.addLink(key, a, *existing, typ, lag)
 		}
 		for _, a := range before {
-			b.addLink(key, *existing, a, schedule.FS, 0)
+			typ, lag := b.linkDefault(a.Name, "", nil)
+			b.addLink(key, *existing, a, typ, lag)
 		}
 		return
 	} else if existing != nil {
@@ -459,6 +469,9 @@ func (b *builder) addActivity(key string, c lang.Command) {
 	switch {
 	case c.Days != nil:
 		days = formatDays(*c.Days)
+	case b.hasDefaultDuration(name):
+		days, _ = b.defaultDuration(name)
+		b.note("%s takes %s days, the schedule's default for new activities: say \"… for N days\" to set it", name, days)
 	default:
 		about := "duration of " + name
 		ans, ok := b.answered(about)
@@ -485,18 +498,13 @@ func (b *builder) addActivity(key string, c lang.Command) {
 	if !b.add(schedule.AddActivity(a)) {
 		return
 	}
-	typ, lag := schedule.FS, 0.0
-	if c.Type != "" {
-		typ = c.Type
-	}
-	if c.Lag != nil {
-		lag = *c.Lag
-	}
+	typ, lag := b.linkDefault(a.Name, c.Type, c.Lag)
 	for _, p := range after {
 		b.addLink(key, p, a, typ, lag)
 	}
 	for _, s := range before {
-		b.addLink(key, a, s, schedule.FS, 0)
+		st, sl := b.linkDefault(s.Name, "", nil)
+		b.addLink(key, a, s, st, sl)
 	}
 	for _, p := range after {
 		for _, s := range before {
@@ -546,7 +554,7 @@ func (b *builder) addScope(key string, c lang.Command) {
 		b.addActivity(key, lang.Command{Kind: lang.Add, Source: c.Source, Name: sentence(trade), Days: c.Days})
 		return
 	}
-	name := sentence(trade) + " " + levelName(level)
+	name := b.scopeName(trade, level)
 	if existing := b.exactName(name); existing != nil {
 		b.note("%s exists already (%s): nothing added", existing.Name, existing.ID)
 		return
@@ -554,6 +562,9 @@ func (b *builder) addScope(key string, c lang.Command) {
 	days := DefaultNewDuration
 	if c.Days != nil {
 		days = formatDays(*c.Days)
+	} else if d, ok := b.defaultDuration(name); ok {
+		days = d
+		b.note("%s takes %s days, the schedule's default for new activities: say \"… for N days\" to set it", name, days)
 	} else {
 		b.note("%s takes %s days, the offline planner's default: say \"… for N days\" to set it", name, days)
 	}
@@ -568,10 +579,12 @@ func (b *builder) addScope(key string, c lang.Command) {
 	}
 	for _, r := range slices.Clone(b.s.Relationships) {
 		if r.Successor == first.ID {
-			b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, r.Predecessor), Type: schedule.FS, Predecessor: r.Predecessor, Successor: a.ID}))
+			typ, lag := b.linkDefault(a.Name, "", nil)
+			b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, r.Predecessor), Type: typ, Predecessor: r.Predecessor, Successor: a.ID, Lag: lag}))
 		}
 	}
-	b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, first.ID), Type: schedule.FS, Predecessor: a.ID, Successor: first.ID}))
+	typ, lag := b.linkDefault(first.Name, "", nil)
+	b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, first.ID), Type: typ, Predecessor: a.ID, Successor: first.ID, Lag: lag}))
 }
 
 // firstOf is the member of g with the earliest early start (schedule

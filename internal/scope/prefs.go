@@ -1,0 +1,140 @@
+package scope
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lang"
+	"github.com/autoscheduler/autoscheduler/internal/prefs"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// How the rules planner applies a schedule's preferences (PlanInput.
+// Preferences); with none it plans exactly as before:
+//
+//   - a new link whose request states no type or lag gets the default
+//     for its successor's name (a scoped default — "FS+1 for new
+//     inspections" — wins over the general one); a stated type keeps the
+//     default's lag only when the default is of that type;
+//   - a new activity whose request states no duration gets the default
+//     duration for its name instead of the question "how long?" (or the
+//     planner's 5 days for new scope), with a note saying so;
+//   - a new activity's name with a trade and a level is written by the
+//     naming pattern ("drywall on level 3" → "Drywall Level 3");
+//   - the trade vocabulary's words join typo correction, and a synonym in
+//     the request is read as the word the schedule uses for that trade
+//     (or the trade's own word when the schedule uses none).
+
+// linkDefault is the type and lag of a new link into succ when the
+// request said typ ("" none) and lag (nil none).
+func (b *builder) linkDefault(succ string, typ schedule.RelType, lag *float64) (schedule.RelType, float64) {
+	l := 0.0
+	if lag != nil {
+		l = *lag
+	}
+	dt, dl, ok := b.in.Preferences.LinkFor(succ)
+	switch {
+	case !ok:
+	case typ == "" && lag == nil:
+		return dt, dl
+	case typ == "":
+		typ = dt
+	case lag == nil && typ == dt:
+		l = dl
+	}
+	if typ == "" {
+		typ = schedule.FS
+	}
+	return typ, l
+}
+
+func (b *builder) hasDefaultDuration(name string) bool {
+	_, ok := b.defaultDuration(name)
+	return ok
+}
+
+// defaultDuration is the preferred duration of a new activity, if any.
+func (b *builder) defaultDuration(name string) (string, bool) {
+	return b.in.Preferences.DurationFor(name)
+}
+
+// preferredName writes a new activity's name by the naming pattern when
+// it reads as a trade on a level.
+func (b *builder) preferredName(name string) string {
+	if b.in.Preferences == nil || b.in.Preferences.Naming == "" {
+		return name
+	}
+	level, trade := lang.LevelOf(name), lang.TradeOf(name)
+	if level == "" || trade == "" {
+		return name
+	}
+	if n, ok := b.in.Preferences.Name(trade, strings.TrimPrefix(level, "level_")); ok {
+		return n
+	}
+	return name
+}
+
+// scopeName is the name of new scope for a trade on a level (level a
+// lang level token, "" for none).
+func (b *builder) scopeName(trade, level string) string {
+	if n, ok := b.in.Preferences.Name(trade, strings.TrimPrefix(level, "level_")); ok {
+		return n
+	}
+	if level == "" {
+		return sentence(trade)
+	}
+	return sentence(trade) + " " + levelName(level)
+}
+
+// withTradeWords reads a request's trade synonyms as the schedule's own
+// word for each trade: the one word of the trade's group (its name and
+// synonyms) the schedule's names use, or the trade's name when they use
+// none. A group the schedule uses several words of is left as written.
+func withTradeWords(text string, p *prefs.Preferences, s *schedule.Schedule) string {
+	if p == nil || len(p.Trades) == 0 || text == "" {
+		return text
+	}
+	var names strings.Builder
+	for _, a := range s.Activities {
+		names.WriteString(strings.ToLower(a.Name))
+		names.WriteString("\n")
+	}
+	all := names.String()
+	for _, t := range p.Trades {
+		group := append([]string{t.Name}, t.Synonyms...)
+		var used []string
+		for _, w := range group {
+			if wordsRE(w).MatchString(all) {
+				used = append(used, w)
+			}
+		}
+		target := t.Name
+		switch len(used) {
+		case 0:
+		case 1:
+			target = used[0]
+		default:
+			continue
+		}
+		// Longer words first, so "gypsum board" goes before "board".
+		others := slices.DeleteFunc(slices.Clone(group), func(w string) bool { return w == target })
+		slices.SortStableFunc(others, func(a, b string) int { return len(b) - len(a) })
+		for _, w := range others {
+			if strings.Contains(target, w) {
+				continue // rewriting "board" inside "drywall board" would loop
+			}
+			text = wordsRE(w).ReplaceAllString(text, target)
+		}
+	}
+	return text
+}
+
+// wordsRE matches words as whole words, any case, plural or not.
+func wordsRE(w string) *regexp.Regexp {
+	parts := strings.Fields(w)
+	for i := range parts {
+		parts[i] = regexp.QuoteMeta(parts[i])
+	}
+	return regexp.MustCompile(`(?i)\b` + strings.Join(parts, `\s+`) + `s?\b`)
+}
