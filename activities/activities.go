@@ -146,6 +146,11 @@ func (a *Activities) plan(ctx context.Context, req PlanRequest, step func(contex
 	if err != nil {
 		return scope.Plan{}, err
 	}
+	if req.Input.Preferences == nil { // the schedule's preferences (activities/prefs.go)
+		if req.Input.Preferences, err = a.preferences(ctx, req.ScheduleID); err != nil {
+			return scope.Plan{}, err
+		}
+	}
 	if len(req.RemovedBy) > 0 {
 		removed, err := a.inversesOf(ctx, req.ScheduleID, req.RemovedBy)
 		if err != nil {
