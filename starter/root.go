@@ -93,6 +93,7 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newMenuCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newWebCmd(io, &stores, temporalCfg),
+		newPrefsCmd(io, &stores),
 	)
 	return root, redact
 }
