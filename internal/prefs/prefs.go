@@ -281,6 +281,10 @@ func NormalizeScope(s string) string {
 	if generalWork[out] || generalWork[strings.Join(words, "")] {
 		return ""
 	}
+	// "cure activities", "inspection work": the kind is the other words.
+	if kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return generalWork[w] }); len(kept) > 0 {
+		return strings.Join(kept, " ")
+	}
 	return out
 }
 
@@ -841,7 +845,18 @@ func scopeLabel(scope, all string) string {
 	if scope == "" {
 		return "new " + all
 	}
-	return "new " + scope + "s"
+	return "new " + plural(scope)
+}
+
+// plural is the plural of a kind of work's last word.
+func plural(w string) string {
+	switch {
+	case strings.HasSuffix(w, "y") && len(w) > 1 && !strings.ContainsAny(w[len(w)-2:len(w)-1], "aeiou"):
+		return w[:len(w)-1] + "ies"
+	case strings.HasSuffix(w, "s") || strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh"):
+		return w + "es"
+	}
+	return w + "s"
 }
 
 // FormatLink writes a type and lag as FS, FS+1, SS-2.

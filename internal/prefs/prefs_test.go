@@ -170,6 +170,19 @@ func TestRemember(t *testing.T) {
 		{"remember to link A to B", nil, "remember to link A to B", 0},
 		{"delete the excavation on level 1; add a 2 day inspection after Drywall L2", nil, "delete the excavation on level 1; add a 2 day inspection after Drywall L2", 0},
 		{"Not this. Keep in mind that new links are SS with 1 day lead", []string{"link=SS-1"}, "Not this.", 0},
+		{"Please remember that new inspections should be FS with a one day lag.", []string{"link:inspection=FS+1"}, "", 0},
+		{"remember, new activities are 5 days by default", []string{"duration=5 days"}, "", 0},
+		{"From now on, call new activities '<Trade> L<n>'.", []string{"naming=<Trade> L<n>"}, "", 0},
+		{"Remember: drywall is also called plasterboard", []string{"trade=drywall=plasterboard"}, "", 0},
+		{"note for the future: default lag is 1 day", []string{"lag=1"}, "", 0},
+		{"remember: default duration 4", []string{"duration=4"}, "", 0},
+		{"from now on use the naming pattern <Trade> Level <n>", []string{"naming=<Trade> Level <n>"}, "", 0},
+		{"Remember: new inspections take 1 day and follow their work FS+1", []string{"duration:inspection=1 day", "link:inspection=FS+1"}, "", 0},
+		{"Reject. Use SS instead. Remember: new activities default to 2 days; and new inspections FS+1.", []string{"duration=2 days", "link:inspection=FS+1"}, "Reject. Use SS instead.", 0},
+		{"remember: cure activities get a 7 day FS lag", []string{"link:cure=FS+7"}, "", 0},
+		{"remember: new inspections take 1 day, and all new links are SS", []string{"duration:inspection=1 day", "link=SS"}, "", 0},
+		{"Remember: new activities default to 2 days. Also delete Painting Level 2", []string{"duration=2 days"}, "Also delete Painting Level 2", 0},
+		{"remember: new pours need 2 days lag", []string{"lag:pour=2"}, "", 0},
 	}
 	for _, tt := range tests {
 		stmts, rest, notes := Remember(tt.feedback)

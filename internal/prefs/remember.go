@@ -39,12 +39,24 @@ const RememberHint = `say it like "remember: use FS+1 for new inspections", "rem
 // is the feedback without the remember sentences (for the planner to plan).
 func Remember(feedback string) (stmts []Statement, rest string, notes []string) {
 	var kept []string
+	prev := false // the sentence before asked to remember
 	for _, sent := range sentences(feedback) {
 		body, ok := rememberBody(sent)
 		if !ok {
+			// "remember: X; and Y" or "Remember: X. Also Y": Y goes on
+			// with the preference when it reads as one, else it is
+			// feedback like any other.
+			if m := continuationRE.FindStringSubmatch(sent); prev && m != nil {
+				if got, ok := readMany(strings.TrimSpace(sent), cleanBody(m[1])); ok {
+					stmts = append(stmts, got...)
+					continue
+				}
+			}
+			prev = false
 			kept = append(kept, sent)
 			continue
 		}
+		prev = true
 		got, note := readBody(strings.TrimSpace(sent), body)
 		stmts = append(stmts, got...)
 		if note != "" {
@@ -145,6 +157,8 @@ func readBody(sent, body string) ([]Statement, string) {
 	return nil, fmt.Sprintf("%q: not understood as a preference, nothing saved: %s", sent, RememberHint)
 }
 
+var continuationRE = regexp.MustCompile(`(?i)^(?:and|also|plus|as\s+well\s+as|and\s+also)\b[\s,:]*(.+)$`)
+
 var joinRE = regexp.MustCompile(`(?i)\s*(?:,?\s+and\s+(?:also\s+)?|,\s*(?:also\s+)?|\s+also\s+)\s*`)
 
 // readMany reads body as one preference or as a preference, a joining
@@ -169,12 +183,40 @@ func readMany(sent, body string) ([]Statement, bool) {
 				continue
 			}
 			if st, good := readOne(sent, body[starts[i]:joins[k][0]]); good {
-				best[i], ok[i] = append([]Statement{st}, best[k+1]...), true
+				best[i], ok[i] = append([]Statement{st}, inheritScope(st, best[k+1], body[joins[k][1]:])...), true
 				break
 			}
 		}
 	}
 	return best[0], ok[0]
+}
+
+var generalRE = regexp.MustCompile(`(?i)\b(?:activities|activity|links?|relationships?|everything|all|every|any|tasks?)\b`)
+
+// inheritScope gives the statements after a scoped one its kind of work
+// when their words name none: "new inspections take 1 day and follow
+// their work FS+1" is about inspections throughout.
+func inheritScope(first Statement, rest []Statement, words string) []Statement {
+	_, scope, _ := splitKey(first.Key)
+	if scope == "" || generalRE.MatchString(words) {
+		return rest
+	}
+	out := make([]Statement, len(rest))
+	for i, st := range rest {
+		out[i] = st
+		name, sc, err := splitKey(st.Key)
+		if err != nil || sc != "" || (name != "link" && name != "lag" && name != "duration") {
+			continue
+		}
+		out[i].Key = scopedKey(name, scope)
+		var p Preferences
+		if Set(&p, out[i].Key, st.Value) == nil {
+			out[i].Summary = strings.Join(p.Describe(), "; ")
+		} else {
+			out[i] = st
+		}
+	}
+	return out
 }
 
 // readOne reads one preference: a naming pattern, a link default, a
@@ -276,11 +318,24 @@ func readLink(body string) (string, string, bool) {
 	if loc == nil {
 		return "", "", false
 	}
-	typ, lag, _, restAfter, err := parseLink(body[loc[0]:])
+	typ, lag, hasLag, restAfter, err := parseLink(body[loc[0]:])
 	if err != nil {
 		return "", "", false
 	}
-	scope, ok := scopeOf(body[:loc[0]] + " " + restAfter)
+	before := body[:loc[0]]
+	if !hasLag {
+		// "a 7 day FS lag": the days before the type.
+		if m := daysRE.FindStringSubmatchIndex(before); m != nil && strings.TrimSpace(before[m[1]:]) == "" && !regexp.MustCompile(`(?i)^(?:a|an)$`).MatchString(before[m[2]:m[3]]) {
+			if v, err := lagFromPhrase(before[m[0]:m[1]]); err == nil {
+				lag = v
+				if regexp.MustCompile(`(?i)\blead\b`).MatchString(body) && lag > 0 {
+					lag = -lag
+				}
+				before = before[:m[0]] + " " + before[m[1]:]
+			}
+		}
+	}
+	scope, ok := scopeOf(before + " " + restAfter)
 	if !ok {
 		return "", "", false
 	}
