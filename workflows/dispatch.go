@@ -573,6 +573,7 @@ func (w *dispatch) proposeTasks(ctx workflow.Context, rin scope.RoundInput) erro
 	}
 	w.tasks = scope.NewTaskReports(tasks)
 	var answers []scope.Clarification
+	var failures []error
 	for i, t := range tasks {
 		rep := &w.tasks[i]
 		if b := scope.Blockers(t, w.tasks); len(b) > 0 {
@@ -611,6 +612,12 @@ func (w *dispatch) proposeTasks(ctx workflow.Context, rin scope.RoundInput) erro
 		}
 		rep.Status, rep.Error = scope.TaskFailed, err.Error()
 		w.notes = append(w.notes, scope.TaskFailedNote(t, err, tasks))
+		failures = append(failures, fmt.Errorf("task %s: %w", t.ID, err))
+	}
+	if len(failures) > 0 && !slices.ContainsFunc(w.tasks, func(r TaskReport) bool { return r.Status == scope.TaskPlanned || r.Status == scope.TaskKept }) {
+		// Nothing is left to review: the dispatch fails as a prompt of one
+		// request does.
+		return errors.Join(failures...)
 	}
 	return nil
 }

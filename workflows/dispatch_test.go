@@ -553,7 +553,9 @@ func TestDispatchInvalidOpFailsAndCompensates(t *testing.T) {
 	f.env.OnActivity(f.acts.PlanAdditions, mockAny, mockAny).Return(scope.Plan{Ops: []schedule.Op{
 		schedule.AddRelationship(schedule.Relationship{ID: "Rbad", Type: schedule.FS, Predecessor: "A002", Successor: "nope"}),
 	}}, nil)
-	res := f.run(workflows.DispatchInput{Prompt: `delete activity Site hoarding; add activity "X" 1 days`})
+	// One request (a multi-part prompt would go on with its other tasks):
+	// its removals are applied, its additions refused.
+	res := f.run(workflows.DispatchInput{Prompt: `make painting level 3 follow drywall taping level 3 instead of suspended ceilings level 3`})
 	if res.Status != workflows.StatusFailed || !strings.Contains(res.Error, "unknown activity") {
 		t.Fatalf("result = %+v", res)
 	}

@@ -235,6 +235,7 @@ func (st *stepper) tasks(ctx context.Context, in RoundInput) error {
 		r.Notes = append(r.Notes, note)
 	}
 	r.Tasks = NewTaskReports(tasks)
+	var failures []error
 	for i, t := range tasks {
 		rep := &r.Tasks[i]
 		if b := Blockers(t, r.Tasks); len(b) > 0 {
@@ -280,7 +281,11 @@ func (st *stepper) tasks(ctx context.Context, in RoundInput) error {
 			r.Ops = slices.DeleteFunc(r.Ops, func(op schedule.Op) bool { return op.Task == t.ID })
 			rep.Status, rep.Error = TaskFailed, err.Error()
 			r.Notes = append(r.Notes, TaskFailedNote(t, err, tasks))
+			failures = append(failures, fmt.Errorf("task %s: %w", t.ID, err))
 		}
+	}
+	if len(failures) > 0 && !slices.ContainsFunc(r.Tasks, func(x TaskReport) bool { return x.Status == TaskPlanned || x.Status == TaskKept }) {
+		return errors.Join(failures...) // nothing left to review, as the dispatch fails
 	}
 	return nil
 }

@@ -1,0 +1,72 @@
+package workflows_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// TestTaskGraphOnDevServer runs a multi-part prompt on the real server:
+// three tasks in round 1, feedback naming task 2, accept. With
+// RECORD_VERSIONED_HISTORY=1 it is saved as
+// testdata/histories/dispatch_task_graph.json, which TestReplayHistories
+// replays.
+func TestTaskGraphOnDevServer(t *testing.T) {
+	l := startLive(t)
+	s, err := readBuilding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := l.worker(scope.Rules{})
+	defer w.Stop()
+	const id = "task-graph"
+	if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: taskPrompt, Author: "ann"})
+	proposal := func(round int) workflows.Proposal {
+		var p workflows.Proposal
+		if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: round}, &p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if got := taskStatuses(proposal(1).Tasks); got != "1:planned 2:planned 3:planned" {
+		t.Fatalf("round 1 tasks = %s", got)
+	}
+	if err := l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Feedback: "task 2: 3 days, not 2", Reviewer: "bob", Round: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := taskStatuses(proposal(2).Tasks); got != "1:kept 2:planned 3:planned" {
+		t.Fatalf("round 2 tasks = %s", got)
+	}
+	if err := l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "bob", Round: 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res := l.result(run)
+	if res.Status != workflows.StatusAccepted || res.Rounds != 2 {
+		t.Fatalf("result = %+v", res)
+	}
+	after, err := l.stores.Load(l.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, a := range after.Activities {
+		if len(a.Name) > 13 && a.Name[:13] == "Fire-stopping" {
+			n++
+			if a.Duration != "3" {
+				t.Errorf("%s lasts %s, want 3", a.Name, a.Duration)
+			}
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d fire-stopping activities, want 4", n)
+	}
+	if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
+		r := &recorder{t: t, ctx: l.ctx, c: l.c}
+		r.save("dispatch_task_graph", run)
+	}
+}
