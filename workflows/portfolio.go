@@ -207,7 +207,7 @@ func (p *portfolio) run(ctx workflow.Context) (*PortfolioResult, error) {
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
 	for i := range p.children {
-		workflow.Go(ctx, func(gctx workflow.Context) { p.runChild(gctx, dctx, i) })
+		workflow.Go(ctx, func(gctx workflow.Context) { p.runChild(gctx, i) })
 	}
 	if err := workflow.Await(ctx, p.allEnded); err != nil {
 		// The portfolio was cancelled: the children's contexts derive from
@@ -241,9 +241,12 @@ func (p *portfolio) failFast() bool {
 func (p *portfolio) stopping() bool { return p.failing != "" || p.cancelled }
 
 // runChild runs schedule i's child until it ends, retrying a failed run
-// under the retry strategy. ctx is the portfolio's context (cancelled with
-// the portfolio), dctx a disconnected one to wait on.
-func (p *portfolio) runChild(ctx, dctx workflow.Context, i int) {
+// under the retry strategy. ctx is the goroutine's context (cancelled
+// with the portfolio); it waits on a disconnected one of its own (a
+// context belongs to one coroutine).
+func (p *portfolio) runChild(ctx workflow.Context, i int) {
+	dctx, dcancel := workflow.NewDisconnectedContext(ctx)
+	defer dcancel()
 	c := p.children[i]
 	opts := workflow.ChildWorkflowOptions{
 		WorkflowID:            c.WorkflowID,
@@ -403,6 +406,7 @@ func (p *portfolio) targets(r PortfolioReview) ([]int, error) {
 	if len(out) == 0 {
 		return nil, errors.New("no schedule of the portfolio awaits review")
 	}
+	slices.Sort(out) // decisions are taken in the portfolio's order
 	return out, nil
 }
 
