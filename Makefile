@@ -58,6 +58,8 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lang/
 	go test -run '^$$' -fuzz '^FuzzParseQuestions$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/lang/
 	go test -run '^$$' -fuzz '^FuzzAsk$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/insight/
+	go test -run '^$$' -fuzz '^FuzzReadTaskFeedback$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/scope/
+	go test -run '^$$' -fuzz '^FuzzDecompose$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/scope/
 	go test -run '^$$' -fuzz '^FuzzSet$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/prefs/
 	go test -run '^$$' -fuzz '^FuzzRemember$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/prefs/
 

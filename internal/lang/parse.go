@@ -193,6 +193,11 @@ func (p *parser) clauses() []*clause {
 			}
 			cur = cur[:len(cur)-1]
 		}
+		if len(cur) > 0 && onlySequencing(newClause(p.t, cur).s) {
+			// "After that, add …": the opener sequences the next clause.
+			thenNext, cur = true, nil
+			return
+		}
 		if len(cur) > 0 && !listMarker(toks, cur) {
 			cl := newClause(p.t, cur)
 			cl.sequenced = thenNext || sequencedOpener(cl.s)

@@ -44,6 +44,12 @@ func Requests(src string) []Request {
 // before it.
 var sequencedOpeners = regexp.MustCompile(`^(?:(?:and|so|ok|okay|,) )*(?:then|after that|afterwards|afterward|finally|next|subsequently|(?:once|when) (?:thats|that is|that s) (?:done|finished|complete))\b`)
 
+var onlySequencingRe = regexp.MustCompile(sequencedOpeners.String() + `(?: ,)?$`)
+
+// onlySequencing reports whether a clause is nothing but a sequencing
+// opener ("after that", "then", "finally,").
+func onlySequencing(s string) bool { return onlySequencingRe.MatchString(strings.TrimSpace(s)) }
+
 // sequencedOpener reports whether a clause (canonical words) opens with a
 // word that sequences it.
 func sequencedOpener(s string) bool { return sequencedOpeners.MatchString(strings.TrimSpace(s)) }
