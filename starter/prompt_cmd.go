@@ -262,15 +262,19 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 			fmt.Fprintf(opts.io.Out, "  note: %s\n", n)
 		}
 	}
-	tw := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
-	for _, ch := range p.Changes {
-		fmt.Fprintf(tw, "  %s\t%s\n", ch.Status, ch.Call)
-		if ch.Op.Source != "" {
-			fmt.Fprintf(tw, "  \t    from %q\n", ch.Op.Source)
+	if len(p.Tasks) > 0 {
+		writeTaskChanges(opts.io.Out, p)
+	} else {
+		tw := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
+		for _, ch := range p.Changes {
+			fmt.Fprintf(tw, "  %s\t%s\n", ch.Status, ch.Call)
+			if ch.Op.Source != "" {
+				fmt.Fprintf(tw, "  \t    from %q\n", ch.Op.Source)
+			}
 		}
+		tw.Flush()
 	}
-	tw.Flush()
-	if len(p.Changes) == 0 {
+	if len(p.Changes) == 0 && len(p.Tasks) == 0 {
 		fmt.Fprintln(opts.io.Out, "  (no changes)")
 	}
 	for _, n := range notes {

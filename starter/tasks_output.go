@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// writeTaskChanges prints a multi-part prompt's round task by task: each
+// task's prompt, what it depends on, how it fared and its changes.
+func writeTaskChanges(w io.Writer, p workflows.Proposal) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, t := range p.Tasks {
+		fmt.Fprintf(tw, "  %s\n", taskHeading(t))
+		n := 0
+		for _, ch := range p.Changes {
+			if ch.Op.Task == t.ID {
+				fmt.Fprintf(tw, "    %s\t%s\n", ch.Status, ch.Call)
+				n++
+			}
+		}
+		if n == 0 && (t.Status == scope.TaskPlanned || t.Status == scope.TaskKept) {
+			fmt.Fprintln(tw, "    (no changes)")
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w, `  Reject with feedback naming a task ("task 2: 3 days, not 2") to plan that task and the tasks after it again; the others keep their changes.`)
+}
+
+// taskHeading is "Task 3 (after 2): make … — planned".
+func taskHeading(t workflows.TaskReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task %s", t.ID)
+	if len(t.DependsOn) > 0 {
+		fmt.Fprintf(&b, " (after %s)", strings.Join(t.DependsOn, ", "))
+	}
+	fmt.Fprintf(&b, ": %s — %s", t.Prompt, taskOutcome(t))
+	return b.String()
+}
+
+// taskOutcome says how a task fared in words.
+func taskOutcome(t workflows.TaskReport) string {
+	switch t.Status {
+	case scope.TaskKept:
+		return "kept from the last round"
+	case scope.TaskFailed:
+		return "FAILED: " + t.Error + "; nothing of it is applied"
+	case scope.TaskBlocked:
+		return "blocked: task " + strings.Join(t.BlockedBy, ", ") + " failed"
+	case scope.TaskPlanned:
+		if t.Feedback != "" {
+			return fmt.Sprintf("planned again with %q", t.Feedback)
+		}
+		return "planned"
+	}
+	return t.Status
+}
