@@ -43,6 +43,8 @@ type promptOptions struct {
 	Answers []string
 	// in, when set, is where answers are read (the menu shares its own).
 	in *bufio.Reader
+	// portfolio: --schedules/--portfolio and their flags (portfolio_cmd.go).
+	portfolio portfolioOptions
 }
 
 func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF func(context.Context, *promptOptions) error) *cobra.Command {
@@ -59,18 +61,25 @@ func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF f
 			"The proposals and the outcome go to standard output, questions to standard error.\n" +
 			"Exit status: 0 when the dispatch is accepted or rejected, 1 when it failed, timed out\n" +
 			"or was cancelled (or on any error), 2 on a usage error.",
-		Example: `  autoscheduler prompt "delete activity Final inspection" --schedule building`,
-		Args:    cobra.ExactArgs(1),
+		Example: `  autoscheduler prompt "delete activity Final inspection" --schedule building
+  autoscheduler prompt "delete activity Final inspection" --schedules tower-a,tower-b --on-error continue_on_error`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Prompt = strings.TrimSpace(args[0])
 			if opts.Prompt == "" {
 				return usagef("prompt: the prompt is empty: say what to change")
 			}
-			if opts.Schedule == "" {
+			if err := checkPortfolioFlags(cmd, opts); err != nil {
+				return err
+			}
+			if opts.Schedule == "" && !opts.portfolio.set() {
 				return usagef("prompt: --schedule is required")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
+			}
+			if opts.portfolio.set() {
+				return promptPortfolioRun(cmd.Context(), opts)
 			}
 			return promptRun(cmd.Context(), opts)
 		},
@@ -82,6 +91,7 @@ func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF f
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON lines: each proposal as {dispatch, proposal}, then the DispatchResult (with --no-wait: {dispatch, run_id})")
 	cmd.Flags().IntVar(&opts.Rounds, "max-rounds", workflows.DefaultMaxRounds, "rounds of reject-with-feedback before the dispatch gives up")
 	cmd.Flags().DurationVar(&opts.Timeout, "review-timeout", workflows.DefaultReviewTimeout, "how long a proposal waits for review")
+	bindPortfolioFlags(cmd, &opts.portfolio)
 	return cmd
 }
 

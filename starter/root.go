@@ -87,6 +87,7 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 		newPlanCmd(io, &planning),
 		newPromptCmd(io, temporalCfg, &stores, nil),
 		newReviewCmd(io, temporalCfg, nil),
+		newPortfolioCmd(io, temporalCfg, &stores),
 		newClarifyCmd(io, temporalCfg),
 		newDispatchCmd(io, temporalCfg, &editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
