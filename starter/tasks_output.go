@@ -28,7 +28,7 @@ func writeTaskChanges(w io.Writer, p workflows.Proposal) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(w, `  Reject with feedback naming a task ("task 2: 3 days, not 2") to plan that task and the tasks after it again; the others keep their changes.`)
+	fmt.Fprintln(w, "  "+scope.TaskFeedbackHint)
 }
 
 // taskHeading is "Task 3 (after 2): make … — planned".
@@ -38,24 +38,6 @@ func taskHeading(t workflows.TaskReport) string {
 	if len(t.DependsOn) > 0 {
 		fmt.Fprintf(&b, " (after %s)", strings.Join(t.DependsOn, ", "))
 	}
-	fmt.Fprintf(&b, ": %s — %s", t.Prompt, taskOutcome(t))
+	fmt.Fprintf(&b, ": %s — %s", t.Prompt, t.Outcome())
 	return b.String()
-}
-
-// taskOutcome says how a task fared in words.
-func taskOutcome(t workflows.TaskReport) string {
-	switch t.Status {
-	case scope.TaskKept:
-		return "kept from the last round"
-	case scope.TaskFailed:
-		return "FAILED: " + t.Error + "; nothing of it is applied"
-	case scope.TaskBlocked:
-		return "blocked: task " + strings.Join(t.BlockedBy, ", ") + " failed"
-	case scope.TaskPlanned:
-		if t.Feedback != "" {
-			return fmt.Sprintf("planned again with %q", t.Feedback)
-		}
-		return "planned"
-	}
-	return t.Status
 }

@@ -401,3 +401,25 @@ func (fb TaskFeedback) UnknownTasksNote(tasks []Task) string {
 	}
 	return fmt.Sprintf("the feedback names task %s, but this dispatch has tasks %s to %s", strings.Join(fb.Unknown, ", "), tasks[0].ID, tasks[len(tasks)-1].ID)
 }
+
+// Outcome says in words how the task fared: "planned", "kept from the
+// last round", "FAILED: …", "blocked: task 2 failed".
+func (r TaskReport) Outcome() string {
+	switch r.Status {
+	case TaskKept:
+		return "kept from the last round"
+	case TaskFailed:
+		return "FAILED: " + r.Error + "; nothing of it is applied"
+	case TaskBlocked:
+		return "blocked: task " + strings.Join(r.BlockedBy, ", ") + " failed"
+	case TaskPlanned:
+		if r.Feedback != "" {
+			return fmt.Sprintf("planned again with %q", r.Feedback)
+		}
+		return "planned"
+	}
+	return r.Status
+}
+
+// TaskFeedbackHint tells a reviewer how to name a task in feedback.
+const TaskFeedbackHint = `Reject with feedback naming a task ("task 2: 3 days, not 2") to plan that task and the tasks after it again; the others keep their changes.`

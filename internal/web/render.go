@@ -14,6 +14,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -89,6 +90,18 @@ var funcs = template.FuncMap{
 		return out
 	},
 	"opKind": func(k schedule.OpKind) string { return strings.ReplaceAll(string(k), "_", " ") },
+	// taskChanges are the changes of one task of a multi-part prompt.
+	"taskChanges": func(changes []workflows.ChangeRecord, task string) []workflows.ChangeRecord {
+		var out []workflows.ChangeRecord
+		for _, c := range changes {
+			if c.Op.Task == task {
+				out = append(out, c)
+			}
+		}
+		return out
+	},
+	"join":         strings.Join,
+	"taskFeedback": func() string { return scope.TaskFeedbackHint },
 }
 
 // stageText is a dispatch stage in words.
