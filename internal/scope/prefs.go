@@ -101,6 +101,7 @@ func withTradeWords(text string, p *prefs.Preferences, s *schedule.Schedule) str
 		names.WriteString("\n")
 	}
 	all := names.String()
+	text = fixTradeTypos(text, p, all)
 	for _, t := range p.Trades {
 		group := append([]string{t.Name}, t.Synonyms...)
 		var used []string
@@ -137,4 +138,71 @@ func wordsRE(w string) *regexp.Regexp {
 		parts[i] = regexp.QuoteMeta(parts[i])
 	}
 	return regexp.MustCompile(`(?i)\b` + strings.Join(parts, `\s+`) + `s?\b`)
+}
+
+var wordRE = regexp.MustCompile(`\p{L}+`)
+
+// fixTradeTypos corrects a misspelt trade-vocabulary word ("plasterbord")
+// that is not a word of the schedule's names: within edit distance 1 (2
+// from nine letters) of exactly one vocabulary word of five letters or
+// more, as the parser corrects typos to the schedule's own words.
+func fixTradeTypos(text string, p *prefs.Preferences, names string) string {
+	var vocab []string
+	for _, w := range p.Vocabulary() {
+		if len(w) >= 5 {
+			vocab = append(vocab, w)
+		}
+	}
+	if len(vocab) == 0 {
+		return text
+	}
+	known := map[string]bool{}
+	for _, w := range wordRE.FindAllString(names, -1) {
+		known[w] = true
+	}
+	return wordRE.ReplaceAllStringFunc(text, func(tok string) string {
+		low := strings.ToLower(tok)
+		if len(low) < 5 || known[low] || slices.Contains(vocab, low) {
+			return tok
+		}
+		limit := 1
+		if len(low) >= 9 {
+			limit = 2
+		}
+		match := ""
+		for _, w := range vocab {
+			if editDistance(low, w) <= limit {
+				if match != "" {
+					return tok // two candidates: leave it
+				}
+				match = w
+			}
+		}
+		if match == "" {
+			return tok
+		}
+		return match
+	})
+}
+
+// editDistance is the Levenshtein distance between two words.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }

@@ -73,6 +73,12 @@ func TestPreferencesRules(t *testing.T) {
 			with:            []string{del("Painting Level 3")},
 		},
 		{
+			// A misspelt synonym too.
+			prompt:          "delete decoratng level 3",
+			questionWithout: true,
+			with:            []string{del("Painting Level 3")},
+		},
+		{
 			prompt:  "add a 4 day drywall inspection on level 2 after Drywall taping Level 2",
 			without: []string{addAct("Drywall inspection Level 2", "4"), link("add_relationship", "FS", "Drywall taping Level 2", "Drywall inspection Level 2", 0)},
 			with:    []string{addAct("Drywall inspection L2", "4"), link("add_relationship", "FS", "Drywall taping Level 2", "Drywall inspection L2", 1)},
