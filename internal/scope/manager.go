@@ -92,7 +92,9 @@ func (m *Manager) Separate(ctx context.Context, prompt string) (Separation, erro
 	if err != nil {
 		return Separation{}, fmt.Errorf("separating the prompt: %w", err)
 	}
-	return Separation{Removals: strings.TrimSpace(sep.Removals), Additions: strings.TrimSpace(sep.Additions), Usage: u}, nil
+	// The tasks of a multi-part prompt come from the language layer, for
+	// every planner: the same prompt is the same tasks, whatever the model.
+	return Separation{Removals: strings.TrimSpace(sep.Removals), Additions: strings.TrimSpace(sep.Additions), Tasks: Decompose(prompt), Usage: u}, nil
 }
 
 // Tool arguments of the two toolkits.
