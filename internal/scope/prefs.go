@@ -66,8 +66,8 @@ func (b *builder) preferredName(name string) string {
 		return name
 	}
 	level, trade := lang.LevelOf(name), lang.TradeOf(name)
-	if level == "" || trade == "" {
-		return name
+	if level == "" || trade == "" || len(strings.Fields(trade)) > 4 {
+		return name // not a trade on a level: a name as the person wrote it
 	}
 	if n, ok := b.in.Preferences.Name(trade, strings.TrimPrefix(level, "level_")); ok {
 		return n
@@ -205,4 +205,12 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// daysLabel is a duration with its unit: "1 day", "3 days".
+func daysLabel(d string) string {
+	if d == "1" {
+		return "1 day"
+	}
+	return d + " days"
 }

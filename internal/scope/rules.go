@@ -471,7 +471,7 @@ func (b *builder) addActivity(key string, c lang.Command) {
 		days = formatDays(*c.Days)
 	case b.hasDefaultDuration(name):
 		days, _ = b.defaultDuration(name)
-		b.note("%s takes %s days, the schedule's default for new activities: say \"… for N days\" to set it", name, days)
+		b.note("%s takes %s, the schedule's default for new activities: say \"… for N days\" to set it", name, daysLabel(days))
 	default:
 		about := "duration of " + name
 		ans, ok := b.answered(about)
@@ -564,7 +564,7 @@ func (b *builder) addScope(key string, c lang.Command) {
 		days = formatDays(*c.Days)
 	} else if d, ok := b.defaultDuration(name); ok {
 		days = d
-		b.note("%s takes %s days, the schedule's default for new activities: say \"… for N days\" to set it", name, days)
+		b.note("%s takes %s, the schedule's default for new activities: say \"… for N days\" to set it", name, daysLabel(days))
 	} else {
 		b.note("%s takes %s days, the offline planner's default: say \"… for N days\" to set it", name, days)
 	}
