@@ -282,6 +282,9 @@ func (p *portfolio) runChild(ctx workflow.Context, i int) {
 			continue
 		}
 		p.end(c, res, errMsg)
+		// A child that ended (rejected, say) may have been the last one
+		// the held accepts waited for.
+		p.releaseHeld(ctx)
 		return
 	}
 }

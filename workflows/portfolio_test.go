@@ -230,6 +230,23 @@ func TestPortfolioFailFastHoldsAccepts(t *testing.T) {
 	}
 }
 
+// A held accept is released when the last other child ends without
+// accept (rejected): the rest commit.
+func TestPortfolioHeldAcceptReleasedWhenTheOtherEnds(t *testing.T) {
+	env, _ := newPortfolioEnv(t)
+	var err1, err2 error
+	update(env, time.Minute, workflows.PortfolioReviewUpdate, workflows.PortfolioReview{Decisions: []workflows.ScheduleDecision{{ScheduleID: "a", Decision: "accept"}}}, nil, &err1)
+	update(env, 2*time.Minute, workflows.PortfolioReviewUpdate, workflows.PortfolioReview{Decisions: []workflows.ScheduleDecision{{Decision: "reject"}}}, nil, &err2)
+	env.ExecuteWorkflow(workflows.PortfolioWorkflow, workflows.PortfolioInput{Schedules: []string{"a", "c"}, Prompt: "p"})
+	res := portfolioResult(t, env)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if res.Status != workflows.PortfolioCompleted || !slices.Equal(outcomes(res), []string{"accepted", "rejected"}) {
+		t.Fatalf("result %+v", res)
+	}
+}
+
 func TestPortfolioCancelled(t *testing.T) {
 	env, _ := newPortfolioEnv(t)
 	env.RegisterDelayedCallback(env.CancelWorkflow, time.Minute)

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/workflows"
+)
+
+// The portfolio commands against a real dev server on an embedded store:
+// stored lists, flag checks, the sync review screen (one schedule locked
+// by an open dispatch: continue_on_error reviews the others), and async
+// with a review through the portfolio.
+func TestPortfolioCommandsOnARealServer(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "store.db")
+	storeFlags := []string{"--db", db, "--neo4j-uri=", "--weaviate-url="}
+	for _, id := range []string{"pa", "pb", "pc"} {
+		if code, _, errOut := runCLI(t, append([]string{"import", "testdata/two.json", "--schedule", id}, storeFlags...)...); code != 0 {
+			t.Fatalf("import %s: %s", id, errOut)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- devRun(ctx, &devOptions{io: newTestStreams(), stores: &config.Stores{DBPath: db},
+			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
+	}()
+	var frontend string
+	select {
+	case frontend = <-ready:
+	case err := <-done:
+		t.Fatalf("dev stopped: %v", err)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("dev did not start")
+	}
+	cli := func(stdin string, args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := run(append(args, append([]string{"--temporal-address", frontend}, storeFlags...)...),
+			&streams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+		return code, out.String(), errOut.String()
+	}
+	activities := func(id string) int {
+		t.Helper()
+		code, out, errOut := cli("", "schedule", "--schedule", id, "--format", "json")
+		var rep struct{ Activities []any }
+		if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+			t.Fatalf("schedule %s: %v %s", id, err, errOut)
+		}
+		return len(rep.Activities)
+	}
+	const prompt = "delete activity Excavate Level 1"
+
+	// Stored lists.
+	if code, out, errOut := cli("", "portfolio", "set", "towers", "pa,pb", "pc"); code != 0 || out != "portfolio towers: pa,pb,pc\n" {
+		t.Fatalf("portfolio set: %d %q %s", code, out, errOut)
+	}
+	if code, _, errOut := cli("", "portfolio", "set", "bad", "pa,nosuch"); code != exitError || !strings.Contains(errOut, "nosuch") {
+		t.Errorf("portfolio set with an unknown schedule: %d %s", code, errOut)
+	}
+	if code, out, _ := cli("", "portfolio", "show", "--json"); code != 0 || out != `{"portfolios":[{"name":"towers","schedules":["pa","pb","pc"]}]}`+"\n" {
+		t.Errorf("portfolio show --json: %d %s", code, out)
+	}
+
+	// Flags refused before anything starts.
+	for _, args := range [][]string{
+		{"--schedule", "pa", "--schedules", "pb"},
+		{"--schedule", "pa", "--mode", "async"},
+		{"--schedules", "pa", "--on-error", "ignore"},
+		{"--schedules", "pa,pa"},
+		{"--schedules", "pa", "--retries", "2"},
+	} {
+		if code, _, errOut := cli("", append([]string{"prompt", prompt}, args...)...); code != exitUsage {
+			t.Errorf("prompt %v: exit %d, %s", args, code, errOut)
+		}
+	}
+
+	// pc has an open dispatch: its child cannot start (the lock).
+	if code, out, errOut := cli("", "prompt", prompt, "--schedule", "pc", "--no-wait"); code != 0 {
+		t.Fatalf("prompt pc: %s%s", out, errOut)
+	}
+	waitAwaiting(t, func(args ...string) (int, string, string) { return cli("", args...) }, "dispatch-pc")
+
+	// Sync: one screen; per schedule: accept pa, reject pb.
+	code, out, errOut := cli("p\na\nr\n", "prompt", prompt, "--portfolio", "towers", "--on-error", "continue_on_error", "--as", "pm")
+	for _, want := range []string{
+		`pc: failed: schedule "pc" already has an open dispatch: dispatch-pc`,
+		"== pa ==", "Round 1 of dispatch-pa:", "== pb ==",
+		"portfolio-towers-", ": partial\n", "dispatch-pa  accepted", "dispatch-pb  rejected", "dispatch-pc  failed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sync portfolio output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != exitError || !strings.Contains(errOut, "partial") || !strings.Contains(errOut, "Accept all, Reject all") {
+		t.Errorf("sync portfolio: exit %d, stderr %s", code, errOut)
+	}
+	if n := activities("pa"); n != 1 {
+		t.Errorf("pa holds %d activities after its accept, want 1", n)
+	}
+	if n := activities("pb"); n != 2 {
+		t.Errorf("pb holds %d activities after its reject, want 2", n)
+	}
+	if code, out, errOut := cli("", "review", "dispatch-pc", "reject"); code != 0 {
+		t.Fatalf("review dispatch-pc: %s%s", out, errOut)
+	}
+	if n := activities("pc"); n != 2 {
+		t.Errorf("pc holds %d activities, want 2", n)
+	}
+
+	// Async: the dispatches at once, then the portfolio's status and
+	// review (fail_fast: pc's accept is held until pb is decided).
+	code, out, errOut = cli("", "prompt", prompt, "--schedules", "pb,pc", "--mode", "async", "--json")
+	var started struct {
+		Portfolio  string
+		Dispatches []struct{ Schedule, Dispatch string }
+	}
+	if err := json.Unmarshal([]byte(out), &started); code != 0 || err != nil || len(started.Dispatches) != 2 || started.Dispatches[1].Dispatch != "dispatch-pc" {
+		t.Fatalf("async: %d %v %s%s", code, err, out, errOut)
+	}
+	status := func() workflows.PortfolioStatus {
+		t.Helper()
+		code, out, errOut := cli("", "portfolio", "status", started.Portfolio, "--json")
+		var st workflows.PortfolioStatus
+		if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil {
+			t.Fatalf("portfolio status: %v %s", err, errOut)
+		}
+		return st
+	}
+	deadline := time.Now().Add(time.Minute)
+	for st := status(); !st.Ready(); st = status() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the portfolio's children never awaited review: %+v", st)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code, out, errOut := cli("", "portfolio", "review", started.Portfolio, "accept", "--schedule", "pc"); code != 0 || !strings.Contains(out, "accepted (held)") {
+		t.Fatalf("portfolio review accept pc: %d %s%s", code, out, errOut)
+	}
+	if code, out, errOut := cli("", "portfolio", "review", started.Portfolio, "accept", "--schedule", "pc"); code != exitError || !strings.Contains(errOut, "accepted already") {
+		t.Errorf("a second accept of pc: %d %s%s", code, out, errOut)
+	}
+	if code, out, errOut := cli("", "portfolio", "review", started.Portfolio, "reject"); code != 0 {
+		t.Fatalf("portfolio review reject: %s%s", out, errOut)
+	}
+	deadline = time.Now().Add(time.Minute)
+	for st := status(); st.Stage != workflows.PortfolioDone; st = status() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the portfolio never ended: %+v", st)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if st := status(); st.Result != workflows.PortfolioCompleted || st.Children[0].Result != "rejected" || st.Children[1].Result != "accepted" {
+		t.Errorf("async portfolio: %+v", st)
+	}
+	if activities("pb") != 2 || activities("pc") != 1 {
+		t.Errorf("after the async portfolio: pb %d, pc %d activities", activities("pb"), activities("pc"))
+	}
+	if code, out, errOut := cli("", "verify", "--schedule", "pc"); code != 0 {
+		t.Errorf("verify pc: %s%s", out, errOut)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
