@@ -183,6 +183,7 @@ func TestRemember(t *testing.T) {
 		{"remember: new inspections take 1 day, and all new links are SS", []string{"duration:inspection=1 day", "link=SS"}, "", 0},
 		{"Remember: new activities default to 2 days. Also delete Painting Level 2", []string{"duration=2 days"}, "Also delete Painting Level 2", 0},
 		{"remember: new pours need 2 days lag", []string{"lag:pour=2"}, "", 0},
+		{"Always keep the crane until level 4. From now on new inspections are FS+1", []string{"link:inspection=FS+1"}, "Always keep the crane until level 4.", 0},
 	}
 	for _, tt := range tests {
 		stmts, rest, notes := Remember(tt.feedback)

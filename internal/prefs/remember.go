@@ -56,8 +56,16 @@ func Remember(feedback string) (stmts []Statement, rest string, notes []string) 
 			kept = append(kept, sent)
 			continue
 		}
-		prev = true
 		got, note := readBody(strings.TrimSpace(sent), body)
+		if note != "" && !strongRE.MatchString(sent) {
+			// "Always keep the crane until level 4": a weak sign ("always",
+			// "by default", "from now on") on words that are no
+			// preference is feedback for the planner, not a lost note.
+			prev = false
+			kept = append(kept, sent)
+			continue
+		}
+		prev = true
 		stmts = append(stmts, got...)
 		if note != "" {
 			notes = append(notes, note)
@@ -114,6 +122,10 @@ var (
 		`\s*[:,\-–—]?\s*(.*)$`)
 	trailRE = regexp.MustCompile(`(?i)^(.*?)[\s,;-]*\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|by\s+default|always|for\s+all\s+future\s+(?:work|requests|changes)|as\s+a\s+rule|please\s+remember(?:\s+that)?|remember\s+that)[\s.!]*$`)
 )
+
+// strongRE is a sentence that certainly asks to keep something: what it
+// says that is not understood is a note, never planned as a change.
+var strongRE = regexp.MustCompile(`(?i)\b(?:remember|keep\s+in\s+mind|make\s+a\s+note|note\s+for|preference|for\s+next\s+time|for\s+the\s+future)\b`)
 
 // rememberBody reports whether a sentence asks to keep a preference, and
 // its words without the asking.
