@@ -484,10 +484,13 @@ func (p *portfolio) releaseHeld(ctx workflow.Context) {
 	}
 }
 
-// forward signals a review to the child's current run.
+// forward signals a review to the child. It names no run: a dispatch
+// that continued as new (a long one) is the same child under a new run,
+// and the review's Round keeps it from deciding anything but the round
+// it was given for.
 func (p *portfolio) forward(ctx workflow.Context, c *ChildStatus, r Review) {
 	c.Stage = childReviewSent
-	f := workflow.SignalExternalWorkflow(ctx, c.WorkflowID, c.RunID, ReviewSignal, r)
+	f := workflow.SignalExternalWorkflow(ctx, c.WorkflowID, "", ReviewSignal, r)
 	schedule := c.ScheduleID
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		if err := f.Get(ctx, nil); err != nil {

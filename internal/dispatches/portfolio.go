@@ -93,7 +93,8 @@ func PortfolioProposals(ctx context.Context, c client.Client, st workflows.Portf
 			continue
 		}
 		var p workflows.Proposal
-		if err := Query(ctx, c, ch.WorkflowID, ch.RunID, workflows.ProposalQuery, &p); err != nil {
+		// The latest run: a child that continued as new is queried there.
+		if err := Query(ctx, c, ch.WorkflowID, "", workflows.ProposalQuery, &p); err != nil {
 			return out, err
 		}
 		out = append(out, ChildProposal{ScheduleID: ch.ScheduleID, WorkflowID: ch.WorkflowID, Proposal: p})
