@@ -62,6 +62,9 @@ func newPrefsShowCmd(io *streams, stores *config.Stores) *cobra.Command {
 			if err != nil {
 				return prefsError(scheduleID, err)
 			}
+			if v, ok, err := c.VectorPreferences(ctx, scheduleID); err == nil && ok && !prefs.Equal(v, p) {
+				fmt.Fprintln(io.ErrOut, "warning: the vector store's copy of these preferences differs (a write cut short): `prefs set` with any key rewrites both")
+			}
 			return printPrefs(io, prefsOutput{Schedule: scheduleID, Preferences: p}, asJSON)
 		},
 	}
@@ -116,15 +119,20 @@ func newPrefsSetCmd(io *streams, stores *config.Stores) *cobra.Command {
 				return err
 			}
 			defer c.Close(ctx)
-			p, err := c.UpdatePreferences(ctx, scheduleID, func(p *prefs.Preferences) error {
-				for _, a := range args {
-					if err := prefs.SetArg(p, a); err != nil {
-						return err
-					}
-				}
-				return prefs.Apply(p, stmts)
-			})
+			p, err := c.Preferences(ctx, scheduleID)
 			if err != nil {
+				return prefsError(scheduleID, err)
+			}
+			for _, a := range args {
+				if err := prefs.SetArg(&p, a); err != nil {
+					return usagef("prefs set: %v", err)
+				}
+			}
+			if err := prefs.Apply(&p, stmts); err != nil {
+				return err
+			}
+			// Written even when unchanged, so both stores hold them again.
+			if err := c.SetPreferences(ctx, scheduleID, p); err != nil {
 				return prefsError(scheduleID, err)
 			}
 			out.Preferences = p

@@ -218,7 +218,9 @@ var keyAliases = map[string]string{
 	"duration": "duration", "durations": "duration", "dur": "duration", "defaultduration": "duration", "days": "duration",
 	"naming": "naming", "name": "naming", "names": "naming", "pattern": "naming", "namingpattern": "naming", "namepattern": "naming",
 	"trades": "trades", "vocabulary": "trades", "tradevocabulary": "trades",
-	"trade": "trade", "synonym": "trade", "synonyms": "trade",
+	"trade": "trade", "synonym": "trade", "synonyms": "trade", "vocab": "trades", "tradewords": "trades", "tradesynonyms": "trade",
+	"activityduration": "duration", "activitydurations": "duration", "lagdays": "lag", "linklags": "lag",
+	"nameformat": "naming", "namingformat": "naming", "format": "naming", "activitynames": "naming", "activityname": "naming",
 }
 
 // splitKey reads "link", "link:inspection", "link.inspection",
@@ -232,6 +234,11 @@ func splitKey(key string) (name, scope string, err error) {
 	}
 	norm := strings.ToLower(strings.NewReplacer("-", "", "_", "", " ", "").Replace(k))
 	name, ok := keyAliases[norm]
+	for _, prefix := range []string{"default", "new", "newactivity", "newactivities"} {
+		if !ok && strings.HasPrefix(norm, prefix) {
+			name, ok = keyAliases[strings.TrimPrefix(norm, prefix)]
+		}
+	}
 	if !ok {
 		if raw == "" {
 			return "", "", fmt.Errorf("empty preference key: want one of %s", Keys)
@@ -665,17 +672,24 @@ func sentenceCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+var parenSynonymsRE = regexp.MustCompile(`([^,;()=|]+?)\s*\(([^()]*)\)`)
+
 // ParseTrades reads a trade vocabulary: entries separated by commas or
 // semicolons, each a trade word with optional synonyms after '=' (several
 // separated by '|', '/' or '='): "drywall=gypsum board|plasterboard, concrete".
 func ParseTrades(value string) ([]Trade, error) {
 	var out []Trade
+	// "drywall (gypsum board, plasterboard)" is drywall=gypsum board|plasterboard.
+	value = parenSynonymsRE.ReplaceAllStringFunc(value, func(m string) string {
+		sub := parenSynonymsRE.FindStringSubmatch(m)
+		return sub[1] + "=" + strings.NewReplacer(",", "|", ";", "|").Replace(sub[2])
+	})
 	for _, item := range strings.FieldsFunc(value, func(r rune) bool { return r == ',' || r == ';' || r == '\n' }) {
 		item = strings.TrimSpace(item)
 		if item == "" {
 			continue
 		}
-		parts := strings.FieldsFunc(item, func(r rune) bool { return r == '=' || r == '|' || r == '/' })
+		parts := strings.FieldsFunc(item, func(r rune) bool { return r == '=' || r == '|' || r == '/' || r == ':' })
 		var words []string
 		for _, p := range parts {
 			w := normWords(p)

@@ -37,6 +37,11 @@ func TestSet(t *testing.T) {
 		{"trades", "drywall=gypsum board|plasterboard, Concrete", `{"trades":[{"name":"drywall","synonyms":["gypsum board","plasterboard"]},{"name":"concrete"}]}`},
 		{"trade", "drywall=GWB", `{"trades":[{"name":"drywall","synonyms":["gwb"]}]}`},
 		{"link", "none", `{}`},
+		{"default_link_type", "SS", `{"links":[{"type":"SS","lag":0}]}`},
+		{"default-duration", "4", `{"durations":[{"duration":"4"}]}`},
+		{"naming_pattern", "{trade} L{n}", `{"naming":"{Trade} L{level}"}`},
+		{"trades", "drywall (gypsum board, plasterboard); concrete", `{"trades":[{"name":"drywall","synonyms":["gypsum board","plasterboard"]},{"name":"concrete"}]}`},
+		{"trade", "drywall: gwb", `{"trades":[{"name":"drywall","synonyms":["gwb"]}]}`},
 	}
 	for _, tt := range tests {
 		var p Preferences
