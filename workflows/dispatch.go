@@ -41,12 +41,13 @@ const (
 	versionSeparateOnce   = "separate-once"         // one separation per dispatch
 	versionReviewActions  = "review-actions"        // redo, back and cancel at review
 	versionTaskGraph      = "task-graph"            // multi-part prompts planned as tasks
+	versionRemember       = "remember-preferences"  // "remember: …" in feedback saves preferences
 )
 
 // versions says which versioned behaviours this run has.
 type versions struct {
 	clarifies, commitDetached, bounded, byReference, people, outcome, reviewRace, separateOnce bool
-	reviewActions, taskGraph                                                                   bool
+	reviewActions, taskGraph, remember                                                         bool
 }
 
 func getVersions(ctx workflow.Context) versions {
@@ -64,6 +65,7 @@ func getVersions(ctx workflow.Context) versions {
 		separateOnce:   on(versionSeparateOnce),
 		reviewActions:  on(versionReviewActions),
 		taskGraph:      on(versionTaskGraph),
+		remember:       on(versionRemember),
 	}
 }
 
@@ -154,6 +156,7 @@ type dispatch struct {
 	impact   *Impact
 	notes    []string
 	tasks    []TaskReport // the current round's, for a multi-part prompt
+	carried  []string     // notes for the next round (preferences saved)
 	question string
 	reviewer string // who gave the last review
 	reason   string // why the dispatch ended as it did, when not obvious
@@ -312,7 +315,8 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		}
 	}
 	for round := first; ; round++ {
-		w.round, w.impact, w.notes, w.question, w.tasks = round, nil, nil, "", nil
+		w.round, w.impact, w.notes, w.question, w.tasks = round, nil, w.carried, "", nil
+		w.carried = nil
 		var err error
 		if back != nil {
 			err = w.reapply(ctx, *back)
@@ -343,6 +347,25 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 			review.Reviewer = who(review.Reviewer)
 		}
 		w.reviewer = review.Reviewer
+		if w.v.remember && review.Feedback != "" && (review.Decision == DecisionAccept || review.Decision == DecisionReject) {
+			// "remember: use FS+1 for new inspections" is kept in the
+			// schedule's preferences; the rest of the feedback is planned.
+			review.Feedback = w.remember(ctx, review)
+			if review.Decision == DecisionReject && review.Feedback == "" {
+				// Only preferences: the next round plans the prompt again
+				// with them, as a redo would.
+				w.logger.Info("Feedback only set preferences: planning again", "Round", round)
+				if err := w.compensate(ctx); err != nil {
+					return w.finish(ctx, StatusFailed, err)
+				}
+				feedback, previous = "", nil
+				if round >= w.in.MaxRounds {
+					w.reason = fmt.Sprintf("the round limit (%d) was reached: the preferences were saved, the prompt not planned again", w.in.MaxRounds)
+					return w.finish(ctx, StatusRejected, nil)
+				}
+				continue
+			}
+		}
 		switch review.Decision {
 		case DecisionAccept:
 			return w.commit(ctx, review.Reviewer)
@@ -383,6 +406,28 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 			return w.continueAsNew(ctx, round+1, feedback, previous, nil)
 		}
 	}
+}
+
+// remember saves the preferences a review's feedback asks to keep
+// (v.remember) and returns the feedback left to plan. What was saved, and
+// what could not be read, are notes of the next round. A store that cannot
+// save them costs the preferences, not the dispatch: the whole feedback is
+// then planned, with a note.
+func (w *dispatch) remember(ctx workflow.Context, r *Review) string {
+	var res activities.RememberResult
+	err := workflow.ExecuteActivity(storeOptions(ctx), a.RememberPreferences, activities.RememberInput{
+		ScheduleID: w.in.ScheduleID, Feedback: r.Feedback, Reviewer: r.Reviewer,
+	}).Get(ctx, &res)
+	if err != nil {
+		w.logger.Warn("Preferences not saved", "Error", err)
+		w.carried = append(w.carried, "the preferences in the feedback were not saved: "+err.Error())
+		return r.Feedback
+	}
+	for _, s := range res.Saved {
+		w.carried = append(w.carried, "preference saved for this schedule: "+s)
+	}
+	w.carried = append(w.carried, res.Notes...)
+	return res.Rest
 }
 
 // backRound is what a round taken back re-applies: the ops an earlier

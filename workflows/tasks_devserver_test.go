@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -68,5 +69,50 @@ func TestTaskGraphOnDevServer(t *testing.T) {
 	if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
 		r := &recorder{t: t, ctx: l.ctx, c: l.c}
 		r.save("dispatch_task_graph", run)
+	}
+}
+
+// TestRememberOnDevServer: feedback that only sets a preference plans the
+// prompt again with it. With RECORD_VERSIONED_HISTORY=1 it is saved as
+// testdata/histories/dispatch_remember.json.
+func TestRememberOnDevServer(t *testing.T) {
+	l := startLive(t)
+	s, err := readBuilding()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := l.worker(scope.Rules{})
+	defer w.Stop()
+	const id = "remember"
+	if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "add a 2 day scaffold inspection after drywall board level 2", Author: "ann"})
+	var p workflows.Proposal
+	if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &p); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Feedback: "remember: use FS+1 for new inspections", Reviewer: "bob", Round: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 2}, &p); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range p.Changes {
+		found = found || strings.Contains(c.Call, `successor="Scaffold inspection", lag=1`)
+	}
+	if !found {
+		t.Errorf("round 2 has no FS+1 link into the inspection: %+v", p.Changes)
+	}
+	if err := l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "bob", Round: 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if res := l.result(run); res.Status != workflows.StatusAccepted {
+		t.Fatalf("result = %+v", res)
+	}
+	if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
+		r := &recorder{t: t, ctx: l.ctx, c: l.c}
+		r.save("dispatch_remember", run)
 	}
 }
