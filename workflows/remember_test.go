@@ -75,7 +75,9 @@ func TestFeedbackRemembersAPreference(t *testing.T) {
 			if id == "" {
 				t.Fatalf("no scaffold inspection in the schedule:\n%s", calls(res.Changes))
 			}
-			if !slices.ContainsFunc(s.Relationships, func(r schedule.Relationship) bool { return r.Successor == id && r.Type == schedule.FS && r.Lag == c.lag }) {
+			if !slices.ContainsFunc(s.Relationships, func(r schedule.Relationship) bool {
+				return r.Successor == id && r.Type == schedule.FS && r.Lag == c.lag
+			}) {
 				t.Errorf("no FS+%g link into the inspection:\n%s", c.lag, calls(res.Changes))
 			}
 		})
