@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -328,5 +329,21 @@ func TestManagerUnusableReply(t *testing.T) {
 	}
 	if len(plan.Ops) != 0 || !strings.Contains(strings.Join(plan.Notes, "\n"), "could not be used") {
 		t.Errorf("plan = %+v, want no ops and a note", plan)
+	}
+}
+
+// TestManagerSeparatesTasks: the LLM planner's separation of a multi-part
+// prompt carries the language layer's tasks, as the rules planner's does.
+func TestManagerSeparatesTasks(t *testing.T) {
+	const prompt = "delete tiling level 1, then add a 2 day inspection after painting level 1"
+	srv := llmtest.New(t, llmtest.JSON(map[string]any{"removals": "delete tiling level 1", "additions": "add a 2 day inspection after painting level 1"}))
+	m := &scope.Manager{LLM: client(t, srv.Config())}
+	sep, err := m.Separate(context.Background(), prompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := scope.Rules{}.Separate(context.Background(), prompt)
+	if len(sep.Tasks) != 2 || !reflect.DeepEqual(sep.Tasks, want.Tasks) || !slices.Equal(sep.Tasks[1].DependsOn, []string{"1"}) {
+		t.Errorf("tasks = %+v, want %+v", sep.Tasks, want.Tasks)
 	}
 }
