@@ -487,6 +487,9 @@ func (m *Manager) addActivity(b *builder, i int, arg newActivityArg) (schedule.A
 		b.note("ignored an activity without a name from the model")
 		return schedule.Activity{}, false
 	}
+	if d, ok := b.defaultDuration(name); ok && strings.TrimSpace(arg.Duration) == "" {
+		arg.Duration = d // the schedule's preferred duration (prefs.go)
+	}
 	if _, err := schedule.ParseDuration(arg.Duration); err != nil {
 		b.note("ignored activity %q from the model: duration %v", name, err)
 		return schedule.Activity{}, false
@@ -508,10 +511,12 @@ func (m *Manager) addActivity(b *builder, i int, arg newActivityArg) (schedule.A
 		return schedule.Activity{}, false
 	}
 	if after.ID != "" {
-		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", after.ID, a.ID), Type: schedule.FS, Predecessor: after.ID, Successor: a.ID}))
+		typ, lag := b.linkDefault(a.Name, "", nil)
+		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", after.ID, a.ID), Type: typ, Predecessor: after.ID, Successor: a.ID, Lag: lag}))
 	}
 	if before.ID != "" {
-		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, before.ID), Type: schedule.FS, Predecessor: a.ID, Successor: before.ID}))
+		typ, lag := b.linkDefault(before.Name, "", nil)
+		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, before.ID), Type: typ, Predecessor: a.ID, Successor: before.ID, Lag: lag}))
 	}
 	return a, true
 }

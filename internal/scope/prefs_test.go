@@ -136,3 +136,29 @@ func TestPreferencesPrompt(t *testing.T) {
 		t.Error("no preferences added text")
 	}
 }
+
+// TestPreferencesManager: the LLM manager's add_activity places a new
+// activity with the default link and fills a missing duration.
+func TestPreferencesManager(t *testing.T) {
+	s := storetest.Building(t)
+	p := samplePrefs(t, "link:inspection=FS+1", "duration:inspection=1")
+	for _, with := range []bool{false, true} {
+		in := PlanInput{Prompt: "add a fire inspection after painting on level 2", Round: 1}
+		if with {
+			in.Preferences = p
+		}
+		b := newBuilder(s, in)
+		(&Manager{}).addActivity(b, 0, newActivityArg{Name: "Fire inspection", Duration: "", After: "Painting Level 2"})
+		var calls []string
+		for _, op := range b.plan.Ops {
+			calls = append(calls, op.Call)
+		}
+		want := []string(nil) // without a duration the model's activity is ignored
+		if with {
+			want = []string{addAct("Fire inspection", "1"), link("add_relationship", "FS", "Painting Level 2", "Fire inspection", 1)}
+		}
+		if !slices.Equal(calls, want) {
+			t.Errorf("preferences %v: %q, want %q (notes %q)", with, calls, want, b.plan.Notes)
+		}
+	}
+}
