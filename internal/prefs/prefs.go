@@ -156,6 +156,9 @@ func Set(p *Preferences, key, value string) error {
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		if s, ok := scopeSuffix(rest); ok {
+			if scope != "" && s != scope {
+				return fmt.Errorf("%s: %q names another kind of work (%q) than the key (%q)", key, value, s, scope)
+			}
 			scope = s
 		} else if strings.TrimSpace(rest) != "" {
 			return fmt.Errorf("%s: %q: %q is not part of a duration; want e.g. 3, 3 days, 2 weeks or triangular(1,2,4)", key, value, strings.TrimSpace(rest))
@@ -944,6 +947,9 @@ func (p Preferences) String() string {
 	tw.Flush()
 	return sb.String()
 }
+
+// Show is p.String(): the table `prefs show` prints.
+func Show(p Preferences) string { return p.String() }
 
 func scopedKey(key, scope string) string {
 	if scope == "" {
