@@ -372,6 +372,25 @@ func (p *Preferences) LinkFor(name string) (typ schedule.RelType, lag float64, o
 	return p.Links[best].Type, p.Links[best].Lag, true
 }
 
+// LinkDefaultFor is LinkFor with the default it chose (its Scope says
+// which kind of work it is for).
+func (p *Preferences) LinkDefaultFor(name string) (LinkDefault, bool) {
+	typ, lag, ok := p.LinkFor(name)
+	if !ok {
+		return LinkDefault{}, false
+	}
+	for _, l := range p.Links {
+		if l.Type == typ && l.Lag == lag && Matches(l.Scope, name) {
+			return l, true
+		}
+	}
+	return LinkDefault{Type: typ, Lag: lag}, true
+}
+
+// Label names a kind of work for people: "new inspections", or "new
+// links" for the general one.
+func (l LinkDefault) Label() string { return scopeLabel(l.Scope, "links") }
+
 // DurationFor is the default duration of a new activity named name, as
 // LinkFor chooses.
 func (p *Preferences) DurationFor(name string) (string, bool) {

@@ -33,7 +33,11 @@ func (b *builder) linkDefault(succ string, typ schedule.RelType, lag *float64) (
 	if lag != nil {
 		l = *lag
 	}
-	dt, dl, ok := b.in.Preferences.LinkFor(succ)
+	d, ok := b.in.Preferences.LinkDefaultFor(succ)
+	dt, dl := d.Type, d.Lag
+	if ok && (typ == "" || lag == nil && typ == dt) {
+		b.note("%s: link %s, the schedule's preference (state a type and lag to use another)", d.Label(), prefs.FormatLink(dt, dl))
+	}
 	switch {
 	case !ok:
 	case typ == "" && lag == nil:
