@@ -2,12 +2,17 @@ package workflows_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
@@ -194,24 +199,55 @@ func (l *live) sub(t *testing.T) {
 // each strategy on a real server, real children and the embedded store.
 func TestPortfolioOnDevServer(t *testing.T) {
 	l := startLive(t)
+	portfolioScenarios(t, l, "", os.Getenv("RECORD_PORTFOLIO_HISTORY") == "1")
+}
+
+// TestPortfolioOnConfiguredServers: the same on Neo4j and Weaviate
+// (NEO4J_URI and WEAVIATE_URL), schedules under a random prefix, deleted
+// after.
+func TestPortfolioOnConfiguredServers(t *testing.T) {
+	cfg := config.StoresFromEnv()
+	if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
+		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(scripts/services.sh up)\") to run against the servers")
+	}
+	l := startLive(t)
+	cfg.DBPath = filepath.Join(t.TempDir(), "unused.db")
+	c, err := cfg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close(context.Background()) })
+	l.stores = c
+	x := fmt.Sprintf("s%06x-", rand.Uint32()&0xffffff)
+	t.Cleanup(func() {
+		for _, p := range []string{"ff", "ce", "rs", "rx", "rc", "fr", "lk", "cx"} {
+			for _, s := range []string{"a", "b", "c"} {
+				_ = c.DeleteSchedule(context.Background(), x+p+"-"+s)
+			}
+		}
+	})
+	portfolioScenarios(t, l, x, false)
+}
+
+// portfolioScenarios runs every strategy on schedules named x+"ff-a"...
+func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 	f := newFlaky()
 	w := l.worker(f)
 	defer w.Stop()
-	record := os.Getenv("RECORD_PORTFOLIO_HISTORY") == "1"
 
 	t.Run("fail_fast", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("ff")
-		f.set("ff-b", -1, false)
+		pc := l.portfolioCase(x + "ff")
+		f.set(x+"ff-b", -1, false)
 		id := pc.start(workflows.PortfolioInput{Strategy: workflows.StrategyFailFast})
 		res := pc.result(id)
 		pc.expect(res, workflows.PortfolioFailed, workflows.StatusCancelled, workflows.StatusFailed, workflows.StatusCancelled)
-		if !slices.Equal(res.Failed, []string{"ff-b"}) || !strings.Contains(res.Error, `"ff-b"`) || !strings.Contains(res.Error, "injected planner failure") {
+		if !slices.Equal(res.Failed, []string{x + "ff-b"}) || !strings.Contains(res.Error, fmt.Sprintf("%q", x+"ff-b")) || !strings.Contains(res.Error, "injected planner failure") {
 			t.Errorf("failed %v, error %q", res.Failed, res.Error)
 		}
 		// The children are the portfolio's children (the Web UI shows them
 		// under it).
-		d, err := l.c.DescribeWorkflowExecution(l.ctx, "dispatch-ff-a", "")
+		d, err := l.c.DescribeWorkflowExecution(l.ctx, "dispatch-"+x+"ff-a", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,8 +267,8 @@ func TestPortfolioOnDevServer(t *testing.T) {
 
 	t.Run("continue_on_error", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("ce")
-		f.set("ce-b", -1, false)
+		pc := l.portfolioCase(x + "ce")
+		f.set(x+"ce-b", -1, false)
 		id := pc.start(workflows.PortfolioInput{Strategy: workflows.StrategyContinueOnError})
 		st := pc.ready(id)
 		var stages []string
@@ -243,17 +279,17 @@ func TestPortfolioOnDevServer(t *testing.T) {
 			t.Fatalf("stages at ready = %v, want %v", stages, want)
 		}
 		props, err := dispatches.PortfolioProposals(l.ctx, l.c, st)
-		if err != nil || len(props) != 2 || len(props[0].Proposal.Changes) != 1 || props[1].ScheduleID != "ce-c" {
+		if err != nil || len(props) != 2 || len(props[0].Proposal.Changes) != 1 || props[1].ScheduleID != x+"ce-c" {
 			t.Fatalf("proposals %+v, %v", props, err)
 		}
 		// A review of the failed schedule is refused.
-		if _, err := dispatches.ReviewPortfolio(l.ctx, l.c, id, workflows.PortfolioReview{Decisions: []workflows.ScheduleDecision{{ScheduleID: "ce-b", Decision: "accept"}}}); err == nil || !strings.Contains(err.Error(), "ended failed") {
+		if _, err := dispatches.ReviewPortfolio(l.ctx, l.c, id, workflows.PortfolioReview{Decisions: []workflows.ScheduleDecision{{ScheduleID: x + "ce-b", Decision: "accept"}}}); err == nil || !strings.Contains(err.Error(), "ended failed") {
 			t.Errorf("review of the failed schedule: %v", err)
 		}
-		pc.review(id, "pm", workflows.ScheduleDecision{ScheduleID: "ce-a", Decision: "accept"}, workflows.ScheduleDecision{ScheduleID: "ce-c", Decision: "reject"})
+		pc.review(id, "pm", workflows.ScheduleDecision{ScheduleID: x + "ce-a", Decision: "accept"}, workflows.ScheduleDecision{ScheduleID: x + "ce-c", Decision: "reject"})
 		res := pc.result(id)
 		pc.expect(res, workflows.PortfolioPartial, workflows.StatusAccepted, workflows.StatusFailed, workflows.StatusRejected)
-		if !slices.Equal(res.Failed, []string{"ce-b"}) || len(res.Decisions) != 2 || res.Decisions[0].Reviewer != "pm" {
+		if !slices.Equal(res.Failed, []string{x + "ce-b"}) || len(res.Decisions) != 2 || res.Decisions[0].Reviewer != "pm" {
 			t.Errorf("failed %v, decisions %+v", res.Failed, res.Decisions)
 		}
 		if record {
@@ -264,11 +300,11 @@ func TestPortfolioOnDevServer(t *testing.T) {
 
 	t.Run("retry_then_succeed", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("rs")
-		f.set("rs-b", 1, false)
+		pc := l.portfolioCase(x + "rs")
+		f.set(x+"rs-b", 1, false)
 		id := pc.start(workflows.PortfolioInput{Strategy: workflows.StrategyRetry, MaxRetries: 2})
 		st := pc.ready(id)
-		if c, _ := st.Child("rs-b"); c.Attempts != 2 || len(c.Errors) != 1 || c.Stage != workflows.StageAwaitingReview {
+		if c, _ := st.Child(x + "rs-b"); c.Attempts != 2 || len(c.Errors) != 1 || c.Stage != workflows.StageAwaitingReview {
 			t.Fatalf("rs-b at ready: %+v", c)
 		}
 		pc.review(id, "pm", workflows.ScheduleDecision{Decision: "accept"})
@@ -282,8 +318,8 @@ func TestPortfolioOnDevServer(t *testing.T) {
 
 	t.Run("retry_exhausted", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("rx")
-		f.set("rx-b", -1, false)
+		pc := l.portfolioCase(x + "rx")
+		f.set(x+"rx-b", -1, false)
 		id := pc.start(workflows.PortfolioInput{Strategy: workflows.StrategyRetry, MaxRetries: 1})
 		res := pc.result(id)
 		pc.expect(res, workflows.PortfolioFailed, workflows.StatusCancelled, workflows.StatusFailed, workflows.StatusCancelled)
@@ -294,11 +330,11 @@ func TestPortfolioOnDevServer(t *testing.T) {
 
 	t.Run("retry_exhausted_then_continue", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("rc")
-		f.set("rc-b", -1, false)
+		pc := l.portfolioCase(x + "rc")
+		f.set(x+"rc-b", -1, false)
 		id := pc.start(workflows.PortfolioInput{Strategy: workflows.StrategyRetry, MaxRetries: 1, AfterRetries: workflows.StrategyContinueOnError})
 		st := pc.ready(id)
-		if c, _ := st.Child("rc-b"); c.Attempts != 2 || c.Result != workflows.StatusFailed {
+		if c, _ := st.Child(x + "rc-b"); c.Attempts != 2 || c.Result != workflows.StatusFailed {
 			t.Fatalf("rc-b at ready: %+v", c)
 		}
 		pc.review(id, "pm", workflows.ScheduleDecision{Decision: "accept"})
@@ -309,14 +345,14 @@ func TestPortfolioOnDevServer(t *testing.T) {
 	// leaves every schedule as it was.
 	t.Run("fail_fast_after_review", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("fr")
-		f.set("fr-b", -1, true)
+		pc := l.portfolioCase(x + "fr")
+		f.set(x+"fr-b", -1, true)
 		id := pc.start(workflows.PortfolioInput{})
 		pc.ready(id)
 		st := pc.review(id, "pm",
-			workflows.ScheduleDecision{ScheduleID: "fr-b", Decision: "reject", Feedback: "delete activity Pour slab Level 1"},
+			workflows.ScheduleDecision{ScheduleID: x + "fr-b", Decision: "reject", Feedback: "delete activity Pour slab Level 1"},
 			workflows.ScheduleDecision{Decision: "accept"})
-		if a, _ := st.Child("fr-a"); a.Held == nil {
+		if a, _ := st.Child(x + "fr-a"); a.Held == nil {
 			t.Errorf("fr-a's accept is not held: %+v", a)
 		}
 		res := pc.result(id)
@@ -328,30 +364,30 @@ func TestPortfolioOnDevServer(t *testing.T) {
 	// once.
 	t.Run("lock_async", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("lk")
-		open := l.start(workflows.DispatchInput{ScheduleID: "lk-c", Prompt: "delete activity Excavate Level 1", Author: "bob"})
+		pc := l.portfolioCase(x + "lk")
+		open := l.start(workflows.DispatchInput{ScheduleID: x + "lk-c", Prompt: "delete activity Excavate Level 1", Author: "bob"})
 		if err := l.update(open, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &workflows.Proposal{}); err != nil {
 			t.Fatal(err)
 		}
-		openDump := l.dump("lk-c")
+		openDump := l.dump(x + "lk-c")
 		id := pc.start(workflows.PortfolioInput{Mode: workflows.PortfolioAsync, Strategy: workflows.StrategyContinueOnError})
 		st := pc.ready(id)
-		c, _ := st.Child("lk-c")
-		if c.Result != workflows.StatusFailed || !strings.Contains(c.Error, "already has an open dispatch: dispatch-lk-c") {
+		c, _ := st.Child(x + "lk-c")
+		if c.Result != workflows.StatusFailed || !strings.Contains(c.Error, "already has an open dispatch: dispatch-"+x+"lk-c") {
 			t.Fatalf("lk-c: %+v", c)
 		}
 		// The open dispatch is untouched (its provisional deletion stands).
-		if l.dump("lk-c") != openDump {
+		if l.dump(x+"lk-c") != openDump {
 			t.Error("the portfolio changed the schedule of the open dispatch")
 		}
 		// Async: the children are reviewed on their own, directly.
-		for _, s := range []string{"lk-a", "lk-b"} {
+		for _, s := range []string{x + "lk-a", x + "lk-b"} {
 			if err := dispatches.SendReview(l.ctx, l.c, workflows.DispatchWorkflowID(s), workflows.Review{Decision: "reject", Reviewer: "pm"}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		res := pc.result(id)
-		if res.Status != workflows.PortfolioPartial || !slices.Equal(res.Failed, []string{"lk-c"}) {
+		if res.Status != workflows.PortfolioPartial || !slices.Equal(res.Failed, []string{x + "lk-c"}) {
 			t.Errorf("result %+v", res)
 		}
 		if err := dispatches.SendReview(l.ctx, l.c, open.GetID(), workflows.Review{Decision: "reject", Reviewer: "bob"}); err != nil {
@@ -365,7 +401,7 @@ func TestPortfolioOnDevServer(t *testing.T) {
 
 	t.Run("cancel", func(t *testing.T) {
 		l.sub(t)
-		pc := l.portfolioCase("cx")
+		pc := l.portfolioCase(x + "cx")
 		id := pc.start(workflows.PortfolioInput{Strategy: workflows.StrategyContinueOnError})
 		pc.ready(id)
 		if err := l.c.CancelWorkflow(l.ctx, id, ""); err != nil {
