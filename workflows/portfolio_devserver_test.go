@@ -33,12 +33,15 @@ type flaky struct {
 	fails    map[string]int
 	feedback map[string]bool
 	calls    map[string]int
+	// step is where the schedule's planner fails: "additions" (default,
+	// after the removals were applied) or "removals" (nothing applied).
+	step map[string]string
 }
 
 const flakyMarker = "(flaky additions step)"
 
 func newFlaky() *flaky {
-	return &flaky{fails: map[string]int{}, feedback: map[string]bool{}, calls: map[string]int{}}
+	return &flaky{fails: map[string]int{}, feedback: map[string]bool{}, calls: map[string]int{}, step: map[string]string{}}
 }
 
 func (f *flaky) set(id string, fails int, onFeedback bool) {
@@ -55,18 +58,35 @@ func (f *flaky) Separate(ctx context.Context, prompt string) (scope.Separation, 
 	return sep, err
 }
 
-func (f *flaky) PlanAdditions(ctx context.Context, snap scope.Snapshot, in scope.PlanInput) (scope.Plan, error) {
-	id := snap.Schedule.Name
+// failNow reports whether step of schedule id fails now, counting the
+// failure.
+func (f *flaky) failNow(id, step string, in scope.PlanInput) error {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls[id]++
 	left := f.fails[id]
-	fail := left != 0 && (!f.feedback[id] || in.Feedback != "")
-	if fail && left > 0 {
+	if f.step[id] == "" && step != "additions" || f.step[id] != "" && f.step[id] != step {
+		return nil
+	}
+	if left == 0 || (f.feedback[id] && in.Feedback == "") {
+		return nil
+	}
+	if left > 0 {
 		f.fails[id] = left - 1
 	}
-	f.mu.Unlock()
-	if fail {
-		return scope.Plan{}, &llm.Error{Kind: "refused", Message: "injected planner failure for " + id}
+	return &llm.Error{Kind: "refused", Message: "injected planner failure for " + id}
+}
+
+func (f *flaky) PlanRemovals(ctx context.Context, snap scope.Snapshot, in scope.PlanInput) (scope.Plan, error) {
+	if err := f.failNow(snap.Schedule.Name, "removals", in); err != nil {
+		return scope.Plan{}, err
+	}
+	return f.Rules.PlanRemovals(ctx, snap, in)
+}
+
+func (f *flaky) PlanAdditions(ctx context.Context, snap scope.Snapshot, in scope.PlanInput) (scope.Plan, error) {
+	if err := f.failNow(snap.Schedule.Name, "additions", in); err != nil {
+		return scope.Plan{}, err
 	}
 	if strings.Contains(in.Prompt, flakyMarker) || in.Prompt == flakyMarker {
 		return scope.Plan{}, nil
@@ -220,7 +240,7 @@ func TestPortfolioOnConfiguredServers(t *testing.T) {
 	l.stores = c
 	x := fmt.Sprintf("s%06x-", rand.Uint32()&0xffffff)
 	t.Cleanup(func() {
-		for _, p := range []string{"ff", "ce", "rs", "rx", "rc", "fr", "lk", "cx"} {
+		for _, p := range []string{"ff", "ce", "rs", "rx", "rc", "fx", "fr", "lk", "cx"} {
 			for _, s := range []string{"a", "b", "c"} {
 				_ = c.DeleteSchedule(context.Background(), x+p+"-"+s)
 			}
@@ -339,6 +359,26 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 		}
 		pc.review(id, "pm", workflows.ScheduleDecision{Decision: "accept"})
 		pc.expect(pc.result(id), workflows.PortfolioPartial, workflows.StatusAccepted, workflows.StatusFailed, workflows.StatusAccepted)
+	})
+
+	// Another failure point and position: the first schedule's removals
+	// step fails (nothing applied yet), continue_on_error, all the others
+	// accepted.
+	t.Run("first_fails_in_removals", func(t *testing.T) {
+		l.sub(t)
+		pc := l.portfolioCase(x + "fx")
+		f.mu.Lock()
+		f.step[x+"fx-a"] = "removals"
+		f.mu.Unlock()
+		f.set(x+"fx-a", -1, false)
+		id := pc.start(workflows.PortfolioInput{Strategy: workflows.StrategyContinueOnError})
+		pc.ready(id)
+		pc.review(id, "pm", workflows.ScheduleDecision{Decision: "accept"})
+		res := pc.result(id)
+		pc.expect(res, workflows.PortfolioPartial, workflows.StatusFailed, workflows.StatusAccepted, workflows.StatusAccepted)
+		if !strings.Contains(res.Children[0].Error, "injected planner failure") {
+			t.Errorf("fx-a: %+v", res.Children[0])
+		}
 	})
 
 	// fail_fast holds accepts: a failure in a later feedback round still
