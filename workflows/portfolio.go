@@ -459,7 +459,7 @@ func (p *portfolio) takeReview(ctx workflow.Context, r PortfolioReview) {
 // releaseHeld forwards the held accepts once every live child holds one
 // (fail_fast).
 func (p *portfolio) releaseHeld(ctx workflow.Context) {
-	if p.stopping() {
+	if p.stopping() || ctx.Err() != nil {
 		return
 	}
 	held := false
