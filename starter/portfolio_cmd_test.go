@@ -113,6 +113,20 @@ func TestPortfolioCommandsOnARealServer(t *testing.T) {
 	if n := activities("pb"); n != 2 {
 		t.Errorf("pb holds %d activities after its reject, want 2", n)
 	}
+	// Sync, fail_fast: pc's lock fails the portfolio; pb is cancelled and
+	// compensated.
+	code, out, errOut = cli("", "prompt", prompt, "--schedules", "pb,pc")
+	for _, want := range []string{": failed\n", "dispatch-pb  cancelled", "dispatch-pc  failed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fail_fast portfolio output lacks %q:\n%s", want, out)
+		}
+	}
+	if code != exitError || !strings.Contains(errOut, `schedule "pc" failed: schedule "pc" already has an open dispatch`) {
+		t.Errorf("fail_fast portfolio: exit %d, stderr %s", code, errOut)
+	}
+	if n := activities("pb"); n != 2 {
+		t.Errorf("pb holds %d activities after fail_fast, want 2", n)
+	}
 	if code, out, errOut := cli("", "review", "dispatch-pc", "reject"); code != 0 {
 		t.Fatalf("review dispatch-pc: %s%s", out, errOut)
 	}
