@@ -95,6 +95,7 @@ func TestPortfolioCommandsOnARealServer(t *testing.T) {
 
 	// Sync: one screen; per schedule: accept pa, reject pb.
 	code, out, errOut := cli("p\na\nr\n", "prompt", prompt, "--portfolio", "towers", "--on-error", "continue_on_error", "--as", "pm")
+	t.Logf("sync portfolio:\n%s\nstderr:\n%s", out, errOut)
 	for _, want := range []string{
 		`pc: failed: schedule "pc" already has an open dispatch: dispatch-pc`,
 		"== pa ==", "Round 1 of dispatch-pa:", "== pb ==",
