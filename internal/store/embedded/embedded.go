@@ -245,7 +245,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	// One connection: SQLite has one writer anyway, and it keeps every
 	// statement of a transaction on the same connection.
 	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, schema); err != nil {
+	if err := execSchema(ctx, db); err != nil { // schema.go: retried while another process creates them
 		db.Close()
 		return nil, fmt.Errorf("embedded store %s: creating tables: %w", path, err)
 	}
