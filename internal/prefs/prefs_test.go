@@ -188,6 +188,13 @@ func TestRemember(t *testing.T) {
 		{"remember: new inspections take 1 day, and all new links are SS", []string{"duration:inspection=1 day", "link=SS"}, "", 0},
 		{"Remember: new activities default to 2 days. Also delete Painting Level 2", []string{"duration=2 days"}, "Also delete Painting Level 2", 0},
 		{"remember: new pours need 2 days lag", []string{"lag:pour=2"}, "", 0},
+		{"remember: GWB and gypsum board mean drywall", []string{"trade=drywall=gwb|gypsum board"}, "", 0},
+		{"remember that we say gypsum board for drywall", []string{"trade=drywall=gypsum board"}, "", 0},
+		{"remember the trade list: concrete, steel, glazing", []string{"trade=concrete, steel, glazing"}, "", 0},
+		{"Remember: start-to-start for new formwork activities", []string{"link:formwork=SS"}, "", 0},
+		{"In future, link new inspections to their predecessor finish-to-start plus one day", []string{"link:inspection=FS+1"}, "", 0},
+		{"Remember that new inspections should have a 1-day lag.", []string{"lag:inspection=1"}, "", 0},
+		{"From now on, every new activity should last 4 days", []string{"duration=4 days"}, "", 0},
 		{"Always keep the crane until level 4. From now on new inspections are FS+1", []string{"link:inspection=FS+1"}, "Always keep the crane until level 4.", 0},
 	}
 	for _, tt := range tests {

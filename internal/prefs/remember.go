@@ -421,8 +421,9 @@ var tradeForms = []tradeForm{
 	{regexp.MustCompile(`(?i)^(?:treat|read|count|consider|take|understand)\s+(.+?)\s+as\s+(?:a\s+|an\s+)?(?:synonym\s+(?:of|for)\s+|meaning\s+)?(.+)$`), 1, 2},
 	{regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+(?:also\s+)?(?:called|known\s+as|referred\s+to\s+as|written\s+as|spelled\s+as)\s+(.+)$`), 2, 1},
 	{regexp.MustCompile(`(?i)^(.+?)\s+(?:aka|a\.k\.a\.?|also\s+known\s+as)\s+(.+)$`), 2, 1},
-	{regexp.MustCompile(`(?i)^(.+?)\s+(?:means|=|is\s+the\s+same\s+as|are\s+the\s+same\s+as|is\s+the\s+same\s+trade\s+as|is\s+another\s+(?:word|name|term)\s+for|is\s+a\s+synonym\s+(?:of|for)|is\s+just|are\s+just|should\s+be\s+read\s+as|refers\s+to|stands\s+for|counts\s+as|equals)\s+(.+)$`), 1, 2},
-	{regexp.MustCompile(`(?i)^(?:the\s+)?(?:trades?|trade\s+vocabulary|trade\s+words)\s+(?:are|is|include|includes|:)\s+(.+)$`), 0, 0},
+	{regexp.MustCompile(`(?i)^(?:we|they|i|people|crews?|site)\s+(?:say|write|use|call\s+it)\s+(.+?)\s+(?:for|instead\s+of|to\s+mean|meaning)\s+(.+)$`), 1, 2},
+	{regexp.MustCompile(`(?i)^(.+?)\s+(?:means|mean|=|is\s+the\s+same\s+as|are\s+the\s+same\s+as|is\s+the\s+same\s+trade\s+as|is\s+another\s+(?:word|name|term)\s+for|is\s+a\s+synonym\s+(?:of|for)|is\s+just|are\s+just|should\s+be\s+read\s+as|refers\s+to|stands\s+for|counts\s+as|equals)\s+(.+)$`), 1, 2},
+	{regexp.MustCompile(`(?i)^(?:the\s+|our\s+)?(?:trades?|trade\s+(?:vocabulary|words|list|names))\s*(?:are|is|include|includes|:)\s*(.+)$`), 0, 0},
 	{regexp.MustCompile(`(?i)^(?:add|use|recogni[sz]e|know|learn)\s+(?:the\s+)?(?:trades?|trade\s+words?|words?)\s+(.+)$`), 0, 0},
 	{regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+(?:a\s+|an\s+)?trades?$`), 0, 0},
 	{regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+(.+)$`), 1, 2},
@@ -450,14 +451,20 @@ func readTrade(body string) (string, string, bool) {
 			}
 			return "trade", strings.Join(names, ", "), true
 		}
-		syn, trd := tradeWords(m[f.syn]), tradeWords(m[f.trd])
-		if syn == "" || trd == "" || syn == trd || !plainWords(syn, trd) {
+		trd := tradeWords(m[f.trd])
+		var syns []string
+		for _, w := range regexp.MustCompile(`(?i)\s*(?:,|\band\b|\bor\b|&|/)\s*`).Split(m[f.syn], -1) {
+			if w = tradeWords(w); w != "" && w != trd {
+				syns = append(syns, w)
+			}
+		}
+		if len(syns) == 0 || trd == "" || !plainWords(append(syns, trd)...) {
 			continue
 		}
-		if i == len(tradeForms)-1 && (len(strings.Fields(syn)) > 3 || len(strings.Fields(trd)) > 3) {
+		if i == len(tradeForms)-1 && (len(syns) > 1 || len(strings.Fields(syns[0])) > 3 || len(strings.Fields(trd)) > 3) {
 			return "", "", false
 		}
-		return "trade", trd + "=" + syn, true
+		return "trade", trd + "=" + strings.Join(syns, "|"), true
 	}
 	return "", "", false
 }
