@@ -73,6 +73,13 @@ func (a *Activities) RememberPreferences(ctx context.Context, in RememberInput) 
 		}
 		return nil
 	})
+	if errors.Is(err, store.ErrNoPreferences) {
+		// A store that keeps none: say so, and plan the rest.
+		for _, st := range stmts {
+			res.Notes = append(res.Notes, fmt.Sprintf("%q: not saved: %v", st.Sentence, err))
+		}
+		return res, nil
+	}
 	if err != nil {
 		return RememberResult{}, classify(err, "saving the schedule's preferences")
 	}
