@@ -5,7 +5,7 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/...
 FUZZTIME ?= 30s
 
 .PHONY: all build demo test bench fuzz clean services services-down llm screenshots

@@ -1,0 +1,251 @@
+package risk
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// Distribution kinds, packed.
+const (
+	kFixed uint8 = iota
+	kUniform
+	kTriangular
+	kPERT
+	kNormal
+)
+
+// dist is one activity's duration distribution with what sampling needs
+// precomputed.
+//
+//   - fixed(d): always d.
+//   - uniform(a,b): a + (b-a)U.
+//   - triangular(a,m,b): by its inverse CDF.
+//   - pert(a,m,b): the scaled beta a + (b-a)·Beta(α,β) with the standard
+//     λ = 4: α = 1 + 4(m-a)/(b-a), β = 1 + 4(b-m)/(b-a), so the mean is
+//     (a+4m+b)/6 and the variance (mean-a)(b-mean)/7. Beta is drawn as
+//     X/(X+Y) from two gamma variates (Marsaglia and Tsang).
+//   - normal(μ,σ): truncated at 0 (durations are never negative): a draw
+//     below 0 is redrawn, i.e. the normal conditioned on being >= 0. With
+//     μ several σ above 0 (the usual case) this changes nothing.
+type dist struct {
+	kind        uint8
+	a, m, b     float64 // fixed: a; uniform: a,b; triangular/PERT: a,m,b; normal: a=μ, b=σ
+	alpha, beta float64 // PERT shape
+	fc          float64 // triangular: CDF at the mode; normal: Φ(-μ/σ) (mass below 0)
+	lbeta       float64 // PERT: log B(α,β), for the quantile
+}
+
+func newDist(d schedule.Duration) dist {
+	p := d.Params
+	switch d.Kind {
+	case schedule.Uniform:
+		if p[0] == p[1] {
+			return dist{kind: kFixed, a: p[0]}
+		}
+		return dist{kind: kUniform, a: p[0], b: p[1]}
+	case schedule.Triangular:
+		if p[0] == p[2] {
+			return dist{kind: kFixed, a: p[0]}
+		}
+		return dist{kind: kTriangular, a: p[0], m: p[1], b: p[2], fc: (p[1] - p[0]) / (p[2] - p[0])}
+	case schedule.PERT:
+		if p[0] == p[2] {
+			return dist{kind: kFixed, a: p[0]}
+		}
+		al := 1 + 4*(p[1]-p[0])/(p[2]-p[0])
+		be := 1 + 4*(p[2]-p[1])/(p[2]-p[0])
+		la, _ := math.Lgamma(al)
+		lb, _ := math.Lgamma(be)
+		lab, _ := math.Lgamma(al + be)
+		return dist{kind: kPERT, a: p[0], m: p[1], b: p[2], alpha: al, beta: be, lbeta: la + lb - lab}
+	case schedule.Normal:
+		if p[1] == 0 {
+			return dist{kind: kFixed, a: p[0]}
+		}
+		return dist{kind: kNormal, a: p[0], b: p[1], fc: normCDF(-p[0] / p[1])}
+	}
+	return dist{kind: kFixed, a: p[0]}
+}
+
+// Mean is the distribution's mean (the normal's before truncation).
+func (d *dist) mean() float64 {
+	switch d.kind {
+	case kUniform:
+		return (d.a + d.b) / 2
+	case kTriangular:
+		return (d.a + d.m + d.b) / 3
+	case kPERT:
+		return (d.a + 4*d.m + d.b) / 6
+	}
+	return d.a
+}
+
+// draw samples the distribution from r.
+func (d *dist) draw(r *rand.Rand) float64 {
+	switch d.kind {
+	case kUniform:
+		return d.a + (d.b-d.a)*r.Float64()
+	case kTriangular:
+		return d.quantile(r.Float64())
+	case kPERT:
+		x := gamma(r, d.alpha)
+		y := gamma(r, d.beta)
+		return d.a + (d.b-d.a)*x/(x+y)
+	case kNormal:
+		for {
+			if x := d.a + d.b*r.NormFloat64(); x >= 0 {
+				return x
+			}
+		}
+	}
+	return d.a
+}
+
+// quantile is the inverse CDF at u in [0,1) (for the normal, of the
+// distribution truncated at 0). The Gaussian copula of --correlate maps
+// correlated uniforms through it.
+func (d *dist) quantile(u float64) float64 {
+	switch d.kind {
+	case kUniform:
+		return d.a + (d.b-d.a)*u
+	case kTriangular:
+		w := d.b - d.a
+		if u < d.fc {
+			return d.a + math.Sqrt(u*w*(d.m-d.a))
+		}
+		return d.b - math.Sqrt((1-u)*w*(d.b-d.m))
+	case kPERT:
+		return d.a + (d.b-d.a)*betaQuantile(u, d.alpha, d.beta, d.lbeta)
+	case kNormal:
+		p := d.fc + u*(1-d.fc)
+		return max(0, d.a+d.b*normQuantile(p))
+	}
+	return d.a
+}
+
+// gamma draws Gamma(k, 1) for k >= 1 (Marsaglia and Tsang 2000); PERT shapes
+// are always >= 1.
+func gamma(r *rand.Rand, k float64) float64 {
+	d := k - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := r.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := r.Float64()
+		x2 := x * x
+		if u < 1-0.0331*x2*x2 {
+			return d * v
+		}
+		if math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
+			return d * v
+		}
+	}
+}
+
+// normCDF is Φ, the standard normal CDF.
+func normCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+
+// normQuantile is Φ⁻¹.
+func normQuantile(p float64) float64 {
+	if p <= 0 {
+		return math.Inf(-1)
+	}
+	if p >= 1 {
+		return math.Inf(1)
+	}
+	return -math.Sqrt2 * math.Erfcinv(2*p)
+}
+
+// betaInc is the regularized incomplete beta I_x(a,b) (continued fraction,
+// modified Lentz; Numerical Recipes 6.4).
+func betaInc(x, a, b, lbeta float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	if x >= 1 {
+		return 1
+	}
+	front := math.Exp(a*math.Log(x) + b*math.Log1p(-x) - lbeta)
+	if x > (a+1)/(a+b+2) {
+		return 1 - front*betaCF(1-x, b, a)/b
+	}
+	return front * betaCF(x, a, b) / a
+}
+
+func betaCF(x, a, b float64) float64 {
+	const tiny = 1e-300
+	qab, qap, qam := a+b, a+1, a-1
+	c, d := 1.0, 1-qab*x/qap
+	if math.Abs(d) < tiny {
+		d = tiny
+	}
+	d = 1 / d
+	h := d
+	for m := 1; m <= 300; m++ {
+		fm := float64(m)
+		aa := fm * (b - fm) * x / ((qam + 2*fm) * (a + 2*fm))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		h *= d * c
+		aa = -(a + fm) * (qab + fm) * x / ((a + 2*fm) * (qap + 2*fm))
+		d = 1 + aa*d
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = 1 + aa/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		del := d * c
+		h *= del
+		if math.Abs(del-1) < 1e-14 {
+			break
+		}
+	}
+	return h
+}
+
+// betaQuantile inverts betaInc by Newton steps kept inside a shrinking
+// bracket (bisection when a step leaves it), to about 1e-12.
+func betaQuantile(u, a, b, lbeta float64) float64 {
+	if u <= 0 {
+		return 0
+	}
+	if u >= 1 {
+		return 1
+	}
+	lo, hi := 0.0, 1.0
+	x := a / (a + b)
+	for range 100 {
+		f := betaInc(x, a, b, lbeta) - u
+		if f > 0 {
+			hi = x
+		} else {
+			lo = x
+		}
+		if math.Abs(f) < 1e-13 || hi-lo < 1e-13 {
+			break
+		}
+		pdf := math.Exp((a-1)*math.Log(x) + (b-1)*math.Log1p(-x) - lbeta)
+		next := x - f/pdf
+		if !(next > lo && next < hi) || pdf == 0 || math.IsNaN(next) {
+			next = (lo + hi) / 2
+		}
+		x = next
+	}
+	return x
+}

@@ -1,0 +1,502 @@
+package risk
+
+import (
+	"cmp"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// DefaultCorrelation is ρ for --correlate when --correlation is not given.
+const DefaultCorrelation = 0.5
+
+// maxStored caps the sampled durations kept for the sensitivity ranks
+// (float32 each: 256 MiB). Above it only the most critical activities get a
+// sensitivity, their samples regenerated in a second pass.
+const maxStored = 1 << 26
+
+// Options say how to simulate.
+type Options struct {
+	// Iterations is how many samples of the whole schedule to run (>= 1).
+	Iterations int
+	// Seed picks the random streams: iteration i draws from PCG(Seed, i).
+	Seed uint64
+	// Workers is how many goroutines run iterations; 0 means
+	// runtime.NumCPU(). The result does not depend on it.
+	Workers int
+	// Groups, when set (one entry per activity, -1 for none), correlates the
+	// durations of activities in the same group (a trade): a Gaussian
+	// copula with one common standard-normal factor F per group, each
+	// activity's normal score Z = √ρ·F + √(1−ρ)·ε (so two activities of a
+	// group have normal scores correlated ρ), mapped to a duration through
+	// its distribution's quantile at Φ(Z).
+	Groups []int
+	// Correlation is ρ, in [0, 1].
+	Correlation float64
+	// Bins is the histogram's number of bins (default 30).
+	Bins int
+	// MaxStored overrides maxStored (tests).
+	MaxStored int
+}
+
+// Result is what a simulation found. Times are working days from the
+// project start.
+type Result struct {
+	Iterations  int
+	Seed        uint64
+	Correlated  bool
+	Correlation float64
+	IDs, Names  []string
+	// Random is how many activities have a distribution duration; with none
+	// every iteration is the deterministic schedule.
+	Random int
+	// Deterministic is the CPM finish with deterministic durations, and
+	// DeterministicPercentile the share of iterations (0-100) that finish
+	// at or before it.
+	Deterministic           float64
+	DeterministicPercentile float64
+	// Finish is every iteration's project finish, in iteration order.
+	Finish []float64
+	// Sorted is Finish sorted ascending.
+	Sorted             []float64
+	Mean, SD           float64 // SD with n-1 (numpy's std(ddof=1))
+	Min, Max           float64
+	P10, P50, P80, P90 float64
+	// Criticality is each activity's share of iterations in which it was
+	// critical (total float <= schedule.Epsilon).
+	Criticality []float64
+	// Sensitivity is the Spearman rank correlation of each activity's
+	// sampled duration with the finish (0 for fixed durations); HasSensitivity
+	// says which were computed (all, unless there were too many samples
+	// to keep: then the most critical ones).
+	Sensitivity    []float64
+	HasSensitivity []bool
+	// Histogram counts iterations per bin of width BinWidth from Min.
+	Histogram []int
+	BinWidth  float64
+}
+
+// Percentile is the p-th percentile (0-100) of the finishes by linear
+// interpolation between closest ranks, numpy's default ("linear"): at
+// h = (n-1)·p/100, sorted[⌊h⌋] + (h-⌊h⌋)·(sorted[⌊h⌋+1]-sorted[⌊h⌋]).
+func (r *Result) Percentile(p float64) float64 { return percentile(r.Sorted, p) }
+
+func percentile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	h := float64(n-1) * p / 100
+	lo := int(math.Floor(h))
+	if lo >= n-1 {
+		return sorted[n-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// sampler draws one iteration's durations; one per worker.
+type sampler struct {
+	m       *Model
+	seed    uint64
+	src     *rand.PCG
+	rng     *rand.Rand
+	groups  []int // nil: independent
+	sr, sn  float64
+	factors []float64
+}
+
+func (m *Model) newSampler(opt *Options, nGroups int) *sampler {
+	src := rand.NewPCG(0, 0)
+	s := &sampler{m: m, seed: opt.Seed, src: src, rng: rand.New(src)}
+	if nGroups > 0 {
+		s.groups = opt.Groups
+		s.sr, s.sn = math.Sqrt(opt.Correlation), math.Sqrt(1-opt.Correlation)
+		s.factors = make([]float64, nGroups)
+	}
+	return s
+}
+
+// sample fills dur with iteration iter's durations: from the stream
+// PCG(seed, iter), the group factors first (in group order), then each
+// activity in schedule order.
+func (s *sampler) sample(iter int, dur []float64) {
+	s.src.Seed(s.seed, uint64(iter))
+	r := s.rng
+	for g := range s.factors {
+		s.factors[g] = r.NormFloat64()
+	}
+	dists := s.m.dists
+	for v := range dists {
+		d := &dists[v]
+		switch {
+		case d.kind == kFixed:
+			dur[v] = d.a
+		case s.groups != nil && s.groups[v] >= 0:
+			z := s.sr*s.factors[s.groups[v]] + s.sn*r.NormFloat64()
+			dur[v] = d.quantile(normCDF(z))
+		default:
+			dur[v] = d.draw(r)
+		}
+	}
+}
+
+// Sample returns iteration iter's sampled durations (schedule order), the
+// same numbers Run uses with the same options: for dumping them to a peer.
+func (m *Model) Sample(opt Options, iter int) []float64 {
+	groups, nGroups := m.groupsOf(&opt)
+	opt.Groups = groups
+	dur := make([]float64, m.Len())
+	m.newSampler(&opt, nGroups).sample(iter, dur)
+	return dur
+}
+
+// groupsOf renumbers opt.Groups densely, dropping groups of one activity or
+// of fixed durations only (a factor would change nothing there).
+func (m *Model) groupsOf(opt *Options) ([]int, int) {
+	if opt.Groups == nil {
+		return nil, 0
+	}
+	count := map[int]int{}
+	for v, g := range opt.Groups {
+		if g >= 0 && m.dists[v].kind != kFixed {
+			count[g]++
+		}
+	}
+	dense := map[int]int{}
+	out := make([]int, len(opt.Groups))
+	for v, g := range opt.Groups {
+		out[v] = -1
+		if g < 0 || count[g] < 2 || m.dists[v].kind == kFixed {
+			continue
+		}
+		k, ok := dense[g]
+		if !ok {
+			k = len(dense)
+			dense[g] = k
+		}
+		out[v] = k
+	}
+	if len(dense) == 0 {
+		return nil, 0
+	}
+	return out, len(dense)
+}
+
+// Run simulates opt.Iterations iterations over the compiled model.
+func (m *Model) Run(opt Options) (*Result, error) {
+	if opt.Iterations < 1 {
+		return nil, errors.New("risk: iterations must be at least 1")
+	}
+	if opt.Correlation < 0 || opt.Correlation > 1 || math.IsNaN(opt.Correlation) {
+		return nil, errors.New("risk: correlation must be between 0 and 1")
+	}
+	if opt.Groups != nil && len(opt.Groups) != m.Len() {
+		return nil, errors.New("risk: one group per activity")
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	iters, n := opt.Iterations, m.Len()
+	workers = max(1, min(workers, iters))
+	groups, nGroups := m.groupsOf(&opt)
+	opt.Groups = groups
+	limit := opt.MaxStored
+	if limit <= 0 {
+		limit = maxStored
+	}
+
+	// Sensitivity columns: every random activity, if their samples fit.
+	var cols []int32
+	for v := range m.dists {
+		if m.dists[v].kind != kFixed {
+			cols = append(cols, int32(v))
+		}
+	}
+	storeAll := len(cols)*iters <= limit
+	var mat []float32 // row-major: mat[i*len(cols)+k]
+	if storeAll {
+		mat = make([]float32, len(cols)*iters)
+	}
+
+	finish := make([]float64, iters)
+	crits := make([][]int32, workers)
+	const chunk = 64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		crits[w] = make([]int32, n)
+		wg.Add(1)
+		go func(crit []int32) {
+			defer wg.Done()
+			s := m.newSampler(&opt, nGroups)
+			dur := make([]float64, n)
+			es, ef, lf := make([]float64, n), make([]float64, n), make([]float64, n)
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= iters {
+					return
+				}
+				for i := lo; i < min(lo+chunk, iters); i++ {
+					s.sample(i, dur)
+					f := m.forward(dur, es, ef)
+					m.backward(dur, es, lf, f, crit)
+					finish[i] = f
+					if storeAll {
+						row := mat[i*len(cols) : (i+1)*len(cols)]
+						for k, v := range cols {
+							row[k] = float32(dur[v])
+						}
+					}
+				}
+			}
+		}(crits[w])
+	}
+	wg.Wait()
+
+	r := &Result{
+		Iterations: iters, Seed: opt.Seed, Correlated: nGroups > 0, Correlation: opt.Correlation,
+		IDs: m.IDs, Names: m.Names, Random: m.random, Deterministic: m.Deterministic,
+		Finish: finish, Criticality: make([]float64, n),
+		Sensitivity: make([]float64, n), HasSensitivity: make([]bool, n),
+	}
+	if !r.Correlated {
+		r.Correlation = 0
+	}
+	for v := range n {
+		var c int64
+		for w := range crits {
+			c += int64(crits[w][v])
+		}
+		r.Criticality[v] = float64(c) / float64(iters)
+	}
+	r.summarize(opt.Bins)
+
+	if !storeAll {
+		// Keep the most critical random activities that fit and
+		// regenerate their samples (same streams, same numbers).
+		keep := max(1, limit/iters)
+		slices.SortStableFunc(cols, func(a, b int32) int { return cmp.Compare(r.Criticality[b], r.Criticality[a]) })
+		cols = cols[:min(keep, len(cols))]
+		slices.Sort(cols)
+		mat = make([]float32, len(cols)*iters)
+		next.Store(0)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s := m.newSampler(&opt, nGroups)
+				dur := make([]float64, n)
+				for {
+					lo := int(next.Add(chunk)) - chunk
+					if lo >= iters {
+						return
+					}
+					for i := lo; i < min(lo+chunk, iters); i++ {
+						s.sample(i, dur)
+						row := mat[i*len(cols) : (i+1)*len(cols)]
+						for k, v := range cols {
+							row[k] = float32(dur[v])
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for v := range m.dists {
+		if m.dists[v].kind == kFixed {
+			r.HasSensitivity[v] = true // a constant: no correlation
+		}
+	}
+	r.sensitivity(mat, cols, workers)
+	return r, nil
+}
+
+// summarize fills the moments, percentiles and histogram.
+func (r *Result) summarize(bins int) {
+	n := len(r.Finish)
+	r.Sorted = slices.Clone(r.Finish)
+	slices.Sort(r.Sorted)
+	var sum float64
+	for _, f := range r.Finish {
+		sum += f
+	}
+	r.Mean = sum / float64(n)
+	var ss float64
+	for _, f := range r.Finish {
+		ss += (f - r.Mean) * (f - r.Mean)
+	}
+	if n > 1 {
+		r.SD = math.Sqrt(ss / float64(n-1))
+	}
+	r.Min, r.Max = r.Sorted[0], r.Sorted[n-1]
+	r.P10, r.P50, r.P80, r.P90 = r.Percentile(10), r.Percentile(50), r.Percentile(80), r.Percentile(90)
+	at, _ := slices.BinarySearch(r.Sorted, r.Deterministic+schedule.Epsilon)
+	r.DeterministicPercentile = 100 * float64(at) / float64(n)
+	if bins <= 0 {
+		bins = 30
+	}
+	if r.Max-r.Min <= schedule.Epsilon {
+		bins = 1
+	}
+	r.Histogram = make([]int, bins)
+	r.BinWidth = (r.Max - r.Min) / float64(bins)
+	for _, f := range r.Finish {
+		b := bins - 1
+		if r.BinWidth > 0 {
+			b = min(bins-1, int((f-r.Min)/r.BinWidth))
+		}
+		r.Histogram[b]++
+	}
+}
+
+// ranks writes the ranks (1..n, ties averaged) of keys' values into out.
+// keys hold an order-preserving uint32 of the value in the upper half and
+// the iteration in the lower half; they are radix-sorted in place (tmp is
+// scratch of the same length).
+func ranks(keys, tmp []uint64, out []float64) {
+	for shift := uint(32); shift < 64; shift += 8 {
+		var count [257]int
+		for _, k := range keys {
+			count[(k>>shift)&0xff+1]++
+		}
+		for b := 1; b < 257; b++ {
+			count[b] += count[b-1]
+		}
+		for _, k := range keys {
+			b := (k >> shift) & 0xff
+			tmp[count[b]] = k
+			count[b]++
+		}
+		keys, tmp = tmp, keys
+	}
+	// After 4 passes the sorted keys are back in the caller's keys slice.
+	n := len(keys)
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && keys[j]>>32 == keys[i]>>32 {
+			j++
+		}
+		rank := float64(i+j+1) / 2 // mean of ranks i+1..j
+		for k := i; k < j; k++ {
+			out[uint32(keys[k])] = rank
+		}
+		i = j
+	}
+}
+
+// orderedBits maps a float32 to a uint32 with the same order.
+func orderedBits(f float32) uint64 {
+	b := math.Float32bits(f)
+	if b&0x80000000 != 0 {
+		b = ^b
+	} else {
+		b |= 0x80000000
+	}
+	return uint64(b)
+}
+
+// sensitivity fills Spearman's ρ of each stored column with the finish:
+// the Pearson correlation of their ranks.
+func (r *Result) sensitivity(mat []float32, cols []int32, workers int) {
+	iters := len(r.Finish)
+	if len(cols) == 0 {
+		return
+	}
+	rf := make([]float64, iters)
+	// Rank the finish in float64: float32 would make near finishes ties.
+	finishRanks(r.Finish, rf)
+	mean := float64(iters+1) / 2
+	var sff float64
+	for i := range rf {
+		rf[i] -= mean
+		sff += rf[i] * rf[i]
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			keys := make([]uint64, iters)
+			tmp := make([]uint64, iters)
+			rd := make([]float64, iters)
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(cols) {
+					return
+				}
+				for i := range iters {
+					keys[i] = orderedBits(mat[i*len(cols)+k])<<32 | uint64(i)
+				}
+				ranks(keys, tmp, rd)
+				var sdd, sdf float64
+				for i := range rd {
+					d := rd[i] - mean
+					sdd += d * d
+					sdf += d * rf[i]
+				}
+				v := cols[k]
+				r.HasSensitivity[v] = true
+				if sdd > 0 && sff > 0 {
+					r.Sensitivity[v] = sdf / math.Sqrt(sdd*sff)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// finishRanks ranks float64 values (ties averaged) by a sort of indices.
+func finishRanks(vals []float64, out []float64) {
+	idx := make([]int32, len(vals))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(vals[a], vals[b]) })
+	n := len(idx)
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && vals[idx[j]] == vals[idx[i]] {
+			j++
+		}
+		rank := float64(i+j+1) / 2
+		for k := i; k < j; k++ {
+			out[idx[k]] = rank
+		}
+		i = j
+	}
+}
+
+// Driver is an activity ranked by its influence on the finish.
+type Driver struct {
+	Index       int
+	Criticality float64
+	Sensitivity float64
+}
+
+// Drivers are the top k activities by |sensitivity|, then criticality, then
+// schedule order, leaving out those with neither.
+func (r *Result) Drivers(k int) []Driver {
+	var out []Driver
+	for v := range r.IDs {
+		if r.Criticality[v] == 0 && r.Sensitivity[v] == 0 {
+			continue
+		}
+		out = append(out, Driver{Index: v, Criticality: r.Criticality[v], Sensitivity: r.Sensitivity[v]})
+	}
+	slices.SortStableFunc(out, func(a, b Driver) int {
+		if c := cmp.Compare(math.Abs(b.Sensitivity), math.Abs(a.Sensitivity)); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Criticality, a.Criticality)
+	})
+	return out[:min(k, len(out))]
+}
