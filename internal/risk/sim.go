@@ -53,9 +53,11 @@ type Result struct {
 	Correlated  bool
 	Correlation float64
 	IDs, Names  []string
-	// Random is how many activities have a distribution duration; with none
-	// every iteration is the deterministic schedule.
-	Random int
+	// Random is how many activities have a distribution duration (those
+	// with Distributed set); with none every iteration is the deterministic
+	// schedule.
+	Random      int
+	Distributed []bool
 	// Deterministic is the CPM finish with deterministic durations, and
 	// DeterministicPercentile the share of iterations (0-100) that finish
 	// at or before it.
@@ -310,8 +312,10 @@ func (m *Model) Run(opt Options) (*Result, error) {
 		}
 		wg.Wait()
 	}
+	r.Distributed = make([]bool, n)
 	for v := range m.dists {
-		if m.dists[v].kind == kFixed {
+		r.Distributed[v] = m.dists[v].kind != kFixed
+		if !r.Distributed[v] {
 			r.HasSensitivity[v] = true // a constant: no correlation
 		}
 	}
@@ -482,12 +486,12 @@ type Driver struct {
 	Sensitivity float64
 }
 
-// Drivers are the top k activities by |sensitivity|, then criticality, then
-// schedule order, leaving out those with neither.
+// Drivers are the top k activities with a duration distribution by
+// |sensitivity|, then criticality, then schedule order.
 func (r *Result) Drivers(k int) []Driver {
 	var out []Driver
 	for v := range r.IDs {
-		if r.Criticality[v] == 0 && r.Sensitivity[v] == 0 {
+		if !r.Distributed[v] {
 			continue
 		}
 		out = append(out, Driver{Index: v, Criticality: r.Criticality[v], Sensitivity: r.Sensitivity[v]})
