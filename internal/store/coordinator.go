@@ -578,7 +578,11 @@ func (c *Coordinator) Verify(ctx context.Context, scheduleID string) ([]string, 
 		return nil, err
 	}
 	drift, _ := compare(s, docs)
-	return drift, nil
+	d, err := c.preferencesDrift(ctx, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	return append(drift, d...), nil
 }
 
 // compare lists how a schedule's documents differ from its graph, and

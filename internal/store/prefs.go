@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -113,4 +114,27 @@ func (c *Coordinator) VectorPreferences(ctx context.Context, scheduleID string) 
 	}
 	p, err = v.Preferences(ctx, scheduleID)
 	return p, err == nil, err
+}
+
+// preferencesDrift says how the two stores' copies of a schedule's
+// preferences differ (none when they agree, or the vector store keeps
+// none of its own). Repair does not rewrite them: `prefs set` writes both.
+func (c *Coordinator) preferencesDrift(ctx context.Context, scheduleID string) ([]string, error) {
+	if _, isPS := c.Graph.(PreferenceStore); !isPS {
+		return nil, nil
+	}
+	g, err := c.Preferences(ctx, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	v, ok, err := c.VectorPreferences(ctx, scheduleID)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if prefs.Equal(g, v) {
+		return nil, nil
+	}
+	gj, _ := json.Marshal(g)
+	vj, _ := json.Marshal(v)
+	return []string{fmt.Sprintf("preferences: graph has %s, vector store %s", gj, vj)}, nil
 }
