@@ -95,6 +95,7 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 		newMenuCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
 		newWebCmd(io, &stores, temporalCfg),
 		newPrefsCmd(io, &stores),
+		newRiskCmd(io, &stores),
 	)
 	return root, redact
 }

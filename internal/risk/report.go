@@ -137,9 +137,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // summary is the opening sentence of the table and the page.
 func (r *Report) summary() string {
 	s := fmt.Sprintf("%d iterations, seed %d", r.Iterations, r.Seed)
-	if r.Correlated {
+	switch {
+	case r.Correlated:
 		s += fmt.Sprintf(", durations of one %s correlated (ρ = %s)", r.CorrelateBy, num(r.Correlation, 3))
-	} else {
+	case r.CorrelateBy != "":
+		s += fmt.Sprintf(", durations independent (no %s has two activities with distributions to correlate)", r.CorrelateBy)
+	default:
 		s += ", durations independent"
 	}
 	return s
