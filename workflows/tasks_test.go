@@ -204,3 +204,39 @@ func TestTaskGraphFailedTaskBlocksItsDependents(t *testing.T) {
 		t.Errorf("task 2's removal was not applied and compensated:\n%s", calls(res.Changes))
 	}
 }
+
+// TestTaskGraphAcrossContinueAsNew: the tasks and the ops of each survive
+// continue-as-new between rounds, so feedback naming task 2 still keeps
+// task 1 in the new run.
+func TestTaskGraphAcrossContinueAsNew(t *testing.T) {
+	f := newFixture(t)
+	f.env.SetContinueAsNewSuggested(true)
+	f.env.RegisterDelayedCallback(func() {
+		f.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Feedback: "task 2: 3 days, not 2", Reviewer: "pm", Round: 1}, nil)
+	}, time.Hour)
+	next := f.continued(workflows.DispatchInput{ScheduleID: scheduleID, Prompt: taskPrompt, Author: "ann"})
+	c := next.Continued
+	if c == nil || c.Separation == nil || len(c.Separation.Tasks) != 3 {
+		t.Fatalf("continued state = %+v", c)
+	}
+	if !slices.ContainsFunc(c.Previous, func(op schedule.Op) bool { return op.Task == "1" }) {
+		t.Fatalf("the previous ops lost their tasks: %+v", c.Previous)
+	}
+	g := f.again()
+	var p2 workflows.Proposal
+	var accept func() error
+	g.env.RegisterDelayedCallback(func() {
+		g.query(workflows.ProposalQuery, &p2)
+		accept = g.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "pm", Round: 2}, nil)
+	}, time.Hour)
+	res := g.run(next)
+	if err := accept(); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != workflows.StatusAccepted {
+		t.Fatalf("result = %+v", res)
+	}
+	if got := taskStatuses(p2.Tasks); got != "1:kept 2:planned 3:planned" {
+		t.Errorf("round 2 tasks in the new run = %s", got)
+	}
+}
