@@ -163,7 +163,11 @@ func printDispatch(io *streams, d *dispatches.Detail) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, ch := range d.Changes {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\n", ch.Round, ch.Status, ch.Call)
+		call := ch.Call
+		if ch.Op.Task != "" {
+			call = "task " + ch.Op.Task + ": " + call
+		}
+		fmt.Fprintf(tw, "  %d\t%s\t%s\n", ch.Round, ch.Status, call)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
