@@ -54,6 +54,8 @@ type Model struct {
 	Deterministic float64
 	detDur        []float64
 	random        int // activities whose duration is a distribution
+	// Activity indices by distribution kind, in schedule order.
+	fixed, uniform, triangular, pert, normal []int32
 }
 
 // Len is the number of activities.
@@ -87,6 +89,18 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 		}
 		m.dists[i] = newDist(d)
 		m.detDur[i] = d.Days()
+		switch m.dists[i].kind {
+		case kFixed:
+			m.fixed = append(m.fixed, int32(i))
+		case kUniform:
+			m.uniform = append(m.uniform, int32(i))
+		case kTriangular:
+			m.triangular = append(m.triangular, int32(i))
+		case kPERT:
+			m.pert = append(m.pert, int32(i))
+		case kNormal:
+			m.normal = append(m.normal, int32(i))
+		}
 		if m.dists[i].kind != kFixed {
 			m.random++
 		}

@@ -260,12 +260,11 @@ func TestDistributions(t *testing.T) {
 	}
 	const n = 100000
 	for _, c := range cases {
-		d, err := schedule.ParseDuration(c.dur)
+		m, err := Compile(chain("D", c.dur))
 		if err != nil {
 			t.Fatal(err)
 		}
-		dd := newDist(d)
-		m := &Model{dists: []dist{dd}}
+		dd := m.dists[0]
 		s := m.newSampler(&Options{Seed: 1}, 0)
 		var sum, ss, qsum, qss float64
 		buf := []float64{0}

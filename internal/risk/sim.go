@@ -124,11 +124,53 @@ func (m *Model) newSampler(opt *Options, nGroups int) *sampler {
 	return s
 }
 
-// sample fills dur with iteration iter's durations: from the stream
-// PCG(seed, iter), the group factors first (in group order), then each
-// activity in schedule order.
+// unit is a uniform draw in [0, 1) straight from the PCG (as
+// rand.Float64, without the interface call).
+func (s *sampler) unit() float64 { return float64(s.src.Uint64()<<11>>11) * 0x1p-53 }
+
+// sample fills dur with iteration iter's durations from the stream
+// PCG(seed, iter). Independent durations are drawn kind by kind (uniform,
+// triangular, PERT, normal activities, each in schedule order: sorted by
+// kind, the draws' branches are predictable); fixed ones are set. With
+// groups, the group factors are drawn first (in group order), then each
+// activity in schedule order, grouped ones through the copula.
 func (s *sampler) sample(iter int, dur []float64) {
 	s.src.Seed(s.seed, uint64(iter))
+	m := s.m
+	if s.groups != nil {
+		s.sampleCorrelated(dur)
+		return
+	}
+	for _, v := range m.fixed {
+		dur[v] = m.dists[v].a
+	}
+	for _, v := range m.uniform {
+		d := &m.dists[v]
+		dur[v] = d.a + (d.b-d.a)*s.unit()
+	}
+	for _, v := range m.triangular {
+		d := &m.dists[v]
+		dur[v] = d.quantile(s.unit())
+	}
+	r := s.rng
+	for _, v := range m.pert {
+		d := &m.dists[v]
+		x := gamma(r, d.alpha)
+		y := gamma(r, d.beta)
+		dur[v] = d.a + (d.b-d.a)*x/(x+y)
+	}
+	for _, v := range m.normal {
+		d := &m.dists[v]
+		for {
+			if x := d.a + d.b*r.NormFloat64(); x >= 0 {
+				dur[v] = x
+				break
+			}
+		}
+	}
+}
+
+func (s *sampler) sampleCorrelated(dur []float64) {
 	r := s.rng
 	for g := range s.factors {
 		s.factors[g] = r.NormFloat64()
@@ -139,7 +181,7 @@ func (s *sampler) sample(iter int, dur []float64) {
 		switch {
 		case d.kind == kFixed:
 			dur[v] = d.a
-		case s.groups != nil && s.groups[v] >= 0:
+		case s.groups[v] >= 0:
 			z := s.sr*s.factors[s.groups[v]] + s.sn*r.NormFloat64()
 			dur[v] = d.quantile(normCDF(z))
 		default:
@@ -222,7 +264,7 @@ func (m *Model) Run(opt Options) (*Result, error) {
 		}
 	}
 	storeAll := len(cols)*iters <= limit
-	var mat []float32 // row-major: mat[i*len(cols)+k]
+	var mat []float32 // column-major: mat[k*iters+i]
 	if storeAll {
 		mat = make([]float32, len(cols)*iters)
 	}
@@ -251,9 +293,8 @@ func (m *Model) Run(opt Options) (*Result, error) {
 					m.backward(dur, es, lf, f, crit)
 					finish[i] = f
 					if storeAll {
-						row := mat[i*len(cols) : (i+1)*len(cols)]
 						for k, v := range cols {
-							row[k] = float32(dur[v])
+							mat[k*iters+i] = float32(dur[v])
 						}
 					}
 				}
@@ -302,9 +343,8 @@ func (m *Model) Run(opt Options) (*Result, error) {
 					}
 					for i := lo; i < min(lo+chunk, iters); i++ {
 						s.sample(i, dur)
-						row := mat[i*len(cols) : (i+1)*len(cols)]
 						for k, v := range cols {
-							row[k] = float32(dur[v])
+							mat[k*iters+i] = float32(dur[v])
 						}
 					}
 				}
@@ -363,25 +403,29 @@ func (r *Result) summarize(bins int) {
 
 // ranks writes the ranks (1..n, ties averaged) of keys' values into out.
 // keys hold an order-preserving uint32 of the value in the upper half and
-// the iteration in the lower half; they are radix-sorted in place (tmp is
-// scratch of the same length).
+// the iteration in the lower half; they are radix-sorted (LSD, three passes
+// of 11 bits; a pass whose digit is the same for every key is skipped), tmp
+// is scratch of the same length.
 func ranks(keys, tmp []uint64, out []float64) {
-	for shift := uint(32); shift < 64; shift += 8 {
-		var count [257]int
+	var count [2049]int
+	for shift := uint(32); shift < 64; shift += 11 {
+		clear(count[:])
 		for _, k := range keys {
-			count[(k>>shift)&0xff+1]++
+			count[(k>>shift)&0x7ff+1]++
 		}
-		for b := 1; b < 257; b++ {
+		if count[(keys[0]>>shift)&0x7ff+1] == len(keys) {
+			continue // one digit: already in order
+		}
+		for b := 1; b < len(count); b++ {
 			count[b] += count[b-1]
 		}
 		for _, k := range keys {
-			b := (k >> shift) & 0xff
+			b := (k >> shift) & 0x7ff
 			tmp[count[b]] = k
 			count[b]++
 		}
 		keys, tmp = tmp, keys
 	}
-	// After 4 passes the sorted keys are back in the caller's keys slice.
 	n := len(keys)
 	for i := 0; i < n; {
 		j := i + 1
@@ -437,8 +481,8 @@ func (r *Result) sensitivity(mat []float32, cols []int32, workers int) {
 				if k >= len(cols) {
 					return
 				}
-				for i := range iters {
-					keys[i] = orderedBits(mat[i*len(cols)+k])<<32 | uint64(i)
+				for i, d := range mat[k*iters : (k+1)*iters] {
+					keys[i] = orderedBits(d)<<32 | uint64(i)
 				}
 				ranks(keys, tmp, rd)
 				var sdd, sdf float64

@@ -1,0 +1,93 @@
+package risk
+
+import (
+	"os"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// benchSchedule is the risk benchmark's schedule: bench/out/risk-1k.json
+// when bench/risk/gen.py has written it (RISK_BENCH_FILE overrides), else
+// schedule.Synthetic(1000, 3, 1) with fixed durations.
+func benchSchedule(b *testing.B) *schedule.Schedule {
+	path := os.Getenv("RISK_BENCH_FILE")
+	if path == "" {
+		path = "../../bench/out/risk-1k.json"
+	}
+	if s, _, err := interchange.Load(path); err == nil {
+		return s
+	}
+	return schedule.Synthetic(1000, 3, 1)
+}
+
+// BenchmarkCPMPass is one deterministic CPM pass (forward and backward
+// over the compiled network, criticality marked): the unit of "one CPM pass
+// per iteration" in BENCHMARKS.md.
+func BenchmarkCPMPass(b *testing.B) {
+	m, err := Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := m.Len()
+	dur := m.DeterministicDurations()
+	es, ef, lf := make([]float64, n), make([]float64, n), make([]float64, n)
+	crit := make([]int32, n)
+	for b.Loop() {
+		f := m.forward(dur, es, ef)
+		m.backward(dur, es, lf, f, crit)
+	}
+}
+
+// BenchmarkEngineCompute is the CPM engine's own full pass (floats too).
+func BenchmarkEngineCompute(b *testing.B) {
+	n, err := schedule.Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		n.Compute()
+	}
+}
+
+// BenchmarkSample draws one iteration's durations.
+func BenchmarkSample(b *testing.B) {
+	m, err := Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := m.newSampler(&Options{Seed: 1}, 0)
+	dur := make([]float64, m.Len())
+	i := 0
+	for b.Loop() {
+		s.sample(i, dur)
+		i++
+	}
+}
+
+// BenchmarkRun1000 is Run with 1,000 iterations (all cores).
+func BenchmarkRun1000(b *testing.B) {
+	m, err := Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := m.Run(Options{Iterations: 1000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRun10000 is Run with 10,000 iterations (all cores).
+func BenchmarkRun10000(b *testing.B) {
+	m, err := Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := m.Run(Options{Iterations: 10000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
