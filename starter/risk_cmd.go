@@ -170,11 +170,15 @@ func dumpSamples(w io.Writer, m *risk.Model, opt risk.Options) error {
 	binary.Write(bw, binary.LittleEndian, uint16(len(header)))
 	bw.WriteString(header)
 	var buf [8]byte
-	for i := range opt.Iterations {
-		for _, d := range m.Sample(opt, i) {
+	err := m.Samples(opt, func(_ int, dur []float64) error {
+		for _, d := range dur {
 			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(d))
 			bw.Write(buf[:])
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }

@@ -57,7 +57,7 @@ func BenchmarkSample(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := m.newSampler(&Options{Seed: 1}, 0)
+	s := m.newSampler(&Options{Seed: 1}, 0, m.tables(10000, false, 1))
 	dur := make([]float64, m.Len())
 	i := 0
 	for b.Loop() {
