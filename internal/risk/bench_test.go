@@ -32,11 +32,11 @@ func BenchmarkCPMPass(b *testing.B) {
 	}
 	n := m.Len()
 	dur := m.DeterministicDurations()
-	es, ef, lf := make([]float64, n), make([]float64, n), make([]float64, n)
+	t, u := make([]float64, 2*n), make([]float64, 2*n)
 	crit := make([]int32, n)
 	for b.Loop() {
-		f := m.forward(dur, es, ef)
-		m.backward(dur, es, lf, f, crit)
+		f := m.forward(dur, t)
+		m.backward(dur, t, u, f, crit)
 	}
 }
 

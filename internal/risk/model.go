@@ -48,6 +48,9 @@ type Model struct {
 	outStart []int32
 	out      []link
 	order    []int32
+	// The passes' links: fwd[inStart[v]:inStart[v+1]] constrain v's start,
+	// bwd[outStart[v]:outStart[v+1]] v's finish (see plink).
+	fwd, bwd []plink
 	// Deterministic is the CPM finish with each duration's deterministic
 	// value (the number, the mode of triangular and PERT, the mean of
 	// uniform and normal), exactly as the CPM engine computes it.
@@ -56,6 +59,21 @@ type Model struct {
 	random        int // activities whose duration is a distribution
 	// Activity indices by distribution kind, in schedule order.
 	fixed, uniform, triangular, pert, normal []int32
+}
+
+// plink is a link as the passes read it, without a branch on its type.
+// The forward pass keeps t[2v] = ES_v, t[2v+1] = EF_v and a link into v
+// constrains ES_v >= t[at] + lag - k·d_v: at picks the predecessor's start
+// (SS, SF) or finish (FS, FF), k is 1 for FF and SF. The backward pass keeps
+// u[2v] = LS_v, u[2v+1] = LF_v and a link out of v constrains
+// LF_v <= u[at] - lag + k·d_v: at picks the successor's start (FS, SS) or
+// finish (FF, SF), k is 1 for SS and SF. These are the engine's
+// expressions in the engine's order (adding or subtracting 0·d is exact),
+// so the passes give its results bit for bit.
+type plink struct {
+	at  int32
+	k   float32
+	lag float64
 }
 
 // Len is the number of activities.
@@ -127,6 +145,28 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 		m.in[inNext[q]] = link{other: p, typ: t, lag: r.Lag}
 		inNext[q]++
 	}
+	m.fwd = make([]plink, len(m.in))
+	for i, l := range m.in {
+		p := plink{at: 2*l.other + 1, lag: l.lag}
+		if l.typ == linkSS || l.typ == linkSF {
+			p.at--
+		}
+		if l.typ == linkFF || l.typ == linkSF {
+			p.k = 1
+		}
+		m.fwd[i] = p
+	}
+	m.bwd = make([]plink, len(m.out))
+	for i, l := range m.out {
+		p := plink{at: 2 * l.other, lag: l.lag}
+		if l.typ == linkFF || l.typ == linkSF {
+			p.at++
+		}
+		if l.typ == linkSS || l.typ == linkSF {
+			p.k = 1
+		}
+		m.bwd[i] = p
+	}
 	// Kahn's algorithm; schedule.Compile has already refused cycles.
 	pending := make([]int32, n)
 	for v := 0; v < n; v++ {
@@ -149,8 +189,7 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 	if len(m.order) != n {
 		return nil, fmt.Errorf("risk: schedule has circular logic")
 	}
-	es, ef := make([]float64, n), make([]float64, n)
-	m.Deterministic = m.forward(m.detDur, es, ef)
+	m.Deterministic = m.forward(m.detDur, make([]float64, 2*n))
 	return m, nil
 }
 
@@ -158,60 +197,45 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 func (m *Model) DeterministicDurations() []float64 { return append([]float64(nil), m.detDur...) }
 
 // forward is the CPM forward pass with durations dur (MS Project / P6
-// semantics as in schedule.Network.Compute): it fills es and ef and returns
-// the project finish.
-func (m *Model) forward(dur, es, ef []float64) float64 {
+// semantics as in schedule.Network.Compute): ES = max(0, FS: EF_p+lag,
+// SS: ES_p+lag, FF: EF_p+lag-d, SF: ES_p+lag-d), EF = ES+d, in t (t[2v] =
+// ES, t[2v+1] = EF; see plink). It returns the project finish.
+func (m *Model) forward(dur, t []float64) float64 {
 	var finish float64
+	links, start := m.fwd, m.inStart
 	for _, v := range m.order {
 		d := dur[v]
-		start := 0.0
-		for _, l := range m.in[m.inStart[v]:m.inStart[v+1]] {
-			var c float64
-			switch l.typ {
-			case linkFS:
-				c = ef[l.other] + l.lag
-			case linkSS:
-				c = es[l.other] + l.lag
-			case linkFF:
-				c = ef[l.other] + l.lag - d
-			default: // SF
-				c = es[l.other] + l.lag - d
-			}
-			start = max(start, c)
+		es := 0.0
+		for _, l := range links[start[v]:start[v+1]] {
+			es = max(es, t[l.at]+l.lag-float64(l.k)*d)
 		}
-		es[v], ef[v] = start, start+d
-		finish = max(finish, start+d)
+		ef := es + d
+		t[2*v], t[2*v+1] = es, ef
+		finish = max(finish, ef)
 	}
 	return finish
 }
 
-// backward is the CPM backward pass: it fills lf and marks crit[v] (adds 1)
-// for every activity whose total float LF - d - ES is at most
-// schedule.Epsilon.
-func (m *Model) backward(dur, es, lf []float64, finish float64, crit []int32) {
+// backward is the CPM backward pass: LF = min(T, FS: LS_s-lag, SS:
+// LS_s-lag+d, FF: LF_s-lag, SF: LF_s-lag+d), LS = LF-d, in u (u[2v] = LS,
+// u[2v+1] = LF). It adds 1 to crit[v] for every activity whose total float
+// LS - ES is at most schedule.Epsilon (t from forward).
+func (m *Model) backward(dur, t, u []float64, finish float64, crit []int32) {
+	links, start := m.bwd, m.outStart
 	for k := len(m.order) - 1; k >= 0; k-- {
 		v := m.order[k]
 		d := dur[v]
-		late := finish
-		for _, l := range m.out[m.outStart[v]:m.outStart[v+1]] {
-			s := l.other
-			var c float64
-			switch l.typ {
-			case linkFS:
-				c = lf[s] - dur[s] - l.lag
-			case linkSS:
-				c = lf[s] - dur[s] - l.lag + d
-			case linkFF:
-				c = lf[s] - l.lag
-			default: // SF
-				c = lf[s] - l.lag + d
-			}
-			late = min(late, c)
+		lf := finish
+		for _, l := range links[start[v]:start[v+1]] {
+			lf = min(lf, u[l.at]-l.lag+float64(l.k)*d)
 		}
-		lf[v] = late
-		if late-d-es[v] <= schedule.Epsilon {
-			crit[v]++
+		ls := lf - d
+		u[2*v], u[2*v+1] = ls, lf
+		var c int32
+		if ls-t[2*v] <= schedule.Epsilon {
+			c = 1
 		}
+		crit[v] += c
 	}
 }
 
@@ -220,10 +244,10 @@ func (m *Model) backward(dur, es, lf []float64, finish float64, crit []int32) {
 // and benchmarks; Run reuses its buffers instead.
 func (m *Model) Pass(dur []float64) (finish float64, critical []bool) {
 	n := m.Len()
-	es, ef, lf := make([]float64, n), make([]float64, n), make([]float64, n)
+	t, u := make([]float64, 2*n), make([]float64, 2*n)
 	crit := make([]int32, n)
-	finish = m.forward(dur, es, ef)
-	m.backward(dur, es, lf, finish, crit)
+	finish = m.forward(dur, t)
+	m.backward(dur, t, u, finish, crit)
 	critical = make([]bool, n)
 	for i, c := range crit {
 		critical[i] = c > 0

@@ -74,7 +74,10 @@ type Result struct {
 	// critical (total float <= schedule.Epsilon).
 	Criticality []float64
 	// Sensitivity is the Spearman rank correlation of each activity's
-	// sampled duration with the finish (0 for fixed durations); HasSensitivity
+	// sampled duration with the finish (0 for fixed durations, and, when
+	// durations are independent, for activities never critical: theirs
+	// cannot move the finish, so the correlation is 0 but for sampling
+	// noise); HasSensitivity
 	// says which were computed (all, unless there were too many samples
 	// to keep: then the most critical ones).
 	Sensitivity    []float64
@@ -359,7 +362,7 @@ func (m *Model) Run(opt Options) (*Result, error) {
 			defer wg.Done()
 			s := m.newSampler(&opt, nGroups, tabs)
 			dur := make([]float64, n)
-			es, ef, lf := make([]float64, n), make([]float64, n), make([]float64, n)
+			t, u := make([]float64, 2*n), make([]float64, 2*n)
 			for {
 				lo := int(next.Add(chunk)) - chunk
 				if lo >= iters {
@@ -367,8 +370,8 @@ func (m *Model) Run(opt Options) (*Result, error) {
 				}
 				for i := lo; i < min(lo+chunk, iters); i++ {
 					s.sample(i, dur)
-					f := m.forward(dur, es, ef)
-					m.backward(dur, es, lf, f, crit)
+					f := m.forward(dur, t)
+					m.backward(dur, t, u, f, crit)
 					finish[i] = f
 					if storeAll {
 						for k, v := range cols {
@@ -437,7 +440,19 @@ func (m *Model) Run(opt Options) (*Result, error) {
 			r.HasSensitivity[v] = true // a constant: no correlation
 		}
 	}
-	r.sensitivity(mat, cols, workers)
+	// Independent durations: an activity never critical cannot move the
+	// finish in any iteration (the finish is a function of the other,
+	// independent durations), so its rank correlation is 0 up to sampling
+	// noise; it is reported as 0 without ranking. With a copula its
+	// duration shares a factor with others, so every column is ranked.
+	rank := make([]bool, len(cols))
+	for k, v := range cols {
+		rank[k] = r.Correlated || r.Criticality[v] > 0
+		if !rank[k] {
+			r.HasSensitivity[v] = true
+		}
+	}
+	r.sensitivity(mat, cols, rank, workers)
 	return r, nil
 }
 
@@ -531,7 +546,7 @@ func orderedBits(f float32) uint64 {
 
 // sensitivity fills Spearman's ρ of each stored column with the finish:
 // the Pearson correlation of their ranks.
-func (r *Result) sensitivity(mat []float32, cols []int32, workers int) {
+func (r *Result) sensitivity(mat []float32, cols []int32, rank []bool, workers int) {
 	iters := len(r.Finish)
 	if len(cols) == 0 {
 		return
@@ -558,6 +573,9 @@ func (r *Result) sensitivity(mat []float32, cols []int32, workers int) {
 				k := int(next.Add(1)) - 1
 				if k >= len(cols) {
 					return
+				}
+				if !rank[k] {
+					continue
 				}
 				for i, d := range mat[k*iters : (k+1)*iters] {
 					keys[i] = orderedBits(d)<<32 | uint64(i)
