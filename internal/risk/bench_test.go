@@ -91,3 +91,21 @@ func BenchmarkRun10000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBatchedPasses is the passes over one batch of lanes iterations
+// (divide by lanes for the cost per iteration).
+func BenchmarkBatchedPasses(b *testing.B) {
+	m, err := Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bt := newBatch(m.Len())
+	copy(bt.one, m.DeterministicDurations())
+	for j := range lanes {
+		bt.set(j)
+	}
+	crit := make([]int32, m.Len())
+	for b.Loop() {
+		m.passes(bt, lanes, crit)
+	}
+}

@@ -361,23 +361,27 @@ func (m *Model) Run(opt Options) (*Result, error) {
 		go func(crit []int32) {
 			defer wg.Done()
 			s := m.newSampler(&opt, nGroups, tabs)
-			dur := make([]float64, n)
-			t, u := make([]float64, 2*n), make([]float64, 2*n)
+			b := newBatch(n)
 			for {
 				lo := int(next.Add(chunk)) - chunk
 				if lo >= iters {
 					return
 				}
-				for i := lo; i < min(lo+chunk, iters); i++ {
-					s.sample(i, dur)
-					f := m.forward(dur, t)
-					m.backward(dur, t, u, f, crit)
-					finish[i] = f
-					if storeAll {
-						for k, v := range cols {
-							mat[k*iters+i] = float32(dur[v])
+				hi := min(lo+chunk, iters)
+				for first := lo; first < hi; first += lanes {
+					nb := min(lanes, hi-first)
+					for j := range nb {
+						i := first + j
+						s.sample(i, b.one)
+						b.set(j)
+						if storeAll {
+							for k, v := range cols {
+								mat[k*iters+i] = float32(b.one[v])
+							}
 						}
 					}
+					m.passes(b, nb, crit)
+					copy(finish[first:first+nb], b.fin[:nb])
 				}
 			}
 		}(crits[w])
