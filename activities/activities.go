@@ -315,6 +315,9 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact,
 	}
 	imp := compareCPM(after, rb, ra)
 	imp.Diff = render.NewChangeDiffOf(before, after, rb, ra)
+	if imp.Diff.Impact != nil {
+		imp.Diff.Impact.Risk = riskImpact(before, after)
+	}
 	// A round that deletes a whole building must not overflow the history
 	// (Temporal refuses payloads over 2 MB): lists beyond this are counted.
 	imp.Diff.Cap(MaxDiffEntries)

@@ -3,6 +3,7 @@ package activities_test
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/autoscheduler/autoscheduler/activities"
+	"github.com/autoscheduler/autoscheduler/internal/risk"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -135,6 +137,32 @@ func TestComputeImpact(t *testing.T) {
 	}
 	if !slices.Equal(imp.CriticalBefore, crit) || slices.Contains(imp.CriticalAfter, target) || len(imp.FloatChanged) == 0 {
 		t.Errorf("impact = %+v", imp)
+	}
+	// The schedule has duration distributions: the review shows the P80
+	// finish of both versions, from the same iterations and seed.
+	r := imp.Diff.Impact.Risk
+	if r == nil {
+		t.Fatal("no P80 impact on a schedule with distributions")
+	}
+	p80 := func(s *schedule.Schedule) float64 {
+		m, err := risk.Compile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := m.Run(risk.Options{Iterations: activities.ReviewRiskIterations, Seed: activities.ReviewRiskSeed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.P80
+	}
+	if want := p80(orig); math.Abs(r.P80Before-want) > 0.01 {
+		t.Errorf("P80 before %v, want %v", r.P80Before, want)
+	}
+	if want := p80(after); math.Abs(r.P80After-want) > 0.01 || r.P80After >= r.P80Before || r.P80Before < r.P50Before {
+		t.Errorf("P80 %v -> %v (P50 %v), want %v after, earlier", r.P80Before, r.P80After, r.P50Before, want)
+	}
+	if r.Iterations != activities.ReviewRiskIterations || r.P80DateBefore == "" {
+		t.Errorf("risk impact = %+v", r)
 	}
 }
 

@@ -114,6 +114,35 @@ type DiffImpact struct {
 	BecameCritical   []DiffActivity `json:"became_critical"`
 	NoLongerCritical []DiffActivity `json:"no_longer_critical"`
 	FloatChanged     int            `json:"float_changed"`
+	// Risk is the change's effect on the P80 finish, when the schedule has
+	// duration distributions (a Monte Carlo run of each version).
+	Risk *RiskImpact `json:"risk,omitempty"`
+}
+
+// RiskImpact is a change's effect on the finish percentiles: the same
+// iterations and seed on both versions. Times are working days; dates as
+// DiffImpact's.
+type RiskImpact struct {
+	Iterations    int     `json:"iterations"`
+	Seed          uint64  `json:"seed"`
+	P50Before     float64 `json:"p50_before"`
+	P50After      float64 `json:"p50_after"`
+	P80Before     float64 `json:"p80_before"`
+	P80After      float64 `json:"p80_after"`
+	P80Change     float64 `json:"p80_change"`
+	P80DateBefore string  `json:"p80_date_before,omitempty"`
+	P80DateAfter  string  `json:"p80_date_after,omitempty"`
+}
+
+// riskMove says how a percentile finish moved.
+func riskMove(change float64) string {
+	switch {
+	case change > 0:
+		return "later by " + workingDays(change)
+	case change < 0:
+		return "earlier by " + workingDays(-change)
+	}
+	return "unchanged"
 }
 
 // shortDate turns a finish date-time into "Mon 2006-01-02" for the text
@@ -423,6 +452,14 @@ func (d *ChangeDiff) WriteText(w io.Writer, opts DiffOptions) error {
 		moves = "finish unchanged"
 	}
 	fmt.Fprintln(bw, finish+": "+paint(color, moves))
+	if r := im.Risk; r != nil {
+		p80 := "  P80 finish: " + Days(r.P80Before) + " -> " + Days(r.P80After) + " working days"
+		if b, a := shortDate(r.P80DateBefore), shortDate(r.P80DateAfter); b != "" && a != "" {
+			p80 += " (" + b + " -> " + a + ")"
+		}
+		fmt.Fprintf(bw, "%s: %s (P50 %s -> %s; Monte Carlo, %d iterations, seed %d)\n", p80, riskMove(r.P80Change),
+			Days(r.P50Before), Days(r.P50After), r.Iterations, r.Seed)
+	}
 	list := func(title, color, name string, as []DiffActivity) {
 		if len(as) == 0 {
 			return
@@ -474,4 +511,26 @@ func textOf(s string) string {
 		}
 	}
 	return s
+}
+
+// NewRiskImpact is the RiskImpact of going from before to after, given each
+// version's P50 and P80 finishes from the same iterations and seed; the
+// dates come from each version's calendar.
+func NewRiskImpact(before, after *schedule.Schedule, iterations int, seed uint64, p50Before, p80Before, p50After, p80After float64) *RiskImpact {
+	r := &RiskImpact{
+		Iterations: iterations, Seed: seed,
+		P50Before: round(p50Before), P50After: round(p50After),
+		P80Before: round(p80Before), P80After: round(p80After), P80Change: round(p80After - p80Before),
+	}
+	if c := clockOf(before); c != nil {
+		if t, err := c.Finish(p80Before); err == nil {
+			r.P80DateBefore = t.Format(schedule.DateTimeLayout)
+		}
+	}
+	if c := clockOf(after); c != nil {
+		if t, err := c.Finish(p80After); err == nil {
+			r.P80DateAfter = t.Format(schedule.DateTimeLayout)
+		}
+	}
+	return r
 }

@@ -18,7 +18,8 @@ func TestTasksInTheReview(t *testing.T) {
 	page := b.reviewPageShows(id, `id="review-form"`)
 	for _, want := range []string{`id="tasks"`, `data-task="1" data-status="planned"`, `data-task="3" data-status="planned"`,
 		"(after task 2)", "“then make the roofing membrane start after the new level 4 fire-stopping”",
-		`add_activity(name=&#34;Fire-stopping Level 4&#34;, duration=&#34;2&#34;)`, "task 2: 3 days, not 2"} {
+		`add_activity(name=&#34;Fire-stopping Level 4&#34;, duration=&#34;2&#34;)`, "task 2: 3 days, not 2",
+		`id="p80-change"`, "P80 finish (Monte Carlo, 2000 iterations)"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("round 1's review page lacks %q", want)
 		}
