@@ -37,6 +37,11 @@ test:
 bench:
 	python3 bench/run.py
 
+# Monte Carlo schedule risk against its numpy peer (bench/risk/run.py);
+# writes the "Schedule risk (Monte Carlo)" section of BENCHMARKS.md.
+bench-risk:
+	python3 bench/risk/run.py
+
 # Full-page PNGs of each page of the review web app (schedules, schedule,
 # prompt, review with a proposal, review with a question, closed review) at
 # a 1400 px wide viewport, taken in headless Chromium against a real

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -180,4 +181,41 @@ func TestRiskDumpSamples(t *testing.T) {
 		}
 	}
 	_ = got
+}
+
+// TestRiskNumpyPeerSameSamples: bench/risk/peer.py, given the durations
+// the command sampled (--dump-samples), computes the same percentiles,
+// mean, SD and criticality (item 3 of issue 17). It needs python3 with
+// numpy; without them it skips.
+func TestRiskNumpyPeerSameSamples(t *testing.T) {
+	if err := exec.Command("python3", "-c", "import numpy").Run(); err != nil {
+		t.Skip("python3 with numpy not available: skipping the numpy peer comparison")
+	}
+	dir := t.TempDir()
+	npy := filepath.Join(dir, "samples.npy")
+	got, _ := riskJSON(t, "--file", "../examples/building.json", "--iterations", "3000", "--seed", "9", "--dump-samples", npy)
+	out, err := exec.Command("python3", "../bench/risk/peer.py", "../examples/building.json", "--samples", npy).Output()
+	if err != nil {
+		t.Fatalf("peer: %v", err)
+	}
+	var peer map[string]any
+	if err := json.Unmarshal(out, &peer); err != nil {
+		t.Fatalf("peer output: %v\n%s", err, out)
+	}
+	// The Go JSON rounds days to 6 decimals and shares to 4.
+	for _, k := range []string{"mean", "sd", "p10", "p50", "p80", "p90"} {
+		if d := math.Abs(got[k].(float64) - peer[k].(float64)); d > 1e-6 {
+			t.Errorf("%s: Go %v, numpy %v", k, got[k], peer[k])
+		}
+	}
+	gc, pc := got["criticality"].(map[string]any), peer["criticality"].(map[string]any)
+	gs, ps := got["sensitivity"].(map[string]any), peer["sensitivity"].(map[string]any)
+	for id, v := range gc {
+		if math.Abs(v.(float64)-pc[id].(float64)) > 1e-4 {
+			t.Errorf("criticality of %s: Go %v, numpy %v", id, v, pc[id])
+		}
+		if math.Abs(gs[id].(float64)-ps[id].(float64)) > 2e-4 {
+			t.Errorf("sensitivity of %s: Go %v, numpy %v", id, gs[id], ps[id])
+		}
+	}
 }

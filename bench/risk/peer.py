@@ -18,7 +18,10 @@ pass LF = min(T, FS: LS_s-lag, SS: LS_s-lag+d, FF: LF_s-lag, SF: LF_s-lag+d);
 critical = LF-d-ES <= 1e-6. Sampling: pert(a,m,b) = a+(b-a)Beta(1+4(m-a)/(b-a),
 1+4(b-m)/(b-a)); triangular and uniform numpy's; normal truncated at 0 by
 redrawing. Percentiles: np.percentile's default (linear). sd: ddof=1.
-Sensitivity: Spearman (Pearson of ranks; ties averaged).
+Sensitivity: Spearman (Pearson of ranks; ties averaged) of the float32
+durations (as the Go side stores them) with the finish; 0 for fixed durations
+and for activities never critical (independent durations cannot move the
+finish). No --correlate: the peer samples independently.
 """
 import argparse
 import json
@@ -163,7 +166,9 @@ def main():
     sff = (rf * rf).sum()
     sens = {}
     for i, x in enumerate(acts):
-        if not random[i]:
+        if not random[i] or crit[i] == 0:
+            # Fixed, or never critical: independent durations cannot move
+            # the finish (the Go side reports 0 without ranking too).
             sens[x["id"]] = 0.0
             continue
         rd = ranks(dur[i].astype(np.float32))  # the Go side ranks float32 durations
