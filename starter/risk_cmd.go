@@ -124,6 +124,16 @@ func riskRun(ctx context.Context, opts *riskOptions) error {
 	if err != nil {
 		return err
 	}
+	// Dates: refuse a schedule past the calendar's range before simulating.
+	var clock *schedule.Clock
+	if s.StartDate != "" {
+		if clock, err = schedule.NewClock(s.StartDate, s.Calendar); err != nil {
+			return err
+		}
+		if err := clock.Check(m.Deterministic); err != nil {
+			return err
+		}
+	}
 	ro := risk.Options{Iterations: opts.Iterations, Seed: opts.Seed, Workers: opts.Workers}
 	if opts.Correlate != "" {
 		ro.Groups, ro.Correlation = risk.TradeGroups(s), opts.Correlation
@@ -132,12 +142,7 @@ func riskRun(ctx context.Context, opts *riskOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := &risk.Report{Result: res, Name: s.Name, CorrelateBy: opts.Correlate}
-	if s.StartDate != "" {
-		if rep.Clock, err = schedule.NewClock(s.StartDate, s.Calendar); err != nil {
-			return err
-		}
-	}
+	rep := &risk.Report{Result: res, Name: s.Name, CorrelateBy: opts.Correlate, Clock: clock}
 	if opts.DumpSamples != "" {
 		if err := writeOutput(opts.DumpSamples, func(w io.Writer) error { return dumpSamples(w, m, ro) }); err != nil {
 			return err

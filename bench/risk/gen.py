@@ -20,7 +20,7 @@ TRADES = ["Formwork", "Rebar", "Concrete pour", "Blockwork", "Drywall", "Electri
 TYPES = ["FS"] * 6 + ["SS"] * 2 + ["FF", "SF"]
 
 
-def generate(n, links, seed):
+def generate(n, links, seed, start="2026-01-05"):
     rng = random.Random(seed)
     acts = []
     for i in range(n):
@@ -52,7 +52,10 @@ def generate(n, links, seed):
     rels.sort(key=lambda r: (r[0], r[1], r[2]))  # grouped by successor, as files list them
     out = [{"id": f"R{k}", "type": t, "predecessor": f"A{p}", "successor": f"A{s}", "lag": lag}
            for k, (s, p, t, lag) in enumerate(rels)]
-    return {"name": f"Risk synthetic {n}", "start_date": "2026-01-05", "activities": acts, "relationships": out}
+    doc = {"name": f"Risk synthetic {n}", "activities": acts, "relationships": out}
+    if start:
+        doc["start_date"] = start
+    return doc
 
 
 def main():
@@ -60,10 +63,11 @@ def main():
     ap.add_argument("-n", type=int, default=1000)
     ap.add_argument("-links", type=int, default=3000)
     ap.add_argument("-seed", type=int, default=1)
+    ap.add_argument("-start", default="2026-01-05", help='start date; "" for none (a 100k-activity chain runs past the calendar range)')
     ap.add_argument("-o", required=True)
     a = ap.parse_args()
     with open(a.o, "w") as f:
-        json.dump(generate(a.n, a.links, a.seed), f, indent=0)
+        json.dump(generate(a.n, a.links, a.seed, a.start), f, indent=0)
 
 
 if __name__ == "__main__":

@@ -83,3 +83,16 @@ func (m *Model) passes(b *batch, nb int, crit []int32) {
 		crit[v] += c
 	}
 }
+
+// store copies the batch's durations of activities cols into the
+// column-major mat (mat[k*iters+i]) for iterations first..first+nb-1:
+// each column gets nb consecutive values.
+func (b *batch) store(mat []float32, cols []int32, iters, first, nb int) {
+	for k, v := range cols {
+		src := b.dur[int(v)*lanes : int(v)*lanes+nb]
+		dst := mat[k*iters+first : k*iters+first+nb]
+		for j, d := range src {
+			dst[j] = float32(d)
+		}
+	}
+}

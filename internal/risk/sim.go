@@ -371,14 +371,11 @@ func (m *Model) Run(opt Options) (*Result, error) {
 				for first := lo; first < hi; first += lanes {
 					nb := min(lanes, hi-first)
 					for j := range nb {
-						i := first + j
-						s.sample(i, b.one)
+						s.sample(first+j, b.one)
 						b.set(j)
-						if storeAll {
-							for k, v := range cols {
-								mat[k*iters+i] = float32(b.one[v])
-							}
-						}
+					}
+					if storeAll {
+						b.store(mat, cols, iters, first, nb)
 					}
 					m.passes(b, nb, crit)
 					copy(finish[first:first+nb], b.fin[:nb])
@@ -407,9 +404,13 @@ func (m *Model) Run(opt Options) (*Result, error) {
 	r.summarize(opt.Bins)
 
 	if !storeAll {
-		// Keep the most critical random activities that fit and
-		// regenerate their samples (same streams, same numbers).
+		// Keep the most critical random activities that fit (independent
+		// durations: only those ever critical, see below) and regenerate
+		// their samples (same streams, same numbers).
 		keep := max(1, limit/iters)
+		if !r.Correlated {
+			cols = slices.DeleteFunc(cols, func(v int32) bool { return r.Criticality[v] == 0 })
+		}
 		slices.SortStableFunc(cols, func(a, b int32) int { return cmp.Compare(r.Criticality[b], r.Criticality[a]) })
 		cols = cols[:min(keep, len(cols))]
 		slices.Sort(cols)
@@ -420,17 +421,20 @@ func (m *Model) Run(opt Options) (*Result, error) {
 			go func() {
 				defer wg.Done()
 				s := m.newSampler(&opt, nGroups, tabs)
-				dur := make([]float64, n)
+				b := newBatch(n)
 				for {
 					lo := int(next.Add(chunk)) - chunk
 					if lo >= iters {
 						return
 					}
-					for i := lo; i < min(lo+chunk, iters); i++ {
-						s.sample(i, dur)
-						for k, v := range cols {
-							mat[k*iters+i] = float32(dur[v])
+					hi := min(lo+chunk, iters)
+					for first := lo; first < hi; first += lanes {
+						nb := min(lanes, hi-first)
+						for j := range nb {
+							s.sample(first+j, b.one)
+							b.set(j)
 						}
+						b.store(mat, cols, iters, first, nb)
 					}
 				}
 			}()
