@@ -418,6 +418,7 @@ def main():
     lines += web_section()
     lines += llm_section()
     lines += corpus_section()
+    lines += kept_section("## Schedule risk (Monte Carlo)")  # make bench-risk writes it
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

@@ -162,7 +162,21 @@ def section():
         f"{'' if peer_wall / ours_wall >= 10 else ' — MISSED'}; within 4x of one CPM pass per iteration: "
         f"**{ours_wall / passes:.2f}x**{'' if ours_wall / passes <= 4 else ' — MISSED'}.",
         "",
-        f"100,000 activities and 300,000 relationships (`gen.py -n 100000 -links 300000 -start ""`: no start date, its finish is past the calendar's range of dates), `risk --iterations 1000`, "
+    ]
+    if peer_wall / ours_wall < 10:
+        lines += [
+            "Why the 10x is missed: the peer is not a per-iteration Python loop but numpy vectorised across "
+            "iterations — every operation works on 10,000-element arrays in C with SIMD, so its CPM passes cost "
+            "about as much per iteration as one scalar Go pass. The Go side already reuses the compiled network, "
+            "draws samples kind by kind straight from per-iteration PCG streams (PERT by a tabulated exact beta "
+            "quantile), runs the passes 8 iterations per link decode without branches, spreads iterations over "
+            "the cores and ranks only activities ever critical; what remains is scalar arithmetic (Go has no "
+            "SIMD outside GOEXPERIMENT=simd) and 2 cores. The peer's Python start and numpy import alone are "
+            "a fifth of its time.",
+            "",
+        ]
+    lines += [
+        f"100,000 activities and 300,000 relationships (`gen.py -n 100000 -links 300000 -start ''`: no start date, its finish is past the calendar's range of dates), `risk --iterations 1000`, "
         f"whole command: **{big_wall:.2f} s** (max RSS {max(r for _, r in big):.0f} MiB).",
         "",
         f"Same samples, same answers: `risk --dump-samples` (2,000 iterations, seed 3) handed to the peer "
