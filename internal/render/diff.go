@@ -517,10 +517,13 @@ func textOf(s string) string {
 // version's P50 and P80 finishes from the same iterations and seed; the
 // dates come from each version's calendar.
 func NewRiskImpact(before, after *schedule.Schedule, iterations int, seed uint64, p50Before, p80Before, p50After, p80After float64) *RiskImpact {
+	// Percentiles of a sampled finish: a hundredth of a day is all the
+	// precision iterations give.
+	r2 := func(v float64) float64 { return math.Round(v*100) / 100 }
 	r := &RiskImpact{
 		Iterations: iterations, Seed: seed,
-		P50Before: round(p50Before), P50After: round(p50After),
-		P80Before: round(p80Before), P80After: round(p80After), P80Change: round(p80After - p80Before),
+		P50Before: r2(p50Before), P50After: r2(p50After),
+		P80Before: r2(p80Before), P80After: r2(p80After), P80Change: r2(p80After - p80Before),
 	}
 	if c := clockOf(before); c != nil {
 		if t, err := c.Finish(p80Before); err == nil {
