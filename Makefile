@@ -31,7 +31,7 @@ test:
 	go vet ./...
 	go vet -tags lite ./starter
 	go test -race -count=1 $(PURE)
-	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight)
+	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk)
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:
