@@ -34,14 +34,17 @@ type live struct {
 	stores *store.Coordinator
 }
 
-func startLive(t *testing.T) *live {
+func startLive(t *testing.T) *live { t.Helper(); return startLiveWith(t, nil) }
+
+// startLiveWith is startLive with dynamic config overrides for the server.
+func startLiveWith(t *testing.T, dynamic map[string]any) *live {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	t.Cleanup(cancel)
-	srv, err := devserver.Start(ctx, devserver.Options{Address: "127.0.0.1:0", UIAddress: "-", SearchAttributes: workflows.SearchAttributes()})
+	srv, err := devserver.Start(ctx, devserver.Options{Address: "127.0.0.1:0", UIAddress: "-", SearchAttributes: workflows.SearchAttributes(), DynamicConfig: dynamic})
 	if err != nil {
 		t.Fatal(err)
 	}

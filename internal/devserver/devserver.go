@@ -48,6 +48,9 @@ type Options struct {
 	// only after its namespace refresh (namespaceRefresh).
 	SearchAttributes map[string]enums.IndexedValueType
 	Logger           *slog.Logger // nil = quiet (warnings and errors only)
+	// DynamicConfig overrides the server's dynamic config by key (a test
+	// forcing "limit.historyCount.suggestContinueAsNew" down, say).
+	DynamicConfig map[string]any
 }
 
 // Server is a running dev server. Stop it to release its ports.
@@ -103,7 +106,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper {
 			return authorization.NewNoopClaimMapper()
 		}),
-		temporal.WithDynamicConfigClient(dynamicConfig()),
+		temporal.WithDynamicConfigClient(dynamicConfig(opts.DynamicConfig)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("create temporal server: %w", err)
@@ -244,14 +247,19 @@ func serverConfig(frontend string, sqlConf *config.SQL) (*config.Config, map[pri
 	return conf, hosts, nil
 }
 
-// dynamicConfig tunes the server for one developer rather than production traffic.
-func dynamicConfig() dynamicconfig.StaticClient {
-	return dynamicconfig.StaticClient{
+// dynamicConfig tunes the server for one developer rather than production
+// traffic, with the caller's overrides on top.
+func dynamicConfig(overrides map[string]any) dynamicconfig.StaticClient {
+	c := dynamicconfig.StaticClient{
 		dynamicconfig.NamespaceCacheRefreshInterval.Key():                namespaceRefresh,
 		dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key():      true,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 	}
+	for k, v := range overrides {
+		c[dynamicconfig.MakeKey(k)] = v
+	}
+	return c
 }
 
 // await waits for the frontend to serve, then adds search attributes an older DB lacks.
