@@ -8,7 +8,7 @@ BIN := bin/autoscheduler
 PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/...
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test bench fuzz clean services services-down llm screenshots
+.PHONY: all build demo test bench fuzz clean services services-down llm screenshots cluster cluster-down
 
 all: build
 
@@ -77,6 +77,16 @@ services:
 
 services-down:
 	@scripts/services.sh down
+
+# A Temporal cluster on PostgreSQL (Debian's package): frontend, history,
+# matching and worker as separate processes, 16 history shards, data in
+# .cluster/. Prints the env lines to use it:
+#   eval "$$(make -s cluster)"
+cluster:
+	@scripts/cluster.sh up
+
+cluster-down:
+	@scripts/cluster.sh down
 
 # A real local chat model on 127.0.0.1:8081 (LLAMA_PORT): llama.cpp's
 # llama-server built from the llama-cpp-python sdist on PyPI, serving

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# A Temporal cluster on 127.0.0.1, beside scripts/services.sh (Neo4j,
+# Weaviate): PostgreSQL (Debian's postgresql package) for persistence and
+# visibility, and the Temporal server (go.temporal.io/server, the release
+# the project uses) as four processes — frontend, history, matching and
+# worker — with 16 history shards. The namespace and the workflows' search
+# attributes are created through the frontend's operator API. Idempotent;
+# data under .cluster/ (git-ignored), binaries cached in
+# ~/.cache/autoscheduler/cluster (built from tools/temporal-cluster).
+#
+#   eval "$(scripts/cluster.sh up)"   # start (or find running), print env lines
+#   scripts/cluster.sh env            # the env lines
+#   scripts/cluster.sh down           # stop everything (data kept)
+#   scripts/cluster.sh reset          # stop and delete .cluster/
+#
+# Ports (env): CLUSTER_PG_PORT (55432), CLUSTER_FRONTEND_PORT (7333; history,
+# matching and worker use the next ports +1, +2, +6, membership 6833+).
+#
+# Progress goes to stderr; only `up` and `env` write to stdout.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${AUTOSCHEDULER_CACHE:-$HOME/.cache/autoscheduler}/cluster
+DATA=$ROOT/.cluster
+SRC=$ROOT/tools/temporal-cluster
+TEMPORAL_VERSION=v1.32.1
+PG_PORT=${CLUSTER_PG_PORT:-55432}
+FRONTEND_PORT=${CLUSTER_FRONTEND_PORT:-7333}
+SERVICES=(history matching frontend worker)
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+
+log() { printf 'cluster: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+print_env() {
+	echo "export TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_PORT"
+	echo "export TEMPORAL_NAMESPACE=default"
+}
+
+port_of() { # service -> gRPC port
+	case $1 in
+	frontend) echo "$FRONTEND_PORT" ;;
+	history) echo $((FRONTEND_PORT + 1)) ;;
+	matching) echo $((FRONTEND_PORT + 2)) ;;
+	worker) echo $((FRONTEND_PORT + 6)) ;;
+	esac
+}
+
+tcp_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+# as_postgres runs a PostgreSQL server command as the postgres user when
+# this script runs as root (PostgreSQL refuses to run as root).
+as_postgres() {
+	if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+build() {
+	local stamp=$CACHE/built-$TEMPORAL_VERSION-$(sha256sum "$SRC/go.sum" "$SRC/setup/main.go" | sha256sum | cut -c1-12)
+	if [ -f "$stamp" ] && [ -x "$CACHE/temporal-server" ]; then return; fi
+	log "building the Temporal server $TEMPORAL_VERSION, its SQL tool and the setup (a few minutes the first time)"
+	mkdir -p "$CACHE"
+	(cd "$SRC" && GOTOOLCHAIN=local go build -o "$CACHE/temporal-server" go.temporal.io/server/cmd/server &&
+		GOTOOLCHAIN=local go build -o "$CACHE/temporal-sql-tool" go.temporal.io/server/cmd/tools/sql &&
+		GOTOOLCHAIN=local go build -o "$CACHE/cluster-setup" ./setup) || die "build failed"
+	rm -f "$CACHE"/built-*
+	touch "$stamp"
+}
+
+start_postgres() {
+	[ -n "$PGBIN" ] || die "PostgreSQL is not installed (apt-get install postgresql)"
+	mkdir -p "$DATA/log"
+	if [ ! -f "$DATA/pg/PG_VERSION" ]; then
+		log "initdb $DATA/pg"
+		mkdir -p "$DATA/pg"
+		if [ "$(id -u)" = 0 ]; then chown postgres "$DATA/pg" "$DATA/log"; fi
+		as_postgres "$PGBIN/initdb" -D "$DATA/pg" -A trust -U postgres --no-instructions >"$DATA/initdb.log" 2>&1 ||
+			die "initdb failed: $(tail -3 "$DATA/initdb.log")"
+	fi
+	if ! as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" status >/dev/null 2>&1; then
+		log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+		as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" -l "$DATA/log/postgres.log" -o "-p $PG_PORT -h 127.0.0.1 -k /tmp" -w start >/dev/null ||
+			die "PostgreSQL did not start: $(tail -5 "$DATA/log/postgres.log")"
+	fi
+	psql_q "SELECT 1 FROM pg_roles WHERE rolname='temporal'" | grep -q 1 ||
+		psql_q "CREATE ROLE temporal LOGIN PASSWORD 'temporal' CREATEDB" >/dev/null
+}
+
+psql_q() { "$PGBIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -tAc "$1"; }
+
+setup_schema() {
+	local schema tool
+	schema=$(cd "$SRC" && GOTOOLCHAIN=local go list -m -f '{{.Dir}}' go.temporal.io/server)/schema/postgresql/v12
+	tool=("$CACHE/temporal-sql-tool" --plugin postgres12 --ep 127.0.0.1 -p "$PG_PORT" -u temporal --pw temporal)
+	for db in temporal:temporal temporal_visibility:visibility; do
+		local name=${db%%:*} dir=${db##*:}
+		if ! psql_q "SELECT 1 FROM pg_database WHERE datname='$name'" | grep -q 1; then
+			log "creating database $name"
+			"${tool[@]}" --db "$name" create-database >"$DATA/log/schema-$name.log" 2>&1 || die "create $name: $(tail -2 "$DATA/log/schema-$name.log")"
+			"${tool[@]}" --db "$name" setup-schema -v 0.0 >>"$DATA/log/schema-$name.log" 2>&1 || die "schema $name: $(tail -2 "$DATA/log/schema-$name.log")"
+		fi
+		# Idempotent: applies only the versions the database lacks.
+		"${tool[@]}" --db "$name" update-schema -d "$schema/$dir/versioned" >>"$DATA/log/schema-$name.log" 2>&1 ||
+			die "update schema $name: $(tail -2 "$DATA/log/schema-$name.log")"
+	done
+}
+
+write_config() {
+	mkdir -p "$DATA/config"
+	local svc rpc=""
+	for svc in "${SERVICES[@]}"; do
+		local p http=""
+		p=$(port_of "$svc")
+		if [ "$svc" = frontend ]; then http=", httpPort: $((FRONTEND_PORT + 10))"; fi
+		rpc+="  $svc:
+    rpc: {grpcPort: $p, membershipPort: $((p - 500)), bindOnLocalHost: true$http}
+"
+	done
+	cat >"$DATA/config/temporal.yaml" <<EOF
+# Written by scripts/cluster.sh.
+log:
+  stdout: true
+  level: warn
+persistence:
+  defaultStore: pg-default
+  visibilityStore: pg-visibility
+  numHistoryShards: 16 # fixed when the cluster is created: never change it
+  datastores:
+    pg-default:
+      sql: {pluginName: postgres12, databaseName: temporal, connectAddr: "127.0.0.1:$PG_PORT", connectProtocol: tcp,
+            user: temporal, password: temporal, maxConns: 20, maxIdleConns: 20, maxConnLifetime: 1h}
+    pg-visibility:
+      sql: {pluginName: postgres12, databaseName: temporal_visibility, connectAddr: "127.0.0.1:$PG_PORT", connectProtocol: tcp,
+            user: temporal, password: temporal, maxConns: 4, maxIdleConns: 4, maxConnLifetime: 1h}
+global:
+  membership: {maxJoinDuration: 30s, broadcastAddress: "127.0.0.1"}
+services:
+$rpc
+clusterMetadata:
+  enableGlobalNamespace: false
+  failoverVersionIncrement: 10
+  masterClusterName: active
+  currentClusterName: active
+  clusterInformation:
+    active: {enabled: true, initialFailoverVersion: 1, rpcName: frontend, rpcAddress: "127.0.0.1:$FRONTEND_PORT"}
+dcRedirectionPolicy:
+  policy: noop
+EOF
+}
+
+pid_file() { echo "$DATA/$1.pid"; }
+
+running() { # service
+	local f
+	f=$(pid_file "$1")
+	[ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
+}
+
+start_services() {
+	local svc
+	for svc in "${SERVICES[@]}"; do
+		if running "$svc"; then continue; fi
+		tcp_open 127.0.0.1 "$(port_of "$svc")" && die "port $(port_of "$svc") ($svc) is taken by another process"
+		log "starting $svc on 127.0.0.1:$(port_of "$svc")"
+		nohup "$CACHE/temporal-server" --config-file "$DATA/config/temporal.yaml" --allow-no-auth start --service "$svc" \
+			>"$DATA/log/$svc.log" 2>&1 &
+		echo $! >"$(pid_file "$svc")"
+	done
+	local i
+	for i in $(seq 1 120); do
+		tcp_open 127.0.0.1 "$FRONTEND_PORT" && return
+		sleep 0.5
+	done
+	die "the frontend did not listen: $(tail -5 "$DATA/log/frontend.log")"
+}
+
+up() {
+	build
+	start_postgres
+	setup_schema
+	write_config
+	start_services
+	"$CACHE/cluster-setup" -address "127.0.0.1:$FRONTEND_PORT" -namespace default >&2 || die "namespace setup failed"
+	print_env
+}
+
+down() {
+	local svc
+	for svc in worker frontend matching history; do
+		if running "$svc"; then
+			log "stopping $svc"
+			local pid i
+			pid=$(cat "$(pid_file "$svc")")
+			kill "$pid" 2>/dev/null || true
+			# A service drains its shards and task queues first: wait for it.
+			for i in $(seq 1 60); do
+				kill -0 "$pid" 2>/dev/null || break
+				sleep 0.5
+			done
+			kill -9 "$pid" 2>/dev/null || true
+		fi
+		rm -f "$(pid_file "$svc")"
+	done
+	if [ -n "$PGBIN" ] && [ -f "$DATA/pg/PG_VERSION" ] && as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" status >/dev/null 2>&1; then
+		log "stopping PostgreSQL"
+		as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" -m fast -w stop >/dev/null
+	fi
+}
+
+case ${1:-} in
+up) up ;;
+env) print_env ;;
+down) down ;;
+reset) down && rm -rf "$DATA" ;;
+*) die "usage: scripts/cluster.sh up|env|down|reset" ;;
+esac
