@@ -87,6 +87,42 @@ type Result struct {
 	BinWidth  float64
 }
 
+// sampledBatches draws every iteration's durations, in batches of up to
+// lanes iterations, on workers goroutines that take chunks of iterations
+// as they free up, and hands each batch to each (with the worker's index).
+// Iteration i's samples come from its own stream, so what each sees does
+// not depend on which worker drew it.
+func (m *Model) sampledBatches(opt *Options, nGroups int, tabs []*qtable, workers int, each func(w int, b *batch, first, nb int)) {
+	const chunk = 64
+	iters, n := opt.Iterations, m.Len()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := m.newSampler(opt, nGroups, tabs)
+			b := newBatch(n)
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= iters {
+					return
+				}
+				hi := min(lo+chunk, iters)
+				for first := lo; first < hi; first += lanes {
+					nb := min(lanes, hi-first)
+					for j := range nb {
+						s.sample(first+j, b.one)
+						b.set(j)
+					}
+					each(w, b, first, nb)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // Percentile is the p-th percentile (0-100) of the finishes by linear
 // interpolation between closest ranks, numpy's default ("linear"): at
 // h = (n-1)·p/100, sorted[⌊h⌋] + (h-⌊h⌋)·(sorted[⌊h⌋+1]-sorted[⌊h⌋]).
@@ -352,38 +388,16 @@ func (m *Model) Run(opt Options) (*Result, error) {
 	tabs := m.tables(iters, nGroups > 0, workers)
 	finish := make([]float64, iters)
 	crits := make([][]int32, workers)
-	const chunk = 64
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
+	for w := range crits {
 		crits[w] = make([]int32, n)
-		wg.Add(1)
-		go func(crit []int32) {
-			defer wg.Done()
-			s := m.newSampler(&opt, nGroups, tabs)
-			b := newBatch(n)
-			for {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= iters {
-					return
-				}
-				hi := min(lo+chunk, iters)
-				for first := lo; first < hi; first += lanes {
-					nb := min(lanes, hi-first)
-					for j := range nb {
-						s.sample(first+j, b.one)
-						b.set(j)
-					}
-					if storeAll {
-						b.store(mat, cols, iters, first, nb)
-					}
-					m.passes(b, nb, crit)
-					copy(finish[first:first+nb], b.fin[:nb])
-				}
-			}
-		}(crits[w])
 	}
-	wg.Wait()
+	m.sampledBatches(&opt, nGroups, tabs, workers, func(w int, b *batch, first, nb int) {
+		if storeAll {
+			b.store(mat, cols, iters, first, nb)
+		}
+		m.passes(b, nb, crits[w])
+		copy(finish[first:first+nb], b.fin[:nb])
+	})
 
 	r := &Result{
 		Iterations: iters, Seed: opt.Seed, Correlated: nGroups > 0, Correlation: opt.Correlation,
@@ -415,31 +429,9 @@ func (m *Model) Run(opt Options) (*Result, error) {
 		cols = cols[:min(keep, len(cols))]
 		slices.Sort(cols)
 		mat = make([]float32, len(cols)*iters)
-		next.Store(0)
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				s := m.newSampler(&opt, nGroups, tabs)
-				b := newBatch(n)
-				for {
-					lo := int(next.Add(chunk)) - chunk
-					if lo >= iters {
-						return
-					}
-					hi := min(lo+chunk, iters)
-					for first := lo; first < hi; first += lanes {
-						nb := min(lanes, hi-first)
-						for j := range nb {
-							s.sample(first+j, b.one)
-							b.set(j)
-						}
-						b.store(mat, cols, iters, first, nb)
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		m.sampledBatches(&opt, nGroups, tabs, workers, func(_ int, b *batch, first, nb int) {
+			b.store(mat, cols, iters, first, nb)
+		})
 	}
 	r.Distributed = make([]bool, n)
 	for v := range m.dists {
