@@ -418,7 +418,7 @@ func parseLink(text string) (typ schedule.RelType, lag float64, hasLag bool, res
 	if loc == nil {
 		return "", 0, false, "", fmt.Errorf("%q names no relationship type: want FS, SS, FF or SF (or finish-to-start …) with an optional lag, like FS+1", text)
 	}
-	typ = relTypeOf(text[loc[2]:loc[3]])
+	typ = schedule.ReadRelType(text[loc[2]:loc[3]])
 	after := text[loc[1]:]
 	if l, n, ok := leadingLag(after); ok {
 		return typ, l, true, after[n:], nil
@@ -441,20 +441,6 @@ var (
 )
 
 var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a": 1, "an": 1}
-
-func relTypeOf(w string) schedule.RelType {
-	switch strings.ToUpper(strings.NewReplacer("-", " ").Replace(w)) {
-	case "FS", "FINISH TO START":
-		return schedule.FS
-	case "SS", "START TO START":
-		return schedule.SS
-	case "FF", "FINISH TO FINISH":
-		return schedule.FF
-	case "SF", "START TO FINISH":
-		return schedule.SF
-	}
-	return ""
-}
 
 // leadingLag reads "+1", " - 2 days", "+0.5d" at the start of s.
 func leadingLag(s string) (lag float64, n int, ok bool) {
@@ -1006,7 +992,7 @@ func Parse(data []byte) (Preferences, error) {
 // Validate checks every field as Set would have.
 func (p Preferences) Validate() error {
 	for _, l := range p.Links {
-		if relTypeOf(string(l.Type)) == "" || relTypeOf(string(l.Type)) != l.Type {
+		if schedule.ReadRelType(string(l.Type)) == "" || schedule.ReadRelType(string(l.Type)) != l.Type {
 			return fmt.Errorf("preferences: link %q: type %q: want FS, SS, FF or SF", l.Scope, l.Type)
 		}
 		if !validDays(l.Lag) {

@@ -27,6 +27,23 @@ const (
 	SF RelType = "SF" // start-to-finish
 )
 
+// ReadRelType reads a relationship type as people write it: "FS", "ss",
+// "finish to start", "Start-to-Finish"; "" when words name none (the
+// planners' and preferences' phrase reader; files use ParseRelType).
+func ReadRelType(words string) RelType {
+	switch strings.ToUpper(strings.NewReplacer("-", " ").Replace(strings.TrimSpace(words))) {
+	case "FS", "FINISH TO START":
+		return FS
+	case "SS", "START TO START":
+		return SS
+	case "FF", "FINISH TO FINISH":
+		return FF
+	case "SF", "START TO FINISH":
+		return SF
+	}
+	return ""
+}
+
 // ParseRelType accepts FS, SS, FF or SF in any letter case.
 func ParseRelType(s string) (RelType, error) {
 	switch t := RelType(strings.ToUpper(strings.TrimSpace(s))); t {

@@ -262,22 +262,6 @@ func listActivities(acts []schedule.Activity, max int) string {
 	return sb.String()
 }
 
-// relType reads a relationship type phrase; "" when none was given.
-func relType(words string) schedule.RelType {
-	w := strings.ToUpper(strings.NewReplacer("-", " ").Replace(strings.TrimSpace(words)))
-	switch w {
-	case "FS", "FINISH TO START":
-		return schedule.FS
-	case "SS", "START TO START":
-		return schedule.SS
-	case "FF", "FINISH TO FINISH":
-		return schedule.FF
-	case "SF", "START TO FINISH":
-		return schedule.SF
-	}
-	return ""
-}
-
 func typeLabel(t schedule.RelType) string {
 	if t == "" {
 		return ""
@@ -313,7 +297,7 @@ func (b *builder) removeLink(typ schedule.RelType, from, to string, either bool)
 	}
 	about := "type of " + from + " -> " + to
 	if ans, ok := b.answered(about); ok && typ == "" {
-		typ = relType(ans)
+		typ = schedule.ReadRelType(ans)
 	}
 	links := b.links([]schedule.Activity{a}, []schedule.Activity{c}, typ, either)
 	switch len(links) {

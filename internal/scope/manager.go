@@ -221,7 +221,7 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 		case "delete_relationship":
 			var arg relationshipArg
 			if decodeArgs(b, call, &arg) {
-				b.removeLink(relType(arg.Type), arg.Predecessor, arg.Successor, false)
+				b.removeLink(schedule.ReadRelType(arg.Type), arg.Predecessor, arg.Successor, false)
 			}
 		case "remove_scope":
 			var arg scopeArg
@@ -536,7 +536,7 @@ func (m *Manager) addLink(b *builder, aliases map[string]string, i int, arg newL
 	if !ok1 || !ok2 {
 		return
 	}
-	typ := relType(arg.Type)
+	typ := schedule.ReadRelType(arg.Type)
 	if typ == "" {
 		b.note("ignored a relationship from the model with type %q", arg.Type)
 		return

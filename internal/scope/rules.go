@@ -246,7 +246,7 @@ func (b *builder) unlink(c lang.Command) {
 	typ := c.Type
 	about := "type of " + c.Source
 	if ans, ok := b.answered(about); ok && typ == "" {
-		typ = relType(ans)
+		typ = schedule.ReadRelType(ans)
 	}
 	links := b.links(from, to, typ, c.Either)
 	switch {
@@ -337,8 +337,8 @@ func (b *builder) setLink(c lang.Command) {
 		}
 	}
 	if len(links) > 1 {
-		if ans, ok := b.answered(about); ok && relType(ans) != "" {
-			links = slices.DeleteFunc(links, func(r schedule.Relationship) bool { return r.Type != relType(ans) })
+		if ans, ok := b.answered(about); ok && schedule.ReadRelType(ans) != "" {
+			links = slices.DeleteFunc(links, func(r schedule.Relationship) bool { return r.Type != schedule.ReadRelType(ans) })
 		}
 	}
 	switch {
