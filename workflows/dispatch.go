@@ -694,21 +694,28 @@ func (w *dispatch) compensateTask(ctx workflow.Context, t scope.Task, fromInvers
 	dctx, cancel := workflow.NewDisconnectedContext(ctx)
 	defer cancel()
 	w.setStage(dctx, StageCompensating)
-	in := activities.CompensateInput{
-		ScheduleID: w.in.ScheduleID,
-		Scope:      fmt.Sprintf("%s/round-%d/task-%s", w.scope, w.round, t.ID),
-		Inverses:   slices.Clone(w.inverses[fromInverses:]),
-	}
-	if w.v.byReference {
-		in.Inverses, in.OpIDs = nil, slices.Clone(w.applied[fromApplied:])
-	}
-	if err := workflow.ExecuteActivity(storeOptions(dctx), a.Compensate, in).Get(dctx, nil); err != nil {
+	if err := w.compensateSince(dctx, fmt.Sprintf("%s/round-%d/task-%s", w.scope, w.round, t.ID), fromInverses, fromApplied); err != nil {
 		return fmt.Errorf("compensating task %s: %w", t.ID, err)
 	}
-	w.inverses, w.applied = w.inverses[:fromInverses], w.applied[:fromApplied]
 	for i := fromChanges; i < len(w.changes); i++ {
 		w.changes[i].Status = ChangeCompensated
 	}
+	return nil
+}
+
+// compensateSince undoes what the round applied from the given marks on
+// (the inverses, or by reference the op IDs), with inverse op IDs scoped
+// to opScope, and drops it from the round. ctx must be disconnected, so a
+// cancelled workflow still cleans up.
+func (w *dispatch) compensateSince(ctx workflow.Context, opScope string, fromInverses, fromApplied int) error {
+	in := activities.CompensateInput{ScheduleID: w.in.ScheduleID, Scope: opScope, Inverses: slices.Clone(w.inverses[fromInverses:])}
+	if w.v.byReference {
+		in.Inverses, in.OpIDs = nil, slices.Clone(w.applied[fromApplied:])
+	}
+	if err := workflow.ExecuteActivity(storeOptions(ctx), a.Compensate, in).Get(ctx, nil); err != nil {
+		return err
+	}
+	w.inverses, w.applied = w.inverses[:fromInverses], w.applied[:fromApplied]
 	return nil
 }
 
@@ -963,15 +970,7 @@ func (w *dispatch) compensate(ctx workflow.Context) error {
 	if !w.hasApplied() {
 		return nil
 	}
-	in := activities.CompensateInput{
-		ScheduleID: w.in.ScheduleID,
-		Scope:      fmt.Sprintf("%s/round-%d", w.scope, w.round),
-		Inverses:   w.inverses,
-	}
-	if w.v.byReference {
-		in.Inverses, in.OpIDs = nil, w.applied
-	}
-	if err := workflow.ExecuteActivity(storeOptions(dctx), a.Compensate, in).Get(dctx, nil); err != nil {
+	if err := w.compensateSince(dctx, fmt.Sprintf("%s/round-%d", w.scope, w.round), 0, 0); err != nil {
 		w.logger.Error("Compensation failed: the schedule keeps the round's changes", "Round", w.round, "Error", err)
 		return fmt.Errorf("compensating round %d: %w", w.round, err)
 	}
