@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -186,9 +187,12 @@ func TestRiskDumpSamples(t *testing.T) {
 // TestRiskNumpyPeerSameSamples: bench/risk/peer.py, given the durations
 // the command sampled (--dump-samples), computes the same percentiles,
 // mean, SD and criticality (item 3 of issue 17). It needs python3 with
-// numpy; without them it skips.
+// numpy; without them it skips, except under CI=true, where it fails.
 func TestRiskNumpyPeerSameSamples(t *testing.T) {
 	if err := exec.Command("python3", "-c", "import numpy").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but python3 cannot import numpy (%v): the numpy peer comparison must run", err)
+		}
 		t.Skip("python3 with numpy not available: skipping the numpy peer comparison")
 	}
 	dir := t.TempDir()

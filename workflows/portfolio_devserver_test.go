@@ -228,6 +228,9 @@ func TestPortfolioOnDevServer(t *testing.T) {
 func TestPortfolioOnConfiguredServers(t *testing.T) {
 	cfg := config.StoresFromEnv()
 	if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
+		}
 		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(scripts/services.sh up)\") to run against the servers")
 	}
 	l := startLive(t)
