@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
