@@ -193,6 +193,9 @@ func (p *parser) clauses() []*clause {
 			}
 			cur = cur[:len(cur)-1]
 		}
+		if len(cur) > 2 && isNumber(toks[cur[0]].canon) && len(toks[cur[0]].canon) <= 2 && toks[cur[1]].canon == ")" {
+			cur = cur[2:] // "1) delete …": the list item's number
+		}
 		if len(cur) > 0 && onlySequencing(newClause(p.t, cur).s) {
 			// "After that, add …": the opener sequences the next clause.
 			thenNext, cur = true, nil
@@ -217,6 +220,11 @@ func (p *parser) clauses() []*clause {
 		case c == "then" && len(cur) > 0:
 			flush()
 			thenNext = true
+			continue
+		case len(cur) > 0 && isNumber(c) && len(c) <= 2 && k+2 < len(toks) && toks[k+1].canon == ")" && p.verbAt(k+2):
+			// An inline numbered list: "1) delete X 2) add Y".
+			flush()
+			k++ // the ")"
 			continue
 		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && (p.verbAt(k+1) || p.questionAt(k+1)):
 			flush()
@@ -244,12 +252,24 @@ func listMarker(toks []token, idx []int) bool {
 	return true
 }
 
+// sequencingWords open a clause that follows the one before: "…,
+// finally link …".
+var sequencingWords = map[string]bool{"finally": true, "next": true, "afterwards": true, "afterward": true, "subsequently": true}
+
 // verbAt reports whether a command verb starts at token k, after polite
 // words ("and also please delete …").
 func (p *parser) verbAt(k int) bool {
 	toks := p.t.toks
-	for k < len(toks) && (toks[k].canon == "also" || toks[k].canon == "then" || toks[k].canon == "please" || toks[k].canon == "and" || toks[k].canon == ",") {
-		k++
+	for k < len(toks) {
+		switch c := toks[k].canon; {
+		case c == "also" || c == "then" || c == "please" || c == "and" || c == "," || sequencingWords[c]:
+			k++
+			continue
+		case c == "after" && k+1 < len(toks) && toks[k+1].canon == "that": // "…, after that add …"
+			k += 2
+			continue
+		}
+		break
 	}
 	if k >= len(toks) || toks[k].quoted {
 		return false

@@ -30,6 +30,13 @@ func TestDecompose(t *testing.T) {
 		// Sequencing words other than "then".
 		{"Delete the level 1 tiling. After that, add a 2 day inspection after painting level 1",
 			[]string{"1:Delete the level 1 tiling<-", "2:add a 2 day inspection after painting level 1<-1"}},
+		// An inline numbered list.
+		{"1) delete tiling level 1 2) add a 2 day sealing after painting level 1 3) link the sealing to flooring level 1",
+			[]string{"1:delete tiling level 1<-", "2:add a 2 day sealing after painting level 1<-", "3:link the sealing to flooring level 1<-2"}},
+		// "…, finally …" after a comma.
+		{"shorten joinery level 2 by 1 day and add a 1 day joinery inspection after joinery level 2, finally link the joinery inspection to doors and frames level 2",
+			[]string{"1:shorten joinery level 2 by 1 day<-", "2:add a 1 day joinery inspection after joinery level 2<-",
+				"3:finally link the joinery inspection to doors and frames level 2<-2"}},
 		// "the new ..." with no matching name: the latest request that creates something.
 		{"add a 1 day cleanup after painting level 4, rename tiling level 4 to Floor tiling Level 4, then link the new activity to handover",
 			[]string{"1:add a 1 day cleanup after painting level 4<-", "2:rename tiling level 4 to Floor tiling Level 4<-",
