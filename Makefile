@@ -32,6 +32,7 @@ test:
 	go vet -tags lite ./starter
 	go test -race -count=1 $(PURE)
 	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk)
+	cd tools/temporal-cluster && go vet ./... && go test -count=1 ./...
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:
@@ -79,8 +80,10 @@ services-down:
 	@scripts/services.sh down
 
 # A Temporal cluster on PostgreSQL (Debian's package): frontend, history,
-# matching and worker as separate processes, 16 history shards, data in
-# .cluster/. Prints the env lines to use it:
+# matching and worker as separate processes, 16 history shards, TLS (mTLS
+# or API key) on the frontend, its Web UI on 127.0.0.1:8333, Neo4j and
+# Weaviate, CLUSTER_WORKERS (2) workers; data in .cluster/. Prints the env
+# lines to use it:
 #   eval "$$(make -s cluster)"
 cluster:
 	@scripts/cluster.sh up

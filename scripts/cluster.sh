@@ -3,18 +3,26 @@
 # Weaviate): PostgreSQL (Debian's postgresql package) for persistence and
 # visibility, and the Temporal server (go.temporal.io/server, the release
 # the project uses) as four processes — frontend, history, matching and
-# worker — with 16 history shards. The namespace and the workflows' search
-# attributes are created through the frontend's operator API. Idempotent;
-# data under .cluster/ (git-ignored), binaries cached in
-# ~/.cache/autoscheduler/cluster (built from tools/temporal-cluster).
+# worker — with 16 history shards. The frontend speaks TLS only, with a
+# self-signed CA made here, and admits a client that shows a certificate
+# from that CA (mTLS) or the cluster's API key (Authorization: Bearer), as
+# Temporal Cloud does; anything else is denied. The namespace and the
+# workflows' search attributes are created through the operator API. Then
+# Temporal's Web UI (autoscheduler temporal-ui), Neo4j and Weaviate
+# (scripts/services.sh) and CLUSTER_WORKERS worker processes (bin/worker,
+# default 2). Idempotent; data under .cluster/ (git-ignored), binaries
+# cached in ~/.cache/autoscheduler/cluster (built from tools/temporal-cluster).
 #
 #   eval "$(scripts/cluster.sh up)"   # start (or find running), print env lines
-#   scripts/cluster.sh env            # the env lines
-#   scripts/cluster.sh down           # stop everything (data kept)
+#   scripts/cluster.sh env            # the env lines (mTLS)
+#   scripts/cluster.sh workers N      # run exactly N worker processes
+#   scripts/cluster.sh restart SVC    # restart one Temporal service (e.g. history)
+#   scripts/cluster.sh down           # stop everything but Neo4j/Weaviate (data kept)
 #   scripts/cluster.sh reset          # stop and delete .cluster/
 #
 # Ports (env): CLUSTER_PG_PORT (55432), CLUSTER_FRONTEND_PORT (7333; history,
-# matching and worker use the next ports +1, +2, +6, membership 6833+).
+# matching and worker use +1, +2, +6, membership 500 below each),
+# CLUSTER_UI_PORT (8333).
 #
 # Progress goes to stderr; only `up` and `env` write to stdout.
 set -euo pipefail
@@ -27,6 +35,8 @@ TEMPORAL_VERSION=v1.32.1
 PG_PORT=${CLUSTER_PG_PORT:-55432}
 FRONTEND_PORT=${CLUSTER_FRONTEND_PORT:-7333}
 SERVICES=(history matching frontend worker)
+UI_PORT=${CLUSTER_UI_PORT:-8333}
+TLS_DIR=$DATA/tls
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 
 log() { printf 'cluster: %s\n' "$*" >&2; }
@@ -35,6 +45,10 @@ die() { log "error: $*"; exit 1; }
 print_env() {
 	echo "export TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_PORT"
 	echo "export TEMPORAL_NAMESPACE=default"
+	echo "export TEMPORAL_TLS_CA=$TLS_DIR/ca.pem"
+	echo "export TEMPORAL_TLS_CERT=$TLS_DIR/client.pem"
+	echo "export TEMPORAL_TLS_KEY=$TLS_DIR/client-key.pem"
+	echo "# or, instead of the client pair: export TEMPORAL_API_KEY=\$(cat $TLS_DIR/api-key)"
 }
 
 port_of() { # service -> gRPC port
@@ -55,11 +69,11 @@ as_postgres() {
 }
 
 build() {
-	local stamp=$CACHE/built-$TEMPORAL_VERSION-$(sha256sum "$SRC/go.sum" "$SRC/setup/main.go" | sha256sum | cut -c1-12)
+	local stamp=$CACHE/built-$TEMPORAL_VERSION-$(sha256sum "$SRC/go.sum" "$SRC/setup/main.go" "$SRC/server/main.go" | sha256sum | cut -c1-12)
 	if [ -f "$stamp" ] && [ -x "$CACHE/temporal-server" ]; then return; fi
 	log "building the Temporal server $TEMPORAL_VERSION, its SQL tool and the setup (a few minutes the first time)"
 	mkdir -p "$CACHE"
-	(cd "$SRC" && GOTOOLCHAIN=local go build -o "$CACHE/temporal-server" go.temporal.io/server/cmd/server &&
+	(cd "$SRC" && GOTOOLCHAIN=local go build -o "$CACHE/temporal-server" ./server &&
 		GOTOOLCHAIN=local go build -o "$CACHE/temporal-sql-tool" go.temporal.io/server/cmd/tools/sql &&
 		GOTOOLCHAIN=local go build -o "$CACHE/cluster-setup" ./setup) || die "build failed"
 	rm -f "$CACHE"/built-*
@@ -147,6 +161,29 @@ dcRedirectionPolicy:
 EOF
 }
 
+# make_tls writes a CA, the frontend's certificate (127.0.0.1, localhost),
+# a client pair and an API key under .cluster/tls, once.
+make_tls() {
+	[ -f "$TLS_DIR/api-key" ] && return
+	log "making a CA, server and client certificates and an API key in $TLS_DIR"
+	mkdir -p "$TLS_DIR"
+	local o=(-nodes -newkey ec -pkeyopt ec_paramgen_curve:prime256v1)
+	(
+		cd "$TLS_DIR"
+		umask 077
+		openssl req -x509 "${o[@]}" -keyout ca-key.pem -out ca.pem -days 3650 -subj "/CN=autoscheduler cluster CA" \
+			-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+		openssl req "${o[@]}" -keyout server-key.pem -out server.csr -subj "/CN=127.0.0.1"
+		printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n' >server.ext
+		openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out server.pem -days 825 -extfile server.ext
+		openssl req "${o[@]}" -keyout client-key.pem -out client.csr -subj "/CN=autoscheduler"
+		printf 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n' >client.ext
+		openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out client.pem -days 825 -extfile client.ext
+		openssl rand -hex 32 >api-key
+		rm -f ./*.csr ./*.ext ca.srl
+	) >"$DATA/log/tls.log" 2>&1 || die "openssl: $(tail -3 "$DATA/log/tls.log")"
+}
+
 pid_file() { echo "$DATA/$1.pid"; }
 
 running() { # service
@@ -155,22 +192,90 @@ running() { # service
 	[ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null
 }
 
+start_service() {
+	nohup "$CACHE/temporal-server" --config-file "$DATA/config/temporal.yaml" --tls-dir "$TLS_DIR" --service "$1" \
+		>>"$DATA/log/$1.log" 2>&1 &
+	echo $! >"$(pid_file "$1")"
+}
+
+# stop_pid stops a process: SIGTERM, then SIGKILL after 30 s (a Temporal
+# service drains its shards and task queues first).
+stop_pid() {
+	local pid=$1 i
+	kill "$pid" 2>/dev/null || return 0
+	for i in $(seq 1 60); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.5
+	done
+	kill -9 "$pid" 2>/dev/null || true
+}
+
+stop_named() {
+	if running "$1"; then
+		log "stopping $1"
+		stop_pid "$(cat "$(pid_file "$1")")"
+	fi
+	rm -f "$(pid_file "$1")"
+}
+
+restart() {
+	local svc=${1:-}
+	case $svc in history | matching | frontend | worker) ;; *) die "restart: name a service: history, matching, frontend or worker" ;; esac
+	stop_named "$svc"
+	log "starting $svc"
+	start_service "$svc"
+	wait_port "$(port_of "$svc")" "$svc"
+}
+
+wait_port() { # port name
+	local i
+	for i in $(seq 1 120); do
+		tcp_open 127.0.0.1 "$1" && return
+		sleep 0.5
+	done
+	die "$2 did not listen on $1: $(tail -5 "$DATA/log/$2.log")"
+}
+
+start_ui() {
+	running ui && return
+	tcp_open 127.0.0.1 "$UI_PORT" && die "port $UI_PORT (Web UI) is taken by another process"
+	log "starting the Web UI on http://127.0.0.1:$UI_PORT"
+	eval "$(print_env | grep '^export')"
+	nohup "$ROOT/bin/autoscheduler-dev" temporal-ui --listen "127.0.0.1:$UI_PORT" >>"$DATA/log/ui.log" 2>&1 &
+	echo $! >"$(pid_file ui)"
+	wait_port "$UI_PORT" ui
+}
+
+# workers runs exactly N bin/worker processes on the cluster, Neo4j and
+# Weaviate, worker-1 ... worker-N (logs in .cluster/log).
+workers() {
+	local n=${1:?workers: how many} i
+	eval "$(print_env | grep '^export')"
+	eval "$("$ROOT/scripts/services.sh" env)"
+	for i in $(seq 1 "$n"); do
+		running "worker-$i" && continue
+		log "starting worker-$i"
+		nohup "$ROOT/bin/worker" >>"$DATA/log/worker-$i.log" 2>&1 &
+		echo $! >"$(pid_file "worker-$i")"
+	done
+	for f in "$DATA"/worker-*.pid; do
+		[ -f "$f" ] || continue
+		i=${f##*/worker-}
+		i=${i%.pid}
+		[ "$i" -gt "$n" ] && stop_named "worker-$i"
+	done
+	return 0
+}
+
 start_services() {
 	local svc
 	for svc in "${SERVICES[@]}"; do
 		if running "$svc"; then continue; fi
 		tcp_open 127.0.0.1 "$(port_of "$svc")" && die "port $(port_of "$svc") ($svc) is taken by another process"
 		log "starting $svc on 127.0.0.1:$(port_of "$svc")"
-		nohup "$CACHE/temporal-server" --config-file "$DATA/config/temporal.yaml" --allow-no-auth start --service "$svc" \
-			>"$DATA/log/$svc.log" 2>&1 &
-		echo $! >"$(pid_file "$svc")"
+		start_service "$svc"
 	done
-	local i
-	for i in $(seq 1 120); do
-		tcp_open 127.0.0.1 "$FRONTEND_PORT" && return
-		sleep 0.5
-	done
-	die "the frontend did not listen: $(tail -5 "$DATA/log/frontend.log")"
+	wait_port "$FRONTEND_PORT" frontend
 }
 
 up() {
@@ -178,27 +283,25 @@ up() {
 	start_postgres
 	setup_schema
 	write_config
+	make_tls
 	start_services
-	"$CACHE/cluster-setup" -address "127.0.0.1:$FRONTEND_PORT" -namespace default >&2 || die "namespace setup failed"
+	"$CACHE/cluster-setup" -address "127.0.0.1:$FRONTEND_PORT" -namespace default -tls-dir "$TLS_DIR" >&2 || die "namespace setup failed"
+	(cd "$ROOT" && GOTOOLCHAIN=local make -s build >&2) || die "make build failed"
+	start_ui
+	"$ROOT/scripts/services.sh" up >/dev/null
+	workers "${CLUSTER_WORKERS:-2}"
 	print_env
 }
 
 down() {
-	local svc
+	local f svc
+	for f in "$DATA"/worker-*.pid "$DATA"/ui.pid; do
+		[ -f "$f" ] || continue
+		svc=${f##*/}
+		stop_named "${svc%.pid}"
+	done
 	for svc in worker frontend matching history; do
-		if running "$svc"; then
-			log "stopping $svc"
-			local pid i
-			pid=$(cat "$(pid_file "$svc")")
-			kill "$pid" 2>/dev/null || true
-			# A service drains its shards and task queues first: wait for it.
-			for i in $(seq 1 60); do
-				kill -0 "$pid" 2>/dev/null || break
-				sleep 0.5
-			done
-			kill -9 "$pid" 2>/dev/null || true
-		fi
-		rm -f "$(pid_file "$svc")"
+		stop_named "$svc"
 	done
 	if [ -n "$PGBIN" ] && [ -f "$DATA/pg/PG_VERSION" ] && as_postgres "$PGBIN/pg_ctl" -D "$DATA/pg" status >/dev/null 2>&1; then
 		log "stopping PostgreSQL"
@@ -209,7 +312,9 @@ down() {
 case ${1:-} in
 up) up ;;
 env) print_env ;;
+workers) workers "${2:-}" ;;
+restart) restart "${2:-}" ;;
 down) down ;;
 reset) down && rm -rf "$DATA" ;;
-*) die "usage: scripts/cluster.sh up|env|down|reset" ;;
+*) die "usage: scripts/cluster.sh up|env|workers N|restart SERVICE|down|reset" ;;
 esac

@@ -27,10 +27,13 @@ func handOff() error {
 	}
 	full := filepath.Join(filepath.Dir(self), fullBinary)
 	if _, err := os.Stat(full); err != nil {
-		return fmt.Errorf("`dev` and `demo` run the Temporal server from %s, which is missing: run `make build`", full)
+		return fmt.Errorf("`dev`, `demo` and `temporal-ui` run from %s, which is missing: run `make build`", full)
 	}
 	return syscall.Exec(full, append([]string{full}, os.Args[1:]...), os.Environ())
 }
 
 // devRun is never reached in the lite build (the commands hand off first).
 func devRun(context.Context, *devOptions) error { return handOff() }
+
+// temporalUIRun is never reached in the lite build either.
+func temporalUIRun(context.Context, *temporalUIOptions) error { return handOff() }

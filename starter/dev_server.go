@@ -92,3 +92,20 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	}
 	return nil
 }
+
+// temporalUIRun serves the Web UI for the configured Temporal until ctx
+// ends (Ctrl-C).
+func temporalUIRun(ctx context.Context, opts *temporalUIOptions) error {
+	t := opts.temporal.Temporal
+	ui, err := devserver.ServeUI(ctx, devserver.UIOptions{
+		Listen: opts.Listen, Frontend: t.Address, Namespace: t.Namespace,
+		CAFile: t.CACert, CertFile: t.ClientCert, KeyFile: t.ClientKey, ServerName: t.ServerName,
+	}, nil)
+	if err != nil {
+		return err
+	}
+	defer ui.Stop()
+	fmt.Fprintf(opts.io.Out, "Temporal Web UI for %s: %s\n", t.String(), ui.URL)
+	<-ctx.Done()
+	return nil
+}

@@ -96,6 +96,7 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 		newWebCmd(io, &stores, temporalCfg),
 		newPrefsCmd(io, &stores),
 		newRiskCmd(io, &stores),
+		newTemporalUICmd(io, temporalCfg),
 	)
 	return root, redact
 }

@@ -17,8 +17,6 @@ import (
 	"time"
 
 	uiserver "github.com/temporalio/ui-server/v2/server"
-	uiconfig "github.com/temporalio/ui-server/v2/server/config"
-	uioptions "github.com/temporalio/ui-server/v2/server/server_options"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/server/common/authorization"
@@ -312,37 +310,13 @@ func ensureSearchAttributes(ctx context.Context, op operatorservice.OperatorServ
 	return nil
 }
 
-// startUI serves the Web UI on addr, which loopbackAddr has checked, and waits until it
-// accepts connections.
+// startUI serves the Web UI on addr, which loopbackAddr has checked.
 func (s *Server) startUI(ctx context.Context, addr string, opts Options) error {
-	host, _, _ := net.SplitHostPort(addr)
-	s.ui = uiserver.NewServer(uioptions.WithConfigProvider(&uiconfig.Config{
-		Host:                host,
-		Port:                port(addr),
-		TemporalGRPCAddress: s.frontend,
-		EnableUI:            true,
-		DefaultNamespace:    opts.Namespace,
-		CORS:                uiconfig.CORS{CookieInsecure: true},
-		HideLogs:            true,
-		DisableNewsFetch:    true, // no network beyond loopback
-	}))
-	go func() {
-		if err := s.ui.Start(); err != nil {
-			opts.Logger.Error("Web UI stopped", "error", err)
-		}
-	}()
-	for {
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("wait for UI %s: %w", addr, ctx.Err())
-		case <-time.After(20 * time.Millisecond):
-		}
+	ui, err := ServeUI(ctx, UIOptions{Listen: addr, Frontend: s.frontend, Namespace: opts.Namespace}, opts.Logger)
+	if err != nil {
+		return err
 	}
-	s.uiURL = "http://" + addr
+	s.ui, s.uiURL = ui.server, ui.URL
 	return nil
 }
 

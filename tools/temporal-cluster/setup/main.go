@@ -8,6 +8,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,21 +27,30 @@ import (
 func main() {
 	addr := flag.String("address", "127.0.0.1:7333", "frontend host:port")
 	ns := flag.String("namespace", "default", "namespace")
+	tlsDir := flag.String("tls-dir", "", "directory with ca.pem, client.pem and client-key.pem (empty: no TLS)")
 	flag.Parse()
-	if err := run(*addr, *ns); err != nil {
+	if err := run(*addr, *ns, *tlsDir); err != nil {
 		fmt.Fprintln(os.Stderr, "setup:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, ns string) error {
+func run(addr, ns, tlsDir string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	opts := client.Options{HostPort: addr, Namespace: "temporal-system"}
+	if tlsDir != "" {
+		cfg, err := clientTLS(tlsDir)
+		if err != nil {
+			return err
+		}
+		opts.ConnectionOptions.TLS = cfg
+	}
 	var c client.Client
 	var err error
 	// The frontend answers before the history shards are owned: retry.
 	for {
-		if c, err = client.Dial(client.Options{HostPort: addr, Namespace: "temporal-system"}); err == nil {
+		if c, err = client.Dial(opts); err == nil {
 			break
 		}
 		select {
@@ -66,4 +77,21 @@ func run(addr, ns string) error {
 	}
 	fmt.Println("namespace", ns, "ready")
 	return nil
+}
+
+// clientTLS is mTLS with the cluster's client pair.
+func clientTLS(dir string) (*tls.Config, error) {
+	pem, err := os.ReadFile(dir + "/ca.pem")
+	if err != nil {
+		return nil, err
+	}
+	ca := x509.NewCertPool()
+	if !ca.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%s/ca.pem holds no certificate", dir)
+	}
+	pair, err := tls.LoadX509KeyPair(dir+"/client.pem", dir+"/client-key.pem")
+	if err != nil {
+		return nil, err
+	}
+	return &tls.Config{RootCAs: ca, Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
 }

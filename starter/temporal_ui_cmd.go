@@ -1,0 +1,33 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// temporalUIOptions: where the Temporal Web UI listens; which Temporal it
+// shows comes from the global --temporal-* flags.
+type temporalUIOptions struct {
+	io       *streams
+	temporal *temporalConfig
+	Listen   string
+}
+
+func newTemporalUICmd(io *streams, temporal *temporalConfig) *cobra.Command {
+	opts := &temporalUIOptions{io: io, temporal: temporal}
+	cmd := &cobra.Command{
+		Use:   "temporal-ui",
+		Short: "Serve Temporal's Web UI for the Temporal you point at (a cluster, TLS or not)",
+		Long: "Serve Temporal's Web UI on a loopback address for the frontend of --temporal-address,\n" +
+			"with the same TLS settings as the worker (--temporal-tls-ca, --temporal-tls-cert, ...).\n" +
+			"`autoscheduler dev` serves its own; this is for a Temporal cluster. Stop with Ctrl-C.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if liteBuild {
+				return handOff()
+			}
+			return temporalUIRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:8333", "Web UI address (loopback)")
+	return cmd
+}
