@@ -1,6 +1,12 @@
 package risk
 
-import "github.com/autoscheduler/autoscheduler/internal/schedule"
+import (
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
 
 // lanes is how many iterations the batched passes compute together: each
 // link is decoded once per batch and its constraint applied to every lane
@@ -10,15 +16,19 @@ const lanes = 8
 
 // batch is one worker's buffers for lanes iterations.
 type batch struct {
-	dur []float64 // dur[v*lanes+j]: lane j's duration of activity v
-	t   []float64 // t[(2v)*lanes+j] = ES, t[(2v+1)*lanes+j] = EF (see plink)
-	u   []float64 // u[(2v)*lanes+j] = LS, u[(2v+1)*lanes+j] = LF
-	one []float64 // one iteration's durations, before scattering
-	fin [lanes]float64
+	dur  []float64 // dur[v*lanes+j]: lane j's duration of activity v
+	t    []float64 // t[(2v)*lanes+j] = ES, t[(2v+1)*lanes+j] = EF (see plink)
+	tf   []float64 // tf[v*lanes+j]: lane j's total float of v, for v marked in the walk
+	mark []uint64  // the walk's bitset over topological positions
+	one  []float64 // one iteration's durations, before scattering
+	fin  [lanes]float64
 }
 
 func newBatch(n int) *batch {
-	return &batch{dur: make([]float64, n*lanes), t: make([]float64, 2*n*lanes), u: make([]float64, 2*n*lanes), one: make([]float64, n)}
+	return &batch{
+		dur: make([]float64, n*lanes), t: make([]float64, 2*n*lanes), tf: make([]float64, n*lanes),
+		mark: make([]uint64, (n+63)/64), one: make([]float64, n),
+	}
 }
 
 // set puts one iteration's durations (b.one) in lane j.
@@ -28,59 +38,173 @@ func (b *batch) set(j int) {
 	}
 }
 
-// passes runs the forward and backward passes on every lane (the same
-// arithmetic as forward and backward, lane by lane, so each lane's result
-// is theirs bit for bit), leaves each lane's finish in b.fin and adds, for
-// lanes below nb, 1 to crit[v] when activity v is critical.
+// fbits is the bits of a float64 as an int64: for x >= +0 and any y (not
+// NaN), max(fbits(x), fbits(y)) is the bits of max(x, y) (a negative y
+// has the sign bit set, so a negative int64, below every x >= +0; -0 comes
+// out as +0). The forward pass takes its maxima this way, a compare and a
+// conditional move, where Go's float max handles NaN and signed zeros.
+func fbits(x float64) int64 { return int64(math.Float64bits(x)) }
+
+func fval(b int64) float64 { return math.Float64frombits(uint64(b)) }
+
+// passes runs the forward pass on every lane, leaves each lane's finish in
+// b.fin and adds, for lanes below nb, 1 to crit[v] when activity v is
+// critical (see walk). Each lane's ES, EF and finish are exactly forward's
+// (hence the engine's): ES = max(0, max over FS/SS links of (src+lag),
+// max over FF/SF links of (src+lag) - d), where subtracting d after the
+// maximum gives the same float as before it, rounding being monotonic.
 func (m *Model) passes(b *batch, nb int, crit []int32) {
-	t, u, dur := b.t, b.u, b.dur
-	b.fin = [lanes]float64{}
-	fin := &b.fin
-	links, start := m.fwd, m.inStart
+	m.forward8(b)
+	m.walk(b, nb, crit)
+}
+
+// forward8 is the forward pass on every lane of b. Its loops index t
+// through unsafe.Add, without bounds checks: every plink.at is below 2n
+// (Compile) and t holds 2n·lanes floats, so each [4]float64 read is inside
+// t; with the checks the Go compiler runs out of registers for the four
+// accumulators and spills them on every link.
+func (m *Model) forward8(b *batch) {
+	_ = b.t[2*m.Len()*lanes-1]
+	_ = b.dur[m.Len()*lanes-1]
+	var fin [lanes]int64
+	m.forward4(b, 0, (*[4]int64)(fin[0:]))
+	m.forward4(b, 4, (*[4]int64)(fin[4:]))
+	for j := range lanes {
+		b.fin[j] = fval(fin[j])
+	}
+}
+
+// forward4 is the forward pass on lanes h..h+3 (four accumulators stay in
+// registers), the project finish's bits left in fin.
+//
+//go:noinline
+func (m *Model) forward4(b *batch, h int, fin *[4]int64) {
+	tb := unsafe.Pointer(&b.t[h])
+	db := unsafe.Pointer(&b.dur[h])
+	links, start, mid := m.fwd, m.inStart, m.fwdMid
 	for _, v := range m.order {
-		d := (*[lanes]float64)(dur[int(v)*lanes:])
-		var es [lanes]float64
-		for _, l := range links[start[v]:start[v+1]] {
-			src := (*[lanes]float64)(t[int(l.at)*lanes:])
-			k, lag := float64(l.k), l.lag
-			for j := range lanes {
-				es[j] = max(es[j], src[j]+lag-k*d[j])
-			}
+		lo, mi, hi := start[v], mid[v], start[v+1]
+		// FF and SF links first: their maximum, less d, starts the
+		// FS and SS maximum (every accumulator starts at +0: ES >= 0).
+		var a0, a1, a2, a3 int64
+		for _, l := range links[lo:mi] {
+			s := (*[4]float64)(unsafe.Add(tb, uintptr(l.at)*(lanes*8)))
+			lag := l.lag
+			a0 = max(a0, fbits(s[0]+lag))
+			a1 = max(a1, fbits(s[1]+lag))
+			a2 = max(a2, fbits(s[2]+lag))
+			a3 = max(a3, fbits(s[3]+lag))
 		}
-		dst := (*[2 * lanes]float64)(t[2*int(v)*lanes:])
+		d := (*[4]float64)(unsafe.Add(db, uintptr(v)*(lanes*8)))
+		if mi > lo {
+			a0 = max(0, fbits(fval(a0)-d[0]))
+			a1 = max(0, fbits(fval(a1)-d[1]))
+			a2 = max(0, fbits(fval(a2)-d[2]))
+			a3 = max(0, fbits(fval(a3)-d[3]))
+		}
+		for _, l := range links[mi:hi] {
+			s := (*[4]float64)(unsafe.Add(tb, uintptr(l.at)*(lanes*8)))
+			lag := l.lag
+			a0 = max(a0, fbits(s[0]+lag))
+			a1 = max(a1, fbits(s[1]+lag))
+			a2 = max(a2, fbits(s[2]+lag))
+			a3 = max(a3, fbits(s[3]+lag))
+		}
+		es := (*[4]float64)(unsafe.Add(tb, uintptr(v)*(2*lanes*8)))
+		ef := (*[4]float64)(unsafe.Add(tb, uintptr(v)*(2*lanes*8)+lanes*8))
+		e0, e1, e2, e3 := fval(a0), fval(a1), fval(a2), fval(a3)
+		es[0], es[1], es[2], es[3] = e0, e1, e2, e3
+		e0, e1, e2, e3 = e0+d[0], e1+d[1], e2+d[2], e3+d[3]
+		ef[0], ef[1], ef[2], ef[3] = e0, e1, e2, e3
+		// In memory, not registers: the links' loops need them.
+		fin[0] = max(fin[0], fbits(e0))
+		fin[1] = max(fin[1], fbits(e1))
+		fin[2] = max(fin[2], fbits(e2))
+		fin[3] = max(fin[3], fbits(e3))
+	}
+}
+
+// walk finds each lane's critical activities without a backward pass.
+// An activity's total float is TF_v = min(T - EF_v, min over its links
+// v→s of TF_s + slack), the slack of a link being how far its bound on s
+// (the forward pass's expression) is below ES_s; every slack is >= 0
+// (ES_s is their maximum), so TF_v <= Epsilon only through successors
+// with TF_s <= Epsilon. The walk starts from the activities that may end
+// the project (T - EF_v <= Epsilon; only m.ends need checking: an
+// activity with an FS or FF link of lag >= 0 finishes no later than that
+// successor, whose path bound is at least as tight), takes them in
+// reverse topological order (a bitset over positions) and follows the
+// incoming links of each activity with TF <= Epsilon in some lane. It
+// computes the same floats the backward pass would up to rounding (a few
+// ulps against Epsilon = 1e-6; see TestWalkMatchesBackward).
+func (m *Model) walk(b *batch, nb int, crit []int32) {
+	t, dur, tf, mark := b.t, b.dur, b.tf, b.mark
+	inf := math.Inf(1)
+	for _, v := range m.ends {
+		ef := (*[lanes]float64)(t[(2*int(v)+1)*lanes:])
+		x := (*[lanes]float64)(tf[int(v)*lanes:])
+		any := false
 		for j := range lanes {
-			ef := es[j] + d[j]
-			dst[j], dst[lanes+j] = es[j], ef
-			fin[j] = max(fin[j], ef)
+			x[j] = b.fin[j] - ef[j]
+			any = any || x[j] <= schedule.Epsilon
+		}
+		if any {
+			p := m.pos[v]
+			mark[p>>6] |= 1 << (p & 63)
 		}
 	}
 	var live [lanes]int32
 	for j := range nb {
 		live[j] = 1
 	}
-	links, start = m.bwd, m.outStart
-	for k := len(m.order) - 1; k >= 0; k-- {
-		v := m.order[k]
-		d := (*[lanes]float64)(dur[int(v)*lanes:])
-		lf := *fin
-		for _, l := range links[start[v]:start[v+1]] {
-			src := (*[lanes]float64)(u[int(l.at)*lanes:])
-			kk, lag := float64(l.k), l.lag
+	links, start, mid := m.fwd, m.inStart, m.fwdMid
+	for w := len(mark) - 1; w >= 0; w-- {
+		for mark[w] != 0 {
+			bit := 63 - bits.LeadingZeros64(mark[w])
+			mark[w] &^= 1 << bit
+			v := m.order[w<<6|bit]
+			x := (*[lanes]float64)(tf[int(v)*lanes:])
+			var c int32
 			for j := range lanes {
-				lf[j] = min(lf[j], src[j]-lag+kk*d[j])
+				if x[j] <= schedule.Epsilon {
+					c += live[j]
+				} else {
+					x[j] = inf
+				}
+			}
+			crit[v] += c
+			es := (*[lanes]float64)(t[2*int(v)*lanes:])
+			d := (*[lanes]float64)(dur[int(v)*lanes:])
+			lo, hi := start[v], start[v+1]
+			for i := lo; i < hi; i++ {
+				l := links[i]
+				s := (*[lanes]float64)(t[int(l.at)*lanes:])
+				kd := 0.0 // the forward pass's bound: src+lag, less d for FF and SF
+				if i < mid[v] {
+					kd = 1
+				}
+				var cand [lanes]float64
+				any := false
+				for j := range lanes {
+					cand[j] = x[j] + (es[j] - (s[j] + l.lag - kd*d[j]))
+					any = any || cand[j] <= schedule.Epsilon
+				}
+				if !any {
+					continue
+				}
+				u := l.at >> 1
+				p := m.pos[u]
+				y := (*[lanes]float64)(tf[int(u)*lanes:])
+				if mark[p>>6]&(1<<(p&63)) == 0 && !m.isEnd[u] {
+					*y = cand
+				} else {
+					for j := range lanes {
+						y[j] = min(y[j], cand[j])
+					}
+				}
+				mark[p>>6] |= 1 << (p & 63)
 			}
 		}
-		dst := (*[2 * lanes]float64)(u[2*int(v)*lanes:])
-		es := (*[lanes]float64)(t[2*int(v)*lanes:])
-		var c int32
-		for j := range lanes {
-			ls := lf[j] - d[j]
-			dst[j], dst[lanes+j] = ls, lf[j]
-			if ls-es[j] <= schedule.Epsilon {
-				c += live[j]
-			}
-		}
-		crit[v] += c
 	}
 }
 

@@ -109,3 +109,19 @@ func BenchmarkBatchedPasses(b *testing.B) {
 		m.passes(bt, lanes, crit)
 	}
 }
+
+// BenchmarkBatchedForward is the batched forward pass alone.
+func BenchmarkBatchedForward(b *testing.B) {
+	m, err := Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bt := newBatch(m.Len())
+	copy(bt.one, m.DeterministicDurations())
+	for j := range lanes {
+		bt.set(j)
+	}
+	for b.Loop() {
+		m.forward8(bt)
+	}
+}

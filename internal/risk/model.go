@@ -51,6 +51,15 @@ type Model struct {
 	// The passes' links: fwd[inStart[v]:inStart[v+1]] constrain v's start,
 	// bwd[outStart[v]:outStart[v+1]] v's finish (see plink).
 	fwd, bwd []plink
+	// fwdMid[v] splits v's incoming links: FF and SF (k = 1) in
+	// fwd[inStart[v]:fwdMid[v]], FS and SS after.
+	fwdMid []int32
+	// pos[v] is v's position in order. ends are the activities that may
+	// end the project (no FS or FF link of lag >= 0 to a successor, which
+	// would finish no earlier), isEnd marks them; see walk.
+	pos   []int32
+	ends  []int32
+	isEnd []bool
 	// Deterministic is the CPM finish with each duration's deterministic
 	// value (the number, the mode of triangular and PERT, the mean of
 	// uniform and normal), exactly as the CPM engine computes it.
@@ -146,15 +155,44 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 		inNext[q]++
 	}
 	m.fwd = make([]plink, len(m.in))
-	for i, l := range m.in {
-		p := plink{at: 2*l.other + 1, lag: l.lag}
-		if l.typ == linkSS || l.typ == linkSF {
-			p.at--
+	m.fwdMid = make([]int32, n)
+	for v := range n {
+		// FF and SF first (see fwdMid); the order of a maximum's terms
+		// does not change it.
+		i := m.inStart[v]
+		for pass := range 2 {
+			for _, l := range m.in[m.inStart[v]:m.inStart[v+1]] {
+				k := l.typ == linkFF || l.typ == linkSF
+				if k != (pass == 0) {
+					continue
+				}
+				p := plink{at: 2*l.other + 1, lag: l.lag}
+				if l.typ == linkSS || l.typ == linkSF {
+					p.at--
+				}
+				if k {
+					p.k = 1
+				}
+				m.fwd[i] = p
+				i++
+			}
+			if pass == 0 {
+				m.fwdMid[v] = i
+			}
 		}
-		if l.typ == linkFF || l.typ == linkSF {
-			p.k = 1
+	}
+	m.isEnd = make([]bool, n)
+	for v := range n {
+		m.isEnd[v] = true
+		for _, l := range m.out[m.outStart[v]:m.outStart[v+1]] {
+			if (l.typ == linkFS || l.typ == linkFF) && l.lag >= 0 {
+				m.isEnd[v] = false
+				break
+			}
 		}
-		m.fwd[i] = p
+		if m.isEnd[v] {
+			m.ends = append(m.ends, int32(v))
+		}
 	}
 	m.bwd = make([]plink, len(m.out))
 	for i, l := range m.out {
@@ -188,6 +226,10 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 	}
 	if len(m.order) != n {
 		return nil, fmt.Errorf("risk: schedule has circular logic")
+	}
+	m.pos = make([]int32, n)
+	for p, v := range m.order {
+		m.pos[v] = int32(p)
 	}
 	m.Deterministic = m.forward(m.detDur, make([]float64, 2*n))
 	return m, nil

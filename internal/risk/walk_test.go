@@ -1,0 +1,142 @@
+package risk
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// randNet is a random network of n activities: each gets up to linksPer
+// links from the previous span activities, of every type, with lags drawn
+// by lag (negative ones included).
+func randNet(n, linksPer, span int, seed uint64, lag func(*rand.Rand) float64) *schedule.Schedule {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	s := &schedule.Schedule{}
+	for i := range n {
+		s.Activities = append(s.Activities, schedule.Activity{ID: "A" + strconv.Itoa(i), Duration: "1"})
+	}
+	types := []schedule.RelType{schedule.FS, schedule.SS, schedule.FF, schedule.SF}
+	for i := 1; i < n; i++ {
+		seen := map[[2]int]bool{}
+		for range rng.IntN(linksPer + 1) {
+			p, ty := i-1-rng.IntN(min(i, span)), rng.IntN(4)
+			if seen[[2]int{p, ty}] {
+				continue
+			}
+			seen[[2]int{p, ty}] = true
+			s.Relationships = append(s.Relationships, schedule.Relationship{
+				ID: "R" + strconv.Itoa(len(s.Relationships)), Type: types[ty],
+				Predecessor: "A" + strconv.Itoa(p), Successor: "A" + strconv.Itoa(i), Lag: lag(rng),
+			})
+		}
+	}
+	return s
+}
+
+// TestWalkMatchesBackward: the batched forward pass and the criticality
+// walk (no backward pass) give every lane exactly the finish and the
+// critical activities of the full forward and backward pass (Pass), on
+// random networks with every link type, negative lags, ties (durations
+// and lags on a grid of quarters: many paths of equal length), zero
+// durations, continuous durations, and in partial batches.
+func TestWalkMatchesBackward(t *testing.T) {
+	intLag := func(r *rand.Rand) float64 { return float64(r.IntN(9) - 3) }
+	quarterLag := func(r *rand.Rand) float64 { return float64(r.IntN(33)-12) / 4 }
+	realLag := func(r *rand.Rand) float64 { return r.Float64()*8 - 3 }
+	zeroLag := func(*rand.Rand) float64 { return 0 }
+	quarters := func(r *rand.Rand) float64 { return float64(r.IntN(40)) / 4 }
+	integers := func(r *rand.Rand) float64 { return float64(r.IntN(4)) } // many zeros and ties
+	continuous := func(r *rand.Rand) float64 { return r.Float64() * 20 }
+	mixed := func(r *rand.Rand) float64 {
+		if r.IntN(3) == 0 {
+			return float64(r.IntN(10))
+		}
+		return r.Float64() * 10
+	}
+	cases := []struct {
+		name              string
+		n, linksPer, span int
+		lag               func(*rand.Rand) float64
+		dur               func(*rand.Rand) float64
+		rounds            int
+	}{
+		{"chainlike quarters", 300, 2, 3, quarterLag, quarters, 30},
+		{"dense integers", 200, 6, 20, intLag, integers, 30},
+		{"wide zero lags", 400, 3, 100, zeroLag, integers, 30},
+		{"continuous", 500, 4, 50, realLag, continuous, 30},
+		{"mixed", 500, 3, 50, intLag, mixed, 30},
+		{"tiny", 5, 3, 4, intLag, quarters, 200},
+		{"no links", 20, 0, 1, intLag, continuous, 20},
+	}
+	for _, c := range cases {
+		for seed := range uint64(3) {
+			s := randNet(c.n, c.linksPer, c.span, seed, c.lag)
+			m, err := Compile(s)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			checkBatched(t, c.name+" seed "+strconv.Itoa(int(seed)), m, rand.New(rand.NewPCG(seed, 9)), c.dur, c.rounds)
+		}
+	}
+	for name, s := range engineCases(t) {
+		m, err := Compile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		det := m.DeterministicDurations()
+		// The deterministic durations, then each scaled by 0.5-1.5.
+		i := -1
+		checkBatched(t, name, m, rand.New(rand.NewPCG(1, 1)), func(r *rand.Rand) float64 {
+			i = (i + 1) % len(det)
+			if r.IntN(4) == 0 {
+				return det[i]
+			}
+			return det[i] * (0.5 + r.Float64())
+		}, 10)
+	}
+}
+
+func checkBatched(t *testing.T, name string, m *Model, rng *rand.Rand, dur func(*rand.Rand) float64, rounds int) {
+	t.Helper()
+	n := m.Len()
+	b := newBatch(n)
+	want := make([]int32, n)
+	got := make([]int32, n)
+	for round := range rounds {
+		nb := 1 + round%lanes
+		var fins []float64
+		for j := range lanes {
+			for v := range b.one {
+				b.one[v] = dur(rng)
+			}
+			b.set(j)
+			if j < nb {
+				f, crit := m.Pass(b.one)
+				fins = append(fins, f)
+				for v, c := range crit {
+					if c {
+						want[v]++
+					}
+				}
+			}
+		}
+		m.passes(b, nb, got)
+		for j := range nb {
+			if b.fin[j] != fins[j] {
+				t.Fatalf("%s round %d lane %d: finish %v, single pass %v", name, round, j, b.fin[j], fins[j])
+			}
+		}
+		for v := range want {
+			if got[v] != want[v] {
+				t.Fatalf("%s round %d: activity %s critical %d times batched, %d by the backward pass", name, round, m.IDs[v], got[v], want[v])
+			}
+		}
+	}
+	for _, w := range b.mark {
+		if w != 0 {
+			t.Fatalf("%s: walk left marks", name)
+		}
+	}
+}
