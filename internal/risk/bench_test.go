@@ -125,3 +125,19 @@ func BenchmarkBatchedForward(b *testing.B) {
 		m.forward8(bt)
 	}
 }
+
+// BenchmarkLaneSample draws one batch of lanes iterations' durations
+// (divide by lanes for the cost per iteration).
+func BenchmarkLaneSample(b *testing.B) {
+	m, err := Compile(benchSchedule(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := m.newLaneSampler(1, m.tables(10000, false, 1))
+	dur := make([]float64, m.Len()*lanes)
+	i := 0
+	for b.Loop() {
+		s.sample(i, lanes, dur)
+		i += lanes
+	}
+}

@@ -102,6 +102,7 @@ func (m *Model) sampledBatches(opt *Options, nGroups int, tabs []*qtable, worker
 		go func() {
 			defer wg.Done()
 			s := m.newSampler(opt, nGroups, tabs)
+			ls := m.newLaneSampler(opt.Seed, tabs)
 			b := newBatch(n)
 			for {
 				lo := int(next.Add(chunk)) - chunk
@@ -111,9 +112,13 @@ func (m *Model) sampledBatches(opt *Options, nGroups int, tabs []*qtable, worker
 				hi := min(lo+chunk, iters)
 				for first := lo; first < hi; first += lanes {
 					nb := min(lanes, hi-first)
-					for j := range nb {
-						s.sample(first+j, b.one)
-						b.set(j)
+					if nGroups == 0 {
+						ls.sample(first, nb, b.dur)
+					} else {
+						for j := range nb {
+							s.sample(first+j, b.one)
+							b.set(j)
+						}
 					}
 					each(w, b, first, nb)
 				}

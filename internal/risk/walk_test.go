@@ -140,3 +140,38 @@ func checkBatched(t *testing.T, name string, m *Model, rng *rand.Rand, dur func(
 		}
 	}
 }
+
+// TestLaneSamplerMatches: the lane sampler draws, lane by lane, exactly
+// what the one-iteration sampler draws (the --dump-samples numbers), for
+// every distribution kind, with and without PERT tables, in partial
+// batches too.
+func TestLaneSamplerMatches(t *testing.T) {
+	kinds := []string{"uniform(2,9)", "triangular(1,2,9)", "triangular(3,3,8)", "triangular(1,6,6)", "pert(2,5,11)", "pert(1,1.5,9)", "normal(10,2)", "normal(1,2)", "7", "pert(4,4,4)"}
+	s := &schedule.Schedule{}
+	for i := range 200 {
+		s.Activities = append(s.Activities, schedule.Activity{ID: "A" + strconv.Itoa(i), Duration: kinds[(i*7)%len(kinds)]})
+	}
+	m, err := Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, iters := range []int{100, 1_000_000} { // without and with tables
+		tabs := m.tables(iters, false, 1)
+		one := m.newSampler(&Options{Seed: 11}, 0, tabs)
+		ls := m.newLaneSampler(11, tabs)
+		dur := make([]float64, m.Len()*lanes)
+		want := make([]float64, m.Len())
+		for first := 0; first < 200; first += 5 {
+			nb := 1 + first%lanes
+			ls.sample(first, nb, dur)
+			for j := range nb {
+				one.sample(first+j, want)
+				for v := range want {
+					if got := dur[v*lanes+j]; got != want[v] {
+						t.Fatalf("iters %d, iteration %d, %s: lane sampler %v, sampler %v", iters, first+j, s.Activities[v].Duration, got, want[v])
+					}
+				}
+			}
+		}
+	}
+}
