@@ -8,7 +8,7 @@ BIN := bin/autoscheduler
 PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/...
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test bench fuzz clean services services-down llm screenshots cluster cluster-down
+.PHONY: loadtest all build demo test bench fuzz clean services services-down llm screenshots cluster cluster-down
 
 all: build
 
@@ -90,6 +90,14 @@ cluster:
 
 cluster-down:
 	@scripts/cluster.sh down
+
+# 1,000 dispatches on 50 schedules on the dev server (1 worker), then on
+# the cluster (4 workers) with faults: a worker killed, the history service
+# restarted, Neo4j stopped for 10 s. Writes the "Scale-out" section of
+# BENCHMARKS.md; fails on any lost, duplicated or drifting write.
+loadtest: build
+	@eval "$$(scripts/cluster.sh up)" && scripts/cluster.sh workers 0 && \
+		eval "$$(scripts/services.sh env)" && go run ./bench/loadtest
 
 # A real local chat model on 127.0.0.1:8081 (LLAMA_PORT): llama.cpp's
 # llama-server built from the llama-cpp-python sdist on PyPI, serving

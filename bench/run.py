@@ -419,6 +419,7 @@ def main():
     lines += llm_section()
     lines += corpus_section()
     lines += kept_section("## Schedule risk (Monte Carlo)")  # make bench-risk writes it
+    lines += kept_section("## Scale-out: a Temporal cluster under load")  # make loadtest writes it
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

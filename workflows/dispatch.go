@@ -82,7 +82,9 @@ func who(name string) string {
 // a references the activities' methods; workflows never call them directly.
 var a *activities.Activities
 
-// plannerOptions: planning may call an LLM, which is slow and rate limited.
+// plannerOptions: planning may call an LLM, which is slow and rate limited,
+// and reads the stores: 8 attempts span about 3 minutes, so a store or a
+// model server that restarts meanwhile costs a wait, not the dispatch.
 func plannerOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
@@ -90,7 +92,7 @@ func plannerOptions(ctx workflow.Context) workflow.Context {
 			InitialInterval:        2 * time.Second,
 			BackoffCoefficient:     2,
 			MaximumInterval:        time.Minute,
-			MaximumAttempts:        5,
+			MaximumAttempts:        8,
 			NonRetryableErrorTypes: []string{activities.ErrTypeScheduleNotFound},
 		},
 	})

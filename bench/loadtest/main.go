@@ -1,0 +1,228 @@
+// Command loadtest runs 1,000 dispatches on 50 schedules (one open per
+// schedule) against Temporal, Neo4j and Weaviate, with mixed reviews
+// (accept, reject, reject with feedback, a question answered first), and
+// checks that nothing was lost, duplicated or left drifting.
+//
+// It runs two targets in one go and writes the "Scale-out" section of
+// BENCHMARKS.md: the dev server (in this process, SQLite) with one worker
+// process, then the cluster of scripts/cluster.sh (PostgreSQL, separate
+// services, TLS) with -workers worker processes, half on mTLS and half on
+// the API key, while faults are injected: a worker killed with SIGKILL,
+// the history service restarted, Neo4j stopped for 10 s.
+//
+//	eval "$(scripts/cluster.sh up)"; scripts/cluster.sh workers 0
+//	go run ./bench/loadtest            # what `make loadtest` runs
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store"
+)
+
+type options struct {
+	Dispatches, Schedules, Workers int
+	File, Targets, Out, Bench      string
+	TLSDir                         string
+	Faults                         bool
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.Dispatches, "dispatches", 1000, "dispatches per target")
+	flag.IntVar(&o.Schedules, "schedules", 50, "schedules (one open dispatch each at a time)")
+	flag.IntVar(&o.Workers, "workers", 4, "worker processes on the cluster")
+	flag.StringVar(&o.File, "file", "examples/building.json", "the schedule each of them starts as")
+	flag.StringVar(&o.Targets, "targets", "dev,cluster", "targets to run, in order: dev, cluster")
+	flag.StringVar(&o.TLSDir, "tls-dir", ".cluster/tls", "the cluster's CA, client pair and API key")
+	flag.BoolVar(&o.Faults, "faults", true, "inject faults during the cluster run")
+	flag.StringVar(&o.Out, "out", "bench/out/loadtest.json", "results (JSON)")
+	flag.StringVar(&o.Bench, "benchmarks", "BENCHMARKS.md", "file whose Scale-out section is rewritten (\"\" for none)")
+	flag.Parse()
+	if err := run(context.Background(), o); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+// result is one target's figures.
+type result struct {
+	Target        string         `json:"target"`
+	Workers       int            `json:"workers"`
+	Dispatches    int            `json:"dispatches"`
+	Seconds       float64        `json:"seconds"`
+	PerSecond     float64        `json:"dispatches_per_second"`
+	ToProposalP50 float64        `json:"submit_to_proposal_p50_s"`
+	ToProposalP95 float64        `json:"submit_to_proposal_p95_s"`
+	CommitP50     float64        `json:"accept_to_committed_p50_s"`
+	CommitP95     float64        `json:"accept_to_committed_p95_s"`
+	Kinds         map[string]int `json:"kinds"`
+	Lost          int            `json:"lost_dispatches"`
+	LostWrites    int            `json:"lost_writes"`
+	Duplicated    int            `json:"duplicated_writes"`
+	Unexpected    int            `json:"unexpected_writes"`
+	Drift         int            `json:"drift"`
+	Problems      []string       `json:"problems,omitempty"`
+	Faults        []fault        `json:"faults,omitempty"`
+}
+
+func (r *result) failed() bool {
+	return r.Lost+r.LostWrites+r.Duplicated+r.Unexpected+r.Drift > 0
+}
+
+func run(ctx context.Context, o options) error {
+	if _, err := os.Stat("bin/worker"); err != nil {
+		return errors.New("bin/worker is missing: run make build first")
+	}
+	base, err := interchange.ReadFile(o.File)
+	if err != nil {
+		return err
+	}
+	storesCfg := config.StoresFromEnv()
+	if storesCfg.Neo4jURI == "" || storesCfg.WeaviateURL == "" {
+		return errors.New("NEO4J_URI and WEAVIATE_URL are not set: eval \"$(scripts/services.sh up)\" first")
+	}
+	stores, err := storesCfg.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stores.Close(ctx)
+	var results []*result
+	for _, target := range strings.Split(o.Targets, ",") {
+		logf("%s: importing %d schedules", target, o.Schedules)
+		ids, err := importSchedules(ctx, stores, base, target, o.Schedules)
+		if err != nil {
+			return err
+		}
+		var r *result
+		var outcomes []outcome
+		switch target {
+		case "dev":
+			r, outcomes, err = runDev(ctx, o, ids)
+		case "cluster":
+			r, outcomes, err = runCluster(ctx, o, ids)
+		default:
+			return fmt.Errorf("unknown target %q (dev, cluster)", target)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", target, err)
+		}
+		verify(ctx, stores, base, ids, outcomes, r)
+		for _, id := range ids {
+			_ = stores.DeleteSchedule(ctx, id)
+		}
+		logf("%s: %d dispatches in %.1f s (%.2f/s); lost %d, lost writes %d, duplicated %d, unexpected %d, drift %d",
+			target, r.Dispatches, r.Seconds, r.PerSecond, r.Lost, r.LostWrites, r.Duplicated, r.Unexpected, r.Drift)
+		results = append(results, r)
+	}
+	if err := os.MkdirAll(filepath.Dir(o.Out), 0o755); err != nil {
+		return err
+	}
+	data, _ := json.MarshalIndent(results, "", "  ")
+	if err := os.WriteFile(o.Out, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	if o.Bench != "" {
+		if err := writeSection(o.Bench, o, results); err != nil {
+			return err
+		}
+	}
+	for _, r := range results {
+		if r.failed() {
+			return fmt.Errorf("%s: lost, duplicated or drifting writes (see %s)", r.Target, o.Out)
+		}
+	}
+	return nil
+}
+
+// importSchedules imports the base schedule as lt-<target>-01 ...,
+// replacing any left by an interrupted run.
+func importSchedules(ctx context.Context, stores *store.Coordinator, base *schedule.Schedule, target string, n int) ([]string, error) {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("lt-%s-%02d", target, i+1)
+		if err := stores.Import(ctx, ids[i], base.Clone(), true, nil); err != nil {
+			return nil, fmt.Errorf("import %s: %w", ids[i], err)
+		}
+	}
+	return ids, nil
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "loadtest: "+format+"\n", args...)
+}
+
+// percentile is the nearest-rank percentile of xs (seconds).
+func percentile(xs []time.Duration, p int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	ys := slices.Clone(xs)
+	slices.Sort(ys)
+	return ys[min(len(ys)-1, (len(ys)*p+99)/100-1)].Seconds()
+}
+
+// load drives n dispatches spread over the schedules, one open per
+// schedule, and calls tick after each with the number done.
+func load(ctx context.Context, c client.Client, ids []string, n int, tick func(done int)) (*result, []outcome) {
+	r := &result{Dispatches: n, Kinds: map[string]int{}}
+	var outcomes []outcome
+	per := (n + len(ids) - 1) / len(ids)
+	var mu sync.Mutex
+	var toProposal, toCommit []time.Duration
+	done := 0
+	start := time.Now()
+	var wg sync.WaitGroup
+	for si, id := range ids {
+		count := min(per, n-si*per)
+		if count <= 0 {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seq := range count {
+				out := drive(ctx, c, planFor(id, si, seq))
+				mu.Lock()
+				r.Kinds[out.Plan.Kind.String()]++
+				if out.Err != nil {
+					r.Lost++
+					r.Problems = append(r.Problems, fmt.Sprintf("%s #%d (%s): %v", id, seq, out.Plan.Kind, out.Err))
+				} else {
+					toProposal = append(toProposal, out.ToProposal)
+					if out.ToCommitted > 0 {
+						toCommit = append(toCommit, out.ToCommitted)
+					}
+				}
+				outcomes = append(outcomes, out)
+				done++
+				d := done
+				mu.Unlock()
+				if tick != nil {
+					tick(d)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	r.Seconds = time.Since(start).Seconds()
+	r.PerSecond = float64(n) / r.Seconds
+	r.ToProposalP50, r.ToProposalP95 = percentile(toProposal, 50), percentile(toProposal, 95)
+	r.CommitP50, r.CommitP95 = percentile(toCommit, 50), percentile(toCommit, 95)
+	return r, outcomes
+}
