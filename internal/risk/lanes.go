@@ -1,38 +1,6 @@
 package risk
 
-import (
-	"math"
-	"math/bits"
-	"math/rand/v2"
-)
-
-// pcg is math/rand/v2's PCG (128-bit LCG, DXSM output), the same numbers
-// from the same seed, with its state where the lane sampler can step it
-// inline. It is a rand.Source for the draws that go through rand.Rand.
-type pcg struct{ hi, lo uint64 }
-
-func (p *pcg) Uint64() uint64 {
-	const (
-		mulHi    = 2549297995355413924
-		mulLo    = 4865540595714422341
-		incHi    = 6364136223846793005
-		incLo    = 1442695040888963407
-		cheapMul = 0xda942042e4dd58b5
-	)
-	hi, lo := bits.Mul64(p.lo, mulLo)
-	hi += p.hi*mulLo + p.lo*mulHi
-	lo, c := bits.Add64(lo, incLo, 0)
-	hi, _ = bits.Add64(hi, incHi, c)
-	p.lo, p.hi = lo, hi
-	hi ^= hi >> 32
-	hi *= cheapMul
-	hi ^= hi >> 48
-	hi *= lo | 1
-	return hi
-}
-
-// unit is a uniform draw in [0, 1), as rand.Rand.Float64.
-func (p *pcg) unit() float64 { return float64(p.Uint64()<<11>>11) * 0x1p-53 }
+import "math"
 
 // laneSampler draws the independent durations of lanes iterations at once,
 // straight into a batch: activity by activity, each lane from its own
@@ -43,16 +11,11 @@ type laneSampler struct {
 	m    *Model
 	tabs []*qtable
 	seed uint64
-	st   [lanes]pcg
-	r    [lanes]*rand.Rand // over st[j], for the normal draws
+	st   [lanes]rng
 }
 
 func (m *Model) newLaneSampler(seed uint64, tabs []*qtable) *laneSampler {
-	s := &laneSampler{m: m, tabs: tabs, seed: seed}
-	for j := range s.r {
-		s.r[j] = rand.New(&s.st[j])
-	}
-	return s
+	return &laneSampler{m: m, tabs: tabs, seed: seed}
 }
 
 // sample fills dur (dur[v*lanes+j]) with iterations first..first+nb-1 in
@@ -60,7 +23,7 @@ func (m *Model) newLaneSampler(seed uint64, tabs []*qtable) *laneSampler {
 func (s *laneSampler) sample(first, nb int, dur []float64) {
 	m := s.m
 	for j := range lanes {
-		s.st[j] = pcg{s.seed, uint64(first + min(j, nb-1))}
+		s.st[j] = newRng(s.seed, first+min(j, nb-1))
 	}
 	st := &s.st
 	for _, v := range m.fixed {
@@ -106,29 +69,45 @@ func (s *laneSampler) sample(first, nb int, dur []float64) {
 			for j := range lanes {
 				u[j] = st[j].unit()
 			}
+			body := (*[tabCells + 1]float64)(t.body)
 			for j := range lanes {
-				x[j] = a + w*t.at(u[j])
+				// qtable.at, its body (97% of draws) inline.
+				var q float64
+				if uj := u[j]; uj >= tabEdge && uj < 1-tabEdge {
+					c := uj * tabCells
+					i := int(c) & (tabCells - 1)
+					q = body[i] + (c-float64(i))*(body[i+1]-body[i])
+				} else {
+					q = t.at(uj)
+				}
+				x[j] = a + w*q
 			}
 			continue
 		}
 		for j := range lanes {
-			r := s.r[j]
-			g1 := gamma(r, d.alpha)
-			g2 := gamma(r, d.beta)
+			g1 := gamma(&st[j], d.alpha)
+			g2 := gamma(&st[j], d.beta)
 			x[j] = a + w*g1/(g1+g2)
 		}
 	}
 	for _, v := range m.normal {
 		x := (*[lanes]float64)(dur[int(v)*lanes:])
 		d := &m.dists[v]
+		a, b := d.a, d.b
 		for j := range lanes {
-			r := s.r[j]
-			for {
-				if y := d.a + d.b*r.NormFloat64(); y >= 0 {
-					x[j] = y
-					break
-				}
+			// rng.normal, its likely first round inline.
+			u := st[j].Uint64()
+			k := int32(u)
+			i := u >> 32 & 0x7f
+			z := float64(k) * zigW[i]
+			if absInt32(k) >= zigK[i] {
+				z = st[j].normFrom(u)
 			}
+			y := a + b*z
+			if y < 0 {
+				y = st[j].normal(a, b)
+			}
+			x[j] = y
 		}
 	}
 }

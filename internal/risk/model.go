@@ -9,7 +9,8 @@
 //
 // The package is pure: no I/O, no clock. Results depend only on the
 // schedule, the seed and the options, never on the number of workers:
-// iteration i draws from its own random stream, PCG seeded with (seed, i).
+// iteration i draws from its own random stream, seeded with PCG(seed, i)
+// (see rng).
 package risk
 
 import (

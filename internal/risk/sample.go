@@ -2,7 +2,6 @@ package risk
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -143,22 +142,18 @@ func (d *dist) mean() float64 {
 }
 
 // draw samples the distribution from r.
-func (d *dist) draw(r *rand.Rand) float64 {
+func (d *dist) draw(r *rng) float64 {
 	switch d.kind {
 	case kUniform:
-		return d.a + (d.b-d.a)*r.Float64()
+		return d.a + (d.b-d.a)*r.unit()
 	case kTriangular:
-		return d.quantile(r.Float64())
+		return d.quantile(r.unit())
 	case kPERT:
 		x := gamma(r, d.alpha)
 		y := gamma(r, d.beta)
 		return d.a + (d.b-d.a)*x/(x+y)
 	case kNormal:
-		for {
-			if x := d.a + d.b*r.NormFloat64(); x >= 0 {
-				return x
-			}
-		}
+		return r.normal(d.a, d.b)
 	}
 	return d.a
 }
@@ -187,17 +182,17 @@ func (d *dist) quantile(u float64) float64 {
 
 // gamma draws Gamma(k, 1) for k >= 1 (Marsaglia and Tsang 2000); PERT shapes
 // are always >= 1.
-func gamma(r *rand.Rand, k float64) float64 {
+func gamma(r *rng, k float64) float64 {
 	d := k - 1.0/3
 	c := 1 / math.Sqrt(9*d)
 	for {
-		x := r.NormFloat64()
+		x := r.norm()
 		v := 1 + c*x
 		if v <= 0 {
 			continue
 		}
 		v = v * v * v
-		u := r.Float64()
+		u := r.unit()
 		x2 := x * x
 		if u < 1-0.0331*x2*x2 {
 			return d * v

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -25,7 +24,8 @@ const maxStored = 1 << 26
 type Options struct {
 	// Iterations is how many samples of the whole schedule to run (>= 1).
 	Iterations int
-	// Seed picks the random streams: iteration i draws from PCG(Seed, i).
+	// Seed picks the random streams: iteration i draws from its own
+	// stream, seeded with PCG(Seed, i) (see rng).
 	Seed uint64
 	// Workers is how many goroutines run iterations; 0 means
 	// runtime.NumCPU(). The result does not depend on it.
@@ -151,16 +151,14 @@ type sampler struct {
 	m       *Model
 	tabs    []*qtable // per activity: its PERT quantile table, or nil
 	seed    uint64
-	src     *rand.PCG
-	rng     *rand.Rand
+	r       rng
 	groups  []int // nil: independent
 	sr, sn  float64
 	factors []float64
 }
 
 func (m *Model) newSampler(opt *Options, nGroups int, tabs []*qtable) *sampler {
-	src := rand.NewPCG(0, 0)
-	s := &sampler{m: m, tabs: tabs, seed: opt.Seed, src: src, rng: rand.New(src)}
+	s := &sampler{m: m, tabs: tabs, seed: opt.Seed}
 	if nGroups > 0 {
 		s.groups = opt.Groups
 		s.sr, s.sn = math.Sqrt(opt.Correlation), math.Sqrt(1-opt.Correlation)
@@ -169,18 +167,16 @@ func (m *Model) newSampler(opt *Options, nGroups int, tabs []*qtable) *sampler {
 	return s
 }
 
-// unit is a uniform draw in [0, 1) straight from the PCG (as
-// rand.Float64, without the interface call).
-func (s *sampler) unit() float64 { return float64(s.src.Uint64()<<11>>11) * 0x1p-53 }
+func (s *sampler) unit() float64 { return s.r.unit() }
 
-// sample fills dur with iteration iter's durations from the stream
-// PCG(seed, iter). Independent durations are drawn kind by kind (uniform,
+// sample fills dur with iteration iter's durations from its stream
+// (newRng(seed, iter)). Independent durations are drawn kind by kind (uniform,
 // triangular, PERT, normal activities, each in schedule order: sorted by
 // kind, the draws' branches are predictable); fixed ones are set. With
 // groups, the group factors are drawn first (in group order), then each
 // activity in schedule order, grouped ones through the copula.
 func (s *sampler) sample(iter int, dur []float64) {
-	s.src.Seed(s.seed, uint64(iter))
+	s.r = newRng(s.seed, iter)
 	m := s.m
 	if s.groups != nil {
 		s.sampleCorrelated(dur)
@@ -197,7 +193,7 @@ func (s *sampler) sample(iter int, dur []float64) {
 		d := &m.dists[v]
 		dur[v] = d.quantile(s.unit())
 	}
-	r := s.rng
+	r := &s.r
 	for _, v := range m.pert {
 		d := &m.dists[v]
 		if t := s.tabs[v]; t != nil {
@@ -210,19 +206,14 @@ func (s *sampler) sample(iter int, dur []float64) {
 	}
 	for _, v := range m.normal {
 		d := &m.dists[v]
-		for {
-			if x := d.a + d.b*r.NormFloat64(); x >= 0 {
-				dur[v] = x
-				break
-			}
-		}
+		dur[v] = r.normal(d.a, d.b)
 	}
 }
 
 func (s *sampler) sampleCorrelated(dur []float64) {
-	r := s.rng
+	r := &s.r
 	for g := range s.factors {
-		s.factors[g] = r.NormFloat64()
+		s.factors[g] = r.norm()
 	}
 	dists := s.m.dists
 	for v := range dists {
@@ -231,7 +222,7 @@ func (s *sampler) sampleCorrelated(dur []float64) {
 		case d.kind == kFixed:
 			dur[v] = d.a
 		case s.groups[v] >= 0:
-			z := s.sr*s.factors[s.groups[v]] + s.sn*r.NormFloat64()
+			z := s.sr*s.factors[s.groups[v]] + s.sn*r.norm()
 			u := normCDF(z)
 			if t := s.tabs[v]; t != nil {
 				dur[v] = d.a + (d.b-d.a)*t.at(u)

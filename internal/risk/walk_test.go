@@ -1,7 +1,9 @@
 package risk
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -172,6 +174,45 @@ func TestLaneSamplerMatches(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestZiggurat: the ziggurat's standard normal draws follow Φ: the
+// Kolmogorov-Smirnov distance of 400,000 draws is below 1.63/√n (a 1%
+// test), and the share beyond the base strip (|z| > zigR) and beyond 2
+// are right within 4 SE.
+func TestZiggurat(t *testing.T) {
+	const n = 400_000
+	r := newRng(5, 0)
+	z := make([]float64, n)
+	var tail, two int
+	for i := range z {
+		z[i] = r.norm()
+		if math.Abs(z[i]) > zigR {
+			tail++
+		}
+		if math.Abs(z[i]) > 2 {
+			two++
+		}
+	}
+	slices.Sort(z)
+	var ks float64
+	for i, x := range z {
+		f := normCDF(x)
+		ks = max(ks, math.Abs(f-float64(i)/n), math.Abs(f-float64(i+1)/n))
+	}
+	if ks > 1.63/math.Sqrt(n) {
+		t.Errorf("KS distance %.2g, above %.2g", ks, 1.63/math.Sqrt(n))
+	}
+	for _, c := range []struct {
+		beyond float64
+		got    int
+	}{{zigR, tail}, {2, two}} {
+		p := 2 * normCDF(-c.beyond)
+		se := math.Sqrt(p * (1 - p) / n)
+		if got := float64(c.got) / n; math.Abs(got-p) > 4*se {
+			t.Errorf("share beyond %g: %.5f, want %.5f", c.beyond, got, p)
 		}
 	}
 }
