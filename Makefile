@@ -8,7 +8,7 @@ BIN := bin/autoscheduler
 PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/...
 FUZZTIME ?= 30s
 
-.PHONY: loadtest all build demo test bench fuzz clean services services-down llm screenshots cluster cluster-down
+.PHONY: all build demo test bench fuzz clean services services-down llm screenshots cluster cluster-down loadtest
 
 all: build
 

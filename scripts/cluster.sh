@@ -118,70 +118,26 @@ setup_schema() {
 	done
 }
 
+# write_config fills in the config template the Docker setup shares.
 write_config() {
 	mkdir -p "$DATA/config"
-	local svc rpc=""
-	for svc in "${SERVICES[@]}"; do
-		local p http=""
-		p=$(port_of "$svc")
-		if [ "$svc" = frontend ]; then http=", httpPort: $((FRONTEND_PORT + 10))"; fi
-		rpc+="  $svc:
-    rpc: {grpcPort: $p, membershipPort: $((p - 500)), bindOnLocalHost: true$http}
-"
-	done
-	cat >"$DATA/config/temporal.yaml" <<EOF
-# Written by scripts/cluster.sh.
-log:
-  stdout: true
-  level: warn
-persistence:
-  defaultStore: pg-default
-  visibilityStore: pg-visibility
-  numHistoryShards: 16 # fixed when the cluster is created: never change it
-  datastores:
-    pg-default:
-      sql: {pluginName: postgres12, databaseName: temporal, connectAddr: "127.0.0.1:$PG_PORT", connectProtocol: tcp,
-            user: temporal, password: temporal, maxConns: 20, maxIdleConns: 20, maxConnLifetime: 1h}
-    pg-visibility:
-      sql: {pluginName: postgres12, databaseName: temporal_visibility, connectAddr: "127.0.0.1:$PG_PORT", connectProtocol: tcp,
-            user: temporal, password: temporal, maxConns: 4, maxIdleConns: 4, maxConnLifetime: 1h}
-global:
-  membership: {maxJoinDuration: 30s, broadcastAddress: "127.0.0.1"}
-services:
-$rpc
-clusterMetadata:
-  enableGlobalNamespace: false
-  failoverVersionIncrement: 10
-  masterClusterName: active
-  currentClusterName: active
-  clusterInformation:
-    active: {enabled: true, initialFailoverVersion: 1, rpcName: frontend, rpcAddress: "127.0.0.1:$FRONTEND_PORT"}
-dcRedirectionPolicy:
-  policy: noop
-EOF
+	local f=$FRONTEND_PORT h m w
+	h=$(port_of history) m=$(port_of matching) w=$(port_of worker)
+	sed -e "s/@PG@/127.0.0.1:$PG_PORT/g" -e "s/@BROADCAST@/127.0.0.1/" -e "s/@BIND@/bindOnLocalHost: true/" \
+		-e "s/@FRONTEND_PORT@/$f/" -e "s/@FRONTEND_MEMBERSHIP@/$((f - 500))/" -e "s/@FRONTEND_HTTP@/$((f + 10))/" \
+		-e "s/@HISTORY_PORT@/$h/" -e "s/@HISTORY_MEMBERSHIP@/$((h - 500))/" \
+		-e "s/@MATCHING_PORT@/$m/" -e "s/@MATCHING_MEMBERSHIP@/$((m - 500))/" \
+		-e "s/@WORKER_PORT@/$w/" -e "s/@WORKER_MEMBERSHIP@/$((w - 500))/" \
+		-e "s/@FRONTEND_ADDRESS@/127.0.0.1:$f/" "$SRC/temporal.yaml.tmpl" >"$DATA/config/temporal.yaml"
+	! grep -q '@[A-Z_]*@' "$DATA/config/temporal.yaml" || die "config template has an unfilled field"
 }
 
-# make_tls writes a CA, the frontend's certificate (127.0.0.1, localhost),
-# a client pair and an API key under .cluster/tls, once.
+# make_tls writes a CA, the frontend's certificate, a client pair and an
+# API key under .cluster/tls, once.
 make_tls() {
 	[ -f "$TLS_DIR/api-key" ] && return
 	log "making a CA, server and client certificates and an API key in $TLS_DIR"
-	mkdir -p "$TLS_DIR"
-	local o=(-nodes -newkey ec -pkeyopt ec_paramgen_curve:prime256v1)
-	(
-		cd "$TLS_DIR"
-		umask 077
-		openssl req -x509 "${o[@]}" -keyout ca-key.pem -out ca.pem -days 3650 -subj "/CN=autoscheduler cluster CA" \
-			-addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
-		openssl req "${o[@]}" -keyout server-key.pem -out server.csr -subj "/CN=127.0.0.1"
-		printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n' >server.ext
-		openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out server.pem -days 825 -extfile server.ext
-		openssl req "${o[@]}" -keyout client-key.pem -out client.csr -subj "/CN=autoscheduler"
-		printf 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n' >client.ext
-		openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out client.pem -days 825 -extfile client.ext
-		openssl rand -hex 32 >api-key
-		rm -f ./*.csr ./*.ext ca.srl
-	) >"$DATA/log/tls.log" 2>&1 || die "openssl: $(tail -3 "$DATA/log/tls.log")"
+	"$SRC/make-tls.sh" "$TLS_DIR" >"$DATA/log/tls.log" 2>&1 || die "openssl: $(tail -3 "$DATA/log/tls.log")"
 }
 
 pid_file() { echo "$DATA/$1.pid"; }

@@ -5,9 +5,11 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/autoscheduler/autoscheduler/workflows"
 	"gopkg.in/yaml.v3"
 )
 
@@ -35,6 +37,9 @@ type composeService struct {
 	} `yaml:"depends_on"`
 	Entrypoint []string `yaml:"entrypoint"`
 	Command    []string `yaml:"command"`
+	Deploy     struct {
+		Replicas int `yaml:"replicas"`
+	} `yaml:"deploy"`
 }
 
 func loadCompose(t *testing.T) composeFile {
@@ -59,9 +64,23 @@ func service(t *testing.T, f composeFile, name string) composeService {
 	return s
 }
 
+// temporalServices are the cluster's containers, each a role of
+// Dockerfile.temporal's entrypoint.
+var temporalServices = map[string][]string{
+	"temporal-init":     {"init"},
+	"temporal-history":  {"serve", "history"},
+	"temporal-matching": {"serve", "matching"},
+	"temporal-frontend": {"serve", "frontend"},
+	"temporal-worker":   {"serve", "worker"},
+	"temporal-setup":    {"setup"},
+}
+
 func TestComposeServices(t *testing.T) {
 	f := loadCompose(t)
-	want := []string{"postgresql", "temporal", "temporal-setup", "temporal-ui", "neo4j", "weaviate", "worker"}
+	want := []string{"postgresql", "temporal-ui", "neo4j", "weaviate", "worker"}
+	for name := range temporalServices {
+		want = append(want, name)
+	}
 	var got []string
 	for name := range f.Services {
 		got = append(got, name)
@@ -73,6 +92,36 @@ func TestComposeServices(t *testing.T) {
 	}
 }
 
+// The Temporal containers run the cluster's own image (the server main
+// with TLS and the claim mapper) in the role the command names, at the
+// server release scripts/cluster.sh builds.
+func TestComposeTemporalServices(t *testing.T) {
+	f := loadCompose(t)
+	script, err := os.ReadFile("../scripts/cluster.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := regexp.MustCompile(`(?m)^TEMPORAL_VERSION=v(\S+)$`).FindSubmatch(script)
+	if version == nil {
+		t.Fatal("scripts/cluster.sh sets no TEMPORAL_VERSION")
+	}
+	for name, command := range temporalServices {
+		s := service(t, f, name)
+		if s.Build.Dockerfile != "Dockerfile.temporal" || s.Build.Context != "." {
+			t.Errorf("%s build = %+v, want context . and Dockerfile.temporal", name, s.Build)
+		}
+		if want := "autoscheduler-temporal:" + string(version[1]); s.Image != want {
+			t.Errorf("%s image = %q, want %q", name, s.Image, want)
+		}
+		if !slices.Equal(s.Command, command) {
+			t.Errorf("%s command = %v, want %v", name, s.Command, command)
+		}
+		if !slices.Contains(s.Volumes, "./.cluster/compose-tls:/tls") {
+			t.Errorf("%s does not mount the TLS directory: %v", name, s.Volumes)
+		}
+	}
+}
+
 func TestComposeImages(t *testing.T) {
 	f := loadCompose(t)
 	for _, tc := range []struct {
@@ -80,9 +129,7 @@ func TestComposeImages(t *testing.T) {
 		image   string // exact, or a prefix when prefix is set
 		prefix  bool
 	}{
-		{"postgresql", "postgres:16", false},
-		{"temporal", "temporalio/auto-setup:1.", true},
-		{"temporal-setup", "temporalio/admin-tools:1.", true},
+		{"postgresql", "postgres:15", false},
 		{"temporal-ui", "temporalio/ui:2.", true},
 		{"neo4j", "neo4j:5.26-community", false},
 		{"weaviate", "cr.weaviate.io/semitechnologies/weaviate:1.39.3", false},
@@ -93,13 +140,6 @@ func TestComposeImages(t *testing.T) {
 				t.Errorf("image = %q, want %q (prefix %v)", got, tc.image, tc.prefix)
 			}
 		})
-	}
-	// The Temporal images move together: admin-tools tags are the server
-	// version plus a suffix.
-	server := strings.TrimPrefix(service(t, f, "temporal").Image, "temporalio/auto-setup:")
-	tools := strings.TrimPrefix(service(t, f, "temporal-setup").Image, "temporalio/admin-tools:")
-	if tools != server && !strings.HasPrefix(tools, server+"-") {
-		t.Errorf("admin-tools %q does not match server %q", tools, server)
 	}
 	for name, s := range f.Services {
 		if s.Image == "" {
@@ -128,10 +168,10 @@ func TestComposePortsOnLoopback(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"temporal":    {"7233:7233"},
-		"temporal-ui": {"8233:8080"},
-		"neo4j":       {"7474:7474", "7687:7687"},
-		"weaviate":    {"50051:50051", "8080:8080"},
+		"temporal-frontend": {"7233:7233"},
+		"temporal-ui":       {"8233:8080"},
+		"neo4j":             {"7474:7474", "7687:7687"},
+		"weaviate":          {"50051:50051", "8080:8080"},
 	}
 	for name := range got {
 		sort.Strings(got[name])
@@ -146,14 +186,44 @@ func TestComposePortsOnLoopback(t *testing.T) {
 	}
 }
 
+// The workers and the UI reach the frontend over TLS with the cluster's
+// client pair, verifying the frontend's certificate by its service name.
+func TestComposeTLSClients(t *testing.T) {
+	f := loadCompose(t)
+	for _, name := range []string{"worker", "temporal-ui"} {
+		env := service(t, f, name).Environment
+		for key, want := range map[string]string{
+			"TEMPORAL_ADDRESS":         "temporal-frontend:7233",
+			"TEMPORAL_TLS_CA":          "/tls/ca.pem",
+			"TEMPORAL_TLS_CERT":        "/tls/client.pem",
+			"TEMPORAL_TLS_KEY":         "/tls/client-key.pem",
+			"TEMPORAL_TLS_SERVER_NAME": "temporal-frontend",
+		} {
+			if got := env[key]; got != want {
+				t.Errorf("%s env %s = %q, want %q", name, key, got, want)
+			}
+		}
+	}
+	// The server name is one the frontend's certificate holds.
+	entry, err := os.ReadFile("../tools/temporal-cluster/docker/entrypoint.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(entry), "make-tls.sh\" /tls temporal-frontend") {
+		t.Error("entrypoint.sh does not make the frontend's certificate for temporal-frontend")
+	}
+}
+
 func TestComposeWorker(t *testing.T) {
 	f := loadCompose(t)
 	w := service(t, f, "worker")
 	if w.Build.Dockerfile != "Dockerfile.worker" || w.Build.Context != "." {
 		t.Errorf("worker build = %+v, want context . and Dockerfile.worker", w.Build)
 	}
+	if w.Deploy.Replicas != 4 {
+		t.Errorf("worker replicas = %d, want 4 (as in the load test)", w.Deploy.Replicas)
+	}
 	for _, tc := range []struct{ key, want string }{
-		{"TEMPORAL_ADDRESS", "temporal:7233"},
 		{"NEO4J_URI", "bolt://neo4j:7687"},
 		{"WEAVIATE_URL", "http://weaviate:8080"},
 		{"WEAVIATE_GRPC", "weaviate:50051"},
@@ -181,13 +251,20 @@ func TestComposeWorker(t *testing.T) {
 
 func TestComposeDependencies(t *testing.T) {
 	f := loadCompose(t)
-	for _, tc := range []struct{ service, on string }{
-		{"temporal", "postgresql"},
-		{"temporal-setup", "temporal"},
-		{"temporal-ui", "temporal"},
+	for _, tc := range []struct{ service, on, condition string }{
+		{"temporal-init", "postgresql", "service_healthy"},
+		{"temporal-history", "temporal-init", "service_completed_successfully"},
+		{"temporal-matching", "temporal-init", "service_completed_successfully"},
+		{"temporal-frontend", "temporal-init", "service_completed_successfully"},
+		{"temporal-worker", "temporal-frontend", ""},
+		{"temporal-setup", "temporal-frontend", ""},
+		{"temporal-ui", "temporal-setup", "service_completed_successfully"},
 	} {
-		if _, ok := service(t, f, tc.service).DependsOn[tc.on]; !ok {
+		d, ok := service(t, f, tc.service).DependsOn[tc.on]
+		if !ok {
 			t.Errorf("%s does not depend on %s", tc.service, tc.on)
+		} else if tc.condition != "" && d.Condition != tc.condition {
+			t.Errorf("%s depends on %s with condition %q, want %q", tc.service, tc.on, d.Condition, tc.condition)
 		}
 	}
 	for name, s := range f.Services {
@@ -199,42 +276,39 @@ func TestComposeDependencies(t *testing.T) {
 	}
 }
 
-func TestComposeTemporalConfig(t *testing.T) {
-	f := loadCompose(t)
-	tmp := service(t, f, "temporal")
-	for key, want := range map[string]string{
-		"DB":             "postgres12",
-		"DB_PORT":        "5432",
-		"POSTGRES_USER":  "temporal",
-		"POSTGRES_PWD":   "temporal",
-		"POSTGRES_SEEDS": "postgresql",
-	} {
-		if got := tmp.Environment[key]; got != want {
-			t.Errorf("temporal env %s = %q, want %q", key, got, want)
+// Same settings as `make cluster`: both fill in every field of the one
+// config template, and the setup registers every search attribute the
+// workflows set.
+func TestClusterConfigShared(t *testing.T) {
+	tmpl, err := os.ReadFile("../tools/temporal-cluster/temporal.yaml.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := regexp.MustCompile(`@[A-Z_]+@`).FindAllString(string(tmpl), -1)
+	if len(fields) < 10 {
+		t.Fatalf("template has %d fields: %v", len(fields), fields)
+	}
+	if !strings.Contains(string(tmpl), "numHistoryShards: 16") {
+		t.Error("template does not set 16 history shards")
+	}
+	for _, file := range []string{"../scripts/cluster.sh", "../tools/temporal-cluster/docker/entrypoint.sh"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range fields {
+			if !strings.Contains(string(b), "s/"+field+"/") {
+				t.Errorf("%s does not fill in %s", file, field)
+			}
 		}
 	}
-	pg := service(t, f, "postgresql").Environment
-	if pg["POSTGRES_USER"] != tmp.Environment["POSTGRES_USER"] || pg["POSTGRES_PASSWORD"] != tmp.Environment["POSTGRES_PWD"] {
-		t.Errorf("postgresql credentials %v do not match temporal's", pg)
+	setup, err := os.ReadFile("../tools/temporal-cluster/setup/main.go")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := service(t, f, "temporal-ui").Environment["TEMPORAL_ADDRESS"]; got != "temporal:7233" {
-		t.Errorf("temporal-ui TEMPORAL_ADDRESS = %q, want temporal:7233", got)
-	}
-}
-
-func TestComposeSearchAttributes(t *testing.T) {
-	f := loadCompose(t)
-	s := service(t, f, "temporal-setup")
-	script := strings.Join(append(slices.Clone(s.Entrypoint), s.Command...), " ")
-	script = strings.Join(strings.Fields(script), " ")
-	for _, want := range []string{
-		"temporal operator search-attribute create",
-		"--name ScheduleID --type Keyword",
-		"--name DispatchStage --type Keyword",
-		"--address temporal:7233",
-	} {
-		if !strings.Contains(script, want) {
-			t.Errorf("temporal-setup does not run %q; script:\n%s", want, script)
+	for name := range workflows.SearchAttributes() {
+		if !strings.Contains(string(setup), strconv.Quote(name)) {
+			t.Errorf("the cluster setup does not register search attribute %s", name)
 		}
 	}
 }
@@ -257,8 +331,12 @@ func TestComposeVolumesDeclared(t *testing.T) {
 	for name, s := range f.Services {
 		for _, v := range s.Volumes {
 			src, _, _ := strings.Cut(v, ":")
+			if strings.HasPrefix(src, "./.cluster/") {
+				continue // the git-ignored TLS directory
+			}
 			if strings.HasPrefix(src, ".") || strings.HasPrefix(src, "/") {
-				continue // bind mount
+				t.Errorf("%s bind-mounts %q; only ./.cluster/ may be", name, src)
+				continue
 			}
 			if _, ok := f.Volumes[src]; !ok {
 				t.Errorf("%s mounts %q, not declared under volumes:", name, src)
