@@ -139,16 +139,18 @@ func (m *Model) forward4(b *batch, h int, fin *[4]int64) {
 // ulps against Epsilon = 1e-6; see TestWalkMatchesBackward).
 func (m *Model) walk(b *batch, nb int, crit []int32) {
 	t, dur, tf, mark := b.t, b.dur, b.tf, b.mark
-	inf := math.Inf(1)
+	// Floats compared by their bits (every float here is >= +0 or +Inf:
+	// see fbits), with conditional moves: which lanes pass is random.
+	epsB, infB := fbits(schedule.Epsilon), fbits(math.Inf(1))
 	for _, v := range m.ends {
 		ef := (*[lanes]float64)(t[(2*int(v)+1)*lanes:])
 		x := (*[lanes]float64)(tf[int(v)*lanes:])
-		any := false
+		low := infB
 		for j := range lanes {
 			x[j] = b.fin[j] - ef[j]
-			any = any || x[j] <= schedule.Epsilon
+			low = min(low, fbits(x[j]))
 		}
-		if any {
+		if low <= epsB {
 			p := m.pos[v]
 			mark[p>>6] |= 1 << (p & 63)
 		}
@@ -163,43 +165,51 @@ func (m *Model) walk(b *batch, nb int, crit []int32) {
 			bit := 63 - bits.LeadingZeros64(mark[w])
 			mark[w] &^= 1 << bit
 			v := m.order[w<<6|bit]
+			// Lanes where v is critical count; the others stop here.
 			x := (*[lanes]float64)(tf[int(v)*lanes:])
 			var c int32
 			for j := range lanes {
-				if x[j] <= schedule.Epsilon {
-					c += live[j]
-				} else {
-					x[j] = inf
+				xb := fbits(x[j])
+				in := int32(0)
+				if xb <= epsB {
+					in = 1
 				}
+				c += live[j] & in
+				if xb > epsB {
+					xb = infB
+				}
+				x[j] = fval(xb)
 			}
 			crit[v] += c
 			es := (*[lanes]float64)(t[2*int(v)*lanes:])
 			d := (*[lanes]float64)(dur[int(v)*lanes:])
-			lo, hi := start[v], start[v+1]
+			lo, mi, hi := start[v], mid[v], start[v+1]
 			for i := lo; i < hi; i++ {
 				l := links[i]
 				s := (*[lanes]float64)(t[int(l.at)*lanes:])
 				kd := 0.0 // the forward pass's bound: src+lag, less d for FF and SF
-				if i < mid[v] {
+				if i < mi {
 					kd = 1
 				}
-				var cand [lanes]float64
-				any := false
+				var cand [lanes]int64
+				low := infB
 				for j := range lanes {
-					cand[j] = x[j] + (es[j] - (s[j] + l.lag - kd*d[j]))
-					any = any || cand[j] <= schedule.Epsilon
+					cand[j] = fbits(x[j] + (es[j] - (s[j] + l.lag - kd*d[j])))
+					low = min(low, cand[j])
 				}
-				if !any {
+				if low > epsB {
 					continue
 				}
 				u := l.at >> 1
 				p := m.pos[u]
 				y := (*[lanes]float64)(tf[int(u)*lanes:])
 				if mark[p>>6]&(1<<(p&63)) == 0 && !m.isEnd[u] {
-					*y = cand
+					for j := range lanes {
+						y[j] = fval(cand[j])
+					}
 				} else {
 					for j := range lanes {
-						y[j] = min(y[j], cand[j])
+						y[j] = fval(min(fbits(y[j]), cand[j]))
 					}
 				}
 				mark[p>>6] |= 1 << (p & 63)
@@ -208,15 +218,31 @@ func (m *Model) walk(b *batch, nb int, crit []int32) {
 	}
 }
 
-// store copies the batch's durations of activities cols into the
-// column-major mat (mat[k*iters+i]) for iterations first..first+nb-1:
-// each column gets nb consecutive values.
-func (b *batch) store(mat []float32, cols []int32, iters, first, nb int) {
+// colStore gathers one worker's chunk of iterations' durations of the
+// columns kept for the sensitivity ranks, column by column (chunk floats
+// each, a buffer that stays in cache), and copies each column's run into
+// the column-major mat (mat[k*iters+i]) once the chunk is complete: whole
+// cache lines, where storing each batch straight into mat would touch one
+// line per column 40 KB apart.
+type colStore struct{ buf []float32 }
+
+func newColStore(cols int) *colStore { return &colStore{buf: make([]float32, cols*chunk)} }
+
+// add stores the batch's iterations first..first+nb-1 (a chunk is one
+// worker's, its batches in order).
+func (c *colStore) add(b *batch, mat []float32, cols []int32, iters, first, nb int) {
+	off := first % chunk
 	for k, v := range cols {
-		src := b.dur[int(v)*lanes : int(v)*lanes+nb]
-		dst := mat[k*iters+first : k*iters+first+nb]
-		for j, d := range src {
-			dst[j] = float32(d)
+		src := (*[lanes]float64)(b.dur[int(v)*lanes:])
+		dst := c.buf[k*chunk+off : k*chunk+off+nb]
+		for j := range dst {
+			dst[j] = float32(src[j])
+		}
+	}
+	if end := first + nb; end%chunk == 0 || end == iters {
+		lo := end - off - nb
+		for k := range cols {
+			copy(mat[k*iters+lo:k*iters+end], c.buf[k*chunk:k*chunk+end-lo])
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 // benchSchedule is the risk benchmark's schedule: bench/out/risk-1k.json
 // when bench/risk/gen.py has written it (RISK_BENCH_FILE overrides), else
 // schedule.Synthetic(1000, 3, 1) with fixed durations.
-func benchSchedule(b *testing.B) *schedule.Schedule {
+func benchSchedule(b testing.TB) *schedule.Schedule {
 	path := os.Getenv("RISK_BENCH_FILE")
 	if path == "" {
 		path = "../../bench/out/risk-1k.json"
@@ -92,18 +92,15 @@ func BenchmarkRun10000(b *testing.B) {
 	}
 }
 
-// BenchmarkBatchedPasses is the passes over one batch of lanes iterations
-// (divide by lanes for the cost per iteration).
+// BenchmarkBatchedPasses is the passes over one batch of lanes sampled
+// iterations (divide by lanes for the cost per iteration).
 func BenchmarkBatchedPasses(b *testing.B) {
 	m, err := Compile(benchSchedule(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	bt := newBatch(m.Len())
-	copy(bt.one, m.DeterministicDurations())
-	for j := range lanes {
-		bt.set(j)
-	}
+	m.newLaneSampler(1, m.tables(10000, false, 1)).sample(0, lanes, bt.dur)
 	crit := make([]int32, m.Len())
 	for b.Loop() {
 		m.passes(bt, lanes, crit)

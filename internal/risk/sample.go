@@ -64,13 +64,41 @@ type qtable struct {
 }
 
 func newQTable(a, b, lbeta float64) *qtable {
-	t := &qtable{body: make([]float64, tabCells+1), lo: make([]float64, tabCells+1), hi: make([]float64, tabCells+1), alpha: a, beta: b, lbeta: lbeta}
-	for i := 0; i <= tabCells; i++ {
-		t.body[i] = betaQuantile(float64(i)/tabCells, a, b, lbeta)
-		t.lo[i] = betaQuantile(float64(i)*tabEdge/tabCells, a, b, lbeta)
-		t.hi[i] = betaQuantile(1-tabEdge+float64(i)*tabEdge/tabCells, a, b, lbeta)
+	t := allocQTable(a, b, lbeta)
+	for part := range 3 {
+		t.fill(part)
 	}
 	return t
+}
+
+func allocQTable(a, b, lbeta float64) *qtable {
+	return &qtable{body: make([]float64, tabCells+1), lo: make([]float64, tabCells+1), hi: make([]float64, tabCells+1), alpha: a, beta: b, lbeta: lbeta}
+}
+
+// fill computes part 0 (body), 1 (lower tail) or 2 (upper tail) of the
+// table: its nodes in increasing order, each Newton search starting from
+// the node before.
+func (t *qtable) fill(part int) {
+	a, b, lbeta := t.alpha, t.beta, t.lbeta
+	nodes, from, by := t.body, 0.0, 1.0/tabCells
+	switch part {
+	case 1:
+		nodes, by = t.lo, tabEdge/tabCells
+	case 2:
+		nodes, from, by = t.hi, 1-tabEdge, tabEdge/tabCells
+	}
+	x := a / (a + b)
+	if from > 0 {
+		x = betaQuantile(from, a, b, lbeta)
+	}
+	lo := 0.0
+	for i := range nodes {
+		q := betaQuantileFrom(from+float64(i)*by, a, b, lbeta, lo, max(x, 1e-300))
+		if i > 0 {
+			lo = q
+		}
+		nodes[i], x = q, q
+	}
 }
 
 // at is the quantile at u in [0,1).
@@ -277,14 +305,20 @@ func betaCF(x, a, b float64) float64 {
 // betaQuantile inverts betaInc by Newton steps kept inside a shrinking
 // bracket (bisection when a step leaves it), to about 1e-12.
 func betaQuantile(u, a, b, lbeta float64) float64 {
+	return betaQuantileFrom(u, a, b, lbeta, 0, a/(a+b))
+}
+
+// betaQuantileFrom is betaQuantile starting from x in [lo, 1), lo at or
+// below the quantile: a table's nodes start from the previous node, a few
+// Newton steps away.
+func betaQuantileFrom(u, a, b, lbeta, lo, x float64) float64 {
 	if u <= 0 {
 		return 0
 	}
 	if u >= 1 {
 		return 1
 	}
-	lo, hi := 0.0, 1.0
-	x := a / (a + b)
+	hi := 1.0
 	for range 100 {
 		f := betaInc(x, a, b, lbeta) - u
 		if f > 0 {

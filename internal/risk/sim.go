@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -87,13 +88,15 @@ type Result struct {
 	BinWidth  float64
 }
 
+// chunk is how many iterations a worker takes at a time.
+const chunk = 64
+
 // sampledBatches draws every iteration's durations, in batches of up to
 // lanes iterations, on workers goroutines that take chunks of iterations
 // as they free up, and hands each batch to each (with the worker's index).
 // Iteration i's samples come from its own stream, so what each sees does
 // not depend on which worker drew it.
 func (m *Model) sampledBatches(opt *Options, nGroups int, tabs []*qtable, workers int, each func(w int, b *batch, first, nb int)) {
-	const chunk = 64
 	iters, n := opt.Iterations, m.Len()
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -237,19 +240,28 @@ func (s *sampler) sampleCorrelated(dur []float64) {
 	}
 }
 
-// tables builds the PERT quantile tables a run uses (in parallel): for the
-// shapes (α,β) most used, at most maxTables, when worth it — a table takes
-// about 3 ms, a gamma-pair draw 25 ns and an exact quantile (the copula) 1
-// µs, so a shape gets one when its draws number at least 200,000
-// (independent) or 3,000 (correlated). Tables are exact at their nodes and
-// depend only on the shape, so the result does not depend on the workers.
+// tables builds the PERT quantile tables a run uses (in parallel, a third
+// of a table per job): for the shapes (α,β) most used, at most maxTables,
+// when worth it — a table takes about 1.5 ms, a gamma-pair draw 25 ns and
+// an exact quantile (the copula) 1 µs, so a shape gets one when its draws
+// number at least 200,000 (independent) or 3,000 (correlated). Shapes
+// equal to 9 significant digits share one table, built for the shape
+// rounded so (pert(2.4,3,4.8) and pert(1.6,2,3.2) are both Beta(2,4) but
+// for the last bits of the floats): the difference is far below the
+// table's error. Tables are exact at their nodes and depend only on the
+// shape, so the result does not depend on the workers.
 func (m *Model) tables(iters int, correlated bool, workers int) []*qtable {
 	tabs := make([]*qtable, m.Len())
 	type shape struct{ a, b float64 }
+	round := func(x float64) float64 {
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 9, 64), 64)
+		return v
+	}
+	key := func(v int32) shape { return shape{round(m.dists[v].alpha), round(m.dists[v].beta)} }
 	uses := map[shape]int{}
 	var shapes []shape
 	for _, v := range m.pert {
-		k := shape{m.dists[v].alpha, m.dists[v].beta}
+		k := key(v)
 		if uses[k] == 0 {
 			shapes = append(shapes, k)
 		}
@@ -263,22 +275,25 @@ func (m *Model) tables(iters int, correlated bool, workers int) []*qtable {
 	shapes = slices.DeleteFunc(shapes, func(k shape) bool { return uses[k]*iters < need })
 	shapes = shapes[:min(len(shapes), maxTables)]
 	built := make([]*qtable, len(shapes))
+	for i, k := range shapes {
+		la, _ := math.Lgamma(k.a)
+		lb, _ := math.Lgamma(k.b)
+		lab, _ := math.Lgamma(k.a + k.b)
+		built[i] = allocQTable(k.a, k.b, la+lb-lab)
+	}
+	jobs := 3 * len(shapes)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(workers, len(shapes)) {
+	for range min(workers, jobs) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(shapes) {
+				if i >= jobs {
 					return
 				}
-				k := shapes[i]
-				la, _ := math.Lgamma(k.a)
-				lb, _ := math.Lgamma(k.b)
-				lab, _ := math.Lgamma(k.a + k.b)
-				built[i] = newQTable(k.a, k.b, la+lb-lab)
+				built[i/3].fill(i % 3)
 			}
 		}()
 	}
@@ -288,7 +303,7 @@ func (m *Model) tables(iters int, correlated bool, workers int) []*qtable {
 		byShape[k] = built[i]
 	}
 	for _, v := range m.pert {
-		tabs[v] = byShape[shape{m.dists[v].alpha, m.dists[v].beta}]
+		tabs[v] = byShape[key(v)]
 	}
 	return tabs
 }
@@ -387,9 +402,13 @@ func (m *Model) Run(opt Options) (*Result, error) {
 	for w := range crits {
 		crits[w] = make([]int32, n)
 	}
+	stores := make([]*colStore, workers)
+	for w := range stores {
+		stores[w] = newColStore(len(cols))
+	}
 	m.sampledBatches(&opt, nGroups, tabs, workers, func(w int, b *batch, first, nb int) {
 		if storeAll {
-			b.store(mat, cols, iters, first, nb)
+			stores[w].add(b, mat, cols, iters, first, nb)
 		}
 		m.passes(b, nb, crits[w])
 		copy(finish[first:first+nb], b.fin[:nb])
@@ -425,8 +444,11 @@ func (m *Model) Run(opt Options) (*Result, error) {
 		cols = cols[:min(keep, len(cols))]
 		slices.Sort(cols)
 		mat = make([]float32, len(cols)*iters)
-		m.sampledBatches(&opt, nGroups, tabs, workers, func(_ int, b *batch, first, nb int) {
-			b.store(mat, cols, iters, first, nb)
+		for w := range stores {
+			stores[w] = newColStore(len(cols))
+		}
+		m.sampledBatches(&opt, nGroups, tabs, workers, func(w int, b *batch, first, nb int) {
+			stores[w].add(b, mat, cols, iters, first, nb)
 		})
 	}
 	r.Distributed = make([]bool, n)
