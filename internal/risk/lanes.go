@@ -10,22 +10,89 @@ import "math"
 type laneSampler struct {
 	m    *Model
 	tabs []*qtable
+	plan *drawPlan
 	seed uint64
 	st   [lanes]rng
 }
 
 func (m *Model) newLaneSampler(seed uint64, tabs []*qtable) *laneSampler {
-	return &laneSampler{m: m, tabs: tabs, seed: seed}
+	return &laneSampler{m: m, tabs: tabs, plan: m.newPlan(tabs), seed: seed}
+}
+
+// drawPlan is the order in which an iteration draws its independent
+// durations from its stream, given the PERT tables: uniform, triangular,
+// tabulated PERT, other PERT, normal activities, each kind in schedule
+// order. The first three take one draw each, so the draw of such an
+// activity is always at the same position of every stream (at[v]; -1 for
+// the others), and rng streams being counter-based (SplitMix64: the k-th
+// output depends only on the start and k), its column of samples can be
+// regenerated instead of kept (column).
+type drawPlan struct {
+	pertTab, pertGamma []int32
+	at                 []int32
+}
+
+func (m *Model) newPlan(tabs []*qtable) *drawPlan {
+	p := &drawPlan{at: make([]int32, m.Len())}
+	for v := range p.at {
+		p.at[v] = -1
+	}
+	for _, v := range m.pert {
+		if tabs[v] != nil {
+			p.pertTab = append(p.pertTab, v)
+		} else {
+			p.pertGamma = append(p.pertGamma, v)
+		}
+	}
+	k := int32(0)
+	for _, list := range [][]int32{m.uniform, m.triangular, p.pertTab} {
+		for _, v := range list {
+			p.at[v] = k
+			k++
+		}
+	}
+	return p
+}
+
+// column fills out with activity v's sampled duration (float32) in each
+// iteration, v being drawn at position plan.at[v] of every stream: the
+// very numbers the samplers draw (sampler.sample's expressions). starts
+// are the iterations' stream starts (newRng(seed, i).s).
+func (m *Model) column(v int32, p *drawPlan, tabs []*qtable, starts []uint64, out []float32) {
+	d := &m.dists[v]
+	// The Uint64 of r = rng{s + k·γ} is the stream's draw k (from 0).
+	skip := uint64(p.at[v]) * 0x9e3779b97f4a7c15
+	a, w := d.a, d.b-d.a
+	switch d.kind {
+	case kUniform:
+		for i, s := range starts {
+			r := rng{s + skip}
+			out[i] = float32(a + w*r.unit())
+		}
+	case kTriangular:
+		for i, s := range starts {
+			r := rng{s + skip}
+			out[i] = float32(d.quantile(r.unit()))
+		}
+	case kPERT:
+		t := tabs[v]
+		for i, s := range starts {
+			r := rng{s + skip}
+			out[i] = float32(a + w*t.at(r.unit()))
+		}
+	}
 }
 
 // sample fills dur (dur[v*lanes+j]) with iterations first..first+nb-1 in
 // lanes 0..nb-1; the other lanes get copies of the last of them.
 func (s *laneSampler) sample(first, nb int, dur []float64) {
+	s.setFixed(dur)
+	s.sampleRandom(first, nb, dur)
+}
+
+// setFixed puts the fixed durations in every lane of dur.
+func (s *laneSampler) setFixed(dur []float64) {
 	m := s.m
-	for j := range lanes {
-		s.st[j] = newRng(s.seed, first+min(j, nb-1))
-	}
-	st := &s.st
 	for _, v := range m.fixed {
 		x := (*[lanes]float64)(dur[int(v)*lanes:])
 		a := m.dists[v].a
@@ -33,6 +100,16 @@ func (s *laneSampler) sample(first, nb int, dur []float64) {
 			x[j] = a
 		}
 	}
+}
+
+// sampleRandom is sample without the fixed durations (they stay in a
+// batch from one to the next: set them once).
+func (s *laneSampler) sampleRandom(first, nb int, dur []float64) {
+	m := s.m
+	for j := range lanes {
+		s.st[j] = newRng(s.seed, first+min(j, nb-1))
+	}
+	st := &s.st
 	for _, v := range m.uniform {
 		x := (*[lanes]float64)(dur[int(v)*lanes:])
 		d := &m.dists[v]
@@ -60,11 +137,12 @@ func (s *laneSampler) sample(first, nb int, dur []float64) {
 			x[j] = base[i] + sign[i]*math.Sqrt(p[i]*w*q[i])
 		}
 	}
-	for _, v := range m.pert {
+	for _, v := range s.plan.pertTab {
 		x := (*[lanes]float64)(dur[int(v)*lanes:])
 		d := &m.dists[v]
 		a, w := d.a, d.b-d.a
-		if t := s.tabs[v]; t != nil {
+		t := s.tabs[v]
+		{
 			var u [lanes]float64
 			for j := range lanes {
 				u[j] = st[j].unit()
@@ -82,8 +160,12 @@ func (s *laneSampler) sample(first, nb int, dur []float64) {
 				}
 				x[j] = a + w*q
 			}
-			continue
 		}
+	}
+	for _, v := range s.plan.pertGamma {
+		x := (*[lanes]float64)(dur[int(v)*lanes:])
+		d := &m.dists[v]
+		a, w := d.a, d.b-d.a
 		for j := range lanes {
 			g1 := gamma(&st[j], d.alpha)
 			g2 := gamma(&st[j], d.beta)

@@ -362,16 +362,14 @@ func TestPercentileLinear(t *testing.T) {
 // TestRanksAndSpearman: ties are averaged; a monotone relation has ρ = 1.
 func TestRanksAndSpearman(t *testing.T) {
 	vals := []float32{3, 1, 2, 2, -1, 5}
-	keys := make([]uint64, len(vals))
-	for i, v := range vals {
-		keys[i] = orderedBits(v)<<32 | uint64(i)
-	}
-	out := make([]float64, len(vals))
-	ranks(keys, make([]uint64, len(vals)), out)
+	// Σ(r-mean)·rf with rf the unit vectors gives each rank.
 	want := []float64{5, 2, 3.5, 3.5, 1, 6}
+	rk := newRanker(len(vals))
 	for i := range want {
-		if out[i] != want[i] {
-			t.Fatalf("ranks %v, want %v", out, want)
+		rf := make([]float64, len(vals))
+		rf[i] = 1
+		if _, got := rk.spearmanSums(vals, rf, 0); got != want[i] {
+			t.Fatalf("rank of %v: %v, want %v", vals[i], got, want[i])
 		}
 	}
 	// One driving activity in a chain of one random and one fixed.

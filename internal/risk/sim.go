@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strconv"
@@ -107,6 +108,7 @@ func (m *Model) sampledBatches(opt *Options, nGroups int, tabs []*qtable, worker
 			s := m.newSampler(opt, nGroups, tabs)
 			ls := m.newLaneSampler(opt.Seed, tabs)
 			b := newBatch(n)
+			ls.setFixed(b.dur)
 			for {
 				lo := int(next.Add(chunk)) - chunk
 				if lo >= iters {
@@ -116,7 +118,7 @@ func (m *Model) sampledBatches(opt *Options, nGroups int, tabs []*qtable, worker
 				for first := lo; first < hi; first += lanes {
 					nb := min(lanes, hi-first)
 					if nGroups == 0 {
-						ls.sample(first, nb, b.dur)
+						ls.sampleRandom(first, nb, b.dur)
 					} else {
 						for j := range nb {
 							s.sample(first+j, b.one)
@@ -153,6 +155,7 @@ func percentile(sorted []float64, p float64) float64 {
 type sampler struct {
 	m       *Model
 	tabs    []*qtable // per activity: its PERT quantile table, or nil
+	plan    *drawPlan
 	seed    uint64
 	r       rng
 	groups  []int // nil: independent
@@ -161,7 +164,7 @@ type sampler struct {
 }
 
 func (m *Model) newSampler(opt *Options, nGroups int, tabs []*qtable) *sampler {
-	s := &sampler{m: m, tabs: tabs, seed: opt.Seed}
+	s := &sampler{m: m, tabs: tabs, plan: m.newPlan(tabs), seed: opt.Seed}
 	if nGroups > 0 {
 		s.groups = opt.Groups
 		s.sr, s.sn = math.Sqrt(opt.Correlation), math.Sqrt(1-opt.Correlation)
@@ -173,9 +176,10 @@ func (m *Model) newSampler(opt *Options, nGroups int, tabs []*qtable) *sampler {
 func (s *sampler) unit() float64 { return s.r.unit() }
 
 // sample fills dur with iteration iter's durations from its stream
-// (newRng(seed, iter)). Independent durations are drawn kind by kind (uniform,
-// triangular, PERT, normal activities, each in schedule order: sorted by
-// kind, the draws' branches are predictable); fixed ones are set. With
+// (newRng(seed, iter)). Independent durations are drawn kind by kind in the
+// order of the drawPlan (uniform, triangular, tabulated PERT, other PERT,
+// normal activities, each in schedule order: sorted by kind, the draws'
+// branches are predictable); fixed ones are set. With
 // groups, the group factors are drawn first (in group order), then each
 // activity in schedule order, grouped ones through the copula.
 func (s *sampler) sample(iter int, dur []float64) {
@@ -197,12 +201,12 @@ func (s *sampler) sample(iter int, dur []float64) {
 		dur[v] = d.quantile(s.unit())
 	}
 	r := &s.r
-	for _, v := range m.pert {
+	for _, v := range s.plan.pertTab {
 		d := &m.dists[v]
-		if t := s.tabs[v]; t != nil {
-			dur[v] = d.a + (d.b-d.a)*t.at(s.unit())
-			continue
-		}
+		dur[v] = d.a + (d.b-d.a)*s.tabs[v].at(s.unit())
+	}
+	for _, v := range s.plan.pertGamma {
+		d := &m.dists[v]
 		x := gamma(r, d.alpha)
 		y := gamma(r, d.beta)
 		dur[v] = d.a + (d.b-d.a)*x/(x+y)
@@ -383,10 +387,18 @@ func (m *Model) Run(opt Options) (*Result, error) {
 		limit = maxStored
 	}
 
-	// Sensitivity columns: every random activity, if their samples fit.
-	var cols []int32
+	tabs := m.tables(iters, nGroups > 0, workers)
+	// Sensitivity columns. Independent durations drawn at the same position
+	// of every stream (drawPlan) are regenerated when ranked; the samples
+	// of the other random activities are kept as they are drawn, if they
+	// fit.
+	var plan *drawPlan
+	if nGroups == 0 {
+		plan = m.newPlan(tabs)
+	}
+	var cols []int32 // kept
 	for v := range m.dists {
-		if m.dists[v].kind != kFixed {
+		if m.dists[v].kind != kFixed && (plan == nil || plan.at[v] < 0) {
 			cols = append(cols, int32(v))
 		}
 	}
@@ -396,7 +408,6 @@ func (m *Model) Run(opt Options) (*Result, error) {
 		mat = make([]float32, len(cols)*iters)
 	}
 
-	tabs := m.tables(iters, nGroups > 0, workers)
 	finish := make([]float64, iters)
 	crits := make([][]int32, workers)
 	for w := range crits {
@@ -463,15 +474,44 @@ func (m *Model) Run(opt Options) (*Result, error) {
 	// independent durations), so its rank correlation is 0 up to sampling
 	// noise; it is reported as 0 without ranking. With a copula its
 	// duration shares a factor with others, so every column is ranked.
-	rank := make([]bool, len(cols))
+	var jobs []sensJob
+	regen := false
 	for k, v := range cols {
-		rank[k] = r.Correlated || r.Criticality[v] > 0
-		if !rank[k] {
+		if r.Correlated || r.Criticality[v] > 0 {
+			jobs = append(jobs, sensJob{v, mat[k*iters : (k+1)*iters]})
+		} else {
 			r.HasSensitivity[v] = true
 		}
 	}
-	r.sensitivity(mat, cols, rank, workers)
+	if plan != nil {
+		for v, at := range plan.at {
+			if at < 0 {
+				continue
+			}
+			if r.Criticality[v] > 0 {
+				jobs = append(jobs, sensJob{v: int32(v)})
+				regen = true
+			} else {
+				r.HasSensitivity[v] = true
+			}
+		}
+	}
+	var starts []uint64
+	if regen {
+		starts = make([]uint64, iters)
+		for i := range starts {
+			starts[i] = newRng(opt.Seed, i).s
+		}
+	}
+	r.sensitivity(jobs, workers, func(v int32, out []float32) { m.column(v, plan, tabs, starts, out) })
 	return r, nil
+}
+
+// sensJob is one activity whose sensitivity to compute: its samples, or
+// nil to regenerate them.
+type sensJob struct {
+	v   int32
+	col []float32
 }
 
 // summarize fills the moments, percentiles and histogram.
@@ -512,26 +552,66 @@ func (r *Result) summarize(bins int) {
 	}
 }
 
-// ranks writes the ranks (1..n, ties averaged) of keys' values into out.
-// keys hold an order-preserving uint32 of the value in the upper half and
-// the iteration in the lower half; they are radix-sorted (LSD, three passes
-// of 11 bits; a pass whose digit is the same for every key is skipped), tmp
-// is scratch of the same length.
-func ranks(keys, tmp []uint64, out []float64) {
-	var count [2049]int
-	for shift := uint(32); shift < 64; shift += 11 {
-		clear(count[:])
-		for _, k := range keys {
-			count[(k>>shift)&0x7ff+1]++
+// ranker ranks one column of float32 samples at a time (one per worker,
+// its buffers reused).
+type ranker struct {
+	keys, tmp []uint64
+	count     [][]int
+}
+
+func newRanker(n int) *ranker {
+	return &ranker{keys: make([]uint64, n), tmp: make([]uint64, n), count: make([][]int, 3)}
+}
+
+// spearmanSums ranks col (1..n, ties averaged) and returns Σ(r-mean)² and
+// Σ(r-mean)·rf[i] over the iterations i (rf: the finish's centred ranks).
+// The keys hold the value's order-preserving bits less the column's
+// smallest in the upper half and the iteration in the lower half; they are
+// radix-sorted LSD on just the bits the column's span needs (a column of
+// one distribution spans a few binades: two passes of 12 bits or fewer),
+// every pass's histogram counted in one read, and the ranks are summed in
+// sorted order without being stored.
+func (rk *ranker) spearmanSums(col []float32, rf []float64, mean float64) (sdd, sdf float64) {
+	keys, tmp := rk.keys[:len(col)], rk.tmp[:len(col)]
+	lo, hi := uint64(math.MaxUint32), uint64(0)
+	for _, d := range col {
+		b := orderedBits(d)
+		lo, hi = min(lo, b), max(hi, b)
+	}
+	for i, d := range col {
+		keys[i] = (orderedBits(d)-lo)<<32 | uint64(i)
+	}
+	nbits := bits.Len64(hi - lo)
+	passes := (nbits + 11) / 12
+	width := 0
+	if passes > 0 {
+		width = (nbits + passes - 1) / passes
+	}
+	mask := uint64(1)<<width - 1
+	for p := range passes {
+		if len(rk.count[p]) < 1<<width {
+			rk.count[p] = make([]int, 1<<12)
 		}
-		if count[(keys[0]>>shift)&0x7ff+1] == len(keys) {
+		clear(rk.count[p][:1<<width])
+	}
+	for _, k := range keys {
+		for p := range passes {
+			rk.count[p][(k>>(32+p*width))&mask]++
+		}
+	}
+	for p := range passes {
+		count := rk.count[p][:1<<width]
+		shift := uint(32 + p*width)
+		if count[(keys[0]>>shift)&mask] == len(keys) {
 			continue // one digit: already in order
 		}
-		for b := 1; b < len(count); b++ {
-			count[b] += count[b-1]
+		sum := 0
+		for b, c := range count {
+			count[b] = sum
+			sum += c
 		}
 		for _, k := range keys {
-			b := (k >> shift) & 0x7ff
+			b := (k >> shift) & mask
 			tmp[count[b]] = k
 			count[b]++
 		}
@@ -543,12 +623,14 @@ func ranks(keys, tmp []uint64, out []float64) {
 		for j < n && keys[j]>>32 == keys[i]>>32 {
 			j++
 		}
-		rank := float64(i+j+1) / 2 // mean of ranks i+1..j
+		r := float64(i+j+1)/2 - mean // mean of ranks i+1..j
 		for k := i; k < j; k++ {
-			out[uint32(keys[k])] = rank
+			sdd += r * r
+			sdf += r * rf[uint32(keys[k])]
 		}
 		i = j
 	}
+	return sdd, sdf
 }
 
 // orderedBits maps a float32 to a uint32 with the same order.
@@ -564,9 +646,9 @@ func orderedBits(f float32) uint64 {
 
 // sensitivity fills Spearman's ρ of each stored column with the finish:
 // the Pearson correlation of their ranks.
-func (r *Result) sensitivity(mat []float32, cols []int32, rank []bool, workers int) {
+func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, out []float32)) {
 	iters := len(r.Finish)
-	if len(cols) == 0 {
+	if len(jobs) == 0 {
 		return
 	}
 	rf := make([]float64, iters)
@@ -584,28 +666,22 @@ func (r *Result) sensitivity(mat []float32, cols []int32, rank []bool, workers i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			keys := make([]uint64, iters)
-			tmp := make([]uint64, iters)
-			rd := make([]float64, iters)
+			rk := newRanker(iters)
+			var buf []float32
 			for {
 				k := int(next.Add(1)) - 1
-				if k >= len(cols) {
+				if k >= len(jobs) {
 					return
 				}
-				if !rank[k] {
-					continue
+				v, col := jobs[k].v, jobs[k].col
+				if col == nil {
+					if buf == nil {
+						buf = make([]float32, iters)
+					}
+					regen(v, buf)
+					col = buf
 				}
-				for i, d := range mat[k*iters : (k+1)*iters] {
-					keys[i] = orderedBits(d)<<32 | uint64(i)
-				}
-				ranks(keys, tmp, rd)
-				var sdd, sdf float64
-				for i := range rd {
-					d := rd[i] - mean
-					sdd += d * d
-					sdf += d * rf[i]
-				}
-				v := cols[k]
+				sdd, sdf := rk.spearmanSums(col, rf, mean)
 				r.HasSensitivity[v] = true
 				if sdd > 0 && sff > 0 {
 					r.Sensitivity[v] = sdf / math.Sqrt(sdd*sff)

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -145,19 +146,22 @@ func checkBatched(t *testing.T, name string, m *Model, rng *rand.Rand, dur func(
 
 // TestLaneSamplerMatches: the lane sampler draws, lane by lane, exactly
 // what the one-iteration sampler draws (the --dump-samples numbers), for
-// every distribution kind, with and without PERT tables, in partial
-// batches too.
+// every distribution kind, with and without PERT tables (and with some),
+// in partial batches too.
 func TestLaneSamplerMatches(t *testing.T) {
 	kinds := []string{"uniform(2,9)", "triangular(1,2,9)", "triangular(3,3,8)", "triangular(1,6,6)", "pert(2,5,11)", "pert(1,1.5,9)", "normal(10,2)", "normal(1,2)", "7", "pert(4,4,4)"}
 	s := &schedule.Schedule{}
 	for i := range 200 {
 		s.Activities = append(s.Activities, schedule.Activity{ID: "A" + strconv.Itoa(i), Duration: kinds[(i*7)%len(kinds)]})
+		if i == 100 {
+			s.Activities = append(s.Activities, schedule.Activity{ID: "B", Duration: "pert(2,3,12)"})
+		}
 	}
 	m, err := Compile(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, iters := range []int{100, 1_000_000} { // without and with tables
+	for _, iters := range []int{100, 25_000, 1_000_000} { // no tables, some, all
 		tabs := m.tables(iters, false, 1)
 		one := m.newSampler(&Options{Seed: 11}, 0, tabs)
 		ls := m.newLaneSampler(11, tabs)
@@ -214,5 +218,116 @@ func TestZiggurat(t *testing.T) {
 		if got := float64(c.got) / n; math.Abs(got-p) > 4*se {
 			t.Errorf("share beyond %g: %.5f, want %.5f", c.beyond, got, p)
 		}
+	}
+}
+
+// TestSpearmanSums: the radix ranks' sums equal those of ranks by a plain
+// sort (ties averaged) on columns of every span: one value, ties, a
+// narrow and a wide range, negative values, several binades.
+func TestSpearmanSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cols := map[string]func(int) float32{
+		"constant":  func(int) float32 { return 4 },
+		"ties":      func(int) float32 { return float32(rng.IntN(7)) },
+		"narrow":    func(int) float32 { return 10 + float32(rng.Float64())*1e-4 },
+		"pert-like": func(int) float32 { return 7.5 + 7.5*float32(rng.Float64()) },
+		"signed":    func(int) float32 { return float32(rng.NormFloat64()) },
+		"wide":      func(int) float32 { return float32(math.Exp(rng.Float64() * 40)) },
+	}
+	for name, gen := range cols {
+		for _, n := range []int{1, 2, 17, 5000} {
+			col := make([]float32, n)
+			rf := make([]float64, n)
+			for i := range col {
+				col[i] = gen(i)
+				rf[i] = rng.Float64() - 0.5
+			}
+			idx := make([]int, n)
+			for i := range idx {
+				idx[i] = i
+			}
+			slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(col[a], col[b]) })
+			mean := float64(n+1) / 2
+			var wdd, wdf float64
+			for i := 0; i < n; {
+				j := i + 1
+				for j < n && col[idx[j]] == col[idx[i]] {
+					j++
+				}
+				r := float64(i+j+1)/2 - mean
+				for k := i; k < j; k++ {
+					wdd += r * r
+					wdf += r * rf[idx[k]]
+				}
+				i = j
+			}
+			sdd, sdf := newRanker(n).spearmanSums(col, rf, mean)
+			if math.Abs(sdd-wdd) > 1e-9*max(1, wdd) || math.Abs(sdf-wdf) > 1e-9*max(1, math.Abs(wdd)) {
+				t.Errorf("%s n=%d: sums %v %v, want %v %v", name, n, sdd, sdf, wdd, wdf)
+			}
+		}
+	}
+}
+
+// TestColumnRegenerates: a column regenerated from the streams' starts
+// (Model.column) is, iteration by iteration, the float32 of what the lane
+// sampler drew, for every activity drawn at a fixed stream position; the
+// others (normal, untabulated PERT) have none.
+func TestColumnRegenerates(t *testing.T) {
+	kinds := []string{"normal(10,2)", "uniform(2,9)", "pert(1,1.5,9)", "triangular(1,2,9)", "pert(2,5,11)", "7", "triangular(3,3,8)", "pert(2,3,11)"}
+	s := &schedule.Schedule{}
+	for i := range 64 {
+		s.Activities = append(s.Activities, schedule.Activity{ID: "A" + strconv.Itoa(i), Duration: kinds[(i*5)%len(kinds)]})
+		if i == 30 {
+			s.Activities = append(s.Activities, schedule.Activity{ID: "B", Duration: "pert(2,3,12)"})
+		}
+	}
+	m, err := Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const iters = 37
+	// 25,000 iterations' worth of tables: the PERTs used 8 times get one,
+	// pert(2,3,12) (once, among them) not.
+	tabs := m.tables(25_000, false, 2)
+	plan := m.newPlan(tabs)
+	if len(plan.pertTab) == 0 || len(plan.pertGamma) == 0 {
+		t.Fatalf("want tabulated and untabulated PERTs, got %d and %d", len(plan.pertTab), len(plan.pertGamma))
+	}
+	ls := m.newLaneSampler(21, tabs)
+	dur := make([]float64, m.Len()*lanes)
+	want := make([][]float32, m.Len())
+	for first := 0; first < iters; first += lanes {
+		nb := min(lanes, iters-first)
+		ls.sample(first, nb, dur)
+		for v := range want {
+			for j := range nb {
+				want[v] = append(want[v], float32(dur[v*lanes+j]))
+			}
+		}
+	}
+	starts := make([]uint64, iters)
+	for i := range starts {
+		starts[i] = newRng(21, i).s
+	}
+	got := make([]float32, iters)
+	regenerated := 0
+	for v, at := range plan.at {
+		k := m.dists[v].kind
+		fixedPos := k == kUniform || k == kTriangular || (k == kPERT && tabs[v] != nil)
+		if (at >= 0) != fixedPos {
+			t.Fatalf("%s: position %d", s.Activities[v].Duration, at)
+		}
+		if at < 0 {
+			continue
+		}
+		m.column(int32(v), plan, tabs, starts, got)
+		if !slices.Equal(got, want[v]) {
+			t.Fatalf("%s: regenerated %v, drawn %v", s.Activities[v].Duration, got[:3], want[v][:3])
+		}
+		regenerated++
+	}
+	if regenerated == 0 {
+		t.Fatal("nothing regenerated")
 	}
 }
