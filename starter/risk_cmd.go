@@ -51,7 +51,8 @@ func newRiskCmd(io *streams, stores *config.Stores) *cobra.Command {
 			"PERT is the beta distribution with λ = 4 (mean (a+4m+b)/6); normal durations are\n" +
 			"truncated at 0 (a negative draw is redrawn). Percentiles interpolate linearly\n" +
 			"between closest ranks (numpy's default). Results depend only on the seed, never\n" +
-			"on the number of cores: iteration i draws from its own stream PCG(seed, i).\n\n" +
+			"on the number of cores: iteration i draws from its own stream (SplitMix64 started\n" +
+			"at the first output of PCG(seed, i)).\n\n" +
 			"--correlate trade samples the activities of one trade (the name without its level\n" +
 			"words: \"Drywall Level 3\" is Drywall) with one common factor: a Gaussian copula in\n" +
 			"which two activities of a trade have normal scores correlated ρ (--correlation,\n" +
