@@ -131,8 +131,9 @@ func (m *Model) forward4(b *batch, h int, fin *[4]int64) {
 // (ES_s is their maximum), so TF_v <= Epsilon only through successors
 // with TF_s <= Epsilon. The walk starts from the activities that may end
 // the project (T - EF_v <= Epsilon; only m.ends need checking: an
-// activity with an FS or FF link of lag >= 0 finishes no later than that
-// successor, whose path bound is at least as tight), takes them in
+// activity with a successor that always finishes no earlier, such as one
+// by an FS or FF link of lag >= 0, has a path bound through it at least
+// as tight), takes them in
 // reverse topological order (a bitset over positions) and follows the
 // incoming links of each activity with TF <= Epsilon in some lane. It
 // computes the same floats the backward pass would up to rounding (a few

@@ -56,8 +56,8 @@ type Model struct {
 	// fwd[inStart[v]:fwdMid[v]], FS and SS after.
 	fwdMid []int32
 	// pos[v] is v's position in order. ends are the activities that may
-	// end the project (no FS or FF link of lag >= 0 to a successor, which
-	// would finish no earlier), isEnd marks them; see walk.
+	// end the project (no successor that always finishes no earlier),
+	// isEnd marks them; see walk.
 	pos   []int32
 	ends  []int32
 	isEnd []bool
@@ -182,11 +182,27 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 			}
 		}
 	}
+	// An activity with a successor s that always finishes no earlier
+	// (EF_s >= EF_v whatever the durations, over their ranges) is not an
+	// end: s's path bound on its float is at least as tight as T - EF_v.
 	m.isEnd = make([]bool, n)
 	for v := range n {
 		m.isEnd[v] = true
+		_, dv := m.dists[v].bounds()
 		for _, l := range m.out[m.outStart[v]:m.outStart[v+1]] {
-			if (l.typ == linkFS || l.typ == linkFF) && l.lag >= 0 {
+			ds, _ := m.dists[l.other].bounds()
+			var later bool
+			switch l.typ {
+			case linkFS: // EF_s >= EF_v + lag + d_s
+				later = l.lag+ds >= 0
+			case linkFF: // EF_s >= EF_v + lag
+				later = l.lag >= 0
+			case linkSS: // EF_s >= ES_v + lag + d_s = EF_v + lag + d_s - d_v
+				later = l.lag+ds >= dv
+			case linkSF: // EF_s >= ES_v + lag = EF_v + lag - d_v
+				later = l.lag >= dv
+			}
+			if later {
 				m.isEnd[v] = false
 				break
 			}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -500,50 +499,4 @@ func grid(lo, hi float64, n int) []float64 {
 		out[i] = lo + (hi-lo)*(float64(i)+0.37)/float64(n)
 	}
 	return out
-}
-
-// TestBatchedPasses: the batched passes give every lane exactly the single
-// pass's finish and criticality, with random durations, partial batches too.
-func TestBatchedPasses(t *testing.T) {
-	for name, s := range map[string]*schedule.Schedule{"synthetic": schedule.Synthetic(500, 3, 3)} {
-		m, err := Compile(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := m.Len()
-		b := newBatch(n)
-		want := make([]int32, n)
-		got := make([]int32, n)
-		rng := rand.New(rand.NewPCG(1, 2))
-		for round := range 20 {
-			nb := 1 + round%lanes
-			var fins []float64
-			for j := range lanes {
-				for v := range b.one {
-					b.one[v] = float64(rng.IntN(40)) / 4
-				}
-				b.set(j)
-				if j < nb {
-					f, crit := m.Pass(b.one)
-					fins = append(fins, f)
-					for v, c := range crit {
-						if c {
-							want[v]++
-						}
-					}
-				}
-			}
-			m.passes(b, nb, got)
-			for j := range nb {
-				if b.fin[j] != fins[j] {
-					t.Fatalf("%s round %d lane %d: finish %v, single pass %v", name, round, j, b.fin[j], fins[j])
-				}
-			}
-		}
-		for v := range want {
-			if got[v] != want[v] {
-				t.Fatalf("%s: activity %d critical %d times batched, %d single", name, v, got[v], want[v])
-			}
-		}
-	}
 }

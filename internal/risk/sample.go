@@ -156,6 +156,18 @@ func newDist(d schedule.Duration) dist {
 	return dist{kind: kFixed, a: p[0]}
 }
 
+// bounds is the range of the durations the distribution draws (normal:
+// [0, +Inf), truncated at 0).
+func (d *dist) bounds() (lo, hi float64) {
+	switch d.kind {
+	case kUniform, kTriangular, kPERT:
+		return d.a, d.b
+	case kNormal:
+		return 0, math.Inf(1)
+	}
+	return d.a, d.a
+}
+
 // Mean is the distribution's mean (the normal's before truncation).
 func (d *dist) mean() float64 {
 	switch d.kind {

@@ -2,6 +2,7 @@ package risk
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -13,12 +14,18 @@ import (
 
 // randNet is a random network of n activities: each gets up to linksPer
 // links from the previous span activities, of every type, with lags drawn
-// by lag (negative ones included).
+// by lag (negative ones included). Durations: a third fixed (an integer
+// 0-6, zero included), the others uniform(a,b) on a grid of quarters.
 func randNet(n, linksPer, span int, seed uint64, lag func(*rand.Rand) float64) *schedule.Schedule {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	s := &schedule.Schedule{}
 	for i := range n {
-		s.Activities = append(s.Activities, schedule.Activity{ID: "A" + strconv.Itoa(i), Duration: "1"})
+		d := strconv.Itoa(rng.IntN(7))
+		if rng.IntN(3) > 0 {
+			a := float64(rng.IntN(21)) / 4
+			d = "uniform(" + strconv.FormatFloat(a, 'g', -1, 64) + "," + strconv.FormatFloat(a+float64(rng.IntN(21))/4, 'g', -1, 64) + ")"
+		}
+		s.Activities = append(s.Activities, schedule.Activity{ID: "A" + strconv.Itoa(i), Duration: d})
 	}
 	types := []schedule.RelType{schedule.FS, schedule.SS, schedule.FF, schedule.SF}
 	for i := 1; i < n; i++ {
@@ -43,31 +50,36 @@ func randNet(n, linksPer, span int, seed uint64, lag func(*rand.Rand) float64) *
 // critical activities of the full forward and backward pass (Pass), on
 // random networks with every link type, negative lags, ties (durations
 // and lags on a grid of quarters: many paths of equal length), zero
-// durations, continuous durations, and in partial batches.
+// durations, durations at the ends of their ranges (which decide which
+// activities may end the project), continuous durations, and in partial
+// batches.
 func TestWalkMatchesBackward(t *testing.T) {
 	intLag := func(r *rand.Rand) float64 { return float64(r.IntN(9) - 3) }
 	quarterLag := func(r *rand.Rand) float64 { return float64(r.IntN(33)-12) / 4 }
 	realLag := func(r *rand.Rand) float64 { return r.Float64()*8 - 3 }
 	zeroLag := func(*rand.Rand) float64 { return 0 }
-	quarters := func(r *rand.Rand) float64 { return float64(r.IntN(40)) / 4 }
-	integers := func(r *rand.Rand) float64 { return float64(r.IntN(4)) } // many zeros and ties
-	continuous := func(r *rand.Rand) float64 { return r.Float64() * 20 }
-	mixed := func(r *rand.Rand) float64 {
+	// Durations within [lo, hi]:
+	quarters := func(r *rand.Rand, lo, hi float64) float64 {
+		return lo + float64(r.IntN(int((hi-lo)*4)+1))/4
+	}
+	ends := func(r *rand.Rand, lo, hi float64) float64 { return [2]float64{lo, hi}[r.IntN(2)] }
+	continuous := func(r *rand.Rand, lo, hi float64) float64 { return lo + (hi-lo)*r.Float64() }
+	mixed := func(r *rand.Rand, lo, hi float64) float64 {
 		if r.IntN(3) == 0 {
-			return float64(r.IntN(10))
+			return ends(r, lo, hi)
 		}
-		return r.Float64() * 10
+		return continuous(r, lo, hi)
 	}
 	cases := []struct {
 		name              string
 		n, linksPer, span int
 		lag               func(*rand.Rand) float64
-		dur               func(*rand.Rand) float64
+		dur               func(r *rand.Rand, lo, hi float64) float64
 		rounds            int
 	}{
 		{"chainlike quarters", 300, 2, 3, quarterLag, quarters, 30},
-		{"dense integers", 200, 6, 20, intLag, integers, 30},
-		{"wide zero lags", 400, 3, 100, zeroLag, integers, 30},
+		{"dense ends", 200, 6, 20, intLag, ends, 30},
+		{"wide zero lags", 400, 3, 100, zeroLag, quarters, 30},
 		{"continuous", 500, 4, 50, realLag, continuous, 30},
 		{"mixed", 500, 3, 50, intLag, mixed, 30},
 		{"tiny", 5, 3, 4, intLag, quarters, 200},
@@ -88,20 +100,14 @@ func TestWalkMatchesBackward(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		det := m.DeterministicDurations()
-		// The deterministic durations, then each scaled by 0.5-1.5.
-		i := -1
-		checkBatched(t, name, m, rand.New(rand.NewPCG(1, 1)), func(r *rand.Rand) float64 {
-			i = (i + 1) % len(det)
-			if r.IntN(4) == 0 {
-				return det[i]
-			}
-			return det[i] * (0.5 + r.Float64())
-		}, 10)
+		checkBatched(t, name, m, rand.New(rand.NewPCG(1, 1)), mixed, 10)
 	}
 }
 
-func checkBatched(t *testing.T, name string, m *Model, rng *rand.Rand, dur func(*rand.Rand) float64, rounds int) {
+// checkBatched runs rounds batches of durations drawn by dur within each
+// activity's range (a normal's up to 3 times its mean) through the
+// batched passes and compares them with Pass lane by lane.
+func checkBatched(t *testing.T, name string, m *Model, rng *rand.Rand, dur func(r *rand.Rand, lo, hi float64) float64, rounds int) {
 	t.Helper()
 	n := m.Len()
 	b := newBatch(n)
@@ -112,7 +118,8 @@ func checkBatched(t *testing.T, name string, m *Model, rng *rand.Rand, dur func(
 		var fins []float64
 		for j := range lanes {
 			for v := range b.one {
-				b.one[v] = dur(rng)
+				lo, hi := m.dists[v].bounds()
+				b.one[v] = dur(rng, lo, min(hi, 3*m.dists[v].a))
 			}
 			b.set(j)
 			if j < nb {
@@ -329,5 +336,40 @@ func TestColumnRegenerates(t *testing.T) {
 	}
 	if regenerated == 0 {
 		t.Fatal("nothing regenerated")
+	}
+}
+
+// TestWalkPairs: one link v→s of every type and lag between activities of
+// fixed and ranged durations, with durations at and inside the ends of
+// their ranges: whether v may end the project by itself (Model.ends) must
+// be decided right, or the walk misses v critical through T - EF_v.
+func TestWalkPairs(t *testing.T) {
+	durs := []string{"0", "1", "3", "uniform(1,3)", "uniform(0,2)", "uniform(1,4)", "triangular(0.5,1,6)"}
+	quarters := func(r *rand.Rand, lo, hi float64) float64 {
+		if r.IntN(2) == 0 {
+			return [2]float64{lo, hi}[r.IntN(2)]
+		}
+		return lo + float64(r.IntN(int((hi-lo)*4)+1))/4
+	}
+	for _, typ := range []schedule.RelType{schedule.FS, schedule.SS, schedule.FF, schedule.SF} {
+		for q := -12; q <= 12; q++ {
+			lag := float64(q) / 4
+			for _, dv := range durs {
+				for _, ds := range durs {
+					s := &schedule.Schedule{
+						Activities: []schedule.Activity{{ID: "V", Duration: dv}, {ID: "S", Duration: ds}},
+						Relationships: []schedule.Relationship{
+							{ID: "R", Type: typ, Predecessor: "V", Successor: "S", Lag: lag},
+						},
+					}
+					m, err := Compile(s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("V %s -%s %g-> S %s", dv, typ, lag, ds)
+					checkBatched(t, name, m, rand.New(rand.NewPCG(uint64(q+12), 1)), quarters, 6)
+				}
+			}
+		}
 	}
 }
