@@ -126,17 +126,20 @@ func (a *Activities) LoadSnapshot(ctx context.Context, scheduleID string) (*sche
 
 // SeparatePrompt splits the prompt into removals and additions.
 func (a *Activities) SeparatePrompt(ctx context.Context, prompt string) (scope.Separation, error) {
+	defer keepAlive(ctx)()
 	sep, err := a.Planner.Separate(ctx, prompt)
 	return sep, classifyPlanning(err)
 }
 
 // PlanRemovals plans the removals against the current stored schedule.
 func (a *Activities) PlanRemovals(ctx context.Context, req PlanRequest) (scope.Plan, error) {
+	defer keepAlive(ctx)()
 	return a.plan(ctx, req, a.Planner.PlanRemovals)
 }
 
 // PlanAdditions plans the additions against the current stored schedule.
 func (a *Activities) PlanAdditions(ctx context.Context, req PlanRequest) (scope.Plan, error) {
+	defer keepAlive(ctx)()
 	return a.plan(ctx, req, a.Planner.PlanAdditions)
 }
 
@@ -250,10 +253,11 @@ func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyR
 // MaxDiffEntries caps each list of the review diff an impact carries.
 const MaxDiffEntries = 200
 
-// HeartbeatInterval is how often store writes report that their worker is
-// alive; with the workflows' heartbeat timeout, a worker that dies inside a
-// write is noticed in seconds and the write retried elsewhere (it is
-// idempotent), not after the whole start-to-close timeout.
+// HeartbeatInterval is how often store writes and planning steps report
+// that their worker is alive; with the workflows' heartbeat timeout, a
+// worker that dies inside one is noticed in seconds and the step retried
+// elsewhere (it is idempotent), not after the whole start-to-close timeout
+// (5 minutes for planning).
 const HeartbeatInterval = 2 * time.Second
 
 // keepAlive heartbeats until the returned stop is called.

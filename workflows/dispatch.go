@@ -84,10 +84,13 @@ var a *activities.Activities
 
 // plannerOptions: planning may call an LLM, which is slow and rate limited,
 // and reads the stores: 8 attempts span about 3 minutes, so a store or a
-// model server that restarts meanwhile costs a wait, not the dispatch.
+// model server that restarts meanwhile costs a wait, not the dispatch. The
+// steps heartbeat, so a worker that dies while planning is noticed in
+// seconds rather than after the 5-minute start-to-close timeout.
 func plannerOptions(ctx workflow.Context) workflow.Context {
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 5 * time.Minute,
+		HeartbeatTimeout:    4 * activities.HeartbeatInterval,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval:        2 * time.Second,
 			BackoffCoefficient:     2,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
@@ -102,12 +103,15 @@ func drive(ctx context.Context, c client.Client, p dispatchPlan) (out outcome) {
 	out.Plan = p
 	id := workflows.DispatchWorkflowID(p.ScheduleID)
 	start := time.Now()
+	attempts := 0
 	_, err := retry(ctx, func(ctx context.Context) (struct{}, error) {
+		attempts++
 		_, err := dispatches.Start(ctx, c, workflows.DispatchInput{ScheduleID: p.ScheduleID, Prompt: p.prompt(), Author: "loadtest"})
 		var open *dispatches.OpenError
-		if errors.As(err, &open) {
+		if errors.As(err, &open) && attempts > 1 {
 			// A start retried after its reply was lost: ours is running
-			// (the driver runs one dispatch per schedule at a time).
+			// (the driver runs one dispatch per schedule at a time, and
+			// cancels any it gives up on).
 			err = nil
 		}
 		return struct{}{}, err
@@ -116,6 +120,13 @@ func drive(ctx context.Context, c client.Client, p dispatchPlan) (out outcome) {
 		out.Err = fmt.Errorf("start: %w", err)
 		return out
 	}
+	// A dispatch the driver gives up on is cancelled (the workflow
+	// compensates what it applied), so the schedule is free for the next.
+	defer func() {
+		if out.Err != nil {
+			abandon(ctx, c, id)
+		}
+	}()
 	proposal, err := awaitProposal(ctx, c, id, 1)
 	if err != nil {
 		out.Err = err
@@ -183,6 +194,18 @@ func drive(ctx context.Context, c client.Client, p dispatchPlan) (out outcome) {
 		out.Err = fmt.Errorf("ended %s (%s), want %s", res.Status, res.Error, want)
 	}
 	return out
+}
+
+func abandon(ctx context.Context, c client.Client, id string) {
+	_, _ = retry(ctx, func(ctx context.Context) (struct{}, error) {
+		if err := c.CancelWorkflow(ctx, id, ""); err != nil {
+			var done *serviceerror.NotFound
+			if !errors.As(err, &done) {
+				return struct{}{}, err
+			}
+		}
+		return struct{}{}, c.GetWorkflow(ctx, id, "").Get(ctx, nil)
+	})
 }
 
 func awaitProposal(ctx context.Context, c client.Client, id string, round int) (workflows.Proposal, error) {

@@ -89,6 +89,10 @@ func run(ctx context.Context, o options) error {
 	if _, err := os.Stat("bin/worker"); err != nil {
 		return errors.New("bin/worker is missing: run make build first")
 	}
+	// Logs of the workers, the dev server and the faults.
+	if err := os.MkdirAll("bench/out", 0o755); err != nil {
+		return err
+	}
 	base, err := interchange.ReadFile(o.File)
 	if err != nil {
 		return err

@@ -28,9 +28,17 @@ func runDev(ctx context.Context, o options, ids []string) (*result, []outcome, e
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
+	// The server's own warnings (slow long-poll Updates under load) go to
+	// a file, as the cluster's go to .cluster/log.
+	serverLog, err := os.Create("bench/out/loadtest-devserver.log")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer serverLog.Close()
 	srv, err := devserver.Start(ctx, devserver.Options{
 		DBPath: filepath.Join(dir, "temporal.db"), Address: "127.0.0.1:0", UIAddress: "-",
 		SearchAttributes: workflows.SearchAttributes(),
+		Logger:           slog.New(slog.NewTextHandler(serverLog, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
 	if err != nil {
 		return nil, nil, err
