@@ -54,6 +54,31 @@ func (m *Model) newPlan(tabs []*qtable) *drawPlan {
 	return p
 }
 
+// columnBits is column as orderedBits of the float32 values.
+func (m *Model) columnBits(v int32, p *drawPlan, tabs []*qtable, starts []uint64, out []uint64) {
+	d := &m.dists[v]
+	skip := uint64(p.at[v]) * 0x9e3779b97f4a7c15
+	a, w := d.a, d.b-d.a
+	switch d.kind {
+	case kUniform:
+		for i, s := range starts {
+			r := rng{s + skip}
+			out[i] = orderedBits(float32(a + w*r.unit()))
+		}
+	case kTriangular:
+		for i, s := range starts {
+			r := rng{s + skip}
+			out[i] = orderedBits(float32(d.quantile(r.unit())))
+		}
+	case kPERT:
+		t := tabs[v]
+		for i, s := range starts {
+			r := rng{s + skip}
+			out[i] = orderedBits(float32(a + w*t.at(r.unit())))
+		}
+	}
+}
+
 // column fills out with activity v's sampled duration (float32) in each
 // iteration, v being drawn at position plan.at[v] of every stream: the
 // very numbers the samplers draw (sampler.sample's expressions). starts
@@ -192,4 +217,22 @@ func (s *laneSampler) sampleRandom(first, nb int, dur []float64) {
 			x[j] = y
 		}
 	}
+}
+
+// columnKeys is column straight into the ranker's keys: the bounds of v's
+// distribution (widened by 1024 float32 steps for rounding) give the
+// keys' span before any is drawn, so the keys and their histograms are
+// made as the values are regenerated. It reports false if a value fell
+// outside (not expected; the caller then ranks column's output).
+func (m *Model) columnKeys(v int32, p *drawPlan, tabs []*qtable, starts []uint64, rk *ranker) bool {
+	d := &m.dists[v]
+	dlo, dhi := d.bounds()
+	klo, khi := orderedBits(float32(dlo)), orderedBits(float32(dhi))
+	klo -= min(klo, 1024)
+	khi = min(khi+1024, math.MaxUint32)
+	span := khi - klo
+	rk.layout(span)
+	vals := rk.tmp[:len(starts)] // scratch until sums
+	m.columnBits(v, p, tabs, starts, vals)
+	return rk.put(vals, klo, span)
 }

@@ -503,7 +503,9 @@ func (m *Model) Run(opt Options) (*Result, error) {
 			starts[i] = newRng(opt.Seed, i).s
 		}
 	}
-	r.sensitivity(jobs, workers, func(v int32, out []float32) { m.column(v, plan, tabs, starts, out) })
+	r.sensitivity(jobs, workers,
+		func(v int32, rk *ranker) bool { return m.columnKeys(v, plan, tabs, starts, rk) },
+		func(v int32, out []float32) { m.column(v, plan, tabs, starts, out) })
 	return r, nil
 }
 
@@ -556,53 +558,94 @@ func (r *Result) summarize(bins int) {
 // its buffers reused).
 type ranker struct {
 	keys, tmp []uint64
-	count     [][]int
+	count     [3][]int
+	// The digit layout of the column being ranked (see layout).
+	passes, width int
+	mask          uint64
 }
 
 func newRanker(n int) *ranker {
-	return &ranker{keys: make([]uint64, n), tmp: make([]uint64, n), count: make([][]int, 3)}
+	rk := &ranker{keys: make([]uint64, n), tmp: make([]uint64, n)}
+	for p := range rk.count {
+		rk.count[p] = make([]int, 1<<12)
+	}
+	return rk
+}
+
+// Keys hold a value's order-preserving bits (orderedBits) less the
+// column's lower bound in the upper half and the iteration in the lower
+// half. They are radix-sorted LSD on just the bits the column's span
+// needs (a column of one distribution spans a few binades: two passes of
+// 12 bits or fewer), every pass's histogram counted as the keys are made,
+// and the ranks are summed in sorted order without being stored.
+
+// layout sets the digits for keys spanning 0..span and clears their
+// histograms.
+func (rk *ranker) layout(span uint64) {
+	nbits := bits.Len64(span)
+	rk.passes = (nbits + 11) / 12
+	rk.width = 0
+	if rk.passes > 0 {
+		rk.width = (nbits + rk.passes - 1) / rk.passes
+	}
+	rk.mask = uint64(1)<<rk.width - 1
+	for p := range rk.passes {
+		clear(rk.count[p][:1<<rk.width])
+	}
+}
+
+// put sets the keys (value bits less lo, from vals) and counts their
+// digits; it reports false if a value fell outside lo..lo+span (it is then
+// put at lo: the caller must not use the keys).
+func (rk *ranker) put(vals []uint64, lo, span uint64) bool {
+	ok := true
+	keys := rk.keys[:len(vals)]
+	c0, c1, c2 := rk.count[0], rk.count[1], rk.count[2]
+	w, mask := rk.width, rk.mask
+	for i, x := range vals {
+		b := x - lo
+		if b > span { // also catches below lo (wraps around)
+			ok = false
+			b = 0
+		}
+		k := b<<32 | uint64(i)
+		keys[i] = k
+		switch rk.passes {
+		case 3:
+			c2[(k>>(32+2*w))&mask]++
+			fallthrough
+		case 2:
+			c1[(k>>(32+w))&mask]++
+			fallthrough
+		case 1:
+			c0[(k>>32)&mask]++
+		}
+	}
+	return ok
 }
 
 // spearmanSums ranks col (1..n, ties averaged) and returns Σ(r-mean)² and
 // Σ(r-mean)·rf[i] over the iterations i (rf: the finish's centred ranks).
-// The keys hold the value's order-preserving bits less the column's
-// smallest in the upper half and the iteration in the lower half; they are
-// radix-sorted LSD on just the bits the column's span needs (a column of
-// one distribution spans a few binades: two passes of 12 bits or fewer),
-// every pass's histogram counted in one read, and the ranks are summed in
-// sorted order without being stored.
 func (rk *ranker) spearmanSums(col []float32, rf []float64, mean float64) (sdd, sdf float64) {
-	keys, tmp := rk.keys[:len(col)], rk.tmp[:len(col)]
 	lo, hi := uint64(math.MaxUint32), uint64(0)
-	for _, d := range col {
+	vals := rk.tmp[:len(col)] // scratch until sums
+	for i, d := range col {
 		b := orderedBits(d)
+		vals[i] = b
 		lo, hi = min(lo, b), max(hi, b)
 	}
-	for i, d := range col {
-		keys[i] = (orderedBits(d)-lo)<<32 | uint64(i)
-	}
-	nbits := bits.Len64(hi - lo)
-	passes := (nbits + 11) / 12
-	width := 0
-	if passes > 0 {
-		width = (nbits + passes - 1) / passes
-	}
-	mask := uint64(1)<<width - 1
-	for p := range passes {
-		if len(rk.count[p]) < 1<<width {
-			rk.count[p] = make([]int, 1<<12)
-		}
-		clear(rk.count[p][:1<<width])
-	}
-	for _, k := range keys {
-		for p := range passes {
-			rk.count[p][(k>>(32+p*width))&mask]++
-		}
-	}
-	for p := range passes {
-		count := rk.count[p][:1<<width]
-		shift := uint(32 + p*width)
-		if count[(keys[0]>>shift)&mask] == len(keys) {
+	rk.layout(hi - lo)
+	rk.put(vals, lo, hi-lo)
+	return rk.sums(len(col), rf, mean)
+}
+
+// sums sorts the n keys put and sums their ranks (see spearmanSums).
+func (rk *ranker) sums(n int, rf []float64, mean float64) (sdd, sdf float64) {
+	keys, tmp := rk.keys[:n], rk.tmp[:n]
+	for p := range rk.passes {
+		count := rk.count[p][:1<<rk.width]
+		shift := uint(32 + p*rk.width)
+		if count[(keys[0]>>shift)&rk.mask] == n {
 			continue // one digit: already in order
 		}
 		sum := 0
@@ -611,13 +654,12 @@ func (rk *ranker) spearmanSums(col []float32, rf []float64, mean float64) (sdd, 
 			sum += c
 		}
 		for _, k := range keys {
-			b := (k >> shift) & mask
+			b := (k >> shift) & rk.mask
 			tmp[count[b]] = k
 			count[b]++
 		}
 		keys, tmp = tmp, keys
 	}
-	n := len(keys)
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && keys[j]>>32 == keys[i]>>32 {
@@ -646,7 +688,10 @@ func orderedBits(f float32) uint64 {
 
 // sensitivity fills Spearman's ρ of each stored column with the finish:
 // the Pearson correlation of their ranks.
-func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, out []float32)) {
+// Columns not kept are regenerated: regen puts their keys in the ranker
+// straight from the streams (false if a value fell outside the bounds it
+// assumed: then fill regenerates the column for spearmanSums).
+func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, rk *ranker) bool, fill func(v int32, out []float32)) {
 	iters := len(r.Finish)
 	if len(jobs) == 0 {
 		return
@@ -674,14 +719,19 @@ func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, ou
 					return
 				}
 				v, col := jobs[k].v, jobs[k].col
-				if col == nil {
-					if buf == nil {
-						buf = make([]float32, iters)
+				var sdd, sdf float64
+				if col != nil || !regen(v, rk) {
+					if col == nil {
+						if buf == nil {
+							buf = make([]float32, iters)
+						}
+						fill(v, buf)
+						col = buf
 					}
-					regen(v, buf)
-					col = buf
+					sdd, sdf = rk.spearmanSums(col, rf, mean)
+				} else {
+					sdd, sdf = rk.sums(iters, rf, mean)
 				}
-				sdd, sdf := rk.spearmanSums(col, rf, mean)
 				r.HasSensitivity[v] = true
 				if sdd > 0 && sff > 0 {
 					r.Sensitivity[v] = sdf / math.Sqrt(sdd*sff)

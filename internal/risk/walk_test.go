@@ -278,8 +278,9 @@ func TestSpearmanSums(t *testing.T) {
 
 // TestColumnRegenerates: a column regenerated from the streams' starts
 // (Model.column) is, iteration by iteration, the float32 of what the lane
-// sampler drew, for every activity drawn at a fixed stream position; the
-// others (normal, untabulated PERT) have none.
+// sampler drew, for every activity drawn at a fixed stream position (the
+// others, normal and untabulated PERT, have none), and ranking the keys
+// made while regenerating (Model.columnKeys) gives the same sums.
 func TestColumnRegenerates(t *testing.T) {
 	kinds := []string{"normal(10,2)", "uniform(2,9)", "pert(1,1.5,9)", "triangular(1,2,9)", "pert(2,5,11)", "7", "triangular(3,3,8)", "pert(2,3,11)"}
 	s := &schedule.Schedule{}
@@ -318,6 +319,11 @@ func TestColumnRegenerates(t *testing.T) {
 		starts[i] = newRng(21, i).s
 	}
 	got := make([]float32, iters)
+	rf := make([]float64, iters)
+	for i := range rf {
+		rf[i] = float64((i*7)%iters) - iters/2
+	}
+	mean := float64(iters+1) / 2
 	regenerated := 0
 	for v, at := range plan.at {
 		k := m.dists[v].kind
@@ -331,6 +337,15 @@ func TestColumnRegenerates(t *testing.T) {
 		m.column(int32(v), plan, tabs, starts, got)
 		if !slices.Equal(got, want[v]) {
 			t.Fatalf("%s: regenerated %v, drawn %v", s.Activities[v].Duration, got[:3], want[v][:3])
+		}
+		// The keys made as the column is regenerated rank it the same.
+		rk := newRanker(iters)
+		wdd, wdf := rk.spearmanSums(got, rf, mean)
+		if !m.columnKeys(int32(v), plan, tabs, starts, rk) {
+			t.Fatalf("%s: a value outside its bounds", s.Activities[v].Duration)
+		}
+		if sdd, sdf := rk.sums(iters, rf, mean); sdd != wdd || sdf != wdf {
+			t.Fatalf("%s: sums from the regenerated keys %v %v, from the column %v %v", s.Activities[v].Duration, sdd, sdf, wdd, wdf)
 		}
 		regenerated++
 	}
