@@ -558,50 +558,42 @@ func (r *Result) summarize(bins int) {
 // its buffers reused).
 type ranker struct {
 	keys, tmp []uint64
-	count     [3][]int
-	// The digit layout of the column being ranked (see layout).
-	passes, width int
-	mask          uint64
+	count     []int
+	shift     uint // a key's bucket is its value bits >> shift
+	buckets   int
 }
 
+// rankBuckets bounds the buckets of the ranker's one distribution pass.
+const rankBuckets = 1 << 13
+
 func newRanker(n int) *ranker {
-	rk := &ranker{keys: make([]uint64, n), tmp: make([]uint64, n)}
-	for p := range rk.count {
-		rk.count[p] = make([]int, 1<<12)
-	}
-	return rk
+	return &ranker{keys: make([]uint64, n), tmp: make([]uint64, n), count: make([]int, rankBuckets+1)}
 }
 
 // Keys hold a value's order-preserving bits (orderedBits) less the
 // column's lower bound in the upper half and the iteration in the lower
-// half. They are radix-sorted LSD on just the bits the column's span
-// needs (a column of one distribution spans a few binades: two passes of
-// 12 bits or fewer), every pass's histogram counted as the keys are made,
-// and the ranks are summed in sorted order without being stored.
+// half. They are bucket-sorted by their top bits (up to 8192 buckets, a
+// pass that counts as the keys are made and one that distributes them),
+// each bucket then sorted in place (a few keys each: insertion), and the
+// ranks are summed in sorted order without being stored.
 
-// layout sets the digits for keys spanning 0..span and clears their
-// histograms.
+// layout sets the buckets for keys spanning 0..span and clears their
+// counts.
 func (rk *ranker) layout(span uint64) {
 	nbits := bits.Len64(span)
-	rk.passes = (nbits + 11) / 12
-	rk.width = 0
-	if rk.passes > 0 {
-		rk.width = (nbits + rk.passes - 1) / rk.passes
-	}
-	rk.mask = uint64(1)<<rk.width - 1
-	for p := range rk.passes {
-		clear(rk.count[p][:1<<rk.width])
-	}
+	rk.shift = uint(max(0, nbits-13))
+	rk.buckets = int(span>>rk.shift) + 1
+	clear(rk.count[:rk.buckets+1])
 }
 
 // put sets the keys (value bits less lo, from vals) and counts their
-// digits; it reports false if a value fell outside lo..lo+span (it is then
-// put at lo: the caller must not use the keys).
+// buckets; it reports false if a value fell outside lo..lo+span (it is
+// then put at lo: the caller must not use the keys).
 func (rk *ranker) put(vals []uint64, lo, span uint64) bool {
 	ok := true
 	keys := rk.keys[:len(vals)]
-	c0, c1, c2 := rk.count[0], rk.count[1], rk.count[2]
-	w, mask := rk.width, rk.mask
+	count := rk.count[:rk.buckets+1]
+	shift := 32 + rk.shift
 	for i, x := range vals {
 		b := x - lo
 		if b > span { // also catches below lo (wraps around)
@@ -610,16 +602,7 @@ func (rk *ranker) put(vals []uint64, lo, span uint64) bool {
 		}
 		k := b<<32 | uint64(i)
 		keys[i] = k
-		switch rk.passes {
-		case 3:
-			c2[(k>>(32+2*w))&mask]++
-			fallthrough
-		case 2:
-			c1[(k>>(32+w))&mask]++
-			fallthrough
-		case 1:
-			c0[(k>>32)&mask]++
-		}
+		count[(k>>shift)+1]++
 	}
 	return ok
 }
@@ -641,34 +624,44 @@ func (rk *ranker) spearmanSums(col []float32, rf []float64, mean float64) (sdd, 
 
 // sums sorts the n keys put and sums their ranks (see spearmanSums).
 func (rk *ranker) sums(n int, rf []float64, mean float64) (sdd, sdf float64) {
-	keys, tmp := rk.keys[:n], rk.tmp[:n]
-	for p := range rk.passes {
-		count := rk.count[p][:1<<rk.width]
-		shift := uint(32 + p*rk.width)
-		if count[(keys[0]>>shift)&rk.mask] == n {
-			continue // one digit: already in order
+	keys, out := rk.keys[:n], rk.tmp[:n]
+	count := rk.count[:rk.buckets+1]
+	for b := 1; b < len(count); b++ {
+		count[b] += count[b-1]
+	}
+	// count[b] is bucket b's start; distribute, then sort each bucket.
+	shift := 32 + rk.shift
+	next := rk.count[:rk.buckets] // advances to each bucket's end
+	for _, k := range keys {
+		b := k >> shift
+		out[next[b]] = k
+		next[b]++
+	}
+	start := 0
+	for _, end := range next {
+		if end-start > 32 {
+			slices.Sort(out[start:end])
+		} else {
+			for i := start + 1; i < end; i++ {
+				k := out[i]
+				j := i
+				for ; j > start && out[j-1] > k; j-- {
+					out[j] = out[j-1]
+				}
+				out[j] = k
+			}
 		}
-		sum := 0
-		for b, c := range count {
-			count[b] = sum
-			sum += c
-		}
-		for _, k := range keys {
-			b := (k >> shift) & rk.mask
-			tmp[count[b]] = k
-			count[b]++
-		}
-		keys, tmp = tmp, keys
+		start = end
 	}
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && keys[j]>>32 == keys[i]>>32 {
+		for j < n && out[j]>>32 == out[i]>>32 {
 			j++
 		}
 		r := float64(i+j+1)/2 - mean // mean of ranks i+1..j
 		for k := i; k < j; k++ {
 			sdd += r * r
-			sdf += r * rf[uint32(keys[k])]
+			sdf += r * rf[uint32(out[k])]
 		}
 		i = j
 	}
