@@ -65,8 +65,8 @@ type qtable struct {
 
 func newQTable(a, b, lbeta float64) *qtable {
 	t := allocQTable(a, b, lbeta)
-	for part := range 3 {
-		t.fill(part)
+	for job := range fillJobs {
+		t.fill(job)
 	}
 	return t
 }
@@ -75,26 +75,33 @@ func allocQTable(a, b, lbeta float64) *qtable {
 	return &qtable{body: make([]float64, tabCells+1), lo: make([]float64, tabCells+1), hi: make([]float64, tabCells+1), alpha: a, beta: b, lbeta: lbeta}
 }
 
-// fill computes part 0 (body), 1 (lower tail) or 2 (upper tail) of the
-// table: its nodes in increasing order, each Newton search starting from
-// the node before.
-func (t *qtable) fill(part int) {
+// fillJobs is how many jobs fill a table: each part's first or second
+// half.
+const fillJobs = 6
+
+// fill computes half job%2 of part job/2 of the table: the body (0), the
+// lower tail (1) or the upper tail (2), its nodes in increasing order,
+// each Newton search starting from the node before.
+func (t *qtable) fill(job int) {
 	a, b, lbeta := t.alpha, t.beta, t.lbeta
 	nodes, from, by := t.body, 0.0, 1.0/tabCells
-	switch part {
+	switch job / 2 {
 	case 1:
 		nodes, by = t.lo, tabEdge/tabCells
 	case 2:
 		nodes, from, by = t.hi, 1-tabEdge, tabEdge/tabCells
 	}
-	x := a / (a + b)
-	if from > 0 {
-		x = betaQuantile(from, a, b, lbeta)
+	first, end := 0, tabCells/2+1
+	if job%2 == 1 {
+		first, end = end, tabCells+1
 	}
-	lo := 0.0
-	for i := range nodes {
+	x, lo := a/(a+b), 0.0
+	if u := from + float64(first)*by; u > 0 {
+		x = betaQuantile(u, a, b, lbeta)
+	}
+	for i := first; i < end; i++ {
 		q := betaQuantileFrom(from+float64(i)*by, a, b, lbeta, lo, max(x, 1e-300))
-		if i > 0 {
+		if i > first {
 			lo = q
 		}
 		nodes[i], x = q, q

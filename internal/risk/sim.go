@@ -244,7 +244,7 @@ func (s *sampler) sampleCorrelated(dur []float64) {
 	}
 }
 
-// tables builds the PERT quantile tables a run uses (in parallel, a third
+// tables builds the PERT quantile tables a run uses (in parallel, a sixth
 // of a table per job): for the shapes (α,β) most used, at most maxTables,
 // when worth it — a table takes about 1.5 ms, a gamma-pair draw 25 ns and
 // an exact quantile (the copula) 1 µs, so a shape gets one when its draws
@@ -285,7 +285,7 @@ func (m *Model) tables(iters int, correlated bool, workers int) []*qtable {
 		lab, _ := math.Lgamma(k.a + k.b)
 		built[i] = allocQTable(k.a, k.b, la+lb-lab)
 	}
-	jobs := 3 * len(shapes)
+	jobs := fillJobs * len(shapes)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, jobs) {
@@ -297,7 +297,7 @@ func (m *Model) tables(iters int, correlated bool, workers int) []*qtable {
 				if i >= jobs {
 					return
 				}
-				built[i/3].fill(i % 3)
+				built[i/fillJobs].fill(i % fillJobs)
 			}
 		}()
 	}
