@@ -81,19 +81,26 @@ func (m *Model) forward8(b *batch) {
 func (m *Model) forward4(b *batch, h int, fin *[4]int64) {
 	tb := unsafe.Pointer(&b.t[h])
 	db := unsafe.Pointer(&b.dur[h])
-	links, start, mid := m.fwd, m.inStart, m.fwdMid
+	// The links walked by pointer, a register fewer than a range loop
+	// (m.fwd has a spare element after its last, so the pointer past an
+	// activity's last link stays inside the array).
+	lb := unsafe.Pointer(unsafe.SliceData(m.fwd))
+	start, mid := m.inStart, m.fwdMid
 	for _, v := range m.order {
 		lo, mi, hi := start[v], mid[v], start[v+1]
 		// FF and SF links first: their maximum, less d, starts the
 		// FS and SS maximum (every accumulator starts at +0: ES >= 0).
 		var a0, a1, a2, a3 int64
-		for _, l := range links[lo:mi] {
+		p := unsafe.Add(lb, uintptr(lo)*unsafe.Sizeof(plink{}))
+		for k := mi - lo; k > 0; k-- {
+			l := (*plink)(p)
 			s := (*[4]float64)(unsafe.Add(tb, uintptr(l.at)*(lanes*8)))
 			lag := l.lag
 			a0 = max(a0, fbits(s[0]+lag))
 			a1 = max(a1, fbits(s[1]+lag))
 			a2 = max(a2, fbits(s[2]+lag))
 			a3 = max(a3, fbits(s[3]+lag))
+			p = unsafe.Add(p, unsafe.Sizeof(plink{}))
 		}
 		d := (*[4]float64)(unsafe.Add(db, uintptr(v)*(lanes*8)))
 		if mi > lo {
@@ -102,13 +109,15 @@ func (m *Model) forward4(b *batch, h int, fin *[4]int64) {
 			a2 = max(0, fbits(fval(a2)-d[2]))
 			a3 = max(0, fbits(fval(a3)-d[3]))
 		}
-		for _, l := range links[mi:hi] {
+		for k := hi - mi; k > 0; k-- {
+			l := (*plink)(p)
 			s := (*[4]float64)(unsafe.Add(tb, uintptr(l.at)*(lanes*8)))
 			lag := l.lag
 			a0 = max(a0, fbits(s[0]+lag))
 			a1 = max(a1, fbits(s[1]+lag))
 			a2 = max(a2, fbits(s[2]+lag))
 			a3 = max(a3, fbits(s[3]+lag))
+			p = unsafe.Add(p, unsafe.Sizeof(plink{}))
 		}
 		es := (*[4]float64)(unsafe.Add(tb, uintptr(v)*(2*lanes*8)))
 		ef := (*[4]float64)(unsafe.Add(tb, uintptr(v)*(2*lanes*8)+lanes*8))

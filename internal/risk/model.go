@@ -155,7 +155,7 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 		m.in[inNext[q]] = link{other: p, typ: t, lag: r.Lag}
 		inNext[q]++
 	}
-	m.fwd = make([]plink, len(m.in))
+	m.fwd = make([]plink, len(m.in), len(m.in)+1) // a spare: see forward4
 	m.fwdMid = make([]int32, n)
 	for v := range n {
 		// FF and SF first (see fwdMid); the order of a maximum's terms
