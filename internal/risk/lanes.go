@@ -66,15 +66,36 @@ func (m *Model) columnBits(v int32, p *drawPlan, tabs []*qtable, starts []uint64
 			out[i] = orderedBits(float32(a + w*r.unit()))
 		}
 	case kTriangular:
+		// As the lane sampler: dist.quantile without a branch.
+		fc := d.fc
+		q := [2]float64{d.b - d.m, d.m - d.a}
+		base := [2]float64{d.b, d.a}
+		sign := [2]float64{-1, 1}
 		for i, s := range starts {
 			r := rng{s + skip}
-			out[i] = orderedBits(float32(d.quantile(r.unit())))
+			u := r.unit()
+			k := 0
+			if u < fc {
+				k = 1
+			}
+			pu := [2]float64{1 - u, u}
+			out[i] = orderedBits(float32(base[k] + sign[k]*math.Sqrt(pu[k]*w*q[k])))
 		}
 	case kPERT:
+		// As the lane sampler: qtable.at, its body inline.
 		t := tabs[v]
+		body := (*[tabCells + 1]float64)(t.body)
 		for i, s := range starts {
 			r := rng{s + skip}
-			out[i] = orderedBits(float32(a + w*t.at(r.unit())))
+			var q float64
+			if u := r.unit(); u >= tabEdge && u < 1-tabEdge {
+				c := u * tabCells
+				k := int(c) & (tabCells - 1)
+				q = body[k] + (c-float64(k))*(body[k+1]-body[k])
+			} else {
+				q = t.at(u)
+			}
+			out[i] = orderedBits(float32(a + w*q))
 		}
 	}
 }
