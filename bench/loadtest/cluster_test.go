@@ -91,8 +91,8 @@ func TestClusterDispatchesEveryReviewKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := fmt.Sprintf("test%d", time.Now().UnixNano()%1e6)
-	ids, err := importSchedules(ctx, stores, base, target, 2)
-	if err != nil {
+	ids := scheduleIDs(target, 2)
+	if err := importSchedules(ctx, stores, base, ids); err != nil {
 		t.Fatal(err)
 	}
 	defer func() {

@@ -103,16 +103,20 @@ func drive(ctx context.Context, c client.Client, p dispatchPlan) (out outcome) {
 	out.Plan = p
 	id := workflows.DispatchWorkflowID(p.ScheduleID)
 	start := time.Now()
-	attempts := 0
+	mayHaveStarted := false
 	_, err := retry(ctx, func(ctx context.Context) (struct{}, error) {
-		attempts++
 		_, err := dispatches.Start(ctx, c, workflows.DispatchInput{ScheduleID: p.ScheduleID, Prompt: p.prompt(), Author: "loadtest"})
 		var open *dispatches.OpenError
-		if errors.As(err, &open) && attempts > 1 {
+		switch {
+		case errors.As(err, &open) && mayHaveStarted:
 			// A start retried after its reply was lost: ours is running
 			// (the driver runs one dispatch per schedule at a time, and
 			// cancels any it gives up on).
 			err = nil
+		case errors.As(err, &open):
+			err = fmt.Errorf("%w (left by an earlier run?)", err)
+		case err != nil:
+			mayHaveStarted = true
 		}
 		return struct{}{}, err
 	})

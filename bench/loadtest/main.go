@@ -108,9 +108,16 @@ func run(ctx context.Context, o options) error {
 	defer stores.Close(ctx)
 	var results []*result
 	for _, target := range strings.Split(o.Targets, ",") {
+		ids := scheduleIDs(target, o.Schedules)
+		if target == "cluster" {
+			// Its history persists: dispatches an interrupted run left
+			// open on these schedules are cancelled first.
+			if err := cancelLeftovers(ctx, ids); err != nil {
+				return err
+			}
+		}
 		logf("%s: importing %d schedules", target, o.Schedules)
-		ids, err := importSchedules(ctx, stores, base, target, o.Schedules)
-		if err != nil {
+		if err := importSchedules(ctx, stores, base, ids); err != nil {
 			return err
 		}
 		var r *result
@@ -154,17 +161,24 @@ func run(ctx context.Context, o options) error {
 	return nil
 }
 
-// importSchedules imports the base schedule as lt-<target>-01 ...,
-// replacing any left by an interrupted run.
-func importSchedules(ctx context.Context, stores *store.Coordinator, base *schedule.Schedule, target string, n int) ([]string, error) {
+// scheduleIDs are the target's schedules: lt-<target>-01 ...
+func scheduleIDs(target string, n int) []string {
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("lt-%s-%02d", target, i+1)
-		if err := stores.Import(ctx, ids[i], base.Clone(), true, nil); err != nil {
-			return nil, fmt.Errorf("import %s: %w", ids[i], err)
+	}
+	return ids
+}
+
+// importSchedules imports the base schedule under each id, replacing any
+// left by an interrupted run.
+func importSchedules(ctx context.Context, stores *store.Coordinator, base *schedule.Schedule, ids []string) error {
+	for _, id := range ids {
+		if err := stores.Import(ctx, id, base.Clone(), true, nil); err != nil {
+			return fmt.Errorf("import %s: %w", id, err)
 		}
 	}
-	return ids, nil
+	return nil
 }
 
 func logf(format string, args ...any) {

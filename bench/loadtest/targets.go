@@ -17,6 +17,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/devserver"
+	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -147,6 +148,30 @@ func runCluster(ctx context.Context, o options, ids []string) (*result, []outcom
 	wg.Wait()
 	r.Target, r.Workers, r.Faults = "cluster", o.Workers, faults.list
 	return r, outcomes, nil
+}
+
+// cancelLeftovers cancels the dispatches left open on ids by an earlier,
+// interrupted run on the cluster.
+func cancelLeftovers(ctx context.Context, ids []string) error {
+	tc := config.TemporalFromEnv()
+	c, err := tc.Dial(quietLogger())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	for _, id := range ids {
+		open, err := dispatches.List(ctx, c, id)
+		if err != nil {
+			return err
+		}
+		for _, d := range open {
+			if d.Open {
+				logf("cancelling %s, left open by an earlier run", d.ID)
+				abandon(ctx, c, d.ID)
+			}
+		}
+	}
+	return nil
 }
 
 // fault is one injected fault: when (seconds into the run) and how long
