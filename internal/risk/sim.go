@@ -18,8 +18,10 @@ import (
 const DefaultCorrelation = 0.5
 
 // maxStored caps the sampled durations kept for the sensitivity ranks
-// (float32 each: 256 MiB). Above it only the most critical activities get a
-// sensitivity, their samples regenerated in a second pass.
+// (float32 each: 256 MiB; only the columns that cannot be regenerated
+// straight from the streams are kept, see drawPlan). Above it only the
+// most critical of those activities get a sensitivity, their samples
+// regenerated in a second pass.
 const maxStored = 1 << 26
 
 // Options say how to simulate.
