@@ -223,7 +223,7 @@ def main():
     if HEADER in text:
         head, rest = text.split(HEADER, 1)
         nxt = rest.find("\n## ")
-        text = head + block + (rest[nxt + 1:] if nxt >= 0 else "")
+        text = head + block + ("\n" + rest[nxt + 1:] if nxt >= 0 else "")  # a blank line before the next section
     else:
         text = text.rstrip("\n") + "\n\n" + block
     with open(path, "w") as f:
