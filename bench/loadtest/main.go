@@ -79,6 +79,8 @@ type result struct {
 	Drift         int            `json:"drift"`
 	Problems      []string       `json:"problems,omitempty"`
 	Faults        []fault        `json:"faults,omitempty"`
+	// CPU seconds per dispatch, by component (cpuByComponent).
+	CPUPerDispatch map[string]float64 `json:"cpu_per_dispatch_s"`
 }
 
 func (r *result) failed() bool {
@@ -204,6 +206,7 @@ func load(ctx context.Context, c client.Client, ids []string, n int, tick func(d
 	var mu sync.Mutex
 	var toProposal, toCommit []time.Duration
 	done := 0
+	cpu := cpuByComponent()
 	start := time.Now()
 	var wg sync.WaitGroup
 	for si, id := range ids {
@@ -239,6 +242,7 @@ func load(ctx context.Context, c client.Client, ids []string, n int, tick func(d
 	}
 	wg.Wait()
 	r.Seconds = time.Since(start).Seconds()
+	r.CPUPerDispatch = cpuSince(cpu, n)
 	r.PerSecond = float64(n) / r.Seconds
 	r.ToProposalP50, r.ToProposalP95 = percentile(toProposal, 50), percentile(toProposal, 95)
 	r.CommitP50, r.CommitP95 = percentile(toCommit, 50), percentile(toCommit, 95)

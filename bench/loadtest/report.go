@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -68,6 +70,28 @@ func render(o options, results []*result) string {
 	row("accept -> committed, p50 / p95", func(r *result) string {
 		return fmt.Sprintf("%s / %s", ms(r.CommitP50), ms(r.CommitP95))
 	})
+	names := map[string]bool{}
+	for _, r := range results {
+		for name := range r.CPUPerDispatch {
+			names[name] = true
+		}
+	}
+	sorted := slices.Sorted(maps.Keys(names))
+	row("CPU per dispatch, all processes", func(r *result) string {
+		total := 0.0
+		for _, v := range r.CPUPerDispatch {
+			total += v
+		}
+		return ms(total)
+	})
+	for _, name := range sorted {
+		row("&nbsp;&nbsp;"+name, func(r *result) string {
+			if v, ok := r.CPUPerDispatch[name]; ok {
+				return ms(v)
+			}
+			return "—"
+		})
+	}
 	row("lost dispatches", func(r *result) string { return fmt.Sprint(r.Lost) })
 	row("lost writes", func(r *result) string { return fmt.Sprint(r.LostWrites) })
 	row("duplicated writes", func(r *result) string { return fmt.Sprint(r.Duplicated) })
