@@ -206,7 +206,7 @@ func load(ctx context.Context, c client.Client, ids []string, n int, tick func(d
 	var mu sync.Mutex
 	var toProposal, toCommit []time.Duration
 	done := 0
-	cpu := cpuByComponent()
+	cpu := startCPUMeter()
 	start := time.Now()
 	var wg sync.WaitGroup
 	for si, id := range ids {
@@ -242,7 +242,7 @@ func load(ctx context.Context, c client.Client, ids []string, n int, tick func(d
 	}
 	wg.Wait()
 	r.Seconds = time.Since(start).Seconds()
-	r.CPUPerDispatch = cpuSince(cpu, n)
+	r.CPUPerDispatch = cpu.perDispatch(n)
 	r.PerSecond = float64(n) / r.Seconds
 	r.ToProposalP50, r.ToProposalP95 = percentile(toProposal, 50), percentile(toProposal, 95)
 	r.CommitP50, r.CommitP95 = percentile(toCommit, 50), percentile(toCommit, 95)
