@@ -36,11 +36,19 @@ func runDev(ctx context.Context, o options, ids []string) (*result, []outcome, e
 		return nil, nil, err
 	}
 	defer serverLog.Close()
-	srv, err := devserver.Start(ctx, devserver.Options{
-		DBPath: filepath.Join(dir, "temporal.db"), Address: "127.0.0.1:0", UIAddress: "-",
-		SearchAttributes: workflows.SearchAttributes(),
-		Logger:           slog.New(slog.NewTextHandler(serverLog, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
+	var srv *devserver.Server
+	// The dev server picks free ports by listening and closing; on a busy
+	// machine another process can take one first: try again.
+	for attempt := 1; ; attempt++ {
+		srv, err = devserver.Start(ctx, devserver.Options{
+			DBPath: filepath.Join(dir, fmt.Sprintf("temporal-%d.db", attempt)), Address: "127.0.0.1:0", UIAddress: "-",
+			SearchAttributes: workflows.SearchAttributes(),
+			Logger:           slog.New(slog.NewTextHandler(serverLog, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		})
+		if err == nil || attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
+			break
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
