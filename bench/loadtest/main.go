@@ -53,7 +53,15 @@ func main() {
 	flag.BoolVar(&o.Faults, "faults", true, "inject faults during the cluster run")
 	flag.StringVar(&o.Out, "out", "bench/out/loadtest.json", "results (JSON)")
 	flag.StringVar(&o.Bench, "benchmarks", "BENCHMARKS.md", "file whose Scale-out section is rewritten (\"\" for none)")
+	reportOnly := flag.Bool("report-only", false, "rewrite the BENCHMARKS.md section from -out without running")
 	flag.Parse()
+	if *reportOnly {
+		if err := rewriteReport(o); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
@@ -62,6 +70,7 @@ func main() {
 
 // result is one target's figures.
 type result struct {
+	At            string         `json:"at"` // when the run started (UTC)
 	Target        string         `json:"target"`
 	Workers       int            `json:"workers"`
 	Dispatches    int            `json:"dispatches"`
@@ -183,6 +192,19 @@ func importSchedules(ctx context.Context, stores *store.Coordinator, base *sched
 	return nil
 }
 
+// rewriteReport writes the section from the results of the last run.
+func rewriteReport(o options) error {
+	data, err := os.ReadFile(o.Out)
+	if err != nil {
+		return err
+	}
+	var results []*result
+	if err := json.Unmarshal(data, &results); err != nil {
+		return fmt.Errorf("%s: %w", o.Out, err)
+	}
+	return writeSection(o.Bench, o, results)
+}
+
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "loadtest: "+format+"\n", args...)
 }
@@ -200,7 +222,7 @@ func percentile(xs []time.Duration, p int) float64 {
 // load drives n dispatches spread over the schedules, one open per
 // schedule, and calls tick after each with the number done.
 func load(ctx context.Context, c client.Client, ids []string, n int, tick func(done int)) (*result, []outcome) {
-	r := &result{Dispatches: n, Kinds: map[string]int{}}
+	r := &result{Dispatches: n, Kinds: map[string]int{}, At: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	var outcomes []outcome
 	per := (n + len(ids) - 1) / len(ids)
 	var mu sync.Mutex

@@ -39,8 +39,12 @@ func render(o options, results []*result) string {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	p("%s", sectionHeader)
 	p("")
+	at := time.Now().UTC().Format("2006-01-02 15:04 UTC")
+	if len(results) > 0 && results[0].At != "" {
+		at = results[0].At
+	}
 	p("Written by `make loadtest` (bench/loadtest) on %s: %d cores, %s. Each target: %d dispatches on %d schedules (copies of %s, one open dispatch per schedule, so at most %d at once), each adding one activity through the offline planner on Neo4j and Weaviate; reviews mixed 2 in 5 accepted, 1 in 5 rejected, 1 in 5 rejected with feedback (\"3 days, not 2\") then accepted, 1 in 5 answering the planner's question first. Every call goes through the worker processes; the driver retries a call that fails for up to %s.",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), runtime.Version(), o.Dispatches, o.Schedules, o.File, o.Schedules, patience)
+		at, runtime.NumCPU(), runtime.Version(), o.Dispatches, o.Schedules, o.File, o.Schedules, patience)
 	p("")
 	p("- **dev**: the in-process dev server (`autoscheduler dev`'s: SQLite, 1 history shard), 1 worker process, no faults.")
 	p("- **cluster**: `make cluster` — PostgreSQL 15, frontend, history, matching and worker as 4 processes, 16 history shards, TLS on the frontend; %d worker processes (half on mTLS, half on the API key).", o.Workers)
@@ -97,6 +101,19 @@ func render(o options, results []*result) string {
 	row("duplicated writes", func(r *result) string { return fmt.Sprint(r.Duplicated) })
 	row("writes that should not be there", func(r *result) string { return fmt.Sprint(r.Unexpected) })
 	row("drift (`verify`, every schedule)", func(r *result) string { return fmt.Sprint(r.Drift) })
+	p("")
+	for _, r := range results {
+		total := 0.0
+		for _, v := range r.CPUPerDispatch {
+			total += v
+		}
+		if total > 0 {
+			p("- %s: %d cores / %.0f ms of CPU per dispatch = a ceiling of %.2f dispatches/s; measured %.2f (%.0f%% of it).",
+				r.Target, runtime.NumCPU(), total*1000, float64(runtime.NumCPU())/total, r.PerSecond, 100*r.PerSecond*total/float64(runtime.NumCPU()))
+		}
+	}
+	p("")
+	p("Both targets are CPU-bound on this machine, so the figures compare CPU per dispatch as much as latency. The cluster spends more CPU per dispatch than the dev server: its Temporal state goes through PostgreSQL and gRPC between four services (the dev server keeps it in one process on SQLite), and its run includes the faults (a Neo4j restart costs a JVM start; CPU of processes counted while they run, sampled every second). What the cluster buys is not speed on one machine but that each part can move to its own machines and survive the others' failures; the per-dispatch CPU above is the sizing basis (README, \"What changes at larger scale\").")
 	p("")
 	for _, r := range results {
 		if len(r.Faults) > 0 {
