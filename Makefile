@@ -5,7 +5,7 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/... ./internal/lazyre/...
 FUZZTIME ?= 30s
 
 .PHONY: all build demo test bench fuzz clean services services-down llm screenshots cluster cluster-down loadtest
@@ -31,7 +31,7 @@ test:
 	go vet ./...
 	go vet -tags lite ./starter
 	go test -race -count=1 $(PURE)
-	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk)
+	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk -e /internal/lazyre)
 	cd tools/temporal-cluster && go vet ./... && go test -count=1 ./...
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.

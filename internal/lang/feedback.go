@@ -1,9 +1,9 @@
 package lang
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -43,22 +43,22 @@ func (f Feedback) Understood() bool {
 }
 
 var (
-	fbOnly      = regexp.MustCompile(`^(?:only|just|solely|merely)\b ?`)
-	fbOnlyTail  = regexp.MustCompile(` (?:only|alone)$`)
-	fbAlso      = regexp.MustCompile(`^(?:and also|also|additionally|in addition|plus|and)\b ?`)
-	fbAlsoTail  = regexp.MustCompile(` (?:as well|too|also)$`)
-	fbOpeners   = regexp.MustCompile(`^(?:(?:wrong one|not that one|not quite|too much|too many|too far|that is too much|thats too much|thats wrong|that is wrong|go with|no|nope|wrong|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|do|try|,)\b ?)+`)
-	fbNoLag     = regexp.MustCompile(`^(?:no|zero|without|without a|without any|delete the|delete|drop the|with no|with zero) (?:lag|delay|gap)$`)
-	fbExclude   = regexp.MustCompile(`^(?:not|except|excluding|exclude|except for|apart from|but not|leave|leave out|keep|skip|without|spare|cannot delete|dont delete|cannot touch|dont touch|cannot|dont) (?P<x>.+?)(?: alone| out| in place| in| as it is| as is| please)?$`)
-	fbDissolve  = regexp.MustCompile(`^(?:dissolve (?:it|them|instead|those|these)(?: instead)?|dissolve|dissolve instead)$`)
-	fbDelete    = regexp.MustCompile(`^(?:delete (?:it|them|those|these) (?:outright|instead|completely)|delete instead|delete outright|cannot keep the logic|dont keep the logic|drop the logic)$`)
-	fbSlotStart = regexp.MustCompile(`^(?:(?:make|change|set|use|it should be|they should be|should be|it is|as|with|an?|the|it|them|that|the link|the links|the lag|the type|the duration|to|be|instead|please)(?: |$))*`)
-	fbDays      = regexp.MustCompile(`^(?:(?:it|they) (?:should )?(?:take|takes|last|lasts) )?(-?\d+(?:\.\d+)? (?:days|weeks|hours))(?: long| each| duration)?$`)
-	fbName      = regexp.MustCompile(`^(?:call|name|rename|title) (?:it|that|this|the new activity|the new one|the activity|the new task) (?:to |as |instead )?(?P<x>.+?)(?: instead)?$`)
-	fbMeant     = regexp.MustCompile(`^(?:i meant|i mean|meant|i said|it should be|it was) (?P<x>.+)$`)
+	fbOnly      = lazyre.New(`^(?:only|just|solely|merely)\b ?`)
+	fbOnlyTail  = lazyre.New(` (?:only|alone)$`)
+	fbAlso      = lazyre.New(`^(?:and also|also|additionally|in addition|plus|and)\b ?`)
+	fbAlsoTail  = lazyre.New(` (?:as well|too|also)$`)
+	fbOpeners   = lazyre.New(`^(?:(?:wrong one|not that one|not quite|too much|too many|too far|that is too much|thats too much|thats wrong|that is wrong|go with|no|nope|wrong|close|almost|good|fine|ok|okay|yes|but|however|actually|sorry|hmm|instead|rather|do|try|,)\b ?)+`)
+	fbNoLag     = lazyre.New(`^(?:no|zero|without|without a|without any|delete the|delete|drop the|with no|with zero) (?:lag|delay|gap)$`)
+	fbExclude   = lazyre.New(`^(?:not|except|excluding|exclude|except for|apart from|but not|leave|leave out|keep|skip|without|spare|cannot delete|dont delete|cannot touch|dont touch|cannot|dont) (?P<x>.+?)(?: alone| out| in place| in| as it is| as is| please)?$`)
+	fbDissolve  = lazyre.New(`^(?:dissolve (?:it|them|instead|those|these)(?: instead)?|dissolve|dissolve instead)$`)
+	fbDelete    = lazyre.New(`^(?:delete (?:it|them|those|these) (?:outright|instead|completely)|delete instead|delete outright|cannot keep the logic|dont keep the logic|drop the logic)$`)
+	fbSlotStart = lazyre.New(`^(?:(?:make|change|set|use|it should be|they should be|should be|it is|as|with|an?|the|it|them|that|the link|the links|the lag|the type|the duration|to|be|instead|please)(?: |$))*`)
+	fbDays      = lazyre.New(`^(?:(?:it|they) (?:should )?(?:take|takes|last|lasts) )?(-?\d+(?:\.\d+)? (?:days|weeks|hours))(?: long| each| duration)?$`)
+	fbName      = lazyre.New(`^(?:call|name|rename|title) (?:it|that|this|the new activity|the new one|the activity|the new task) (?:to |as |instead )?(?P<x>.+?)(?: instead)?$`)
+	fbMeant     = lazyre.New(`^(?:i meant|i mean|meant|i said|it should be|it was) (?P<x>.+)$`)
 	// fbCorrection is the old value a correction names after the new one:
 	// "3 days, not 2", "FS+1 instead of FS", "2 days lag rather than 1".
-	fbCorrection = regexp.MustCompile(` ?,? (?:not|instead of|instead|rather than|vs|versus) (?:of )?(?:the )?(?:-?\d+(?:\.\d+)?(?: (?:days|weeks|hours))?|fs|ss|ff|sf)(?: (?:days|weeks|hours|lag))?$`)
+	fbCorrection = lazyre.New(` ?,? (?:not|instead of|instead|rather than|vs|versus) (?:of )?(?:the )?(?:-?\d+(?:\.\d+)?(?: (?:days|weeks|hours))?|fs|ss|ff|sf)(?: (?:days|weeks|hours|lag))?$`)
 )
 
 // ParseFeedback reads feedback on a proposal.

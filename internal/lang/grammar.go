@@ -1,10 +1,10 @@
 package lang
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -129,7 +129,7 @@ func resolvedX(build func(*parser, groups) (Command, bool)) func(*parser, groups
 	}
 }
 
-var durationIn = regexp.MustCompile(`\d (?:days|weeks|hours|months)\b`)
+var durationIn = lazyre.New(`\d (?:days|weeks|hours|months)\b`)
 
 func x(g groups) []Ref { return []Ref{g.linkEnd("x")} }
 func y(g groups) []Ref { return []Ref{g.linkEnd("y")} }
@@ -328,7 +328,7 @@ func dissolveX(p *parser, g groups) (Command, bool) {
 	return Command{Kind: Dissolve, Targets: []Ref{r}}, true
 }
 
-var bySequence = regexp.MustCompile(`\b(?:after|before|following|preceding|between|until|till|up to)\b`)
+var bySequence = lazyre.New(`\b(?:after|before|following|preceding|between|until|till|up to)\b`)
 
 func isLinkNoun(words string) bool {
 	for _, w := range strings.Fields(words) {
@@ -474,7 +474,7 @@ func splitAnd(toks []token, idx []int) ([]int, []int, bool) {
 	return nil, nil, false
 }
 
-var levelInName = regexp.MustCompile(`(?i)^(?:(?:on|at|for|in|of)\s+)?(?:the\s+)?(?:(?:level|floor|storey|story|lvl)\s*(\d+)|l(\d+)|(\d+)(?:st|nd|rd|th)\s+(?:floor|level|storey)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:floor|level|storey))$`)
+var levelInName = lazyre.New(`(?i)^(?:(?:on|at|for|in|of)\s+)?(?:the\s+)?(?:(?:level|floor|storey|story|lvl)\s*(\d+)|l(\d+)|(\d+)(?:st|nd|rd|th)\s+(?:floor|level|storey)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:floor|level|storey))$`)
 
 var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6", "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
 
@@ -563,30 +563,30 @@ func sentenceCase(s string) string {
 // undo are never edits); outOfScopeLast after it (a calendar word in an
 // activity's name must not stop "delete Christmas shutdown").
 var (
-	whStart      = regexp.MustCompile(`^(?:what|whats|why|when|where|who|whos|how|hows|which|tell me|show me|explain|list|give me|i wonder)\b`)
-	dateTarget   = regexp.MustCompile(`\b(?:before|by|until|till|on|no later than|not later than|in time for) (?:the )?(?:christmas|xmas|easter|new year|year end|end of (?:the )?(?:year|month|quarter)|\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|(?:january|february|march|april|june|july|august|september|october|november|december)\b|\d{4} \d{1,2} \d{1,2}\b)`)
-	undoRe       = regexp.MustCompile(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
-	lastChangeRe = regexp.MustCompile(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
+	whStart      = lazyre.New(`^(?:what|whats|why|when|where|who|whos|how|hows|which|tell me|show me|explain|list|give me|i wonder)\b`)
+	dateTarget   = lazyre.New(`\b(?:before|by|until|till|on|no later than|not later than|in time for) (?:the )?(?:christmas|xmas|easter|new year|year end|end of (?:the )?(?:year|month|quarter)|\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|(?:january|february|march|april|june|july|august|september|october|november|december)\b|\d{4} \d{1,2} \d{1,2}\b)`)
+	undoRe       = lazyre.New(`\b(?:undo|revert|roll ?back|rollback|reverse|go back|put back|take back|restore)\b`)
+	lastChangeRe = lazyre.New(`\b(?:last|previous|latest|that|my|the) (?:change|changes|edit|edits|dispatch|update|proposal|one)\b|^(?:undo|revert|rollback)$|\b(?:undo|revert|roll ?back) (?:it|that|everything|all)\b`)
 
 	scopeRules = []struct {
-		re     *regexp.Regexp
+		re     *lazyre.Regexp
 		reason string
 	}{
-		{regexp.MustCompile(`\b(?:crash|crashing|compress|compression|fast ?track|fasttrack|accelerate|acceleration|speed up|pull in|pull forward|bring forward|recover|recovery|claw back|catch up)\b|\bshorten (?:the )?(?:project|schedule|programme|program|overall|critical path|job|build)\b|\b(?:finish|complete|deliver) (?:the (?:project|job|building) )?(?:earlier|sooner|faster)\b|\bsave (?:\d+ )?(?:days|weeks)\b`),
+		{lazyre.New(`\b(?:crash|crashing|compress|compression|fast ?track|fasttrack|accelerate|acceleration|speed up|pull in|pull forward|bring forward|recover|recovery|claw back|catch up)\b|\bshorten (?:the )?(?:project|schedule|programme|program|overall|critical path|job|build)\b|\b(?:finish|complete|deliver) (?:the (?:project|job|building) )?(?:earlier|sooner|faster)\b|\bsave (?:\d+ )?(?:days|weeks)\b`),
 			"schedule compression (crashing, fast-tracking) is a trade-off the offline planner does not choose for you: shorten named activities (\"set the duration of X to N days\") or overlap them (\"X starts 2 days after Y starts\"); `autoscheduler schedule` shows the critical path to work on"},
-		{regexp.MustCompile(`\b(?:resources?|levell?ing|level the|crews?|gangs?|labou?r|manpower|headcount|overallocat\w*|over allocat\w*|histogram|workers?)\b`),
+		{lazyre.New(`\b(?:resources?|levell?ing|level the|crews?|gangs?|labou?r|manpower|headcount|overallocat\w*|over allocat\w*|histogram|workers?)\b`),
 			"resources are not modelled in this schedule, so there is nothing to level: sequence the clashing work with links instead (\"Tiling Level 2 after Painting Level 2\")"},
-		{regexp.MustCompile(`\b(?:calendars?|holidays?|weekends?|saturdays?|sundays?|overtime|night shifts?|shift work|double shifts?|working hours|work hours|work week|working week|(?:6|six|7|seven) day weeks?|christmas|easter|bank holiday|non working|shutdown period)\b`),
+		{lazyre.New(`\b(?:calendars?|holidays?|weekends?|saturdays?|sundays?|overtime|night shifts?|shift work|double shifts?|working hours|work hours|work week|working week|(?:6|six|7|seven) day weeks?|christmas|easter|bank holiday|non working|shutdown period)\b`),
 			"calendar changes are not an edit the planner makes: change the schedule file's calendar (workdays, holidays, exceptions) and re-import it with `autoscheduler import FILE --schedule ID --replace`"},
-		{regexp.MustCompile(`\b(?:deadline|constraints?|constrain|no later than|not later than|must finish on|must start on|start on|finish on|finish by|complete by|completed by|done by|finished by|starts? no earlier than (?:\d|the \d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|pin|lock|fix the date|as late as possible|alap|asap|as soon as possible|mandatory|must start by|target date|by (?:the )?end of)\b|\b\d{4} \d{1,2} \d{1,2}\b|\b(?:january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?may\b|\bmay \d|\b(?:monday|tuesday|wednesday|thursday|friday)\b`),
+		{lazyre.New(`\b(?:deadline|constraints?|constrain|no later than|not later than|must finish on|must start on|start on|finish on|finish by|complete by|completed by|done by|finished by|starts? no earlier than (?:\d|the \d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|pin|lock|fix the date|as late as possible|alap|asap|as soon as possible|mandatory|must start by|target date|by (?:the )?end of)\b|\b\d{4} \d{1,2} \d{1,2}\b|\b(?:january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?may\b|\bmay \d|\b(?:monday|tuesday|wednesday|thursday|friday)\b`),
 			"date constraints are not modelled: CPM dates come from logic and durations here, so tie the work to what drives it (\"X after Y\", a lag) or to a milestone"},
-		{regexp.MustCompile(`^(?:split|divide|break up|break down|break)\b`),
+		{lazyre.New(`^(?:split|divide|break up|break down|break)\b`),
 			"splitting an activity is not an edit the planner makes in one step: shorten it and add the second part (\"add a 3 day X part 2 after X\")"},
-		{regexp.MustCompile(`^(?:merge|combine|consolidate)\b`),
+		{lazyre.New(`^(?:merge|combine|consolidate)\b`),
 			"merging activities is not an edit the planner makes in one step: dissolve the ones to fold in and extend the one that stays"},
-		{regexp.MustCompile(`^(?:copy|duplicate|clone|repeat)\b`),
+		{lazyre.New(`^(?:copy|duplicate|clone|repeat)\b`),
 			"copying activities is not something the offline planner does: add each one (\"add a 5 day X after Y\")"},
-		{regexp.MustCompile(`\b(?:cost|costs|budget|price|money|cash ?flow)\b`),
+		{lazyre.New(`\b(?:cost|costs|budget|price|money|cash ?flow)\b`),
 			"costs are not modelled in this schedule"},
 	}
 )

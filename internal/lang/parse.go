@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -299,7 +300,7 @@ func (p *parser) questionAt(k int) bool {
 
 // scheduleTail is "from the programme" and the like at the end of a
 // command: the schedule is what every command is about.
-var scheduleTail = regexp.MustCompile(` (?:from|off|in|on) (?:the |our |this )?(?:programme|program|schedule|plan|gantt|project plan)$`)
+var scheduleTail = lazyre.New(` (?:from|off|in|on) (?:the |our |this )?(?:programme|program|schedule|plan|gantt|project plan)$`)
 
 // stripPolite removes polite openings and closings.
 func stripPolite(c *clause) *clause {
@@ -417,7 +418,7 @@ func (p *parser) otherSplit(r rule, c *clause, g groups) (Command, bool) {
 	if m == nil {
 		return Command{}, false
 	}
-	alt := groups{c: c, re: greedy, m: m}
+	alt := groups{c: c, re: lazyre.Wrap(greedy), m: m}
 	if !p.opt.Resolves(alt.ref("x").Words) || !p.opt.Resolves(alt.ref("y").Words) {
 		return Command{}, false
 	}
@@ -427,7 +428,7 @@ func (p *parser) otherSplit(r rule, c *clause, g groups) (Command, bool) {
 // groups gives a rule the named parts of its match.
 type groups struct {
 	c  *clause
-	re *regexp.Regexp
+	re *lazyre.Regexp
 	m  []int
 }
 
@@ -473,7 +474,7 @@ func (g groups) linkEnd(name string) Ref {
 
 // rule is one sentence shape.
 type rule struct {
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	build func(p *parser, g groups) (Command, bool)
 }
 
@@ -485,14 +486,14 @@ var macros = strings.NewReplacer(
 	"{DET}", `(?:(?:the|all|any|every|each|both|of|existing) )*`,
 )
 
-func re(pattern string) *regexp.Regexp {
-	return regexp.MustCompile(`^` + macros.Replace(pattern) + `$`)
+func re(pattern string) *lazyre.Regexp {
+	return lazyre.New(`^` + macros.Replace(pattern) + `$`)
 }
 
-var keepLogicRe = regexp.MustCompile(`(?:^| )(?:, )?(?:(?:but|and|while|whilst|though|yet) )?(?:(?:keep|keeping|retain|retaining|preserve|preserving|maintain|maintaining|leave|leaving) (?:the |its |their |all |all the )?(?:logic|link|links|ties|sequence|chain|relationships|relationship|dependencies|connections|predecessors and successors)(?: through (?:it|them))?(?: intact| in place| linked| connected)?|(?:link|linking|tying|joining|connecting|bridging|connect) (?:its|their|the) predecessors? (?:to|with|and) (?:its|their|the) successors?|(?:without|not) (?:breaking|losing) (?:the )?(?:logic|chain|sequence|links))`)
+var keepLogicRe = lazyre.New(`(?:^| )(?:, )?(?:(?:but|and|while|whilst|though|yet) )?(?:(?:keep|keeping|retain|retaining|preserve|preserving|maintain|maintaining|leave|leaving) (?:the |its |their |all |all the )?(?:logic|link|links|ties|sequence|chain|relationships|relationship|dependencies|connections|predecessors and successors)(?: through (?:it|them))?(?: intact| in place| linked| connected)?|(?:link|linking|tying|joining|connecting|bridging|connect) (?:its|their|the) predecessors? (?:to|with|and) (?:its|their|the) successors?|(?:without|not) (?:breaking|losing) (?:the )?(?:logic|chain|sequence|links))`)
 
 // modifier removes the phrase re matches, reporting whether it was there.
-func modifier(c *clause, r *regexp.Regexp) (*clause, bool) {
+func modifier(c *clause, r *lazyre.Regexp) (*clause, bool) {
 	m := r.FindStringIndex(c.s)
 	if m == nil {
 		return c, false
@@ -501,13 +502,13 @@ func modifier(c *clause, r *regexp.Regexp) (*clause, bool) {
 }
 
 var (
-	typePhraseRe = regexp.MustCompile(`(?:^| )(?:, )?(?:(?:as|with|using|by|via|in|of|type) )?(?:an? )?(fs|ss|ff|sf)( (?:link|relationship|relation|dependency|logic|rel|connection|type))?(?: (?:plus )?(-?\d+(?:\.\d+)?)( (?:days|weeks|hours))?)?(?: |$)`)
-	lagPhraseRes = []*regexp.Regexp{
-		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having|plus) )?(?:an? )?(?:lag|delay|gap|wait|buffer) (?:of |to )?(-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
-		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having|plus) )?(?:an? )?(-?\d+(?:\.\d+)?) (days|weeks|hours) (?:lag|delay|gap|wait|buffer)(?: |$)`),
-		regexp.MustCompile(`(?:^| )plus (-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
-		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having) )?(?:an? )?(-?\d+(?:\.\d+)?) (days|weeks|hours) (lead|overlap)(?: |$)`),
-		regexp.MustCompile(`(?:^| )(?:, )?(?:(?:with|and|at|having) )?(?:an? )?(lead|overlap) (?:of )?(-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
+	typePhraseRe = lazyre.New(`(?:^| )(?:, )?(?:(?:as|with|using|by|via|in|of|type) )?(?:an? )?(fs|ss|ff|sf)( (?:link|relationship|relation|dependency|logic|rel|connection|type))?(?: (?:plus )?(-?\d+(?:\.\d+)?)( (?:days|weeks|hours))?)?(?: |$)`)
+	lagPhraseRes = []*lazyre.Regexp{
+		lazyre.New(`(?:^| )(?:, )?(?:(?:with|and|at|having|plus) )?(?:an? )?(?:lag|delay|gap|wait|buffer) (?:of |to )?(-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
+		lazyre.New(`(?:^| )(?:, )?(?:(?:with|and|at|having|plus) )?(?:an? )?(-?\d+(?:\.\d+)?) (days|weeks|hours) (?:lag|delay|gap|wait|buffer)(?: |$)`),
+		lazyre.New(`(?:^| )plus (-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
+		lazyre.New(`(?:^| )(?:, )?(?:(?:with|and|at|having) )?(?:an? )?(-?\d+(?:\.\d+)?) (days|weeks|hours) (lead|overlap)(?: |$)`),
+		lazyre.New(`(?:^| )(?:, )?(?:(?:with|and|at|having) )?(?:an? )?(lead|overlap) (?:of )?(-?\d+(?:\.\d+)?)(?: (days|weeks|hours))?(?: |$)`),
 	}
 )
 

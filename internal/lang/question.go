@@ -2,9 +2,10 @@ package lang
 
 import (
 	"maps"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 )
 
 // QuestionKind is what a read-only question asks. The forms each kind is
@@ -180,7 +181,7 @@ func IsQuestion(src string, opt Options) bool {
 }
 
 // questionOpeners are polite ways into a question, after stripPolite.
-var questionOpeners = regexp.MustCompile(`^(?:(?:tell me|show me|give me|let me know|i want to know|i would like to know|id like to know|i wonder|do you know|can i see|could i see|please)(?: |$))+`)
+var questionOpeners = lazyre.New(`^(?:(?:tell me|show me|give me|let me know|i want to know|i would like to know|id like to know|i wonder|do you know|can i see|could i see|please)(?: |$))+`)
 
 func stripQuestionOpeners(c *clause) *clause {
 	for {
@@ -196,11 +197,11 @@ func stripQuestionOpeners(c *clause) *clause {
 	}
 }
 
-var whatIfRe = regexp.MustCompile(`^(?:what if|what happen if|what happens if|what would happen if|what happen when|what happens when|suppose|supposing|imagine|if)\b`)
+var whatIfRe = lazyre.New(`^(?:what if|what happen if|what happens if|what would happen if|what happen when|what happens when|suppose|supposing|imagine|if)\b`)
 
 // question is a question rule's reading of a clause.
 type qrule struct {
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	build func(p *parser, g groups) (Question, bool)
 }
 
@@ -212,13 +213,13 @@ var qmacros = strings.NewReplacer(
 	"{WHATIF}", `(?:what if|what happen if|what happens if|what would happen if|what happen when|what happens when|suppose|supposing|imagine|if)(?: we| i| you)?`,
 )
 
-func qre(pattern string) *regexp.Regexp { return re(qmacros.Replace(pattern)) }
+func qre(pattern string) *lazyre.Regexp { return re(qmacros.Replace(pattern)) }
 
 // finishRef is the project finish said as a reference ("the finish").
-var finishRef = regexp.MustCompile(`^` + qmacros.Replace(`{FINISH}`) + `$|^(?:the )?(?:whole |overall |entire )?(?:project|job|programme|program|schedule|building)$`)
+var finishRef = lazyre.New(`^` + qmacros.Replace(`{FINISH}`) + `$|^(?:the )?(?:whole |overall |entire )?(?:project|job|programme|program|schedule|building)$`)
 
 // projectRef is the whole project ("the critical path of the project").
-var projectRef = regexp.MustCompile(`^(?:the |this |our )?(?:whole |overall |entire )?(?:project|job|programme|program|schedule|building|plan|works)$`)
+var projectRef = lazyre.New(`^(?:the |this |our )?(?:whole |overall |entire )?(?:project|job|programme|program|schedule|building|plan|works)$`)
 
 func xq(kind QuestionKind) func(*parser, groups) (Question, bool) {
 	return func(p *parser, g groups) (Question, bool) {
@@ -364,8 +365,8 @@ func whatIfDuration(p *parser, g groups) (Question, bool) {
 }
 
 var (
-	moreRe = regexp.MustCompile(`\b(?:more|extra|additional|further)\s+(?:working\s+|work\s+|business\s+)?(?:days?|weeks?|hours?|d|wks?|hrs?)\b|\b(?:more|extra|additional|further|another)\s+\d|\b(?:longer|more|extra)\s*\??$`)
-	lessRe = regexp.MustCompile(`\b(?:less|fewer|shorter)\b`)
+	moreRe = lazyre.New(`\b(?:more|extra|additional|further)\s+(?:working\s+|work\s+|business\s+)?(?:days?|weeks?|hours?|d|wks?|hrs?)\b|\b(?:more|extra|additional|further|another)\s+\d|\b(?:longer|more|extra)\s*\??$`)
+	lessRe = lazyre.New(`\b(?:less|fewer|shorter)\b`)
 )
 
 func whatIfDelay(p *parser, g groups) (Question, bool) {
@@ -503,7 +504,7 @@ func (p *parser) question(c *clause) (Question, bool) {
 	return Question{}, false
 }
 
-var showLead = regexp.MustCompile(`^(?:show|list|display|print|give|get|find|explain|describe|check)(?: me| us)? `)
+var showLead = lazyre.New(`^(?:show|list|display|print|give|get|find|explain|describe|check)(?: me| us)? `)
 
 func (p *parser) questionForm(c *clause) (Question, bool) {
 	for _, r := range questions {
@@ -528,7 +529,7 @@ func (r qrule) match(p *parser, c *clause) (Question, bool) {
 
 // whWord starts words that are a question, not a reference ("what is the
 // float": "what is the" names no activity).
-var whWord = regexp.MustCompile(`^(?:what|whats|which|who|why|how|when|where|is|are|does|do)\b`)
+var whWord = lazyre.New(`^(?:what|whats|which|who|why|how|when|where|is|are|does|do)\b`)
 
 // CorrectWords is text's words in lower case with typos corrected as a
 // request's are: an unknown word of four letters or more becomes the one

@@ -1,8 +1,9 @@
 package lang
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 )
 
 // Request is one request of a multi-part prompt ("delete the level 4
@@ -42,9 +43,9 @@ func Requests(src string) []Request {
 
 // sequencedOpeners are the openings that put a clause after the one
 // before it.
-var sequencedOpeners = regexp.MustCompile(`^(?:(?:and|so|ok|okay|,) )*(?:then|after that|afterwards|afterward|finally|next|subsequently|(?:once|when) (?:thats|that is|that s) (?:done|finished|complete))\b`)
+var sequencedOpeners = lazyre.New(`^(?:(?:and|so|ok|okay|,) )*(?:then|after that|afterwards|afterward|finally|next|subsequently|(?:once|when) (?:thats|that is|that s) (?:done|finished|complete))\b`)
 
-var onlySequencingRe = regexp.MustCompile(sequencedOpeners.String() + `(?: ,)?$`)
+var onlySequencingRe = lazyre.New(sequencedOpeners.String() + `(?: ,)?$`)
 
 // onlySequencing reports whether a clause is nothing but a sequencing
 // opener ("after that", "then", "finally,").

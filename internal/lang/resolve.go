@@ -1,12 +1,12 @@
 package lang
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -68,10 +68,10 @@ func notAlnum(r rune) bool {
 func (r *Resolver) Vocabulary() map[string]bool { return r.names }
 
 var (
-	listSep    = regexp.MustCompile(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
-	levelRange = regexp.MustCompile(`\b(?:levels?|floors?|storeys?|l)\s*(\d+)\s+(?:to|through|thru|until)\s+(?:levels?\s*|l)?(\d+)\b`)
-	allLevels  = regexp.MustCompile(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? (?:levels|floors|storeys|stories)|(?:every|each) (?:level|floor|storey))\b`)
-	bareLevel  = regexp.MustCompile(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:(?:levels?|floors?|storeys?|lvl|l)\s*)?(\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:st|nd|rd|th)?(?:\s+(?:floor|level|storey))?$`)
+	listSep    = lazyre.New(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
+	levelRange = lazyre.New(`\b(?:levels?|floors?|storeys?|l)\s*(\d+)\s+(?:to|through|thru|until)\s+(?:levels?\s*|l)?(\d+)\b`)
+	allLevels  = lazyre.New(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? (?:levels|floors|storeys|stories)|(?:every|each) (?:level|floor|storey))\b`)
+	bareLevel  = lazyre.New(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:(?:levels?|floors?|storeys?|lvl|l)\s*)?(\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:st|nd|rd|th)?(?:\s+(?:floor|level|storey))?$`)
 	pluralHead = map[string]bool{"activities": true, "tasks": true, "items": true, "ones": true, "works": true}
 )
 
@@ -382,7 +382,7 @@ func (r *Resolver) resolveOne(p string, inherit []string) Resolution {
 	return Resolution{Status: Ambiguous, Candidates: cands}
 }
 
-var idShaped = regexp.MustCompile(`^(?:[a-z]{1,4}-?\d+|\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
+var idShaped = lazyre.New(`^(?:[a-z]{1,4}-?\d+|\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
 
 func quoted(p string) string {
 	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' && !strings.Contains(p[1:len(p)-1], `"`) {

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -434,10 +435,10 @@ func parseLink(text string) (typ schedule.RelType, lag float64, hasLag bool, res
 }
 
 var (
-	typeRE      = regexp.MustCompile(`(?i)\b(FS|SS|FF|SF|finish[- ]to[- ]start|start[- ]to[- ]start|finish[- ]to[- ]finish|start[- ]to[- ]finish)\b`)
-	leadLagRE   = regexp.MustCompile(`^\s*([+\-−])\s*(\d+(?:\.\d+)?)\s*(?:(?:working\s+)?(days?|d|weeks?|wks?|w)\b)?`)
-	lagPhraseRE = regexp.MustCompile(`(?i)(?:,?\s*(?:with|and|plus|\+)?\s*(?:a|an)?\s*)(?:(?:lag|lead|delay|gap)\s*(?:of|=|:)?\s*(?:[+\-−]?\s*\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)\s*(?:(?:working\s+)?(?:days?|d|weeks?|wks?|w)\b)?|(?:[+\-−]?\s*\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)[\s-]*(?:(?:working\s+)?(?:days?|d|weeks?|wks?|w)\b)[\s-]*(?:of\s+)?(?:lag|lead|delay|gap)?)`)
-	numberRE    = regexp.MustCompile(`(?i)([+\-−]?)\s*(\d+(?:\.\d+)?|\bone\b|\btwo\b|\bthree\b|\bfour\b|\bfive\b|\bsix\b|\bseven\b|\beight\b|\bnine\b|\bten\b|\ba\b|\ban\b)`)
+	typeRE      = lazyre.New(`(?i)\b(FS|SS|FF|SF|finish[- ]to[- ]start|start[- ]to[- ]start|finish[- ]to[- ]finish|start[- ]to[- ]finish)\b`)
+	leadLagRE   = lazyre.New(`^\s*([+\-−])\s*(\d+(?:\.\d+)?)\s*(?:(?:working\s+)?(days?|d|weeks?|wks?|w)\b)?`)
+	lagPhraseRE = lazyre.New(`(?i)(?:,?\s*(?:with|and|plus|\+)?\s*(?:a|an)?\s*)(?:(?:lag|lead|delay|gap)\s*(?:of|=|:)?\s*(?:[+\-−]?\s*\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)\s*(?:(?:working\s+)?(?:days?|d|weeks?|wks?|w)\b)?|(?:[+\-−]?\s*\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)[\s-]*(?:(?:working\s+)?(?:days?|d|weeks?|wks?|w)\b)[\s-]*(?:of\s+)?(?:lag|lead|delay|gap)?)`)
+	numberRE    = lazyre.New(`(?i)([+\-−]?)\s*(\d+(?:\.\d+)?|\bone\b|\btwo\b|\bthree\b|\bfour\b|\bfive\b|\bsix\b|\bseven\b|\beight\b|\bnine\b|\bten\b|\ba\b|\ban\b)`)
 )
 
 var numberWords = map[string]float64{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a": 1, "an": 1}
@@ -489,13 +490,13 @@ func lagFromPhrase(s string) (float64, error) {
 			}
 		}
 		if !found {
-			if !regexp.MustCompile(`\b(a|an)\b`).MatchString(low) {
+			if !lazyre.New(`\b(a|an)\b`).MatchString(low) {
 				return 0, fmt.Errorf("%q has no number of days", s)
 			}
 			v = 1
 		}
 	}
-	if regexp.MustCompile(`\b(weeks?|wks?|w)\b`).MatchString(low) {
+	if lazyre.New(`\b(weeks?|wks?|w)\b`).MatchString(low) {
 		v *= 5
 	}
 	if neg || strings.Contains(low, "lead") {
@@ -528,7 +529,7 @@ func parseLag(value string) (float64, error) {
 
 func validDays(f float64) bool { return f == f && f > -schedule.MaxDays && f < schedule.MaxDays }
 
-var durationRE = regexp.MustCompile(`(?i)^\s*(?:(?:to|of|is|=|:)\s+)?(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)[\s-]*(working\s+days?|days?|d|weeks?|wks?|w)?\b`)
+var durationRE = lazyre.New(`(?i)^\s*(?:(?:to|of|is|=|:)\s+)?(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)[\s-]*(working\s+days?|days?|d|weeks?|wks?|w)?\b`)
 
 // parseDurationValue reads a default duration at the start of value:
 // "3", "3 days", "2 weeks", "a day", "triangular(1,2,4)"; rest is what
@@ -546,7 +547,7 @@ func parseDurationValue(value string) (d string, rest string, err error) {
 			}
 			start := strings.Index(v, cand)
 			before := strings.TrimSpace(v[:start])
-			if before != "" && !regexp.MustCompile(`(?i)^(?:to|of|is|=|:|be|a)$`).MatchString(before) {
+			if before != "" && !lazyre.New(`(?i)^(?:to|of|is|=|:|be|a)$`).MatchString(before) {
 				return "", "", fmt.Errorf("%q is not a duration: want a number of working days or a distribution like triangular(1,2,4)", value)
 			}
 			return strings.ToLower(strings.Join(strings.Fields(cand), "")), v[start+len(cand):], nil
@@ -576,7 +577,7 @@ func parseDurationValue(value string) (d string, rest string, err error) {
 	return d, v[m[1]:], nil
 }
 
-var scopeSuffixRE = regexp.MustCompile(`(?i)^[\s,]*(?:for|on|to|into|before|of)\s+(?:all\s+|any\s+|every\s+|each\s+)?(?:the\s+)?(?:new\s+|future\s+)?(.+?)[\s.!]*$`)
+var scopeSuffixRE = lazyre.New(`(?i)^[\s,]*(?:for|on|to|into|before|of)\s+(?:all\s+|any\s+|every\s+|each\s+)?(?:the\s+)?(?:new\s+|future\s+)?(.+?)[\s.!]*$`)
 
 // scopeSuffix reads " for (new) inspections" after a value.
 func scopeSuffix(rest string) (string, bool) {
@@ -590,7 +591,7 @@ func scopeSuffix(rest string) (string, bool) {
 	}
 	words := strings.TrimSpace(m[1])
 	// "for new links into inspections"
-	if mm := regexp.MustCompile(`(?i)^(?:links?|relationships?|activities|dependencies)\s+(?:into|to|for|before|of)\s+(?:new\s+)?(.+)$`).FindStringSubmatch(words); mm != nil {
+	if mm := lazyre.New(`(?i)^(?:links?|relationships?|activities|dependencies)\s+(?:into|to|for|before|of)\s+(?:new\s+)?(.+)$`).FindStringSubmatch(words); mm != nil {
 		words = mm[1]
 	}
 	if words == "" {
@@ -600,7 +601,7 @@ func scopeSuffix(rest string) (string, bool) {
 }
 
 // Naming placeholders, case-insensitive: the trade and the level.
-var placeholderRE = regexp.MustCompile(`<\s*([A-Za-z]+)\s*>|\{\s*([A-Za-z]+)\s*\}`)
+var placeholderRE = lazyre.New(`<\s*([A-Za-z]+)\s*>|\{\s*([A-Za-z]+)\s*\}`)
 
 func placeholderKind(w string) string {
 	switch strings.ToLower(w) {
@@ -671,7 +672,7 @@ func (p *Preferences) Name(trade, level string) (string, bool) {
 	return name, name != ""
 }
 
-var levelPartRE = regexp.MustCompile(`(?i)[\s\-_,]*(?:\b(?:levels?|lvl|floors?|storey|story|l)\b\s*)?[-_]?\{level\}`)
+var levelPartRE = lazyre.New(`(?i)[\s\-_,]*(?:\b(?:levels?|lvl|floors?|storey|story|l)\b\s*)?[-_]?\{level\}`)
 
 func sentenceCase(s string) string {
 	if s == "" {
@@ -680,7 +681,7 @@ func sentenceCase(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-var parenSynonymsRE = regexp.MustCompile(`([^,;()=|]+?)\s*\(([^()]*)\)`)
+var parenSynonymsRE = lazyre.New(`([^,;()=|]+?)\s*\(([^()]*)\)`)
 
 // ParseTrades reads a trade vocabulary: entries separated by commas or
 // semicolons, each a trade word with optional synonyms after '=' (several

@@ -2,8 +2,9 @@ package prefs
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 )
 
 // Statement is one preference a reviewer asked to keep, as the Set call it
@@ -115,17 +116,17 @@ func sentences(text string) []string {
 }
 
 var (
-	leadRE = regexp.MustCompile(`(?i)^(?:(?:also|and|but|oh|ok|okay|please|pls|so|plus|btw|fyi|one more thing)\b[,:]?\s*)*` +
+	leadRE = lazyre.New(`(?i)^(?:(?:also|and|but|oh|ok|okay|please|pls|so|plus|btw|fyi|one more thing)\b[,:]?\s*)*` +
 		`(?:remember(?:\s+(?:that|this|for\s+(?:next\s+time|the\s+future|this\s+schedule)))?\b|from\s+now\s+on\b|going\s+forward\b|in\s+(?:the\s+)?future\b|for\s+the\s+future\b|` +
 		`next\s+time\b|always\b|by\s+default\b|as\s+a\s+(?:rule|default)\b|keep\s+in\s+mind(?:\s+that)?\b|make\s+a\s+note(?:\s+that)?\b|note\s+for\s+(?:the\s+)?future\b|` +
 		`(?:save|store|keep)\s+(?:this\s+|that\s+|it\s+)?as\s+a\s+(?:preference|default)\b|(?:save|store|keep)\s+(?:a\s+|the\s+|this\s+)?(?:preference|default)\b|preference\b|for\s+all\s+future\s+(?:work|requests|changes)\b)` +
 		`\s*[:,\-–—]?\s*(.*)$`)
-	trailRE = regexp.MustCompile(`(?i)^(.*?)[\s,;-]*\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|by\s+default|always|for\s+all\s+future\s+(?:work|requests|changes)|as\s+a\s+rule|please\s+remember(?:\s+that)?|remember\s+that)[\s.!]*$`)
+	trailRE = lazyre.New(`(?i)^(.*?)[\s,;-]*\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|by\s+default|always|for\s+all\s+future\s+(?:work|requests|changes)|as\s+a\s+rule|please\s+remember(?:\s+that)?|remember\s+that)[\s.!]*$`)
 )
 
 // strongRE is a sentence that certainly asks to keep something: what it
 // says that is not understood is a note, never planned as a change.
-var strongRE = regexp.MustCompile(`(?i)\b(?:remember|keep\s+in\s+mind|make\s+a\s+note|note\s+for|preference|for\s+next\s+time|for\s+the\s+future)\b`)
+var strongRE = lazyre.New(`(?i)\b(?:remember|keep\s+in\s+mind|make\s+a\s+note|note\s+for|preference|for\s+next\s+time|for\s+the\s+future)\b`)
 
 // rememberBody reports whether a sentence asks to keep a preference, and
 // its words without the asking.
@@ -135,7 +136,7 @@ func rememberBody(sent string) (string, bool) {
 		body := strings.TrimSpace(m[1])
 		// "remember" alone, as in "remember to link X", is a request,
 		// not a preference, unless it says what to keep.
-		if regexp.MustCompile(`(?i)^to\s+`).MatchString(body) && !regexp.MustCompile(`(?i)\b(?:new|default|future|all)\b`).MatchString(body) {
+		if lazyre.New(`(?i)^to\s+`).MatchString(body) && !lazyre.New(`(?i)\b(?:new|default|future|all)\b`).MatchString(body) {
 			return "", false
 		}
 		return cleanBody(body), true
@@ -152,8 +153,8 @@ func cleanBody(b string) string {
 	if len(b) > 1 && (b[0] == '"' && b[len(b)-1] == '"' || b[0] == '\'' && b[len(b)-1] == '\'') {
 		b = b[1 : len(b)-1]
 	}
-	b = regexp.MustCompile(`(?i)^(?:that|this|to)\s+`).ReplaceAllString(b, "")
-	b = regexp.MustCompile(`(?i)[\s,]*\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|by\s+default|please|thanks|thank\s+you)\b[\s,]*$`).ReplaceAllString(b, "")
+	b = lazyre.New(`(?i)^(?:that|this|to)\s+`).ReplaceAllString(b, "")
+	b = lazyre.New(`(?i)[\s,]*\b(?:from\s+now\s+on|going\s+forward|in\s+(?:the\s+)?future|by\s+default|please|thanks|thank\s+you)\b[\s,]*$`).ReplaceAllString(b, "")
 	return strings.TrimSpace(b)
 }
 
@@ -169,9 +170,9 @@ func readBody(sent, body string) ([]Statement, string) {
 	return nil, fmt.Sprintf("%q: not understood as a preference, nothing saved: %s", sent, RememberHint)
 }
 
-var continuationRE = regexp.MustCompile(`(?i)^(?:and|also|plus|as\s+well\s+as|and\s+also)\b[\s,:]*(.+)$`)
+var continuationRE = lazyre.New(`(?i)^(?:and|also|plus|as\s+well\s+as|and\s+also)\b[\s,:]*(.+)$`)
 
-var joinRE = regexp.MustCompile(`(?i)\s*(?:,?\s+and\s+(?:also\s+)?|,\s*(?:also\s+)?|\s+also\s+)\s*`)
+var joinRE = lazyre.New(`(?i)\s*(?:,?\s+and\s+(?:also\s+)?|,\s*(?:also\s+)?|\s+also\s+)\s*`)
 
 // readMany reads body as one preference or as a preference, a joining
 // word and more preferences. Parts are tried left to right, each suffix
@@ -203,7 +204,7 @@ func readMany(sent, body string) ([]Statement, bool) {
 	return best[0], ok[0]
 }
 
-var generalRE = regexp.MustCompile(`(?i)\b(?:activities|activity|links?|relationships?|everything|all|every|any|tasks?)\b`)
+var generalRE = lazyre.New(`(?i)\b(?:activities|activity|links?|relationships?|everything|all|every|any|tasks?)\b`)
 
 // inheritScope gives the statements after a scoped one its kind of work
 // when their words name none: "new inspections take 1 day and follow
@@ -252,9 +253,9 @@ func readOne(sent, body string) (Statement, bool) {
 }
 
 var (
-	quotedRE      = regexp.MustCompile(`"([^"]+)"|'([^']+)'|“([^”]+)”|` + "`([^`]+)`")
-	namingStopRE  = regexp.MustCompile(`(?i)^(?:use|using|name|names|named|naming|call|called|calling|pattern|format|like|as|is|be|by|with|to|the|a|activities|activity|new|them|it|should|must|will|always|please)[:,]?$`)
-	namingWordsRE = regexp.MustCompile(`(?i)\b(?:name|names|named|naming|call|called|pattern|format|title|titled)\b`)
+	quotedRE      = lazyre.New(`"([^"]+)"|'([^']+)'|“([^”]+)”|` + "`([^`]+)`")
+	namingStopRE  = lazyre.New(`(?i)^(?:use|using|name|names|named|naming|call|called|calling|pattern|format|like|as|is|be|by|with|to|the|a|activities|activity|new|them|it|should|must|will|always|please)[:,]?$`)
+	namingWordsRE = lazyre.New(`(?i)\b(?:name|names|named|naming|call|called|pattern|format|title|titled)\b`)
 )
 
 // readNaming reads "name new activities <Trade> Level <n>", "new
@@ -297,7 +298,7 @@ func readNaming(body string) (string, string, bool) {
 		end = strings.Index(body[end:], w) + end + len(w)
 	}
 	pat := strings.Trim(strings.TrimSpace(body[start:end]), `:,."'“”`)
-	if !namingWordsRE.MatchString(body) && strings.TrimSpace(body[:start]+body[end:]) != "" && !regexp.MustCompile(`(?i)\bnew\s+(?:activities|activity|tasks?|work)\b`).MatchString(body) {
+	if !namingWordsRE.MatchString(body) && strings.TrimSpace(body[:start]+body[end:]) != "" && !lazyre.New(`(?i)\bnew\s+(?:activities|activity|tasks?|work)\b`).MatchString(body) {
 		return "", "", false
 	}
 	return "naming", pat, true
@@ -307,14 +308,14 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 
 // fillers are the words around a preference that are not its kind of
 // work ("use … for new inspections": "inspection" remains).
-var fillerRE = regexp.MustCompile(`(?i)\b(?:please|use|using|used|make|set|put|give|apply|default|defaults|defaulted|to|should|shall|must|will|would|be|being|been|with|a|an|the|link|links|linked|linking|relationship|relationships|relation|relations|dependency|dependencies|type|types|lag|lags|lead|logic|always|get|gets|got|are|is|was|for|by|as|new|all|each|every|any|on|into|onto|of|and|them|they|it|its|their|have|has|had|need|needs|follow|follows|following|tie|tied|ties|connect|connected|after|before|predecessors?|successors?|work|works|duration|durations|take|takes|taking|last|lasts|long|days?|weeks?|working|d|wks?|w|added|future|from|now|then|in|at|when|whenever|adding|add|you|we|i|my|our|like|so|too|also|plus|minus|or|there|that|this|these|those|unless|otherwise|stated|said|specified|no|not|one|ones|item|items|thing|things|ones|should|could|can|do|does|go|goes|just|only|start|starts|finish|finishes|schedule)\b`)
+var fillerRE = lazyre.New(`(?i)\b(?:please|use|using|used|make|set|put|give|apply|default|defaults|defaulted|to|should|shall|must|will|would|be|being|been|with|a|an|the|link|links|linked|linking|relationship|relationships|relation|relations|dependency|dependencies|type|types|lag|lags|lead|logic|always|get|gets|got|are|is|was|for|by|as|new|all|each|every|any|on|into|onto|of|and|them|they|it|its|their|have|has|had|need|needs|follow|follows|following|tie|tied|ties|connect|connected|after|before|predecessors?|successors?|work|works|duration|durations|take|takes|taking|last|lasts|long|days?|weeks?|working|d|wks?|w|added|future|from|now|then|in|at|when|whenever|adding|add|you|we|i|my|our|like|so|too|also|plus|minus|or|there|that|this|these|those|unless|otherwise|stated|said|specified|no|not|one|ones|item|items|thing|things|ones|should|could|can|do|does|go|goes|just|only|start|starts|finish|finishes|schedule)\b`)
 
 // scopeOf is what remains of words once the preference's own words are
 // taken out: the kind of work, or "" for all; ok is false when too much
 // remains to be a kind of work.
 func scopeOf(words string) (string, bool) {
 	w := fillerRE.ReplaceAllString(words, " ")
-	w = regexp.MustCompile(`[^\p{L}\p{N}\s-]`).ReplaceAllString(w, " ")
+	w = lazyre.New(`[^\p{L}\p{N}\s-]`).ReplaceAllString(w, " ")
 	w = strings.Join(strings.Fields(w), " ")
 	s := NormalizeScope(w)
 	if len(strings.Fields(s)) > 3 || strings.ContainsAny(s, "0123456789") || typeRE.MatchString(s) {
@@ -337,10 +338,10 @@ func readLink(body string) (string, string, bool) {
 	before := body[:loc[0]]
 	if !hasLag {
 		// "a 7 day FS lag": the days before the type.
-		if m := daysRE.FindStringSubmatchIndex(before); m != nil && strings.TrimSpace(before[m[1]:]) == "" && !regexp.MustCompile(`(?i)^(?:a|an)$`).MatchString(before[m[2]:m[3]]) {
+		if m := daysRE.FindStringSubmatchIndex(before); m != nil && strings.TrimSpace(before[m[1]:]) == "" && !lazyre.New(`(?i)^(?:a|an)$`).MatchString(before[m[2]:m[3]]) {
 			if v, err := lagFromPhrase(before[m[0]:m[1]]); err == nil {
 				lag = v
-				if regexp.MustCompile(`(?i)\blead\b`).MatchString(body) && lag > 0 {
+				if lazyre.New(`(?i)\blead\b`).MatchString(body) && lag > 0 {
 					lag = -lag
 				}
 				before = before[:m[0]] + " " + before[m[1]:]
@@ -354,7 +355,7 @@ func readLink(body string) (string, string, bool) {
 	return scopedKey("link", scope), FormatLink(typ, lag), true
 }
 
-var lagWordRE = regexp.MustCompile(`(?i)\b(?:lag|lead|delay|gap)\b`)
+var lagWordRE = lazyre.New(`(?i)\b(?:lag|lead|delay|gap)\b`)
 
 // readLagOnly reads "a 2 day lag on new links", "lag new inspections by 1 day".
 func readLagOnly(body string) (string, string, bool) {
@@ -377,9 +378,9 @@ func readLagOnly(body string) (string, string, bool) {
 }
 
 var (
-	distributionRE = regexp.MustCompile(`(?i)\b(?:triangular|pert|uniform|normal)\s*\([^)]*\)`)
-	daysRE         = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)[\s-]*(working[\s-]+days?|days?|d|weeks?|wks?|w)\b`)
-	durNumberRE    = regexp.MustCompile(`(?i)\bduration\b[^0-9]*?(\d+(?:\.\d+)?)`)
+	distributionRE = lazyre.New(`(?i)\b(?:triangular|pert|uniform|normal)\s*\([^)]*\)`)
+	daysRE         = lazyre.New(`(?i)\b(\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|a|an)[\s-]*(working[\s-]+days?|days?|d|weeks?|wks?|w)\b`)
+	durNumberRE    = lazyre.New(`(?i)\bduration\b[^0-9]*?(\d+(?:\.\d+)?)`)
 )
 
 // readDuration reads "new activities default to 3 days", "default
@@ -402,7 +403,7 @@ func readDuration(body string) (string, string, bool) {
 	default:
 		return "", "", false
 	}
-	if regexp.MustCompile(`(?i)^(?:a|an)\b`).MatchString(value) && !regexp.MustCompile(`(?i)\b(?:take|takes|last|lasts|duration|default|defaults)\b`).MatchString(body) {
+	if lazyre.New(`(?i)^(?:a|an)\b`).MatchString(value) && !lazyre.New(`(?i)\b(?:take|takes|last|lasts|duration|default|defaults)\b`).MatchString(body) {
 		return "", "", false
 	}
 	scope, ok := scopeOf(body[:span[0]] + " " + body[span[1]:])
@@ -413,20 +414,20 @@ func readDuration(body string) (string, string, bool) {
 }
 
 type tradeForm struct {
-	re       *regexp.Regexp
+	re       *lazyre.Regexp
 	syn, trd int // submatch indexes; trd 0 with syn 0: a list of trades in 1
 }
 
 var tradeForms = []tradeForm{
-	{regexp.MustCompile(`(?i)^(?:treat|read|count|consider|take|understand)\s+(.+?)\s+as\s+(?:a\s+|an\s+)?(?:synonym\s+(?:of|for)\s+|meaning\s+)?(.+)$`), 1, 2},
-	{regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+(?:also\s+)?(?:called|known\s+as|referred\s+to\s+as|written\s+as|spelled\s+as)\s+(.+)$`), 2, 1},
-	{regexp.MustCompile(`(?i)^(.+?)\s+(?:aka|a\.k\.a\.?|also\s+known\s+as)\s+(.+)$`), 2, 1},
-	{regexp.MustCompile(`(?i)^(?:we|they|i|people|crews?|site)\s+(?:say|write|use|call\s+it)\s+(.+?)\s+(?:for|instead\s+of|to\s+mean|meaning)\s+(.+)$`), 1, 2},
-	{regexp.MustCompile(`(?i)^(.+?)\s+(?:means|mean|=|is\s+the\s+same\s+as|are\s+the\s+same\s+as|is\s+the\s+same\s+trade\s+as|is\s+another\s+(?:word|name|term)\s+for|is\s+a\s+synonym\s+(?:of|for)|is\s+just|are\s+just|should\s+be\s+read\s+as|refers\s+to|stands\s+for|counts\s+as|equals)\s+(.+)$`), 1, 2},
-	{regexp.MustCompile(`(?i)^(?:the\s+|our\s+)?(?:trades?|trade\s+(?:vocabulary|words|list|names))\s*(?:are|is|include|includes|:)\s*(.+)$`), 0, 0},
-	{regexp.MustCompile(`(?i)^(?:add|use|recogni[sz]e|know|learn)\s+(?:the\s+)?(?:trades?|trade\s+words?|words?)\s+(.+)$`), 0, 0},
-	{regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+(?:a\s+|an\s+)?trades?$`), 0, 0},
-	{regexp.MustCompile(`(?i)^(.+?)\s+(?:is|are)\s+(.+)$`), 1, 2},
+	{lazyre.New(`(?i)^(?:treat|read|count|consider|take|understand)\s+(.+?)\s+as\s+(?:a\s+|an\s+)?(?:synonym\s+(?:of|for)\s+|meaning\s+)?(.+)$`), 1, 2},
+	{lazyre.New(`(?i)^(.+?)\s+(?:is|are)\s+(?:also\s+)?(?:called|known\s+as|referred\s+to\s+as|written\s+as|spelled\s+as)\s+(.+)$`), 2, 1},
+	{lazyre.New(`(?i)^(.+?)\s+(?:aka|a\.k\.a\.?|also\s+known\s+as)\s+(.+)$`), 2, 1},
+	{lazyre.New(`(?i)^(?:we|they|i|people|crews?|site)\s+(?:say|write|use|call\s+it)\s+(.+?)\s+(?:for|instead\s+of|to\s+mean|meaning)\s+(.+)$`), 1, 2},
+	{lazyre.New(`(?i)^(.+?)\s+(?:means|mean|=|is\s+the\s+same\s+as|are\s+the\s+same\s+as|is\s+the\s+same\s+trade\s+as|is\s+another\s+(?:word|name|term)\s+for|is\s+a\s+synonym\s+(?:of|for)|is\s+just|are\s+just|should\s+be\s+read\s+as|refers\s+to|stands\s+for|counts\s+as|equals)\s+(.+)$`), 1, 2},
+	{lazyre.New(`(?i)^(?:the\s+|our\s+)?(?:trades?|trade\s+(?:vocabulary|words|list|names))\s*(?:are|is|include|includes|:)\s*(.+)$`), 0, 0},
+	{lazyre.New(`(?i)^(?:add|use|recogni[sz]e|know|learn)\s+(?:the\s+)?(?:trades?|trade\s+words?|words?)\s+(.+)$`), 0, 0},
+	{lazyre.New(`(?i)^(.+?)\s+(?:is|are)\s+(?:a\s+|an\s+)?trades?$`), 0, 0},
+	{lazyre.New(`(?i)^(.+?)\s+(?:is|are)\s+(.+)$`), 1, 2},
 }
 
 // readTrade reads trade words: "gypsum board is drywall", "drywall is
@@ -441,7 +442,7 @@ func readTrade(body string) (string, string, bool) {
 		}
 		if f.syn == 0 {
 			var names []string
-			for _, w := range regexp.MustCompile(`(?i)\s*(?:,|\band\b|&)\s*`).Split(m[1], -1) {
+			for _, w := range lazyre.New(`(?i)\s*(?:,|\band\b|&)\s*`).Split(m[1], -1) {
 				if w = tradeWords(w); w != "" {
 					names = append(names, w)
 				}
@@ -453,7 +454,7 @@ func readTrade(body string) (string, string, bool) {
 		}
 		trd := tradeWords(m[f.trd])
 		var syns []string
-		for _, w := range regexp.MustCompile(`(?i)\s*(?:,|\band\b|\bor\b|&|/)\s*`).Split(m[f.syn], -1) {
+		for _, w := range lazyre.New(`(?i)\s*(?:,|\band\b|\bor\b|&|/)\s*`).Split(m[f.syn], -1) {
 			if w = tradeWords(w); w != "" && w != trd {
 				syns = append(syns, w)
 			}
@@ -471,8 +472,8 @@ func readTrade(body string) (string, string, bool) {
 
 func tradeWords(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'“”.,:`)
-	s = regexp.MustCompile(`(?i)^(?:the|a|an|our|my|what\s+we\s+call|the\s+word|the\s+trade)\s+`).ReplaceAllString(s, "")
-	s = regexp.MustCompile(`(?i)\s+(?:work|trade|too|also)$`).ReplaceAllString(s, "")
+	s = lazyre.New(`(?i)^(?:the|a|an|our|my|what\s+we\s+call|the\s+word|the\s+trade)\s+`).ReplaceAllString(s, "")
+	s = lazyre.New(`(?i)\s+(?:work|trade|too|also)$`).ReplaceAllString(s, "")
 	return normWords(strings.Trim(s, `"'“”`))
 }
 
@@ -483,7 +484,7 @@ func plainWords(ws ...string) bool {
 		if w == "" || len(strings.Fields(w)) > 4 || strings.ContainsAny(w, "0123456789{}<>()[]=+") || typeRE.MatchString(w) {
 			return false
 		}
-		if regexp.MustCompile(`(?i)\b(?:delete|remove|add|link|move|not|wrong|should|must|activity|activities|level|floor|duration|days?|lag|this|that|it)\b`).MatchString(w) {
+		if lazyre.New(`(?i)\b(?:delete|remove|add|link|move|not|wrong|should|must|activity|activities|level|floor|duration|days?|lag|this|that|it)\b`).MatchString(w) {
 			return false
 		}
 	}

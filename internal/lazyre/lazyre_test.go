@@ -1,0 +1,49 @@
+package lazyre
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestCompiledOnFirstUseOnceAcrossGoroutines(t *testing.T) {
+	r := New(`^(?P<word>[a-z]+) (\d+)$`)
+	if r.re != nil {
+		t.Fatal("compiled before use")
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if !r.MatchString("level 4") {
+				t.Error("no match")
+			}
+		}()
+	}
+	wg.Wait()
+	for _, tc := range []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"String", r.String(), `^(?P<word>[a-z]+) (\d+)$`},
+		{"SubexpIndex", r.SubexpIndex("word"), 1},
+		{"FindStringSubmatch", r.FindStringSubmatch("floor 2")[2], "2"},
+		{"ReplaceAllString", r.ReplaceAllString("floor 2", "${word}"), "floor"},
+		{"Split", len(New(`,`).Split("a,b,c", -1)), 3},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s = %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+func TestInvalidPatternPanicsOnUse(t *testing.T) {
+	r := New(`(`)
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	r.MatchString("x")
+}
