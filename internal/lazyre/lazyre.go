@@ -23,8 +23,8 @@ var (
 )
 
 // New is a pattern to compile on first use; an invalid pattern panics then
-// (as regexp.MustCompile would at init), and Each lets a test compile them
-// all.
+// (as regexp.MustCompile would at init); CompileAll lets a test compile
+// them all.
 func New(src string) *Regexp {
 	r := &Regexp{src: src}
 	mu.Lock()
@@ -40,14 +40,18 @@ func Wrap(re *regexp.Regexp) *Regexp {
 	return r
 }
 
-// Each calls f with every pattern made so far (tests compile them all).
-func Each(f func(*Regexp)) {
+// CompileAll compiles every pattern made so far (a package's tests call
+// it, so a bad pattern fails there) and says how many there are.
+func CompileAll() (n int, err error) {
 	mu.Lock()
 	list := append([]*Regexp(nil), all...)
 	mu.Unlock()
 	for _, r := range list {
-		f(r)
+		if _, err := regexp.Compile(r.src); err != nil {
+			return len(list), err
+		}
 	}
+	return len(list), nil
 }
 
 // Compiled is the compiled expression.

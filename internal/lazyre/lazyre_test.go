@@ -47,3 +47,10 @@ func TestInvalidPatternPanicsOnUse(t *testing.T) {
 	}()
 	r.MatchString("x")
 }
+
+func TestCompileAllReportsABadPattern(t *testing.T) {
+	New(`[a-`)
+	if _, err := CompileAll(); err == nil {
+		t.Fatal("no error for [a-")
+	}
+}
