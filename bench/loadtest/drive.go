@@ -9,6 +9,7 @@ import (
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -83,7 +84,8 @@ type outcome struct {
 const patience = 3 * time.Minute
 
 // retry calls f until it succeeds, ctx ends or patience runs out; a
-// refusal (the dispatch said no) is not retried.
+// refusal (the dispatch said no: an application error from its Update
+// validator or handler) is not retried.
 func retry[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
 	deadline := time.Now().Add(patience)
 	for {
@@ -91,7 +93,8 @@ func retry[T any](ctx context.Context, f func(context.Context) (T, error)) (T, e
 		v, err := f(callCtx)
 		cancel()
 		var refused *dispatches.RefusedError
-		if err == nil || errors.As(err, &refused) || ctx.Err() != nil || time.Now().After(deadline) {
+		var app *temporal.ApplicationError
+		if err == nil || errors.As(err, &refused) || errors.As(err, &app) || ctx.Err() != nil || time.Now().After(deadline) {
 			return v, err
 		}
 		time.Sleep(500 * time.Millisecond)
