@@ -108,7 +108,7 @@ func (c *Coordinator) settle(ctx context.Context, scheduleID string, force bool)
 		if in.Owner == Self() {
 			continue
 		}
-		if err := c.repair(context.WithoutCancel(ctx), log, in); err != nil {
+		if err := c.repairPatiently(context.WithoutCancel(ctx), log, in); err != nil {
 			return repaired, fmt.Errorf("repairing schedule %q after an interrupted write: %w", scheduleID, err)
 		}
 		repaired++
@@ -133,6 +133,22 @@ func (c *Coordinator) atomic() (Atomic, bool) {
 		return nil, false
 	}
 	return a, true
+}
+
+// repairPatiently repairs, trying again for a few seconds when the repair
+// fails: a writer killed as it committed may leave its transaction still
+// committing on the graph server, and a read meanwhile (Neo4j reads at
+// read-committed) can see a mix of the two versions. The repair is
+// idempotent.
+func (c *Coordinator) repairPatiently(ctx context.Context, log IntentLog, in Intent) error {
+	var err error
+	for wait := 100 * time.Millisecond; wait <= 3200*time.Millisecond; wait *= 2 {
+		if err = c.repair(ctx, log, in); err == nil {
+			return nil
+		}
+		time.Sleep(wait)
+	}
+	return err
 }
 
 // repair finishes an interrupted write. The graph store writes in one
