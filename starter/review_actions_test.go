@@ -40,7 +40,11 @@ func TestReviewActionsUsage(t *testing.T) {
 func TestReviewActionsSent(t *testing.T) {
 	f := &fakeTemporal{result: workflows.DispatchResult{Status: workflows.StatusCancelled, Rounds: 1, Reviewer: "bob"}}
 	// Redo and back start another round: nothing to wait for.
-	for d, next := range map[string]string{"redo": "the next round is being planned", "back": "the next round applies the previous round's changes again"} {
+	for _, tc := range []struct{ d, next string }{
+		{"redo", "the next round is being planned"},
+		{"back", "the next round applies the previous round's changes again"},
+	} {
+		d, next := tc.d, tc.next
 		code, out, errOut := runFake(t, f, "", "review", "dispatch-building", d, "--round", "2", "--as", "bob")
 		if code != exitOK || out != "" || !strings.Contains(errOut, d+" sent as bob") || !strings.Contains(errOut, next) {
 			t.Errorf("review %s: exit %d, stdout %q, stderr %q", d, code, out, errOut)

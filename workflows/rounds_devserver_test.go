@@ -129,9 +129,25 @@ func TestReviewRoundsOnDevServer(t *testing.T) {
 			return done
 		}
 		bob := send(workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "bob", Round: 1})
-		time.Sleep(time.Second)
+		// Bob's review is admitted once the server has scheduled a workflow
+		// task for it (no worker is polling): only then send Alice's, so
+		// the order does not hang on how busy the machine is.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			d, err := l.c.DescribeWorkflowExecution(l.ctx, run.GetID(), run.GetRunID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.GetPendingWorkflowTask() != nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("bob's review was not admitted within 30 s")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 		alice := send(workflows.Review{Decision: workflows.DecisionReject, Feedback: "keep the hoarding", Reviewer: "alice", Round: 1})
-		time.Sleep(time.Second)
+		time.Sleep(2 * time.Second)
 		w = l.worker(scope.Rules{})
 		if err := <-bob; err != nil {
 			t.Fatalf("bob's review: %v", err)
