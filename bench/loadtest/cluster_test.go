@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
+
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // clusterUnderTest is the cluster of scripts/cluster.sh that .ci/run
@@ -107,8 +110,21 @@ func TestClusterDispatchesEveryReviewKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	// The cluster's workers must be polling (they exit if they cannot
+	// open the stores): say so instead of waiting on dispatches.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Second) {
+		tq, err := c.DescribeTaskQueue(ctx, workflows.TaskQueue, enums.TASK_QUEUE_TYPE_ACTIVITY)
+		if err == nil && len(tq.GetPollers()) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no worker polls the cluster's task queue (%v): see .cluster/log/worker-*.log", err)
+		}
+	}
+	runCtx, cancel := context.WithTimeout(ctx, 4*time.Minute)
+	defer cancel()
 	// 2 schedules x 5 dispatches: every kind on each.
-	r, outcomes := load(ctx, c, ids, 10, nil)
+	r, outcomes := load(runCtx, c, ids, 10, nil)
 	verify(ctx, stores, base, ids, outcomes, r)
 	for _, k := range []kind{accept, reject, feedback, clarify} {
 		if r.Kinds[k.String()] == 0 {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -78,13 +79,25 @@ func (s *Store) createSchema(ctx context.Context) error {
 	session := s.session(ctx, neo4j.AccessModeWrite)
 	defer session.Close(ctx)
 	for _, stmt := range schemaStatements {
-		result, err := session.Run(ctx, stmt, nil)
-		if err == nil {
-			_, err = result.Consume(ctx)
-		}
-		// Two stores opening at once may race to create the same rule.
-		if err != nil && !alreadyExists(err) {
-			return fmt.Errorf("neo4j %s: creating constraints and indexes: %w", s.where, err)
+		// Two stores opening at once on a new database (workers started
+		// together) race: one may find the rule made, or the server may
+		// break a deadlock between them — a transient error, tried again.
+		for attempt := 1; ; attempt++ {
+			result, err := session.Run(ctx, stmt, nil)
+			if err == nil {
+				_, err = result.Consume(ctx)
+			}
+			if err == nil || alreadyExists(err) {
+				break
+			}
+			if !neo4j.IsRetryable(err) || attempt == 10 {
+				return fmt.Errorf("neo4j %s: creating constraints and indexes: %w", s.where, err)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
+			}
 		}
 	}
 	return nil
