@@ -231,8 +231,10 @@ start_services() {
 		tcp_open 127.0.0.1 "$(port_of "$svc")" && die "port $(port_of "$svc") ($svc) is taken by another process"
 		log "starting $svc on 127.0.0.1:$(port_of "$svc")"
 		start_service "$svc"
+		# One at a time: on a new database the first service writes the
+		# cluster metadata, and services racing to do it fail.
+		wait_port "$(port_of "$svc")" "$svc"
 	done
-	wait_port "$FRONTEND_PORT" frontend
 }
 
 up() {
