@@ -26,7 +26,7 @@ def sh(*args, **kw):
     return subprocess.run(args, cwd=ROOT, env=ENV, check=True, text=True, **kw)
 
 
-def timed(args, stdout_path):
+def timed(args, stdout_path=os.devnull):
     """Wall time and peak RSS (MiB) of one whole command, from exec to exit."""
     with open(stdout_path, "w") as out, open(os.devnull, "w") as err:
         start = time.perf_counter()
@@ -38,6 +38,15 @@ def timed(args, stdout_path):
     if proc.returncode != 0:
         sys.exit(f"{args[0]} failed: {stderr}")
     return wall, usage.ru_maxrss / 1024, stderr
+
+
+def cpu_model():
+    """The CPU's model name, or "unknown"."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        return "unknown"
 
 
 def go_benchmarks():
@@ -350,12 +359,7 @@ def main():
     g100 = {r["bench"]: r for r in gb if r["activities"] == 100000}
     g1m = {r["bench"]: r for r in gb if r["activities"] == 1000000}
 
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_model()
     go_version = sh("go", "version", capture_output=True).stdout.strip()
     import networkx
     lines = [

@@ -22,6 +22,7 @@ In one run on one machine:
   5. times the whole command on 100,000 activities x 1,000 iterations.
 """
 
+import importlib.util
 import json
 import os
 import platform
@@ -39,21 +40,11 @@ HEADER = "## Schedule risk (Monte Carlo)"
 BIN = os.path.join(ROOT, "bin", "autoscheduler")
 
 
-def sh(*args, **kw):
-    return subprocess.run(args, cwd=ROOT, env=ENV, check=True, text=True, **kw)
-
-
-def timed(args, stdout_path=os.devnull):
-    """Wall time (s) and peak RSS (MiB) of one whole command."""
-    with open(stdout_path, "w") as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=out, stderr=subprocess.PIPE, text=True)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        err = proc.stderr.read()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{args} failed: {err}")
-    return wall, usage.ru_maxrss / 1024, err
+# The whole-command timing, shell and CPU name of the main benchmark script.
+_spec = importlib.util.spec_from_file_location("bench_main", os.path.join(ROOT, "bench", "run.py"))
+_main = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_main)
+sh, timed, cpu_model = _main.sh, _main.timed, _main.cpu_model
 
 
 def bench_ns(name, path):
@@ -132,12 +123,7 @@ def section():
     peer_wall = statistics.median(w for w, _ in peer)
     big_wall = statistics.median(w for w, _ in big)
     passes = 10000 * pass_ns / 1e9
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_model()
     import numpy
     goversion = sh("go", "version", capture_output=True).stdout.strip()
     ph = {k: statistics.median(p[k] for p in phases) for k in phases[0]}
