@@ -141,12 +141,10 @@ func (c *Coordinator) atomic() (Atomic, bool) {
 // read-committed) can see a mix of the two versions. The repair is
 // idempotent.
 func (c *Coordinator) repairPatiently(ctx context.Context, log IntentLog, in Intent) error {
-	var err error
-	for wait := 100 * time.Millisecond; wait <= 3200*time.Millisecond; wait *= 2 {
-		if err = c.repair(ctx, log, in); err == nil {
-			return nil
-		}
+	err := c.repair(ctx, log, in)
+	for wait := 100 * time.Millisecond; err != nil && wait <= 3200*time.Millisecond; wait *= 2 {
 		time.Sleep(wait)
+		err = c.repair(ctx, log, in)
 	}
 	return err
 }

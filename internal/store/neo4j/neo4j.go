@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -80,24 +79,14 @@ func (s *Store) createSchema(ctx context.Context) error {
 	defer session.Close(ctx)
 	for _, stmt := range schemaStatements {
 		// Two stores opening at once on a new database (workers started
-		// together) race: one may find the rule made, or the server may
-		// break a deadlock between them — a transient error, tried again.
-		for attempt := 1; ; attempt++ {
-			result, err := session.Run(ctx, stmt, nil)
-			if err == nil {
-				_, err = result.Consume(ctx)
-			}
-			if err == nil || alreadyExists(err) {
-				break
-			}
-			if !neo4j.IsRetryable(err) || attempt == 10 {
-				return fmt.Errorf("neo4j %s: creating constraints and indexes: %w", s.where, err)
-			}
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
-			}
+		// together) race: one may find the rule made (not an error), or
+		// the server may break a deadlock between them, a transient error
+		// the managed transaction tries again.
+		_, err := neo4j.ExecuteWrite(ctx, session, func(tx neo4j.ManagedTransaction) (struct{}, error) {
+			return struct{}{}, exec(ctx, tx, stmt, nil)
+		})
+		if err != nil && !alreadyExists(err) {
+			return fmt.Errorf("neo4j %s: creating constraints and indexes: %w", s.where, err)
 		}
 	}
 	return nil
