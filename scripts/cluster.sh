@@ -70,7 +70,7 @@ as_postgres() {
 
 build() {
 	# Contents only (not paths): every checkout shares the cached build.
-	local stamp=$CACHE/built-$TEMPORAL_VERSION-$(cat "$SRC/go.sum" "$SRC/setup/main.go" "$SRC/server/main.go" | sha256sum | cut -c1-12)
+	local stamp=$CACHE/built-$TEMPORAL_VERSION-$(cat "$SRC/go.sum" $(find "$SRC" -name '*.go' ! -name '*_test.go' | sort) | sha256sum | cut -c1-12)
 	if [ -f "$stamp" ] && [ -x "$CACHE/temporal-server" ]; then return; fi
 	log "building the Temporal server $TEMPORAL_VERSION, its SQL tool and the setup (a few minutes the first time)"
 	mkdir -p "$CACHE"

@@ -10,7 +10,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"strings"
 	_ "time/tzdata"
 
+	"github.com/autoscheduler/autoscheduler/tools/temporal-cluster/tlsdir"
 	"go.temporal.io/server/common/authorization"
 	"go.temporal.io/server/common/config"
 	"go.temporal.io/server/common/log"
@@ -75,21 +75,13 @@ func run(configFile, tlsDir string, services []string) error {
 // secured is the frontend's TLS and the authorization that goes with it.
 func secured(dir string) ([]temporal.ServerOption, error) {
 	file := func(name string) string { return dir + "/" + name }
-	caPEM, err := os.ReadFile(file("ca.pem"))
-	if err != nil {
-		return nil, err
-	}
-	ca := x509.NewCertPool()
-	if !ca.AppendCertsFromPEM(caPEM) {
-		return nil, fmt.Errorf("%s holds no certificate", file("ca.pem"))
-	}
-	server, err := tls.LoadX509KeyPair(file("server.pem"), file("server-key.pem"))
-	if err != nil {
-		return nil, err
-	}
 	// The cluster's own client pair: the worker service and internal
 	// clients reach the frontend with it.
-	client, err := tls.LoadX509KeyPair(file("client.pem"), file("client-key.pem"))
+	ca, client, err := tlsdir.Client(dir)
+	if err != nil {
+		return nil, err
+	}
+	server, err := tls.LoadX509KeyPair(file("server.pem"), file("server-key.pem"))
 	if err != nil {
 		return nil, err
 	}

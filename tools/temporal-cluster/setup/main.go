@@ -9,13 +9,13 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"time"
 
+	"github.com/autoscheduler/autoscheduler/tools/temporal-cluster/tlsdir"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/api/serviceerror"
@@ -81,15 +81,7 @@ func run(addr, ns, tlsDir string) error {
 
 // clientTLS is mTLS with the cluster's client pair.
 func clientTLS(dir string) (*tls.Config, error) {
-	pem, err := os.ReadFile(dir + "/ca.pem")
-	if err != nil {
-		return nil, err
-	}
-	ca := x509.NewCertPool()
-	if !ca.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("%s/ca.pem holds no certificate", dir)
-	}
-	pair, err := tls.LoadX509KeyPair(dir+"/client.pem", dir+"/client-key.pem")
+	ca, pair, err := tlsdir.Client(dir)
 	if err != nil {
 		return nil, err
 	}
