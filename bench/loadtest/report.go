@@ -82,11 +82,7 @@ func render(o options, results []*result) string {
 	}
 	sorted := slices.Sorted(maps.Keys(names))
 	row("CPU per dispatch, all processes", func(r *result) string {
-		total := 0.0
-		for _, v := range r.CPUPerDispatch {
-			total += v
-		}
-		return ms(total)
+		return ms(r.cpuPerDispatch())
 	})
 	for _, name := range sorted {
 		row("&nbsp;&nbsp;"+name, func(r *result) string {
@@ -103,11 +99,7 @@ func render(o options, results []*result) string {
 	row("drift (`verify`, every schedule)", func(r *result) string { return fmt.Sprint(r.Drift) })
 	p("")
 	for _, r := range results {
-		total := 0.0
-		for _, v := range r.CPUPerDispatch {
-			total += v
-		}
-		if total > 0 {
+		if total := r.cpuPerDispatch(); total > 0 {
 			p("- %s: %d cores / %.0f ms of CPU per dispatch = a ceiling of %.2f dispatches/s; measured %.2f (%.0f%% of it).",
 				r.Target, runtime.NumCPU(), total*1000, float64(runtime.NumCPU())/total, r.PerSecond, 100*r.PerSecond*total/float64(runtime.NumCPU()))
 		}
@@ -155,4 +147,13 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// cpuPerDispatch is the CPU seconds per dispatch of all components.
+func (r *result) cpuPerDispatch() float64 {
+	total := 0.0
+	for _, v := range r.CPUPerDispatch {
+		total += v
+	}
+	return total
 }
