@@ -66,6 +66,11 @@ func (m *Model) passes(b *batch, nb int, crit []int32) {
 func (m *Model) forward8(b *batch) {
 	_ = b.t[2*m.Len()*lanes-1]
 	_ = b.dur[m.Len()*lanes-1]
+	if useAVX512 {
+		forward512(&b.t[0], &b.dur[0], unsafe.SliceData(m.order), len(m.order),
+			unsafe.SliceData(m.inStart), unsafe.SliceData(m.fwdMid), unsafe.SliceData(m.fwd), &b.fin)
+		return
+	}
 	var fin [lanes]int64
 	m.forward4(b, 0, (*[4]int64)(fin[0:]))
 	m.forward4(b, 4, (*[4]int64)(fin[4:]))

@@ -53,7 +53,9 @@ func randNet(n, linksPer, span int, seed uint64, lag func(*rand.Rand) float64) *
 // durations, durations at the ends of their ranges (which decide which
 // activities may end the project), continuous durations, and in partial
 // batches.
-func TestWalkMatchesBackward(t *testing.T) {
+func TestWalkMatchesBackward(t *testing.T) { forKernels(t, testWalkMatchesBackward) }
+
+func testWalkMatchesBackward(t *testing.T) {
 	intLag := func(r *rand.Rand) float64 { return float64(r.IntN(9) - 3) }
 	quarterLag := func(r *rand.Rand) float64 { return float64(r.IntN(33)-12) / 4 }
 	realLag := func(r *rand.Rand) float64 { return r.Float64()*8 - 3 }
@@ -155,7 +157,9 @@ func checkBatched(t *testing.T, name string, m *Model, rng *rand.Rand, dur func(
 // what the one-iteration sampler draws (the --dump-samples numbers), for
 // every distribution kind, with and without PERT tables (and with some),
 // in partial batches too.
-func TestLaneSamplerMatches(t *testing.T) {
+func TestLaneSamplerMatches(t *testing.T) { forKernels(t, testLaneSamplerMatches) }
+
+func testLaneSamplerMatches(t *testing.T) {
 	kinds := []string{"uniform(2,9)", "triangular(1,2,9)", "triangular(3,3,8)", "triangular(1,6,6)", "pert(2,5,11)", "pert(1,1.5,9)", "normal(10,2)", "normal(1,2)", "7", "pert(4,4,4)"}
 	s := &schedule.Schedule{}
 	for i := range 200 {
@@ -358,7 +362,9 @@ func TestColumnRegenerates(t *testing.T) {
 // fixed and ranged durations, with durations at and inside the ends of
 // their ranges: whether v may end the project by itself (Model.ends) must
 // be decided right, or the walk misses v critical through T - EF_v.
-func TestWalkPairs(t *testing.T) {
+func TestWalkPairs(t *testing.T) { forKernels(t, testWalkPairs) }
+
+func testWalkPairs(t *testing.T) {
 	durs := []string{"0", "1", "3", "uniform(1,3)", "uniform(0,2)", "uniform(1,4)", "triangular(0.5,1,6)"}
 	quarters := func(r *rand.Rand, lo, hi float64) float64 {
 		if r.IntN(2) == 0 {

@@ -1,0 +1,20 @@
+package risk
+
+import "golang.org/x/sys/cpu"
+
+// useAVX512 says whether the batched kernels run as AVX-512 assembly
+// (simd_amd64.s: one lane per 64-bit element of a 512-bit register, so a
+// batch of lanes iterations is one register), the Go loops being their
+// definition and the fallback. It needs AVX-512 F and DQ (64-bit
+// multiplies and conversions) with the OS saving the registers, which
+// x/sys/cpu checks. Tests run both (see kernels).
+var useAVX512 = hasAVX512
+
+var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
+
+// forward512 is forward8 on all lanes: see forward4 for the arithmetic,
+// which it repeats operation for operation (VMAXPD keeps the accumulator
+// on ties and for -0, as the bit maxima do).
+//
+//go:noescape
+func forward512(t, dur *float64, order *int32, n int, start, mid *int32, links *plink, fin *[lanes]float64)

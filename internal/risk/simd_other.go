@@ -1,0 +1,10 @@
+//go:build !amd64
+
+package risk
+
+// Off amd64 the Go loops run.
+var useAVX512, hasAVX512 = false, false
+
+func forward512(t, dur *float64, order *int32, n int, start, mid *int32, links *plink, fin *[lanes]float64) {
+	panic("risk: no AVX-512 kernels on this architecture")
+}
