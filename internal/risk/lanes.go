@@ -1,6 +1,9 @@
 package risk
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // laneSampler draws the independent durations of lanes iterations at once,
 // straight into a batch: activity by activity, each lane from its own
@@ -13,10 +16,72 @@ type laneSampler struct {
 	plan *drawPlan
 	seed uint64
 	st   [lanes]rng
+	// For the AVX-512 kernel: the one-draw activities in plan order, and
+	// a byte per draw for the lanes whose PERT draw fell in an exact
+	// cell (left to qtable.at).
+	draws []laneDraw
+	fix   []uint8
 }
 
+// laneDraw is an activity drawn with one number of its stream (uniform,
+// triangular, tabulated PERT) as sample512 reads it (offsets fixed in
+// simd_amd64.s).
+type laneDraw struct {
+	off, kind int64 // v·lanes·8, the byte offset of v's durations; drawUniform...
+	a, w      float64
+	// Triangular: the CDF at the mode, b-m, m-a, b, a (lanes.go's q and
+	// base, picked by u < fc).
+	fc, q0, q1, b0, b1 float64
+	nodes              *float64 // PERT: the table's lo, body, hi
+}
+
+const (
+	drawUniform = iota
+	drawTriangular
+	drawPERT
+)
+
 func (m *Model) newLaneSampler(seed uint64, tabs []*qtable) *laneSampler {
-	return &laneSampler{m: m, tabs: tabs, plan: m.newPlan(tabs), seed: seed}
+	s := &laneSampler{m: m, tabs: tabs, plan: m.newPlan(tabs), seed: seed}
+	for kind, list := range [][]int32{m.uniform, m.triangular, s.plan.pertTab} {
+		for _, v := range list {
+			d := &m.dists[v]
+			ld := laneDraw{off: int64(v) * lanes * 8, kind: int64(kind), a: d.a, w: d.b - d.a,
+				fc: d.fc, q0: d.b - d.m, q1: d.m - d.a, b0: d.b, b1: d.a}
+			if kind == drawPERT {
+				ld.nodes = &tabs[v].lo[0]
+			}
+			s.draws = append(s.draws, ld)
+		}
+	}
+	s.fix = make([]uint8, len(s.draws))
+	return s
+}
+
+// sampleDraws512 is the first part of sampleRandom (uniform, triangular,
+// tabulated PERT) by the AVX-512 kernel, then the rare PERT draws in a
+// table's exact cells by qtable.at; it leaves each lane's stream after
+// those draws in s.st.
+func (s *laneSampler) sampleDraws512(dur []float64) {
+	var starts [lanes]uint64
+	for j := range lanes {
+		starts[j] = s.st[j].s
+	}
+	_ = dur[s.m.Len()*lanes-1]
+	if len(s.draws) > 0 && sample512(&starts, &s.draws[0], len(s.draws), &dur[0], &s.fix[0]) != 0 {
+		for k, mask := range s.fix {
+			for ; mask != 0; mask &= mask - 1 {
+				j := bits.TrailingZeros8(mask)
+				d := &s.draws[k]
+				r := rng{starts[j] + uint64(k)*0x9e3779b97f4a7c15}
+				v := d.off / (lanes * 8)
+				dur[int(d.off/8)+j] = d.a + d.w*s.tabs[v].at(r.unit())
+			}
+		}
+	}
+	for j := range lanes {
+		s.st[j].s = starts[j] + uint64(len(s.draws))*0x9e3779b97f4a7c15
+	}
 }
 
 // drawPlan is the order in which an iteration draws its independent
@@ -156,6 +221,11 @@ func (s *laneSampler) sampleRandom(first, nb int, dur []float64) {
 		s.st[j] = newRng(s.seed, first+min(j, nb-1))
 	}
 	st := &s.st
+	if useAVX512 {
+		s.sampleDraws512(dur)
+		s.sampleOthers(dur)
+		return
+	}
 	for _, v := range m.uniform {
 		x := (*[lanes]float64)(dur[int(v)*lanes:])
 		d := &m.dists[v]
@@ -208,6 +278,13 @@ func (s *laneSampler) sampleRandom(first, nb int, dur []float64) {
 			}
 		}
 	}
+	s.sampleOthers(dur)
+}
+
+// sampleOthers is the rest of sampleRandom: PERT by gamma variates, and
+// normals (draws of each lane's stream in numbers that vary).
+func (s *laneSampler) sampleOthers(dur []float64) {
+	m, st := s.m, &s.st
 	for _, v := range s.plan.pertGamma {
 		x := (*[lanes]float64)(dur[int(v)*lanes:])
 		d := &m.dists[v]

@@ -71,9 +71,15 @@ func newQTable(a, b, lbeta float64) *qtable {
 	return t
 }
 
+// allocQTable allocates a table's three parts in one array, lo, body, hi
+// (tabNodes floats each), which the AVX-512 sampler gathers from.
 func allocQTable(a, b, lbeta float64) *qtable {
-	return &qtable{body: make([]float64, tabCells+1), lo: make([]float64, tabCells+1), hi: make([]float64, tabCells+1), alpha: a, beta: b, lbeta: lbeta}
+	all := make([]float64, 3*tabNodes)
+	return &qtable{lo: all[:tabNodes], body: all[tabNodes : 2*tabNodes], hi: all[2*tabNodes:], alpha: a, beta: b, lbeta: lbeta}
 }
+
+// tabNodes is the number of nodes of each part of a table.
+const tabNodes = tabCells + 1
 
 // fillJobs is how many jobs fill a table: each part's first or second
 // half.

@@ -18,3 +18,13 @@ var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 //
 //go:noescape
 func forward512(t, dur *float64, order *int32, n int, start, mid *int32, links *plink, fin *[lanes]float64)
+
+// sample512 draws, in every lane, one number of the lane's stream
+// (SplitMix64 from starts[j]) for each of the n draws in turn and stores
+// the activity's duration as laneSampler.sampleRandom computes it. A PERT
+// draw that falls in a table's exact cells (qtable.at calls betaQuantile
+// there) is left to the caller: its lanes are set in fix[k], the other
+// draws' fix bytes are not written; it returns the OR of the bytes set.
+//
+//go:noescape
+func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix *uint8) (fixes int)

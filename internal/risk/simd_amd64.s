@@ -75,3 +75,152 @@ done:
 	VMOVUPD Z7, (AX)
 	VZEROUPPER
 	RET
+
+// laneDraw's fields (lanes.go).
+#define D_OFF 0
+#define D_KIND 8
+#define D_A 16
+#define D_W 24
+#define D_FC 32
+#define D_Q0 40
+#define D_Q1 48
+#define D_B0 56
+#define D_B1 64
+#define D_NODES 72
+#define D_SIZE 80
+
+// func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix *uint8) (fixes int)
+//
+// Registers: Z0 the lanes' states, Z1 u, Z10 a, Z11 w; SI the draw,
+// CX draws left, DI dur, R8 fix, R9 the fixes' OR; Z18-Z31 constants.
+TEXT ·sample512(SB), NOSPLIT, $0-48
+	MOVQ starts+0(FP), AX
+	VMOVDQU64 (AX), Z0
+	MOVQ draws+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ dur+24(FP), DI
+	MOVQ fix+32(FP), R8
+	XORQ R9, R9
+	MOVQ $0x9e3779b97f4a7c15, AX // SplitMix64's γ and multipliers
+	VPBROADCASTQ AX, Z20
+	MOVQ $0xbf58476d1ce4e5b9, AX
+	VPBROADCASTQ AX, Z21
+	MOVQ $0x94d049bb133111eb, AX
+	VPBROADCASTQ AX, Z22
+	MOVQ $0x3ca0000000000000, AX // 0x1p-53
+	VPBROADCASTQ AX, Z23
+	MOVQ $0x3ff0000000000000, AX // 1
+	VPBROADCASTQ AX, Z24
+	MOVQ $0x3f90000000000000, AX // tabEdge = 1/64
+	VPBROADCASTQ AX, Z25
+	MOVQ $0x3fef800000000000, AX // 1 - tabEdge
+	VPBROADCASTQ AX, Z26
+	MOVQ $0x4090000000000000, AX // tabCells = 1024
+	VPBROADCASTQ AX, Z27
+	MOVQ $0x40f0000000000000, AX // tabCells / tabEdge = 65536
+	VPBROADCASTQ AX, Z28
+	MOVQ $0x4030000000000000, AX // tabExact = 16
+	VPBROADCASTQ AX, Z29
+	MOVQ $0x408f800000000000, AX // tabCells - tabExact = 1008
+	VPBROADCASTQ AX, Z30
+	MOVQ $1023, AX // tabCells - 1
+	VPBROADCASTQ AX, Z31
+	MOVQ $1025, AX // tabNodes: the body's first node
+	VPBROADCASTQ AX, Z19
+	MOVQ $2050, AX // the hi part's first node
+	VPBROADCASTQ AX, Z18
+	TESTQ CX, CX
+	JEQ sdone
+
+sdraw:
+	// u = float64(SplitMix64 >> 11) * 0x1p-53 (rng.unit)
+	VPADDQ Z20, Z0, Z0
+	VPSRLQ $30, Z0, Z1
+	VPXORQ Z0, Z1, Z1
+	VPMULLQ Z21, Z1, Z1
+	VPSRLQ $27, Z1, Z2
+	VPXORQ Z1, Z2, Z1
+	VPMULLQ Z22, Z1, Z1
+	VPSRLQ $31, Z1, Z2
+	VPXORQ Z1, Z2, Z1
+	VPSRLQ $11, Z1, Z1
+	VCVTUQQ2PD Z1, Z1
+	VMULPD Z23, Z1, Z1
+	MOVQ D_OFF(SI), BX
+	MOVQ D_KIND(SI), DX
+	VBROADCASTSD D_A(SI), Z10
+	VBROADCASTSD D_W(SI), Z11
+	CMPQ DX, $1
+	JEQ striangular
+	JGT spert
+
+	// uniform: a + w*u
+	VMULPD Z11, Z1, Z1
+	VADDPD Z10, Z1, Z1
+	VMOVUPD Z1, (DI)(BX*1)
+	JMP snext
+
+striangular:
+	// u < fc: a + sqrt(u*w*(m-a)); else b - sqrt((1-u)*w*(b-m))
+	VBROADCASTSD D_FC(SI), Z12
+	VCMPPD $1, Z12, Z1, K1 // LT_OS
+	VSUBPD Z1, Z24, Z2
+	VMOVAPD Z1, K1, Z2
+	VBROADCASTSD D_Q0(SI), Z3
+	VBROADCASTSD D_Q1(SI), K1, Z3
+	VBROADCASTSD D_B0(SI), Z4
+	VBROADCASTSD D_B1(SI), K1, Z4
+	VMULPD Z11, Z2, Z2
+	VMULPD Z3, Z2, Z2
+	VSQRTPD Z2, Z2
+	VSUBPD Z2, Z4, Z5
+	VADDPD Z2, Z4, K1, Z5
+	VMOVUPD Z5, (DI)(BX*1)
+	JMP snext
+
+spert:
+	// qtable.at: x in the body (u*1024), lo (u*65536) or hi
+	// ((u-(1-tabEdge))*65536) part; i = min(int(x), 1023); q = n[i] +
+	// (x-i)*(n[i+1]-n[i]); the duration a + w*q.
+	MOVQ D_NODES(SI), DX
+	VCMPPD $1, Z25, Z1, K2  // lo: u < tabEdge
+	VCMPPD $13, Z26, Z1, K3 // hi: u >= 1-tabEdge (GE_OS)
+	VMULPD Z27, Z1, Z2
+	VMULPD Z28, Z1, K2, Z2
+	VSUBPD Z26, Z1, Z3
+	VMULPD Z28, Z3, K3, Z2
+	VCVTTPD2QQ Z2, Z4
+	VPMINSQ Z31, Z4, Z4
+	VCVTQQ2PD Z4, Z5
+	VSUBPD Z5, Z2, Z5
+	VPADDQ Z19, Z4, Z6
+	VMOVDQA64 Z4, K2, Z6
+	VPADDQ Z18, Z4, K3, Z6
+	KXNORW K4, K4, K4
+	VGATHERQPD (DX)(Z6*8), K4, Z7
+	KXNORW K4, K4, K4
+	VGATHERQPD 8(DX)(Z6*8), K4, Z8
+	VSUBPD Z7, Z8, Z8
+	VMULPD Z8, Z5, Z8
+	VADDPD Z8, Z7, Z7
+	VMULPD Z11, Z7, Z7
+	VADDPD Z10, Z7, Z7
+	VMOVUPD Z7, (DI)(BX*1)
+	// The exact cells: lo with x < 16, hi with x >= 1008.
+	VCMPPD $1, Z29, Z2, K2, K5
+	VCMPPD $13, Z30, Z2, K3, K6
+	KORB K5, K6, K5
+	KMOVB K5, DX
+	MOVB DX, (R8)
+	ORQ DX, R9
+
+snext:
+	ADDQ $D_SIZE, SI
+	INCQ R8
+	DECQ CX
+	JNE sdraw
+
+sdone:
+	MOVQ R9, fixes+40(FP)
+	VZEROUPPER
+	RET

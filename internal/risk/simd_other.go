@@ -8,3 +8,7 @@ var useAVX512, hasAVX512 = false, false
 func forward512(t, dur *float64, order *int32, n int, start, mid *int32, links *plink, fin *[lanes]float64) {
 	panic("risk: no AVX-512 kernels on this architecture")
 }
+
+func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix *uint8) (fixes int) {
+	panic("risk: no AVX-512 kernels on this architecture")
+}
