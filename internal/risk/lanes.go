@@ -329,7 +329,7 @@ func (m *Model) columnKeys(v int32, p *drawPlan, tabs []*qtable, starts []uint64
 	klo -= min(klo, 1024)
 	khi = min(khi+1024, math.MaxUint32)
 	span := khi - klo
-	rk.layout(span)
+	rk.layout(len(starts), span)
 	vals := rk.tmp[:len(starts)] // scratch until sums
 	m.columnBits(v, p, tabs, starts, vals)
 	return rk.put(vals, klo, span)

@@ -361,14 +361,15 @@ func TestPercentileLinear(t *testing.T) {
 // TestRanksAndSpearman: ties are averaged; a monotone relation has ρ = 1.
 func TestRanksAndSpearman(t *testing.T) {
 	vals := []float32{3, 1, 2, 2, -1, 5}
-	// Σ(r-mean)·rf with rf the unit vectors gives each rank.
-	want := []float64{5, 2, 3.5, 3.5, 1, 6}
+	// ΣR·g with g the unit vectors gives each R = 2·rank - (n+1), for
+	// the ranks 5, 2, 3.5, 3.5, 1, 6.
+	want := []float64{3, -3, 0, 0, -5, 5}
 	rk := newRanker(len(vals))
 	for i := range want {
-		rf := make([]float64, len(vals))
-		rf[i] = 1
-		if _, got := rk.spearmanSums(vals, rf, 0); got != want[i] {
-			t.Fatalf("rank of %v: %v, want %v", vals[i], got, want[i])
+		g := make([]int32, len(vals))
+		g[i] = 1
+		if _, got := rk.spearmanSums(vals, g); got != want[i] {
+			t.Fatalf("rank of %v: R = %v, want %v", vals[i], got, want[i])
 		}
 	}
 	// One driving activity in a chain of one random and one fixed.

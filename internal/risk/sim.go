@@ -560,30 +560,32 @@ func (r *Result) summarize(bins int) {
 // its buffers reused).
 type ranker struct {
 	keys, tmp []uint64
-	count     []int
+	count     []int32
 	shift     uint // a key's bucket is its value bits >> shift
 	buckets   int
 }
 
-// rankBuckets bounds the buckets of the ranker's one distribution pass.
-const rankBuckets = 1 << 13
+// rankBits bounds the buckets of the ranker's distribution pass to
+// 1<<rankBits; a column of n values gets about 2n (see layout).
+const rankBits = 16
 
 func newRanker(n int) *ranker {
-	return &ranker{keys: make([]uint64, n), tmp: make([]uint64, n), count: make([]int, rankBuckets+1)}
+	return &ranker{keys: make([]uint64, n), tmp: make([]uint64, n), count: make([]int32, 1<<rankBits+1)}
 }
 
 // Keys hold a value's order-preserving bits (orderedBits) less the
 // column's lower bound in the upper half and the iteration in the lower
-// half. They are bucket-sorted by their top bits (up to 8192 buckets, a
-// pass that counts as the keys are made and one that distributes them),
-// each bucket then sorted in place (a few keys each: insertion), and the
-// ranks are summed in sorted order without being stored.
+// half. They are bucket-sorted by their top bits (a pass that counts as
+// the keys are made and one that distributes them), the sort finished by
+// one insertion pass (see sums), and the ranks are summed in sorted order
+// without being stored.
 
-// layout sets the buckets for keys spanning 0..span and clears their
+// layout sets the buckets for n keys spanning 0..span (about 2n buckets:
+// few keys share one, so the insertion pass moves few) and clears their
 // counts.
-func (rk *ranker) layout(span uint64) {
+func (rk *ranker) layout(n int, span uint64) {
 	nbits := bits.Len64(span)
-	rk.shift = uint(max(0, nbits-13))
+	rk.shift = uint(max(0, nbits-min(rankBits, max(8, bits.Len(uint(2*n))))))
 	rk.buckets = int(span>>rk.shift) + 1
 	clear(rk.count[:rk.buckets+1])
 }
@@ -609,9 +611,10 @@ func (rk *ranker) put(vals []uint64, lo, span uint64) bool {
 	return ok
 }
 
-// spearmanSums ranks col (1..n, ties averaged) and returns Σ(r-mean)² and
-// Σ(r-mean)·rf[i] over the iterations i (rf: the finish's centred ranks).
-func (rk *ranker) spearmanSums(col []float32, rf []float64, mean float64) (sdd, sdf float64) {
+// spearmanSums ranks col (1..n, ties averaged) and returns ΣR² and
+// ΣR·g[i] over the iterations i, R being twice the centred rank of i's
+// value (see sums).
+func (rk *ranker) spearmanSums(col []float32, g []int32) (sdd, sdg float64) {
 	lo, hi := uint64(math.MaxUint32), uint64(0)
 	vals := rk.tmp[:len(col)] // scratch until sums
 	for i, d := range col {
@@ -619,55 +622,88 @@ func (rk *ranker) spearmanSums(col []float32, rf []float64, mean float64) (sdd, 
 		vals[i] = b
 		lo, hi = min(lo, b), max(hi, b)
 	}
-	rk.layout(hi - lo)
+	rk.layout(len(col), hi-lo)
 	rk.put(vals, lo, hi-lo)
-	return rk.sums(len(col), rf, mean)
+	return rk.sums(len(col), g)
 }
 
-// sums sorts the n keys put and sums their ranks (see spearmanSums).
-func (rk *ranker) sums(n int, rf []float64, mean float64) (sdd, sdf float64) {
+// flushKeys bounds the keys summed in int64 between flushes to float64:
+// each adds at most n² (|R|, |g| < n) in magnitude, and 2·flushKeys·n² fits
+// an int64 for n up to maxIterations.
+const flushKeys = 1024
+
+// sums sorts the n keys put and returns ΣR² and ΣR·g[i] over the
+// iterations i, R being twice the centred rank of i's value, 2·rank-(n+1)
+// (ranks 1..n, ties averaged, so an integer), and g the finish's likewise
+// (Spearman's ρ is ΣR·g / √(ΣR²·Σg²): the factors of 2 cancel). The sums
+// are exact: integers, in int64 flushed to float64 every flushKeys keys.
+//
+// The keys are distributed to their buckets in order, which leaves them
+// sorted but within buckets (about one key each): one insertion pass
+// finishes the sort, moving only the keys out of order, where sorting
+// bucket by bucket costs a mispredicted branch or two per bucket. Ties
+// (equal values) then lie side by side.
+func (rk *ranker) sums(n int, g []int32) (sdd, sdg float64) {
 	keys, out := rk.keys[:n], rk.tmp[:n]
 	count := rk.count[:rk.buckets+1]
 	for b := 1; b < len(count); b++ {
 		count[b] += count[b-1]
 	}
-	// count[b] is bucket b's start; distribute, then sort each bucket.
 	shift := 32 + rk.shift
-	next := rk.count[:rk.buckets] // advances to each bucket's end
 	for _, k := range keys {
 		b := k >> shift
-		out[next[b]] = k
-		next[b]++
+		out[count[b]] = k
+		count[b]++
 	}
-	start := 0
-	for _, end := range next {
-		if end-start > 32 {
-			slices.Sort(out[start:end])
-		} else {
-			for i := start + 1; i < end; i++ {
-				k := out[i]
-				j := i
-				for ; j > start && out[j-1] > k; j-- {
-					out[j] = out[j-1]
-				}
-				out[j] = k
+	// Buckets of many keys (clustered values, or more keys than buckets)
+	// would make the insertion pass quadratic: past a budget of moves,
+	// sort bucket by bucket (count[b] is now bucket b's end).
+	moves, budget := 0, 8*n
+	for i := 1; i < n && moves <= budget; i++ {
+		k := out[i]
+		if k < out[i-1] {
+			j := i
+			for ; j > 0 && out[j-1] > k; j-- {
+				out[j] = out[j-1]
 			}
+			out[j] = k
+			moves += i - j
 		}
-		start = end
 	}
+	if moves > budget {
+		start := 0
+		for _, end := range count[:rk.buckets] {
+			slices.Sort(out[start:end])
+			start = int(end)
+		}
+	}
+	var add, adg int64 // since the last flush
+	pending := 0
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && out[j]>>32 == out[i]>>32 {
 			j++
 		}
-		r := float64(i+j+1)/2 - mean // mean of ranks i+1..j
+		r := int64(i + j - n) // ranks i+1..j share their mean, (i+j+1)/2
+		var sg int64
 		for k := i; k < j; k++ {
-			sdd += r * r
-			sdf += r * rf[uint32(out[k])]
+			sg += int64(g[uint32(out[k])])
+		}
+		if size := j - i; size > flushKeys {
+			sdd += float64(r) * float64(r) * float64(size)
+			sdg += float64(r) * float64(sg)
+		} else {
+			add += int64(size) * r * r
+			adg += r * sg
+			pending += size
+		}
+		if pending >= flushKeys {
+			sdd, sdg = sdd+float64(add), sdg+float64(adg)
+			add, adg, pending = 0, 0, 0
 		}
 		i = j
 	}
-	return sdd, sdf
+	return sdd + float64(add), sdg + float64(adg)
 }
 
 // orderedBits maps a float32 to a uint32 with the same order.
@@ -691,14 +727,11 @@ func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, rk
 	if len(jobs) == 0 {
 		return
 	}
-	rf := make([]float64, iters)
 	// Rank the finish in float64: float32 would make near finishes ties.
-	finishRanks(r.Finish, rf)
-	mean := float64(iters+1) / 2
-	var sff float64
-	for i := range rf {
-		rf[i] -= mean
-		sff += rf[i] * rf[i]
+	g := finishRanks(r.Finish)
+	var sgg float64
+	for _, x := range g {
+		sgg += float64(x) * float64(x)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -714,7 +747,7 @@ func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, rk
 					return
 				}
 				v, col := jobs[k].v, jobs[k].col
-				var sdd, sdf float64
+				var sdd, sdg float64
 				if col != nil || !regen(v, rk) {
 					if col == nil {
 						if buf == nil {
@@ -723,13 +756,13 @@ func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, rk
 						fill(v, buf)
 						col = buf
 					}
-					sdd, sdf = rk.spearmanSums(col, rf, mean)
+					sdd, sdg = rk.spearmanSums(col, g)
 				} else {
-					sdd, sdf = rk.sums(iters, rf, mean)
+					sdd, sdg = rk.sums(iters, g)
 				}
 				r.HasSensitivity[v] = true
-				if sdd > 0 && sff > 0 {
-					r.Sensitivity[v] = sdf / math.Sqrt(sdd*sff)
+				if sdd > 0 && sgg > 0 {
+					r.Sensitivity[v] = sdg / math.Sqrt(sdd*sgg)
 				}
 			}
 		}()
@@ -737,25 +770,27 @@ func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, rk
 	wg.Wait()
 }
 
-// finishRanks ranks float64 values (ties averaged) by a sort of indices.
-func finishRanks(vals []float64, out []float64) {
+// finishRanks ranks float64 values by a sort of indices and returns each
+// one's twice centred rank, 2·rank-(n+1) (ties averaged; see sums).
+func finishRanks(vals []float64) []int32 {
 	idx := make([]int32, len(vals))
 	for i := range idx {
 		idx[i] = int32(i)
 	}
 	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(vals[a], vals[b]) })
 	n := len(idx)
+	out := make([]int32, n)
 	for i := 0; i < n; {
 		j := i + 1
 		for j < n && vals[idx[j]] == vals[idx[i]] {
 			j++
 		}
-		rank := float64(i+j+1) / 2
 		for k := i; k < j; k++ {
-			out[idx[k]] = rank
+			out[idx[k]] = int32(i + j - n) // ranks i+1..j: mean (i+j+1)/2
 		}
 		i = j
 	}
+	return out
 }
 
 // Driver is an activity ranked by its influence on the finish.
