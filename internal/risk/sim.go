@@ -89,6 +89,8 @@ type Result struct {
 	// Histogram counts iterations per bin of width BinWidth from Min.
 	Histogram []int
 	BinWidth  float64
+	// finishRanks are the finishes' twice centred ranks (sortRanks).
+	finishRanks []int32
 }
 
 // chunk is how many iterations a worker takes at a time.
@@ -521,8 +523,7 @@ type sensJob struct {
 // summarize fills the moments, percentiles and histogram.
 func (r *Result) summarize(bins int) {
 	n := len(r.Finish)
-	r.Sorted = slices.Clone(r.Finish)
-	slices.Sort(r.Sorted)
+	r.Sorted, r.finishRanks = sortRanks(r.Finish)
 	var sum float64
 	for _, f := range r.Finish {
 		sum += f
@@ -727,8 +728,9 @@ func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, rk
 	if len(jobs) == 0 {
 		return
 	}
-	// Rank the finish in float64: float32 would make near finishes ties.
-	g := finishRanks(r.Finish)
+	// The finish ranked in float64 (summarize): float32 would make near
+	// finishes ties.
+	g := r.finishRanks
 	var sgg float64
 	for _, x := range g {
 		sgg += float64(x) * float64(x)
@@ -770,27 +772,33 @@ func (r *Result) sensitivity(jobs []sensJob, workers int, regen func(v int32, rk
 	wg.Wait()
 }
 
-// finishRanks ranks float64 values by a sort of indices and returns each
-// one's twice centred rank, 2·rank-(n+1) (ties averaged; see sums).
-func finishRanks(vals []float64) []int32 {
-	idx := make([]int32, len(vals))
-	for i := range idx {
-		idx[i] = int32(i)
+// sortRanks sorts vals (one sort of values with their indices) and
+// ranks them: each one's twice centred rank, 2·rank-(n+1) (ties
+// averaged; see sums).
+func sortRanks(vals []float64) (sorted []float64, ranks []int32) {
+	type indexed struct {
+		v float64
+		i int32
 	}
-	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(vals[a], vals[b]) })
-	n := len(idx)
-	out := make([]int32, n)
+	n := len(vals)
+	order := make([]indexed, n)
+	for i, v := range vals {
+		order[i] = indexed{v, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b indexed) int { return cmp.Compare(a.v, b.v) })
+	sorted, ranks = make([]float64, n), make([]int32, n)
 	for i := 0; i < n; {
 		j := i + 1
-		for j < n && vals[idx[j]] == vals[idx[i]] {
+		for j < n && order[j].v == order[i].v {
 			j++
 		}
 		for k := i; k < j; k++ {
-			out[idx[k]] = int32(i + j - n) // ranks i+1..j: mean (i+j+1)/2
+			sorted[k] = order[k].v
+			ranks[order[k].i] = int32(i + j - n) // ranks i+1..j: mean (i+j+1)/2
 		}
 		i = j
 	}
-	return out
+	return sorted, ranks
 }
 
 // Driver is an activity ranked by its influence on the finish.
