@@ -43,19 +43,28 @@ const (
 
 func (m *Model) newLaneSampler(seed uint64, tabs []*qtable) *laneSampler {
 	s := &laneSampler{m: m, tabs: tabs, plan: m.newPlan(tabs), seed: seed}
-	for kind, list := range [][]int32{m.uniform, m.triangular, s.plan.pertTab} {
+	for _, list := range [][]int32{m.uniform, m.triangular, s.plan.pertTab} {
 		for _, v := range list {
-			d := &m.dists[v]
-			ld := laneDraw{off: int64(v) * lanes * 8, kind: int64(kind), a: d.a, w: d.b - d.a,
-				fc: d.fc, q0: d.b - d.m, q1: d.m - d.a, b0: d.b, b1: d.a}
-			if kind == drawPERT {
-				ld.nodes = &tabs[v].lo[0]
-			}
-			s.draws = append(s.draws, ld)
+			s.draws = append(s.draws, m.laneDraw(v, tabs))
 		}
 	}
 	s.fix = make([]uint8, len(s.draws))
 	return s
+}
+
+// laneDraw describes v (uniform, triangular or tabulated PERT) for the
+// AVX-512 kernels.
+func (m *Model) laneDraw(v int32, tabs []*qtable) laneDraw {
+	d := &m.dists[v]
+	ld := laneDraw{off: int64(v) * lanes * 8, a: d.a, w: d.b - d.a,
+		fc: d.fc, q0: d.b - d.m, q1: d.m - d.a, b0: d.b, b1: d.a}
+	switch d.kind {
+	case kTriangular:
+		ld.kind = drawTriangular
+	case kPERT:
+		ld.kind, ld.nodes = drawPERT, &tabs[v].lo[0]
+	}
+	return ld
 }
 
 // sampleDraws512 is the first part of sampleRandom (uniform, triangular,
@@ -124,6 +133,21 @@ func (m *Model) columnBits(v int32, p *drawPlan, tabs []*qtable, starts []uint64
 	d := &m.dists[v]
 	skip := uint64(p.at[v]) * 0x9e3779b97f4a7c15
 	a, w := d.a, d.b-d.a
+	if n := len(starts) &^ (lanes - 1); useAVX512 && n > 0 {
+		// Whole groups of lanes iterations by the kernel, the rest below.
+		ld := m.laneDraw(v, tabs)
+		fix := make([]uint8, n/lanes)
+		if column512(&starts[0], n, skip, &ld, &out[0], &fix[0]) != 0 {
+			for g, mask := range fix {
+				for ; mask != 0; mask &= mask - 1 {
+					i := g*lanes + bits.TrailingZeros8(mask)
+					r := rng{starts[i] + skip}
+					out[i] = orderedBits(float32(a + w*tabs[v].at(r.unit())))
+				}
+			}
+		}
+		starts, out = starts[n:], out[n:]
+	}
 	switch d.kind {
 	case kUniform:
 		for i, s := range starts {

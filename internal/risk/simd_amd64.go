@@ -28,3 +28,11 @@ func forward512(t, dur *float64, order *int32, n int, start, mid *int32, links *
 //
 //go:noescape
 func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix *uint8) (fixes int)
+
+// column512 is columnBits for iterations 0..n-1, n a multiple of lanes,
+// the draw d made at the stream position skip/γ: out[i] gets orderedBits
+// of the float32 duration; a PERT draw in a table's exact cells is left to
+// the caller, its lanes set in fix[i/lanes] (only PERT draws write fix).
+//
+//go:noescape
+func column512(starts *uint64, n int, skip uint64, d *laneDraw, out *uint64, fix *uint8) (fixes int)

@@ -89,10 +89,105 @@ done:
 #define D_NODES 72
 #define D_SIZE 80
 
+// CONSTANTS loads the samplers' constants: Z20-Z22 SplitMix64's γ and
+// multipliers, Z23 0x1p-53, Z24 1, Z25 tabEdge, Z26 1-tabEdge, Z27
+// tabCells, Z28 tabCells/tabEdge, Z29 tabExact, Z30 tabCells-tabExact
+// (floats); Z31 tabCells-1, Z19 and Z18 the body's and hi part's first
+// nodes (integers). Clobbers AX.
+#define CONSTANTS \
+	MOVQ $0x9e3779b97f4a7c15, AX; VPBROADCASTQ AX, Z20 \
+	MOVQ $0xbf58476d1ce4e5b9, AX; VPBROADCASTQ AX, Z21 \
+	MOVQ $0x94d049bb133111eb, AX; VPBROADCASTQ AX, Z22 \
+	MOVQ $0x3ca0000000000000, AX; VPBROADCASTQ AX, Z23 \
+	MOVQ $0x3ff0000000000000, AX; VPBROADCASTQ AX, Z24 \
+	MOVQ $0x3f90000000000000, AX; VPBROADCASTQ AX, Z25 \
+	MOVQ $0x3fef800000000000, AX; VPBROADCASTQ AX, Z26 \
+	MOVQ $0x4090000000000000, AX; VPBROADCASTQ AX, Z27 \
+	MOVQ $0x40f0000000000000, AX; VPBROADCASTQ AX, Z28 \
+	MOVQ $0x4030000000000000, AX; VPBROADCASTQ AX, Z29 \
+	MOVQ $0x408f800000000000, AX; VPBROADCASTQ AX, Z30 \
+	MOVQ $1023, AX; VPBROADCASTQ AX, Z31 \
+	MOVQ $1025, AX; VPBROADCASTQ AX, Z19 \
+	MOVQ $2050, AX; VPBROADCASTQ AX, Z18
+
+// UNIT steps the lanes' states Z0 and leaves rng.unit's draw in Z1:
+// float64(SplitMix64 >> 11) * 0x1p-53. Clobbers Z2.
+#define UNIT \
+	VPADDQ Z20, Z0, Z0 \
+	VPSRLQ $30, Z0, Z1 \
+	VPXORQ Z0, Z1, Z1 \
+	VPMULLQ Z21, Z1, Z1 \
+	VPSRLQ $27, Z1, Z2 \
+	VPXORQ Z1, Z2, Z1 \
+	VPMULLQ Z22, Z1, Z1 \
+	VPSRLQ $31, Z1, Z2 \
+	VPXORQ Z1, Z2, Z1 \
+	VPSRLQ $11, Z1, Z1 \
+	VCVTUQQ2PD Z1, Z1 \
+	VMULPD Z23, Z1, Z1
+
+// The draws of the laneDraw at SI from u in Z1, into Z7 (clobbering
+// Z2-Z8 and Z12, K1-K6); Z10 and Z11 hold a and w. The operations are
+// lanes.go's, in its order (no fused multiply-add).
+
+// UNIFORM: a + w*u.
+#define UNIFORM \
+	VMULPD Z11, Z1, Z7 \
+	VADDPD Z10, Z7, Z7
+
+// TRIANGULAR: u < fc: a + sqrt(u*w*(m-a)); else b - sqrt((1-u)*w*(b-m)).
+#define TRIANGULAR \
+	VBROADCASTSD D_FC(SI), Z12 \
+	VCMPPD $1, Z12, Z1, K1 \
+	VSUBPD Z1, Z24, Z2 \
+	VMOVAPD Z1, K1, Z2 \
+	VBROADCASTSD D_Q0(SI), Z3 \
+	VBROADCASTSD D_Q1(SI), K1, Z3 \
+	VBROADCASTSD D_B0(SI), Z4 \
+	VBROADCASTSD D_B1(SI), K1, Z4 \
+	VMULPD Z11, Z2, Z2 \
+	VMULPD Z3, Z2, Z2 \
+	VSQRTPD Z2, Z2 \
+	VSUBPD Z2, Z4, Z7 \
+	VADDPD Z2, Z4, K1, Z7
+
+// PERT: qtable.at: x in the body (u*1024), lo (u*65536, K2) or hi
+// ((u-(1-tabEdge))*65536, K3) part; i = min(int(x), 1023); q = n[i] +
+// (x-i)*(n[i+1]-n[i]); the duration a + w*q. K5 gets the lanes in the
+// exact cells (lo with x < 16, hi with x >= 1008), left to the caller.
+// Clobbers DX.
+#define PERT \
+	MOVQ D_NODES(SI), DX \
+	VCMPPD $1, Z25, Z1, K2 \
+	VCMPPD $13, Z26, Z1, K3 \
+	VMULPD Z27, Z1, Z2 \
+	VMULPD Z28, Z1, K2, Z2 \
+	VSUBPD Z26, Z1, Z3 \
+	VMULPD Z28, Z3, K3, Z2 \
+	VCVTTPD2QQ Z2, Z4 \
+	VPMINSQ Z31, Z4, Z4 \
+	VCVTQQ2PD Z4, Z5 \
+	VSUBPD Z5, Z2, Z5 \
+	VPADDQ Z19, Z4, Z6 \
+	VMOVDQA64 Z4, K2, Z6 \
+	VPADDQ Z18, Z4, K3, Z6 \
+	KXNORW K4, K4, K4 \
+	VGATHERQPD (DX)(Z6*8), K4, Z7 \
+	KXNORW K4, K4, K4 \
+	VGATHERQPD 8(DX)(Z6*8), K4, Z8 \
+	VSUBPD Z7, Z8, Z8 \
+	VMULPD Z8, Z5, Z8 \
+	VADDPD Z8, Z7, Z7 \
+	VMULPD Z11, Z7, Z7 \
+	VADDPD Z10, Z7, Z7 \
+	VCMPPD $1, Z29, Z2, K2, K5 \
+	VCMPPD $13, Z30, Z2, K3, K6 \
+	KORB K5, K6, K5
+
 // func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix *uint8) (fixes int)
 //
-// Registers: Z0 the lanes' states, Z1 u, Z10 a, Z11 w; SI the draw,
-// CX draws left, DI dur, R8 fix, R9 the fixes' OR; Z18-Z31 constants.
+// Registers: Z0 the lanes' states; SI the draw, CX draws left, DI dur,
+// R8 fix, R9 the fixes' OR.
 TEXT ·sample512(SB), NOSPLIT, $0-48
 	MOVQ starts+0(FP), AX
 	VMOVDQU64 (AX), Z0
@@ -101,51 +196,12 @@ TEXT ·sample512(SB), NOSPLIT, $0-48
 	MOVQ dur+24(FP), DI
 	MOVQ fix+32(FP), R8
 	XORQ R9, R9
-	MOVQ $0x9e3779b97f4a7c15, AX // SplitMix64's γ and multipliers
-	VPBROADCASTQ AX, Z20
-	MOVQ $0xbf58476d1ce4e5b9, AX
-	VPBROADCASTQ AX, Z21
-	MOVQ $0x94d049bb133111eb, AX
-	VPBROADCASTQ AX, Z22
-	MOVQ $0x3ca0000000000000, AX // 0x1p-53
-	VPBROADCASTQ AX, Z23
-	MOVQ $0x3ff0000000000000, AX // 1
-	VPBROADCASTQ AX, Z24
-	MOVQ $0x3f90000000000000, AX // tabEdge = 1/64
-	VPBROADCASTQ AX, Z25
-	MOVQ $0x3fef800000000000, AX // 1 - tabEdge
-	VPBROADCASTQ AX, Z26
-	MOVQ $0x4090000000000000, AX // tabCells = 1024
-	VPBROADCASTQ AX, Z27
-	MOVQ $0x40f0000000000000, AX // tabCells / tabEdge = 65536
-	VPBROADCASTQ AX, Z28
-	MOVQ $0x4030000000000000, AX // tabExact = 16
-	VPBROADCASTQ AX, Z29
-	MOVQ $0x408f800000000000, AX // tabCells - tabExact = 1008
-	VPBROADCASTQ AX, Z30
-	MOVQ $1023, AX // tabCells - 1
-	VPBROADCASTQ AX, Z31
-	MOVQ $1025, AX // tabNodes: the body's first node
-	VPBROADCASTQ AX, Z19
-	MOVQ $2050, AX // the hi part's first node
-	VPBROADCASTQ AX, Z18
+	CONSTANTS
 	TESTQ CX, CX
 	JEQ sdone
 
 sdraw:
-	// u = float64(SplitMix64 >> 11) * 0x1p-53 (rng.unit)
-	VPADDQ Z20, Z0, Z0
-	VPSRLQ $30, Z0, Z1
-	VPXORQ Z0, Z1, Z1
-	VPMULLQ Z21, Z1, Z1
-	VPSRLQ $27, Z1, Z2
-	VPXORQ Z1, Z2, Z1
-	VPMULLQ Z22, Z1, Z1
-	VPSRLQ $31, Z1, Z2
-	VPXORQ Z1, Z2, Z1
-	VPSRLQ $11, Z1, Z1
-	VCVTUQQ2PD Z1, Z1
-	VMULPD Z23, Z1, Z1
+	UNIT
 	MOVQ D_OFF(SI), BX
 	MOVQ D_KIND(SI), DX
 	VBROADCASTSD D_A(SI), Z10
@@ -153,68 +209,21 @@ sdraw:
 	CMPQ DX, $1
 	JEQ striangular
 	JGT spert
-
-	// uniform: a + w*u
-	VMULPD Z11, Z1, Z1
-	VADDPD Z10, Z1, Z1
-	VMOVUPD Z1, (DI)(BX*1)
-	JMP snext
+	UNIFORM
+	JMP sstore
 
 striangular:
-	// u < fc: a + sqrt(u*w*(m-a)); else b - sqrt((1-u)*w*(b-m))
-	VBROADCASTSD D_FC(SI), Z12
-	VCMPPD $1, Z12, Z1, K1 // LT_OS
-	VSUBPD Z1, Z24, Z2
-	VMOVAPD Z1, K1, Z2
-	VBROADCASTSD D_Q0(SI), Z3
-	VBROADCASTSD D_Q1(SI), K1, Z3
-	VBROADCASTSD D_B0(SI), Z4
-	VBROADCASTSD D_B1(SI), K1, Z4
-	VMULPD Z11, Z2, Z2
-	VMULPD Z3, Z2, Z2
-	VSQRTPD Z2, Z2
-	VSUBPD Z2, Z4, Z5
-	VADDPD Z2, Z4, K1, Z5
-	VMOVUPD Z5, (DI)(BX*1)
-	JMP snext
+	TRIANGULAR
+	JMP sstore
 
 spert:
-	// qtable.at: x in the body (u*1024), lo (u*65536) or hi
-	// ((u-(1-tabEdge))*65536) part; i = min(int(x), 1023); q = n[i] +
-	// (x-i)*(n[i+1]-n[i]); the duration a + w*q.
-	MOVQ D_NODES(SI), DX
-	VCMPPD $1, Z25, Z1, K2  // lo: u < tabEdge
-	VCMPPD $13, Z26, Z1, K3 // hi: u >= 1-tabEdge (GE_OS)
-	VMULPD Z27, Z1, Z2
-	VMULPD Z28, Z1, K2, Z2
-	VSUBPD Z26, Z1, Z3
-	VMULPD Z28, Z3, K3, Z2
-	VCVTTPD2QQ Z2, Z4
-	VPMINSQ Z31, Z4, Z4
-	VCVTQQ2PD Z4, Z5
-	VSUBPD Z5, Z2, Z5
-	VPADDQ Z19, Z4, Z6
-	VMOVDQA64 Z4, K2, Z6
-	VPADDQ Z18, Z4, K3, Z6
-	KXNORW K4, K4, K4
-	VGATHERQPD (DX)(Z6*8), K4, Z7
-	KXNORW K4, K4, K4
-	VGATHERQPD 8(DX)(Z6*8), K4, Z8
-	VSUBPD Z7, Z8, Z8
-	VMULPD Z8, Z5, Z8
-	VADDPD Z8, Z7, Z7
-	VMULPD Z11, Z7, Z7
-	VADDPD Z10, Z7, Z7
-	VMOVUPD Z7, (DI)(BX*1)
-	// The exact cells: lo with x < 16, hi with x >= 1008.
-	VCMPPD $1, Z29, Z2, K2, K5
-	VCMPPD $13, Z30, Z2, K3, K6
-	KORB K5, K6, K5
+	PERT
 	KMOVB K5, DX
 	MOVB DX, (R8)
 	ORQ DX, R9
 
-snext:
+sstore:
+	VMOVUPD Z7, (DI)(BX*1)
 	ADDQ $D_SIZE, SI
 	INCQ R8
 	DECQ CX
@@ -222,5 +231,73 @@ snext:
 
 sdone:
 	MOVQ R9, fixes+40(FP)
+	VZEROUPPER
+	RET
+
+// func column512(starts *uint64, n int, skip uint64, d *laneDraw, out *uint64, fix *uint8) (fixes int)
+//
+// For iterations 0..n-1 (n a multiple of lanes), lanes at a time: the
+// draw's duration in the iteration whose stream starts at starts[i]
+// advanced by skip, as orderedBits of its float32, in out[i]; fix[i/lanes]
+// gets a PERT draw's lanes in exact cells (see sample512).
+// Registers: Z0 the lanes' states, Z9 skip, Z13 0x80000000 (32-bit);
+// R10 the kind; SI the draw, CX groups left, BX starts, DI out, R8 fix,
+// R9 the fixes' OR.
+TEXT ·column512(SB), NOSPLIT, $0-56
+	MOVQ starts+0(FP), BX
+	MOVQ n+8(FP), CX
+	SHRQ $3, CX
+	VPBROADCASTQ skip+16(FP), Z9
+	MOVQ d+24(FP), SI
+	MOVQ out+32(FP), DI
+	MOVQ fix+40(FP), R8
+	XORQ R9, R9
+	CONSTANTS
+	MOVL $0x80000000, AX
+	VPBROADCASTD AX, Z13
+	MOVQ D_KIND(SI), R10
+	VBROADCASTSD D_A(SI), Z10
+	VBROADCASTSD D_W(SI), Z11
+	TESTQ CX, CX
+	JEQ cdone
+
+cgroup:
+	VMOVDQU64 (BX), Z0
+	VPADDQ Z9, Z0, Z0
+	UNIT
+	CMPQ R10, $1
+	JEQ ctriangular
+	JGT cpert
+	UNIFORM
+	JMP cstore
+
+ctriangular:
+	TRIANGULAR
+	JMP cstore
+
+cpert:
+	PERT
+	KMOVB K5, DX
+	MOVB DX, (R8)
+	ORQ DX, R9
+
+cstore:
+	// orderedBits(float32(x)): b ^ 0x80000000, and for negative b
+	// (sign bit set) also ^ 0x7fffffff: ^b.
+	VCVTPD2PS Z7, Y7
+	VPSRAD $31, Y7, Y8
+	VPXOR Y13, Y7, Y7
+	VPANDN Y8, Y13, Y8
+	VPXOR Y8, Y7, Y7
+	VPMOVZXDQ Y7, Z7
+	VMOVDQU64 Z7, (DI)
+	ADDQ $64, BX
+	ADDQ $64, DI
+	INCQ R8
+	DECQ CX
+	JNE cgroup
+
+cdone:
+	MOVQ R9, fixes+48(FP)
 	VZEROUPPER
 	RET

@@ -12,3 +12,7 @@ func forward512(t, dur *float64, order *int32, n int, start, mid *int32, links *
 func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix *uint8) (fixes int) {
 	panic("risk: no AVX-512 kernels on this architecture")
 }
+
+func column512(starts *uint64, n int, skip uint64, d *laneDraw, out *uint64, fix *uint8) (fixes int) {
+	panic("risk: no AVX-512 kernels on this architecture")
+}

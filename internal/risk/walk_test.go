@@ -286,7 +286,9 @@ func TestSpearmanSums(t *testing.T) {
 // sampler drew, for every activity drawn at a fixed stream position (the
 // others, normal and untabulated PERT, have none), and ranking the keys
 // made while regenerating (Model.columnKeys) gives the same sums.
-func TestColumnRegenerates(t *testing.T) {
+func TestColumnRegenerates(t *testing.T) { forKernels(t, testColumnRegenerates) }
+
+func testColumnRegenerates(t *testing.T) {
 	kinds := []string{"normal(10,2)", "uniform(2,9)", "pert(1,1.5,9)", "triangular(1,2,9)", "pert(2,5,11)", "7", "triangular(3,3,8)", "pert(2,3,11)"}
 	s := &schedule.Schedule{}
 	for i := range 64 {
