@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/embed/openaiembed"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
 )
@@ -66,7 +67,7 @@ func (cfg *Stores) Embedder() (embed.Embedder, error) {
 	if key == "" {
 		return embed.NewLocal(0), nil
 	}
-	return embed.NewOpenAI(embed.OpenAIConfig{APIKey: key, BaseURL: os.Getenv("OPENAI_BASE_URL"), Model: cfg.EmbeddingModel})
+	return openaiembed.NewOpenAI(openaiembed.OpenAIConfig{APIKey: key, BaseURL: os.Getenv("OPENAI_BASE_URL"), Model: cfg.EmbeddingModel})
 }
 
 // DataPath is the embedded store file: --db, or one in the user's data

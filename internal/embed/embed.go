@@ -1,6 +1,8 @@
-// Package embed holds the Embedder port — texts in, vectors out — and its two
-// adapters: Local, a deterministic feature-hashing embedder that needs no
-// network, and OpenAI, which calls an OpenAI-compatible embeddings endpoint.
+// Package embed holds the Embedder port — texts in, vectors out — and Local,
+// a deterministic feature-hashing embedder that needs no network. The
+// OpenAI adapter is its own package (openaiembed), so what only normalises
+// or embeds locally (lang, and through it the file-only commands) does not
+// link the OpenAI SDK.
 //
 // It also owns the texts that get embedded (ActivityText, RelationshipText),
 // so every store embeds the same words the same way: the seed design embeds

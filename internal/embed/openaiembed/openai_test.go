@@ -1,4 +1,4 @@
-package embed_test
+package openaiembed_test
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/openai/openai-go/v3/option"
 
-	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/embed/openaiembed"
 )
 
 const testKey = "sk-test-0123456789abcdef"
@@ -121,14 +121,14 @@ func unitOf(v []float64) []float32 {
 }
 
 // newOpenAI starts the fake server and an embedder pointed at it.
-func newOpenAI(t *testing.T, f *fakeAPI, cfg embed.OpenAIConfig) *embed.OpenAI {
+func newOpenAI(t *testing.T, f *fakeAPI, cfg openaiembed.OpenAIConfig) *openaiembed.OpenAI {
 	t.Helper()
 	f.t = t
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	cfg.APIKey = testKey
 	cfg.BaseURL = srv.URL + "/v1"
-	o, err := embed.NewOpenAI(cfg)
+	o, err := openaiembed.NewOpenAI(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func newOpenAI(t *testing.T, f *fakeAPI, cfg embed.OpenAIConfig) *embed.OpenAI {
 
 func TestOpenAIKeepsOrderAcrossBatches(t *testing.T) {
 	f := &fakeAPI{dims: 8}
-	o := newOpenAI(t, f, embed.OpenAIConfig{Dimensions: 8})
+	o := newOpenAI(t, f, openaiembed.OpenAIConfig{Dimensions: 8})
 
 	texts := make([]string, 601)
 	for i := range texts {
@@ -186,7 +186,7 @@ func TestOpenAIKeepsOrderAcrossBatches(t *testing.T) {
 
 func TestOpenAIDefaults(t *testing.T) {
 	f := &fakeAPI{dims: 1536}
-	o := newOpenAI(t, f, embed.OpenAIConfig{})
+	o := newOpenAI(t, f, openaiembed.OpenAIConfig{})
 	if o.Name() != "openai:text-embedding-3-small" || o.Dimensions() != 1536 {
 		t.Errorf("Name %q, Dimensions %d", o.Name(), o.Dimensions())
 	}
@@ -208,19 +208,19 @@ func TestOpenAIDefaults(t *testing.T) {
 func TestNewOpenAIValidates(t *testing.T) {
 	tests := []struct {
 		name string
-		cfg  embed.OpenAIConfig
+		cfg  openaiembed.OpenAIConfig
 		dims int // 0: an error
 	}{
-		{"large", embed.OpenAIConfig{Model: "text-embedding-3-large"}, 3072},
-		{"shortened", embed.OpenAIConfig{Model: "text-embedding-3-large", Dimensions: 256}, 256},
-		{"unknown model with dimensions", embed.OpenAIConfig{Model: "nomic-embed-text", Dimensions: 768}, 768},
-		{"unknown model", embed.OpenAIConfig{Model: "nomic-embed-text"}, 0},
-		{"negative", embed.OpenAIConfig{Dimensions: -1}, 0},
+		{"large", openaiembed.OpenAIConfig{Model: "text-embedding-3-large"}, 3072},
+		{"shortened", openaiembed.OpenAIConfig{Model: "text-embedding-3-large", Dimensions: 256}, 256},
+		{"unknown model with dimensions", openaiembed.OpenAIConfig{Model: "nomic-embed-text", Dimensions: 768}, 768},
+		{"unknown model", openaiembed.OpenAIConfig{Model: "nomic-embed-text"}, 0},
+		{"negative", openaiembed.OpenAIConfig{Dimensions: -1}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.cfg.APIKey = testKey
-			o, err := embed.NewOpenAI(tt.cfg)
+			o, err := openaiembed.NewOpenAI(tt.cfg)
 			switch {
 			case tt.dims == 0 && err == nil:
 				t.Errorf("no error")
@@ -245,7 +245,7 @@ func TestOpenAIRetriesRateLimit(t *testing.T) {
 		}
 		return 0, nil, ""
 	}}
-	o := newOpenAI(t, f, embed.OpenAIConfig{Dimensions: 4})
+	o := newOpenAI(t, f, openaiembed.OpenAIConfig{Dimensions: 4})
 	vecs, err := o.Embed(context.Background(), []string{"a", "b"})
 	if err != nil {
 		t.Fatal(err)
@@ -261,10 +261,10 @@ func TestOpenAILongRetryAfterReturnsError(t *testing.T) {
 	f := &fakeAPI{dims: 4, script: func(int, embeddingsRequest) (int, http.Header, string) {
 		return http.StatusTooManyRequests, http.Header{"Retry-After": {"60"}}, rateLimited
 	}}
-	o := newOpenAI(t, f, embed.OpenAIConfig{Dimensions: 4})
+	o := newOpenAI(t, f, openaiembed.OpenAIConfig{Dimensions: 4})
 	start := time.Now()
 	_, err := o.Embed(context.Background(), []string{"a"})
-	if err == nil || !embed.Retryable(err) {
+	if err == nil || !openaiembed.Retryable(err) {
 		t.Fatalf("err %v, want a retryable error", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -302,7 +302,7 @@ func TestOpenAIErrors(t *testing.T) {
 			}}
 			// Retryable errors without the SDK's own retries, which back
 			// off for seconds; the others with them, to see none happen.
-			cfg := embed.OpenAIConfig{Dimensions: 4}
+			cfg := openaiembed.OpenAIConfig{Dimensions: 4}
 			if tt.retryable {
 				cfg.Options = []option.RequestOption{option.WithMaxRetries(0)}
 			}
@@ -314,7 +314,7 @@ func TestOpenAIErrors(t *testing.T) {
 			if n := len(f.calls()); n != 1 {
 				t.Errorf("%d requests, want 1", n)
 			}
-			if got := embed.Retryable(err); got != tt.retryable {
+			if got := openaiembed.Retryable(err); got != tt.retryable {
 				t.Errorf("Retryable(%v) = %v, want %v", err, got, tt.retryable)
 			}
 			for _, text := range []string{err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err)} {
@@ -344,12 +344,12 @@ func TestOpenAIRejectsBadResponses(t *testing.T) {
 			f := &fakeAPI{dims: 2, script: func(int, embeddingsRequest) (int, http.Header, string) {
 				return http.StatusOK, nil, tt.body
 			}}
-			o := newOpenAI(t, f, embed.OpenAIConfig{Dimensions: 2})
+			o := newOpenAI(t, f, openaiembed.OpenAIConfig{Dimensions: 2})
 			_, err := o.Embed(context.Background(), []string{"a", "b"})
 			if err == nil {
 				t.Fatal("no error")
 			}
-			if embed.Retryable(err) {
+			if openaiembed.Retryable(err) {
 				t.Errorf("Retryable(%v) = true", err)
 			}
 		})
@@ -360,7 +360,7 @@ func TestRetryableTransportErrors(t *testing.T) {
 	// A server that is gone: connection refused.
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close()
-	o, err := embed.NewOpenAI(embed.OpenAIConfig{APIKey: testKey, BaseURL: gone.URL + "/v1", Dimensions: 4,
+	o, err := openaiembed.NewOpenAI(openaiembed.OpenAIConfig{APIKey: testKey, BaseURL: gone.URL + "/v1", Dimensions: 4,
 		Options: []option.RequestOption{option.WithMaxRetries(0)}})
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +376,7 @@ func TestRetryableTransportErrors(t *testing.T) {
 		}
 	}))
 	defer slow.Close()
-	o, err = embed.NewOpenAI(embed.OpenAIConfig{APIKey: testKey, BaseURL: slow.URL + "/v1", Dimensions: 4,
+	o, err = openaiembed.NewOpenAI(openaiembed.OpenAIConfig{APIKey: testKey, BaseURL: slow.URL + "/v1", Dimensions: 4,
 		Options: []option.RequestOption{option.WithMaxRetries(0)}})
 	if err != nil {
 		t.Fatal(err)
@@ -402,7 +402,7 @@ func TestRetryableTransportErrors(t *testing.T) {
 		{"other", errors.New("boom"), false},
 	}
 	for _, tt := range tests {
-		if got := embed.Retryable(tt.err); got != tt.want {
+		if got := openaiembed.Retryable(tt.err); got != tt.want {
 			t.Errorf("%s: Retryable(%v) = %v, want %v", tt.name, tt.err, got, tt.want)
 		}
 		if tt.err != nil && strings.Contains(tt.err.Error(), testKey) {

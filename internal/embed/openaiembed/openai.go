@@ -1,4 +1,6 @@
-package embed
+// Package openaiembed is the embed.Embedder that calls an OpenAI-compatible
+// embeddings endpoint.
+package openaiembed
 
 import (
 	"context"
@@ -15,6 +17,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	"github.com/autoscheduler/autoscheduler/internal/embed"
 )
 
 // DefaultOpenAIModel is the model NewOpenAI uses when none is configured.
@@ -76,7 +80,7 @@ type OpenAI struct {
 	key     string // only to redact it from error text
 }
 
-var _ Embedder = (*OpenAI)(nil)
+var _ embed.Embedder = (*OpenAI)(nil)
 
 // NewOpenAI returns an OpenAI embedder. It does not call the API.
 func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
