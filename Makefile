@@ -12,11 +12,14 @@ FUZZTIME ?= 30s
 
 all: build
 
-# bin/autoscheduler is the lite build (no Temporal server in it: every
-# command starts in ~15 ms and a third of the memory); its `dev` and `demo`
-# exec bin/autoscheduler-dev, the full build beside it.
+# bin/autoscheduler is a small front (starter/front) that runs `risk
+# --file` itself and execs bin/autoscheduler-cli for everything else: the
+# CLI without the Temporal server (every command starts in ~15 ms and a
+# third of the memory), whose `dev` and `demo` exec bin/autoscheduler-dev,
+# the full build.
 build:
-	go build -tags lite -o $(BIN) ./starter
+	go build -o $(BIN) ./starter/front
+	go build -tags lite -o $(BIN)-cli ./starter
 	go build -o $(BIN)-dev ./starter
 	go build -o bin/worker ./worker
 

@@ -4,10 +4,8 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
-	"syscall"
+
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // The lite build (`go build -tags lite`, what `make build` installs as
@@ -20,17 +18,7 @@ const liteBuild = true
 // fullBinary is the name of the full build next to the lite one.
 const fullBinary = "autoscheduler-dev"
 
-func handOff() error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	full := filepath.Join(filepath.Dir(self), fullBinary)
-	if _, err := os.Stat(full); err != nil {
-		return fmt.Errorf("`dev`, `demo` and `temporal-ui` run from %s, which is missing: run `make build`", full)
-	}
-	return syscall.Exec(full, append([]string{full}, os.Args[1:]...), os.Environ())
-}
+func handOff() error { return cmdutil.HandOff(fullBinary, "`dev`, `demo` and `temporal-ui`") }
 
 // devRun is never reached in the lite build (the commands hand off first).
 func devRun(context.Context, *devOptions) error { return handOff() }

@@ -12,6 +12,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // exportOptions are the flags of `autoscheduler export`.
@@ -78,16 +79,16 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	var progress interchange.Progress
 	// The bar draws on stderr: only when someone watches it, and not over
 	// the file itself going to the same terminal.
-	if len(s.Activities) >= progressThreshold && isTTY(opts.io.ErrOut) && (!isStdout(opts.Output) || !opts.io.OutIsTTY) {
+	if len(s.Activities) >= progressThreshold && isTTY(opts.io.ErrOut) && (!cmdutil.IsStdout(opts.Output) || !opts.io.OutIsTTY) {
 		progress = progressBar(opts.io, "exporting")
 	}
-	if isStdout(opts.Output) {
+	if cmdutil.IsStdout(opts.Output) {
 		return interchange.Write(opts.io.Out, s, format, progress)
 	}
 	if _, err := schedule.Check(s); err != nil {
 		return &interchange.FileError{Path: opts.Output, Err: err}
 	}
-	if err := writeOutput(opts.Output, func(w io.Writer) error { return interchange.Write(w, s, format, progress) }); err != nil {
+	if err := cmdutil.WriteOutput(opts.Output, func(w io.Writer) error { return interchange.Write(w, s, format, progress) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.io.ErrOut, "wrote %s: %d activities, %d relationships (%s)\n", opts.Output, len(s.Activities), len(s.Relationships), strings.ToUpper(string(format)))

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -8,41 +11,99 @@ import (
 	"testing"
 )
 
-// TestLiteBuildHandsOff builds the two binaries `make build` installs —
-// bin/autoscheduler (-tags lite, no Temporal server in it) and
-// bin/autoscheduler-dev (full) — and runs the demo through the lite one, as
-// `make demo` does: it must exec the full one and finish. Without the full
-// binary beside it, the lite one says what is missing.
-func TestLiteBuildHandsOff(t *testing.T) {
+// TestBuildsHandOff builds the three binaries `make build` installs —
+// bin/autoscheduler (the front: starter/front), bin/autoscheduler-cli
+// (-tags lite, no Temporal server in it) and bin/autoscheduler-dev (full) —
+// and checks the hand-offs between them: the demo through the front, as
+// `make demo` runs it, goes front → CLI → dev; the front runs `risk --file`
+// itself with the CLI's output, errors and exit codes, and hands the rest
+// over; a missing binary is named.
+func TestBuildsHandOff(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds two binaries")
+		t.Skip("builds three binaries")
 	}
 	dir := t.TempDir()
-	lite, full := filepath.Join(dir, "autoscheduler"), filepath.Join(dir, "autoscheduler-dev")
-	for _, b := range [][]string{{"-tags", "lite", "-o", lite}, {"-o", full}} {
-		if out, err := exec.Command("go", append(append([]string{"build"}, b...), ".")...).CombinedOutput(); err != nil {
+	front, cli, full := filepath.Join(dir, "autoscheduler"), filepath.Join(dir, "autoscheduler-cli"), filepath.Join(dir, "autoscheduler-dev")
+	for _, b := range [][]string{{"-o", front, "./front"}, {"-tags", "lite", "-o", cli, "."}, {"-o", full, "."}} {
+		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
 			t.Fatalf("go build %v: %v\n%s", b, err, out)
 		}
 	}
-	// The lite binary holds no Temporal server.
-	if out, err := exec.Command("go", "version", "-m", lite).Output(); err != nil || strings.Contains(string(out), "go.temporal.io/server") {
-		t.Fatalf("the lite build links the Temporal server (err %v)", err)
+	// The front links none of the clients whose initialisation it saves;
+	// the CLI holds no Temporal server.
+	for bin, banned := range map[string][]string{
+		front: {"go.temporal.io", "github.com/weaviate", "github.com/neo4j", "github.com/openai", "modernc.org/sqlite"},
+		cli:   {"go.temporal.io/server"},
+	} {
+		out, err := exec.Command("go", "version", "-m", bin).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range banned {
+			if strings.Contains(string(out), m) {
+				t.Errorf("%s links %s", filepath.Base(bin), m)
+			}
+		}
 	}
-	cmd := exec.Command(lite, "demo", "--exit", "--address", "127.0.0.1:0", "--ui-address", "-", "--web-listen", "127.0.0.1:0", "--db", filepath.Join(dir, "data", "x.db"), "--neo4j-uri=", "--weaviate-url=")
+
+	run := func(bin string, args ...string) (code int, stdout, stderr string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = ".."
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, o.String(), e.String()
+	}
+	same := [][]string{
+		{"risk", "--file", "examples/building.json", "--iterations", "2000", "--seed", "3", "--format", "json"},
+		{"risk", "-f", "examples/building.json", "-n300", "--correlate", "trade"},
+		{"risk", "--file", "examples/building.json", "--format", "pdf"},
+		{"risk", "--file", "examples/building.json", "--iterations", "many"},
+		{"risk", "--file", "starter/testdata/missing.json"},
+		{"risk", "--file", "examples/building.json", "--help"},
+		{"risk", "--schedule", "building", "--neo4j-uri=", "--weaviate-url=", "--db", filepath.Join(dir, "none.db")},
+		{"schedule", "--file", "examples/building.json", "--format", "json"},
+		{"--help"},
+		{"bogus"},
+	}
+	for _, args := range same {
+		fc, fo, fe := run(front, args...)
+		cc, co, ce := run(cli, args...)
+		if fc != cc || fo != co || fe != ce {
+			t.Errorf("%q: front exit %d, CLI %d\nfront: %.300s%.300s\nCLI: %.300s%.300s", args, fc, cc, fo, fe, co, ce)
+		}
+	}
+
+	cmd := exec.Command(front, "demo", "--exit", "--address", "127.0.0.1:0", "--ui-address", "-", "--web-listen", "127.0.0.1:0", "--db", filepath.Join(dir, "data", "x.db"), "--neo4j-uri=", "--weaviate-url=")
 	cmd.Dir = ".." // the demo reads examples/building.json
 	cmd.Env = append(cmd.Environ(), "OPENAI_API_KEY=", "OPENAI_BASE_URL=")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "dispatch-building: accepted after 2 round(s)") {
-		t.Fatalf("demo through the lite binary: %v\n%s", err, out)
+		t.Fatalf("demo through the front: %v\n%s", err, out)
 	}
 	if !regexp.MustCompile(`Web app: http://127\.0\.0\.1:\d+`).Match(out) || !strings.Contains(string(out), "Review, prompt and undo in the browser: http://127.0.0.1:") {
 		t.Errorf("the demo does not print the web app's link\n%s", out)
 	}
-	if err := exec.Command("rm", full).Run(); err != nil {
+
+	if err := os.Remove(full); err != nil {
 		t.Fatal(err)
 	}
-	out, err = exec.Command(lite, "dev").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "autoscheduler-dev, which is missing: run `make build`") {
-		t.Fatalf("lite dev without the full binary: %v\n%s", err, out)
+	if code, _, errOut := run(front, "dev"); code != exitError || !strings.Contains(errOut, "autoscheduler-dev, which is missing: run `make build`") {
+		t.Fatalf("dev without the full binary: exit %d\n%s", code, errOut)
+	}
+	if err := os.Remove(cli); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run(front, "schedule", "--file", "examples/building.json"); code != exitError || !strings.Contains(errOut, "autoscheduler-cli, which is missing: run `make build`") {
+		t.Fatalf("the front without the CLI: exit %d\n%s", code, errOut)
+	}
+	if code, out, errOut := run(front, "risk", "--file", "examples/building.json", "-n", "200"); code != exitOK || !strings.Contains(out, "P80") {
+		t.Fatalf("risk --file without the CLI: exit %d\n%s%s", code, out, errOut)
 	}
 }

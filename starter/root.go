@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -13,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // streams are the command's input and outputs; chatter goes to ErrOut so Out
@@ -32,41 +31,23 @@ func isTerminal(f *os.File) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-// usageError is a misuse of flags or arguments (exit code 2).
-type usageError struct{ msg string }
+// Usage errors and exit codes are cmdutil's, shared with the fast front
+// binary (starter/front).
+type usageError = cmdutil.UsageError
 
-func (e *usageError) Error() string { return e.msg }
+var usagef = cmdutil.Usagef
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-// Exit codes (README: Exit status).
 const (
-	// exitOK: done; for a dispatch, accepted or rejected — the outcomes a
-	// person chose.
-	exitOK = 0
-	// exitError: any error; a dispatch that failed, timed out or was
-	// cancelled; stores that disagree (verify).
-	exitError = 1
-	// exitUsage: a misused flag or argument, refused before anything ran.
-	exitUsage = 2
+	exitOK    = cmdutil.ExitOK
+	exitError = cmdutil.ExitError
+	exitUsage = cmdutil.ExitUsage
 )
 
 // newRoot builds the command tree and says how to redact its errors (the
 // Temporal API key never reaches the terminal). dial, when set, replaces
 // connecting to Temporal (tests hand in their client).
 func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Command, redact func(error) error) {
-	root = &cobra.Command{
-		Use:   "autoscheduler",
-		Short: "Plan and change CPM construction schedules in plain language",
-		Long: "Autoscheduler keeps a CPM schedule and lets a planner change it by talking to it.\n" +
-			"Durations and lags are in working days.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-	}
-	root.SetIn(io.In)
-	root.SetOut(io.Out)
-	root.SetErr(io.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root = cmdutil.NewRoot(io.In, io.Out, io.ErrOut)
 	stores := config.StoresFromEnv()
 	stores.BindFlags(root.PersistentFlags())
 	planning := config.PlanningFromEnv()
@@ -112,24 +93,8 @@ func runWith(args []string, io *streams, dial func() (client.Client, error)) int
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return exitOK
+	if err != nil {
+		err = redact(err)
 	}
-	fmt.Fprintf(io.ErrOut, "autoscheduler: %v\n", redact(err))
-	var usage *usageError
-	if errors.As(err, &usage) || isCobraUsage(err) {
-		return exitUsage
-	}
-	return exitError
-}
-
-// isCobraUsage spots cobra's own argument errors, which it does not type.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand flag"} {
-		if len(msg) >= len(p) && (msg[:len(p)] == p) {
-			return true
-		}
-	}
-	return false
+	return cmdutil.Report(io.ErrOut, err)
 }

@@ -44,7 +44,7 @@ BIN = os.path.join(ROOT, "bin", "autoscheduler")
 _spec = importlib.util.spec_from_file_location("bench_main", os.path.join(ROOT, "bench", "run.py"))
 _main = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_main)
-sh, timed, cpu_model = _main.sh, _main.timed, _main.cpu_model
+sh, timed, cpu_model, build_cli = _main.sh, _main.timed, _main.cpu_model, _main.build_cli
 
 
 def bench_ns(name, path):
@@ -78,7 +78,7 @@ def identical_samples(sched):
 
 def section():
     os.makedirs(OUT, exist_ok=True)
-    sh("go", "build", "-tags", "lite", "-o", BIN, "./starter")
+    build_cli()
     s1k = os.path.join(OUT, "risk-1k.json")
     s100k = os.path.join(OUT, "risk-100k.json")
     sh(sys.executable, "bench/risk/gen.py", "-n", "1000", "-links", "3000", "-seed", "1", "-o", s1k)

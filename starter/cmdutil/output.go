@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"errors"
@@ -10,17 +10,17 @@ import (
 	"syscall"
 )
 
-// isStdout says whether an -o value means standard output ("" or "-").
-func isStdout(path string) bool { return path == "" || path == "-" }
+// IsStdout says whether an -o value means standard output ("" or "-").
+func IsStdout(path string) bool { return path == "" || path == "-" }
 
-// writeOutput writes what write produces to the file an -o flag names,
+// WriteOutput writes what write produces to the file an -o flag names,
 // whole or not at all: through a temporary file in the target's directory,
 // renamed over it once complete. A symbolic link is written through (its
 // target is replaced, the link kept); anything but a regular file — a
 // device, a FIFO, a directory — is refused, so `-o /dev/stdout` run as root
 // cannot replace the device node. An existing file keeps its permissions
 // (and, for root, its owner); a new one is 0644.
-func writeOutput(path string, write func(io.Writer) error) (err error) {
+func WriteOutput(path string, write func(io.Writer) error) (err error) {
 	target, err := resolveLinks(path)
 	if err != nil {
 		return err
