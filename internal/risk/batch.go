@@ -170,6 +170,12 @@ func (m *Model) walk(b *batch, nb int, crit []int32) {
 			mark[p>>6] |= 1 << (p & 63)
 		}
 	}
+	if useAVX512 {
+		walk512(&walkArgs{order: &m.order[0], pos: &m.pos[0], isEnd: &m.isEnd[0], start: &m.inStart[0], mid: &m.fwdMid[0],
+			links: unsafe.SliceData(m.fwd), t: &t[0], dur: &dur[0], tf: &tf[0], mark: &mark[0], words: len(mark), crit: &crit[0]},
+			uint8(1)<<nb-1)
+		return
+	}
 	var live [lanes]int32
 	for j := range nb {
 		live[j] = 1

@@ -301,3 +301,153 @@ cdone:
 	MOVQ R9, fixes+48(FP)
 	VZEROUPPER
 	RET
+
+// walkArgs's fields (simd_amd64.go).
+#define W_ORDER 0
+#define W_POS 8
+#define W_ISEND 16
+#define W_START 24
+#define W_MID 32
+#define W_LINKS 40
+#define W_T 48
+#define W_DUR 56
+#define W_TF 64
+#define W_MARK 72
+#define W_WORDS 80
+#define W_CRIT 88
+
+// LESSD takes d off an FF or SF link's bound; NOD is its place for FS and
+// SS links (s + lag - 0·d is s + lag).
+#define LESSD VSUBPD Z2, Z4, Z4
+#define NOD
+
+// WALKLINK is one link of walk's inner loop, CX pointing at it; DOK is
+// LESSD or NOD: cand = x + (es - (s + lag - k·d)) in Z4; if some lane is within
+// schedule.Epsilon, the link's source u gets cand as its float (first
+// time, unless an end) or the lanes' minimum with its float, and is
+// marked. Clobbers AX, BX, R12, R14, R15, Z4, K3.
+#define WALKLINK(DOK, NEXT) \
+	MOVLQSX (CX), BX \
+	MOVQ BX, R12 \
+	SHLQ $6, R12 \
+	VBROADCASTSD 8(CX), Z4 \
+	VADDPD (SI)(R12*1), Z4, Z4 \
+	DOK \
+	VSUBPD Z4, Z3, Z4 \
+	VADDPD Z4, Z1, Z4 \
+	VCMPPD $2, Z30, Z4, K3 \
+	KORTESTB K3, K3 \
+	JEQ NEXT \
+	SHRQ $1, BX \
+	MOVQ W_POS(R11), R12 \
+	MOVLQSX (R12)(BX*4), R12 \
+	MOVQ R12, R14 \
+	SHRQ $6, R14 \
+	MOVQ (R8)(R14*8), R15 \
+	MOVQ BX, AX \
+	SHLQ $6, AX \
+	BTQ R12, R15 \
+	JCS 4(PC) \
+	MOVQ W_ISEND(R11), DX \
+	CMPB (DX)(BX*1), $0 \
+	JEQ 2(PC) \
+	VMINPD (DI)(AX*1), Z4, Z4 \
+	VMOVUPD Z4, (DI)(AX*1) \
+	BTSQ R12, R15 \
+	MOVQ R15, (R8)(R14*8)
+
+// func walk512(a *walkArgs, live uint8)
+//
+// Registers: R11 a; SI t, DI tf, R8 mark, R9 links, R10 dur; R13 the
+// mark word; Z0 x, Z1 x with +Inf outside the critical lanes, Z2 d, Z3
+// es; Z30 schedule.Epsilon, Z31 +Inf; K7 the live lanes.
+TEXT ·walk512(SB), NOSPLIT, $0-9
+	MOVQ a+0(FP), R11
+	MOVBLZX live+8(FP), AX
+	KMOVB AX, K7
+	MOVQ W_T(R11), SI
+	MOVQ W_TF(R11), DI
+	MOVQ W_MARK(R11), R8
+	MOVQ W_LINKS(R11), R9
+	MOVQ W_DUR(R11), R10
+	MOVQ $0x3eb0c6f7a0b5ed8d, AX // schedule.Epsilon = 1e-6
+	VPBROADCASTQ AX, Z30
+	MOVQ $0x7ff0000000000000, AX // +Inf
+	VPBROADCASTQ AX, Z31
+	MOVQ W_WORDS(R11), R13
+
+wword:
+	DECQ R13
+	JLT wdone
+
+wbit:
+	MOVQ (R8)(R13*8), BX
+	TESTQ BX, BX
+	JEQ wword
+	BSRQ BX, CX
+	BTRQ CX, BX
+	MOVQ BX, (R8)(R13*8)
+	MOVQ R13, AX
+	SHLQ $6, AX
+	ADDQ CX, AX
+	MOVQ W_ORDER(R11), BX
+	MOVLQSX (BX)(AX*4), AX // v
+	// The lanes where v is critical count; the others get +Inf.
+	MOVQ AX, R12
+	SHLQ $6, R12
+	VMOVUPD (DI)(R12*1), Z0
+	VCMPPD $2, Z30, Z0, K1 // LE_OS
+	KANDB K1, K7, K2
+	KMOVB K2, DX
+	POPCNTL DX, DX
+	MOVQ W_CRIT(R11), BX
+	ADDL DX, (BX)(AX*4)
+	VMOVAPD Z31, Z1
+	VMOVAPD Z0, K1, Z1
+	VMOVUPD Z1, (DI)(R12*1)
+	VMOVUPD (R10)(R12*1), Z2
+	MOVQ AX, R12
+	SHLQ $7, R12
+	VMOVUPD (SI)(R12*1), Z3
+	// Its incoming links: FF and SF (start..mid), then FS and SS.
+	MOVQ W_START(R11), BX
+	MOVLQSX (BX)(AX*4), CX
+	MOVLQSX 4(BX)(AX*4), R12
+	MOVQ W_MID(R11), BX
+	MOVLQSX (BX)(AX*4), BX
+	SUBQ BX, R12 // FS and SS links
+	SUBQ CX, BX  // FF and SF links
+	SHLQ $4, CX
+	ADDQ R9, CX
+	// The links' counts wait in X5 and X6 (the GPRs are all in use).
+	MOVQ R12, X5
+	TESTQ BX, BX
+	JEQ wfs
+
+wff:
+	MOVQ BX, X6
+	WALKLINK(LESSD, wffnext)
+wffnext:
+	MOVQ X6, BX
+	ADDQ $16, CX
+	DECQ BX
+	JNE wff
+
+wfs:
+	MOVQ X5, BX
+	TESTQ BX, BX
+	JEQ wbit
+
+wfsl:
+	MOVQ BX, X6
+	WALKLINK(NOD, wfsnext)
+wfsnext:
+	MOVQ X6, BX
+	ADDQ $16, CX
+	DECQ BX
+	JNE wfsl
+	JMP wbit
+
+wdone:
+	VZEROUPPER
+	RET

@@ -16,3 +16,9 @@ func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix 
 func column512(starts *uint64, n int, skip uint64, d *laneDraw, out *uint64, fix *uint8) (fixes int) {
 	panic("risk: no AVX-512 kernels on this architecture")
 }
+
+type walkArgs struct{}
+
+func walk512(a *walkArgs, live uint8) {
+	panic("risk: no AVX-512 kernels on this architecture")
+}
