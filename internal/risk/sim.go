@@ -628,28 +628,33 @@ func (rk *ranker) spearmanSums(col []float32, g []int32) (sdd, sdg float64) {
 	return rk.sums(len(col), g)
 }
 
-// flushKeys bounds the keys summed in int64 between flushes to float64:
-// each adds at most n² (|R|, |g| < n) in magnitude, and 2·flushKeys·n² fits
-// an int64 for n up to maxIterations.
+// flushKeys is how many keys' products are summed in int64 before the
+// sum moves to float64: each is at most n² (|R|, |g| < n), so the int64
+// cannot overflow for n up to maxIterations.
 const flushKeys = 1024
 
 // sums sorts the n keys put and returns ΣR² and ΣR·g[i] over the
 // iterations i, R being twice the centred rank of i's value, 2·rank-(n+1)
 // (ranks 1..n, ties averaged, so an integer), and g the finish's likewise
 // (Spearman's ρ is ΣR·g / √(ΣR²·Σg²): the factors of 2 cancel). The sums
-// are exact: integers, in int64 flushed to float64 every flushKeys keys.
+// are of integers, exact while they stay below 2^53 (n up to about
+// 200,000).
 //
 // The keys are distributed to their buckets in order, which leaves them
 // sorted but within buckets (about one key each): one insertion pass
 // finishes the sort, moving only the keys out of order, where sorting
-// bucket by bucket costs a mispredicted branch or two per bucket. Ties
-// (equal values) then lie side by side.
+// bucket by bucket costs a mispredicted branch or two per bucket. The sums
+// then take position k's rank as if every value were distinct (R = 2k+1-n,
+// a tight loop), and correct the runs of equal values, which are rare.
 func (rk *ranker) sums(n int, g []int32) (sdd, sdg float64) {
 	keys, out := rk.keys[:n], rk.tmp[:n]
 	count := rk.count[:rk.buckets+1]
-	for b := 1; b < len(count); b++ {
-		count[b] += count[b-1]
+	var at int32
+	for b, c := range count {
+		at += c
+		count[b] = at
 	}
+	// count[b] is bucket b's start (put counts in count[b+1]).
 	shift := 32 + rk.shift
 	for _, k := range keys {
 		b := k >> shift
@@ -678,33 +683,36 @@ func (rk *ranker) sums(n int, g []int32) (sdd, sdg float64) {
 			start = int(end)
 		}
 	}
-	var add, adg int64 // since the last flush
-	pending := 0
-	for i := 0; i < n; {
-		j := i + 1
-		for j < n && out[j]>>32 == out[i]>>32 {
-			j++
+	for lo := 0; lo < n; lo += flushKeys {
+		var acc int64
+		r := int64(2*lo + 1 - n)
+		for _, k := range out[lo:min(lo+flushKeys, n)] {
+			acc += r * int64(g[uint32(k)])
+			r += 2
 		}
-		r := int64(i + j - n) // ranks i+1..j share their mean, (i+j+1)/2
-		var sg int64
-		for k := i; k < j; k++ {
-			sg += int64(g[uint32(out[k])])
-		}
-		if size := j - i; size > flushKeys {
-			sdd += float64(r) * float64(r) * float64(size)
-			sdg += float64(r) * float64(sg)
-		} else {
-			add += int64(size) * r * r
-			adg += r * sg
-			pending += size
-		}
-		if pending >= flushKeys {
-			sdd, sdg = sdd+float64(add), sdg+float64(adg)
-			add, adg, pending = 0, 0, 0
-		}
-		i = j
+		sdg += float64(acc)
 	}
-	return sdd + float64(add), sdg + float64(adg)
+	fn := float64(n)
+	sdd = fn * (fn*fn - 1) / 3 // Σ(2k+1-n)² over k < n
+	for i := 1; i < n; i++ {
+		if out[i]>>32 != out[i-1]>>32 {
+			continue
+		}
+		// Positions first..end-1 hold equal values: their mean rank,
+		// twice centred, is first+end-n.
+		first, end := i-1, i+1
+		for end < n && out[end]>>32 == out[first]>>32 {
+			end++
+		}
+		mean := int64(first + end - n)
+		for k := first; k < end; k++ {
+			r := int64(2*k + 1 - n)
+			sdg += float64((mean - r) * int64(g[uint32(out[k])]))
+			sdd += float64(mean*mean - r*r)
+		}
+		i = end
+	}
+	return sdd, sdg
 }
 
 // orderedBits maps a float32 to a uint32 with the same order.
