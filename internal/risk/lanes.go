@@ -19,8 +19,9 @@ type laneSampler struct {
 	// For the AVX-512 kernel: the one-draw activities in plan order, and
 	// a byte per draw for the lanes whose PERT draw fell in an exact
 	// cell (left to qtable.at).
-	draws []laneDraw
-	fix   []uint8
+	draws   []laneDraw
+	fix     []uint8
+	normals []normDraw // m.normal's, for normal512
 }
 
 // laneDraw is an activity drawn with one number of its stream (uniform,
@@ -49,6 +50,9 @@ func (m *Model) newLaneSampler(seed uint64, tabs []*qtable) *laneSampler {
 		}
 	}
 	s.fix = make([]uint8, len(s.draws))
+	for _, v := range m.normal {
+		s.normals = append(s.normals, normDraw{off: int64(v) * lanes * 8, a: m.dists[v].a, b: m.dists[v].b})
+	}
 	return s
 }
 
@@ -319,24 +323,61 @@ func (s *laneSampler) sampleOthers(dur []float64) {
 			x[j] = a + w*g1/(g1+g2)
 		}
 	}
+	if useAVX512 {
+		s.sampleNormals512(dur)
+		return
+	}
 	for _, v := range m.normal {
-		x := (*[lanes]float64)(dur[int(v)*lanes:])
-		d := &m.dists[v]
-		a, b := d.a, d.b
+		s.normalLanes(v, dur)
+	}
+}
+
+// normalLanes draws v's normal duration in every lane.
+func (s *laneSampler) normalLanes(v int32, dur []float64) {
+	x := (*[lanes]float64)(dur[int(v)*lanes:])
+	d := &s.m.dists[v]
+	a, b := d.a, d.b
+	for j := range lanes {
+		// rng.normal, its likely first round inline.
+		r := &s.st[j]
+		u := r.Uint64()
+		k := int32(u)
+		i := u >> 32 & 0x7f
+		z := float64(k) * zigW[i]
+		if absInt32(k) >= zigK[i] {
+			z = r.normFrom(u)
+		}
+		y := a + b*z
+		if y < 0 {
+			y = r.normal(a, b)
+		}
+		x[j] = y
+	}
+}
+
+// normDraw is a normal activity as normal512 reads it.
+type normDraw struct {
+	off  int64 // v·lanes·8
+	a, b float64
+}
+
+// sampleNormals512 is the normals of sampleOthers by the AVX-512 kernel,
+// which stops at an activity where some lane leaves the ziggurat's first
+// test or draws below 0: that activity is drawn by normalLanes (the
+// streams rewound to it), and the kernel goes on after it.
+func (s *laneSampler) sampleNormals512(dur []float64) {
+	_ = dur[s.m.Len()*lanes-1]
+	var states [lanes]uint64
+	for k := 0; k < len(s.normals); k++ {
 		for j := range lanes {
-			// rng.normal, its likely first round inline.
-			u := st[j].Uint64()
-			k := int32(u)
-			i := u >> 32 & 0x7f
-			z := float64(k) * zigW[i]
-			if absInt32(k) >= zigK[i] {
-				z = st[j].normFrom(u)
-			}
-			y := a + b*z
-			if y < 0 {
-				y = st[j].normal(a, b)
-			}
-			x[j] = y
+			states[j] = s.st[j].s
+		}
+		k += normal512(&states, &s.normals[k], len(s.normals)-k, &dur[0], &zigW[0], &zigK[0])
+		for j := range lanes {
+			s.st[j].s = states[j]
+		}
+		if k < len(s.normals) {
+			s.normalLanes(s.m.normal[k], dur)
 		}
 	}
 }

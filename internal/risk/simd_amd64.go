@@ -55,3 +55,13 @@ type walkArgs struct {
 //
 //go:noescape
 func walk512(a *walkArgs, live uint8)
+
+// normal512 draws the n normal durations of draws in every lane, each lane
+// from its stream (states[j], SplitMix64), as normalLanes does when every
+// lane passes the ziggurat's first test (zigW and zigK: its tables) and
+// draws a duration >= 0. At the first activity where some lane does not,
+// it stops: it returns how many activities it drew, states left before
+// that activity's draw.
+//
+//go:noescape
+func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32) (done int)

@@ -451,3 +451,79 @@ wfsnext:
 wdone:
 	VZEROUPPER
 	RET
+
+// func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32) (done int)
+//
+// Per activity, in every lane: u = SplitMix64; j = int32(u), i = u>>32 &
+// 0x7f; z = float64(j) * zigW[i], kept if |j| < zigK[i]; y = a + b*z,
+// kept if y >= 0. Registers: Z0 the states (Z9 before the draw), SI the
+// draw, CX draws left, DI dur, R8 zigW, R9 zigK, DX done; Z20-Z22
+// SplitMix64's constants, Z23 0x7f, Z24 zero.
+TEXT ·normal512(SB), NOSPLIT, $0-56
+	MOVQ states+0(FP), AX
+	VMOVDQU64 (AX), Z0
+	MOVQ draws+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ dur+24(FP), DI
+	MOVQ zigW+32(FP), R8
+	MOVQ zigK+40(FP), R9
+	XORQ DX, DX
+	MOVQ $0x9e3779b97f4a7c15, AX
+	VPBROADCASTQ AX, Z20
+	MOVQ $0xbf58476d1ce4e5b9, AX
+	VPBROADCASTQ AX, Z21
+	MOVQ $0x94d049bb133111eb, AX
+	VPBROADCASTQ AX, Z22
+	MOVQ $0x7f, AX
+	VPBROADCASTQ AX, Z23
+	VPXORQ Z24, Z24, Z24
+	TESTQ CX, CX
+	JEQ ndone
+
+ndraw:
+	VMOVDQA64 Z0, Z9
+	VPADDQ Z20, Z0, Z0
+	VPSRLQ $30, Z0, Z1
+	VPXORQ Z0, Z1, Z1
+	VPMULLQ Z21, Z1, Z1
+	VPSRLQ $27, Z1, Z2
+	VPXORQ Z1, Z2, Z1
+	VPMULLQ Z22, Z1, Z1
+	VPSRLQ $31, Z1, Z2
+	VPXORQ Z1, Z2, Z1 // u
+	VPMOVQD Z1, Y2    // j = int32(u)
+	VCVTDQ2PD Y2, Z3
+	VPSRLQ $32, Z1, Z4
+	VPANDQ Z23, Z4, Z4 // i
+	KXNORW K1, K1, K1
+	VGATHERQPD (R8)(Z4*8), K1, Z5
+	VMULPD Z5, Z3, Z3 // z = float64(j) * zigW[i]
+	KXNORW K1, K1, K1
+	VPGATHERQD (R9)(Z4*4), K1, Y7
+	VPABSD Z2, Z6
+	VPCMPUD $1, Z7, Z6, K2 // |j| < zigK[i] (low 8 lanes)
+	VBROADCASTSD 16(SI), Z8
+	VMULPD Z3, Z8, Z8
+	VBROADCASTSD 8(SI), Z10
+	VADDPD Z8, Z10, Z8 // y = a + b*z
+	VCMPPD $13, Z24, Z8, K2, K3 // and y >= 0 (GE_OS)
+	KMOVB K3, AX
+	CMPB AX, $0xff
+	JNE nstop
+	MOVQ 0(SI), BX
+	VMOVUPD Z8, (DI)(BX*1)
+	INCQ DX
+	ADDQ $24, SI
+	DECQ CX
+	JNE ndraw
+	JMP ndone
+
+nstop:
+	VMOVDQA64 Z9, Z0
+
+ndone:
+	MOVQ states+0(FP), AX
+	VMOVDQU64 Z0, (AX)
+	MOVQ DX, done+48(FP)
+	VZEROUPPER
+	RET
