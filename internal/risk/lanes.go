@@ -336,22 +336,9 @@ func (s *laneSampler) sampleOthers(dur []float64) {
 func (s *laneSampler) normalLanes(v int32, dur []float64) {
 	x := (*[lanes]float64)(dur[int(v)*lanes:])
 	d := &s.m.dists[v]
-	a, b := d.a, d.b
 	for j := range lanes {
-		// rng.normal, its likely first round inline.
 		r := &s.st[j]
-		u := r.Uint64()
-		k := int32(u)
-		i := u >> 32 & 0x7f
-		z := float64(k) * zigW[i]
-		if absInt32(k) >= zigK[i] {
-			z = r.normFrom(u)
-		}
-		y := a + b*z
-		if y < 0 {
-			y = r.normal(a, b)
-		}
-		x[j] = y
+		x[j] = r.normalFrom(r.Uint64(), d.a, d.b)
 	}
 }
 
@@ -363,22 +350,29 @@ type normDraw struct {
 
 // sampleNormals512 is the normals of sampleOthers by the AVX-512 kernel,
 // which stops at an activity where some lane leaves the ziggurat's first
-// test or draws below 0: that activity is drawn by normalLanes (the
-// streams rewound to it), and the kernel goes on after it.
+// test or draws below 0: those lanes finish in Go (rng.normalFrom), and
+// the kernel goes on after it.
 func (s *laneSampler) sampleNormals512(dur []float64) {
 	_ = dur[s.m.Len()*lanes-1]
 	var states [lanes]uint64
+	for j := range lanes {
+		states[j] = s.st[j].s
+	}
 	for k := 0; k < len(s.normals); k++ {
-		for j := range lanes {
-			states[j] = s.st[j].s
+		var fail uint8
+		k += normal512(&states, &s.normals[k], len(s.normals)-k, &dur[0], &zigW[0], &zigK[0], &fail)
+		for ; fail != 0; fail &= fail - 1 {
+			j := bits.TrailingZeros8(fail)
+			// The lane's draw again (its state is past it), then the rest.
+			r := rng{states[j] - 0x9e3779b97f4a7c15}
+			u := r.Uint64()
+			d := &s.normals[k]
+			dur[int(d.off/8)+j] = r.normalFrom(u, d.a, d.b)
+			states[j] = r.s
 		}
-		k += normal512(&states, &s.normals[k], len(s.normals)-k, &dur[0], &zigW[0], &zigK[0])
-		for j := range lanes {
-			s.st[j].s = states[j]
-		}
-		if k < len(s.normals) {
-			s.normalLanes(s.m.normal[k], dur)
-		}
+	}
+	for j := range lanes {
+		s.st[j].s = states[j]
 	}
 }
 

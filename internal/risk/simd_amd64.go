@@ -57,11 +57,12 @@ type walkArgs struct {
 func walk512(a *walkArgs, live uint8)
 
 // normal512 draws the n normal durations of draws in every lane, each lane
-// from its stream (states[j], SplitMix64), as normalLanes does when every
+// from its stream (states[j], SplitMix64), as rng.normalFrom does when the
 // lane passes the ziggurat's first test (zigW and zigK: its tables) and
 // draws a duration >= 0. At the first activity where some lane does not,
-// it stops: it returns how many activities it drew, states left before
-// that activity's draw.
+// it stops with those lanes in fail (their durations not written, their
+// states past the draw) and returns how many activities it finished
+// before that one.
 //
 //go:noescape
-func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32) (done int)
+func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32, fail *uint8) (done int)

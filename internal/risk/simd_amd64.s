@@ -452,14 +452,14 @@ wdone:
 	VZEROUPPER
 	RET
 
-// func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32) (done int)
+// func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32, fail *uint8) (done int)
 //
 // Per activity, in every lane: u = SplitMix64; j = int32(u), i = u>>32 &
 // 0x7f; z = float64(j) * zigW[i], kept if |j| < zigK[i]; y = a + b*z,
-// kept if y >= 0. Registers: Z0 the states (Z9 before the draw), SI the
-// draw, CX draws left, DI dur, R8 zigW, R9 zigK, DX done; Z20-Z22
-// SplitMix64's constants, Z23 0x7f, Z24 zero.
-TEXT ·normal512(SB), NOSPLIT, $0-56
+// kept if y >= 0. Registers: Z0 the states, SI the draw, CX draws left,
+// DI dur, R8 zigW, R9 zigK, DX done; Z20-Z22 SplitMix64's constants, Z23
+// 0x7f, Z24 zero.
+TEXT ·normal512(SB), NOSPLIT, $0-64
 	MOVQ states+0(FP), AX
 	VMOVDQU64 (AX), Z0
 	MOVQ draws+8(FP), SI
@@ -477,11 +477,11 @@ TEXT ·normal512(SB), NOSPLIT, $0-56
 	MOVQ $0x7f, AX
 	VPBROADCASTQ AX, Z23
 	VPXORQ Z24, Z24, Z24
+	XORQ AX, AX // no lane failed
 	TESTQ CX, CX
 	JEQ ndone
 
 ndraw:
-	VMOVDQA64 Z0, Z9
 	VPADDQ Z20, Z0, Z0
 	VPSRLQ $30, Z0, Z1
 	VPXORQ Z0, Z1, Z1
@@ -507,23 +507,21 @@ ndraw:
 	VBROADCASTSD 8(SI), Z10
 	VADDPD Z8, Z10, Z8 // y = a + b*z
 	VCMPPD $13, Z24, Z8, K2, K3 // and y >= 0 (GE_OS)
-	KMOVB K3, AX
-	CMPB AX, $0xff
-	JNE nstop
 	MOVQ 0(SI), BX
-	VMOVUPD Z8, (DI)(BX*1)
+	VMOVUPD Z8, K3, (DI)(BX*1)
+	KMOVB K3, AX
+	XORQ $0xff, AX
+	JNE ndone
 	INCQ DX
 	ADDQ $24, SI
 	DECQ CX
 	JNE ndraw
-	JMP ndone
-
-nstop:
-	VMOVDQA64 Z9, Z0
 
 ndone:
+	MOVQ fail+48(FP), BX
+	MOVB AX, (BX)
 	MOVQ states+0(FP), AX
 	VMOVDQU64 Z0, (AX)
-	MOVQ DX, done+48(FP)
+	MOVQ DX, done+56(FP)
 	VZEROUPPER
 	RET

@@ -23,6 +23,6 @@ func walk512(a *walkArgs, live uint8) {
 	panic("risk: no AVX-512 kernels on this architecture")
 }
 
-func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32) (done int) {
+func normal512(states *[lanes]uint64, draws *normDraw, n int, dur *float64, zigW *float64, zigK *uint32, fail *uint8) (done int) {
 	panic("risk: no AVX-512 kernels on this architecture")
 }
