@@ -483,7 +483,7 @@ func TestPERTTable(t *testing.T) {
 		for _, u := range append(grid(0, 1, 200000), grid(0, tabEdge, 50000)...) {
 			worst = max(worst, math.Abs(tab.at(u)-betaQuantile(u, a, b, lbeta)))
 		}
-		for _, u := range grid(1-tabEdge, 1, 50000) {
+		for _, u := range append(grid(1-tabEdge, 1, 50000), append(grid(0, deepEdge, 50000), grid(1-deepEdge, 1, 50000)...)...) {
 			worst = max(worst, math.Abs(tab.at(u)-betaQuantile(u, a, b, lbeta)))
 		}
 		t.Logf("Beta(%g,%g): max error %.2g, table built in %v", a, b, worst, took)

@@ -250,7 +250,7 @@ func (s *sampler) sampleCorrelated(dur []float64) {
 
 // tables builds the PERT quantile tables a run uses (in parallel, a sixth
 // of a table per job): for the shapes (α,β) most used, at most maxTables,
-// when worth it — a table takes about 1.5 ms, a gamma-pair draw 25 ns and
+// when worth it — a table takes about 2 ms, a gamma-pair draw 25 ns and
 // an exact quantile (the copula) 1 µs, so a shape gets one when its draws
 // number at least 200,000 (independent) or 3,000 (correlated). Shapes
 // equal to 9 significant digits share one table, built for the shape
