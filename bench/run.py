@@ -307,7 +307,8 @@ def kept_section(header):
 
 def build_cli():
     """bin/autoscheduler as `make build` installs it: the front and the CLI it hands off to."""
-    sh("go", "build", "-o", os.path.join(ROOT, "bin", "autoscheduler"), "./starter/front")
+    subprocess.run(["go", "build", "-o", os.path.join(ROOT, "bin", "autoscheduler"), "./starter/front"], cwd=ROOT,
+                   env=dict(ENV, CGO_ENABLED="0"), check=True)
     sh("go", "build", "-tags", "lite", "-o", os.path.join(ROOT, "bin", "autoscheduler-cli"), "./starter")
 
 

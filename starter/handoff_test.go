@@ -25,7 +25,11 @@ func TestBuildsHandOff(t *testing.T) {
 	dir := t.TempDir()
 	front, cli, full := filepath.Join(dir, "autoscheduler"), filepath.Join(dir, "autoscheduler-cli"), filepath.Join(dir, "autoscheduler-dev")
 	for _, b := range [][]string{{"-o", front, "./front"}, {"-tags", "lite", "-o", cli, "."}, {"-o", full, "."}} {
-		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
+		build := exec.Command("go", append([]string{"build"}, b...)...)
+		if b[1] == front {
+			build.Env = append(build.Environ(), "CGO_ENABLED=0") // as make build
+		}
+		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("go build %v: %v\n%s", b, err, out)
 		}
 	}
