@@ -174,11 +174,11 @@ def section():
     ]
     go_side = ("Per iteration the Go side draws about 850 durations from the iteration's own stream (SplitMix64), "
                "8 iterations at a time: uniform, triangular and tabulated PERT durations (a tabulated exact beta "
-               "quantile) by an AVX-512 kernel, one 512-bit register holding the 8 streams; normals by a ziggurat and "
-               "the rest in Go. It runs one forward pass for the 8 iterations, one AVX-512 add and max per link, and "
+               "quantile) and normals (a ziggurat, its first test) by AVX-512 kernels, one 512-bit register holding "
+               "the 8 streams; the rare rest (the ziggurat's slow path, untabulated PERT shapes) in Go. It runs one forward pass for the 8 iterations, one AVX-512 add and max per link, and "
                "finds the critical activities by a walk back over binding links instead of a backward pass. "
                "Afterwards it ranks only the activities ever critical, regenerating their samples from the "
-               "counter-based streams (AVX-512 again) instead of keeping every column, and sums the ranks in exact "
+               "counter-based streams (AVX-512 again) instead of keeping every column, and sums the ranks in "
                "integers. The kernels (`internal/risk/simd_amd64.s`) run where the CPU has AVX-512 F and DQ; the Go "
                "loops are their definition and the fallback, and the tests check both give the same bits.")
     if peer_wall / ours_wall < 10:
