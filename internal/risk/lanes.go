@@ -86,14 +86,14 @@ func (s *laneSampler) sampleDraws512(dur []float64) {
 			for ; mask != 0; mask &= mask - 1 {
 				j := bits.TrailingZeros8(mask)
 				d := &s.draws[k]
-				r := rng{starts[j] + uint64(k)*0x9e3779b97f4a7c15}
+				r := rng{starts[j] + uint64(k)*weyl}
 				v := d.off / (lanes * 8)
 				dur[int(d.off/8)+j] = d.a + d.w*s.tabs[v].at(r.unit())
 			}
 		}
 	}
 	for j := range lanes {
-		s.st[j].s = starts[j] + uint64(len(s.draws))*0x9e3779b97f4a7c15
+		s.st[j].s = starts[j] + uint64(len(s.draws))*weyl
 	}
 }
 
@@ -135,7 +135,7 @@ func (m *Model) newPlan(tabs []*qtable) *drawPlan {
 // columnBits is column as orderedBits of the float32 values.
 func (m *Model) columnBits(v int32, p *drawPlan, tabs []*qtable, starts []uint64, out []uint64) {
 	d := &m.dists[v]
-	skip := uint64(p.at[v]) * 0x9e3779b97f4a7c15
+	skip := uint64(p.at[v]) * weyl
 	a, w := d.a, d.b-d.a
 	if n := len(starts) &^ (lanes - 1); useAVX512 && n > 0 {
 		// Whole groups of lanes iterations by the kernel, the rest below.
@@ -200,7 +200,7 @@ func (m *Model) columnBits(v int32, p *drawPlan, tabs []*qtable, starts []uint64
 func (m *Model) column(v int32, p *drawPlan, tabs []*qtable, starts []uint64, out []float32) {
 	d := &m.dists[v]
 	// The Uint64 of r = rng{s + k·γ} is the stream's draw k (from 0).
-	skip := uint64(p.at[v]) * 0x9e3779b97f4a7c15
+	skip := uint64(p.at[v]) * weyl
 	a, w := d.a, d.b-d.a
 	switch d.kind {
 	case kUniform:
@@ -364,7 +364,7 @@ func (s *laneSampler) sampleNormals512(dur []float64) {
 		for ; fail != 0; fail &= fail - 1 {
 			j := bits.TrailingZeros8(fail)
 			// The lane's draw again (its state is past it), then the rest.
-			r := rng{states[j] - 0x9e3779b97f4a7c15}
+			r := rng{states[j] - weyl}
 			u := r.Uint64()
 			d := &s.normals[k]
 			dur[int(d.off/8)+j] = r.normalFrom(u, d.a, d.b)

@@ -18,8 +18,12 @@ func newRng(seed uint64, iter int) rng {
 	return rng{p.Uint64()}
 }
 
+// weyl is SplitMix64's increment (2^64 over the golden ratio): a stream's
+// k-th draw (from 0) is the finalizer of start + (k+1)·weyl.
+const weyl = 0x9e3779b97f4a7c15
+
 func (r *rng) Uint64() uint64 {
-	r.s += 0x9e3779b97f4a7c15
+	r.s += weyl
 	z := r.s
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb

@@ -58,7 +58,7 @@ func TestKernelsMatchGo(t *testing.T) {
 	}
 	for _, v := range plan.pertTab {
 		for _, st := range starts {
-			r := rng{st + uint64(plan.at[v])*0x9e3779b97f4a7c15}
+			r := rng{st + uint64(plan.at[v])*weyl}
 			if u := r.unit(); u < tabExact*tabEdge/tabCells || u >= 1-tabExact*tabEdge/tabCells {
 				exact++
 			}
