@@ -9,10 +9,11 @@ import (
 )
 
 // The lite build (`go build -tags lite`, what `make build` installs as
-// bin/autoscheduler) leaves the Temporal server out: every command starts
-// in a third of the time and memory. `dev` and `demo` hand over to the full
-// binary beside it, bin/autoscheduler-dev, by exec — same process id,
-// arguments, environment and terminal, so it is still one command.
+// bin/autoscheduler-cli, behind the front bin/autoscheduler) leaves the
+// Temporal server out: every command starts in a third of the time and
+// memory. `dev` and `demo` hand over to the full binary beside it,
+// bin/autoscheduler-dev, by exec — same process id, arguments, environment
+// and terminal, so it is still one command.
 const liteBuild = true
 
 // fullBinary is the name of the full build next to the lite one.

@@ -31,10 +31,8 @@ func isTerminal(f *os.File) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-// Usage errors and exit codes are cmdutil's, shared with the fast front
-// binary (starter/front).
-type usageError = cmdutil.UsageError
-
+// Usage errors and exit codes are cmdutil's, shared with the front binary
+// (starter/front).
 var usagef = cmdutil.Usagef
 
 const (
