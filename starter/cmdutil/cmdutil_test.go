@@ -1,0 +1,31 @@
+package cmdutil
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// TestReport: what both binaries print for an error and the exit code it
+// maps to.
+func TestReport(t *testing.T) {
+	cases := []struct {
+		err  error
+		code int
+		out  string
+	}{
+		{nil, ExitOK, ""},
+		{Usagef("risk: --format %q: want table, json or html", "pdf"), ExitUsage, "autoscheduler: risk: --format \"pdf\": want table, json or html\n"},
+		{fmt.Errorf("wrapped: %w", Usagef("bad")), ExitUsage, "autoscheduler: wrapped: bad\n"},
+		{errors.New(`unknown flag: --bogus`), ExitUsage, "autoscheduler: unknown flag: --bogus\n"},
+		{errors.New(`unknown command "bogus" for "autoscheduler"`), ExitUsage, "autoscheduler: unknown command \"bogus\" for \"autoscheduler\"\n"},
+		{errors.New("x.json: no such file"), ExitError, "autoscheduler: x.json: no such file\n"},
+	}
+	for _, c := range cases {
+		var out bytes.Buffer
+		if code := Report(&out, c.err); code != c.code || out.String() != c.out {
+			t.Errorf("Report(%v) = %d, %q; want %d, %q", c.err, code, out.String(), c.code, c.out)
+		}
+	}
+}
