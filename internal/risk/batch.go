@@ -239,6 +239,18 @@ func (m *Model) walk(b *batch, nb int, crit []int32) {
 	}
 }
 
+// walkArgs are walk512's arrays (offsets fixed in simd_amd64.s).
+type walkArgs struct {
+	order, pos *int32
+	isEnd      *bool
+	start, mid *int32
+	links      *plink
+	t, dur, tf *float64
+	mark       *uint64
+	words      int
+	crit       *int32
+}
+
 // colStore gathers one worker's chunk of iterations' durations of the
 // columns kept for the sensitivity ranks, column by column (chunk floats
 // each, a buffer that stays in cache), and copies each column's run into

@@ -37,18 +37,6 @@ func sample512(starts *[lanes]uint64, draws *laneDraw, n int, dur *float64, fix 
 //go:noescape
 func column512(starts *uint64, n int, skip uint64, d *laneDraw, out *uint64, fix *uint8) (fixes int)
 
-// walkArgs are walk512's arrays (offsets fixed in simd_amd64.s).
-type walkArgs struct {
-	order, pos *int32
-	isEnd      *bool
-	start, mid *int32
-	links      *plink
-	t, dur, tf *float64
-	mark       *uint64
-	words      int
-	crit       *int32
-}
-
 // walk512 is walk's loop over the marked activities (after the ends are
 // marked), live the lanes that count: the Go loop's operations in its
 // order, lanes in a register.

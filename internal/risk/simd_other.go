@@ -17,8 +17,6 @@ func column512(starts *uint64, n int, skip uint64, d *laneDraw, out *uint64, fix
 	panic("risk: no AVX-512 kernels on this architecture")
 }
 
-type walkArgs struct{}
-
 func walk512(a *walkArgs, live uint8) {
 	panic("risk: no AVX-512 kernels on this architecture")
 }
