@@ -346,6 +346,13 @@ func TestFixedDurations(t *testing.T) {
 	if _, err := (&Model{}).Run(Options{Iterations: 0}); err == nil {
 		t.Error("0 iterations accepted")
 	}
+	// No activities at all: every iteration finishes at 0, with either kernels.
+	forKernels(t, func(t *testing.T) {
+		r := run(t, &schedule.Schedule{}, Options{Iterations: 20, Seed: 1})
+		if r.P10 != 0 || r.P90 != 0 || r.Deterministic != 0 || len(r.Criticality) != 0 {
+			t.Errorf("empty schedule: P10 %v P90 %v deterministic %v, %d criticality", r.P10, r.P90, r.Deterministic, len(r.Criticality))
+		}
+	})
 }
 
 // TestPercentileLinear: numpy's default method on a small sample.

@@ -103,6 +103,9 @@ const chunk = 64
 // not depend on which worker drew it.
 func (m *Model) sampledBatches(opt *Options, nGroups int, tabs []*qtable, workers int, each func(w int, b *batch, first, nb int)) {
 	iters, n := opt.Iterations, m.Len()
+	if n == 0 {
+		return // nothing to draw or pass over: every finish stays 0
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
