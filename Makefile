@@ -38,6 +38,7 @@ test:
 	go test -race -count=1 $(PURE)
 	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk -e /internal/lazyre)
 	cd tools/temporal-cluster && go vet ./... && go test -count=1 ./...
+	bash scripts/llm_check_test.sh
 
 # Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
 bench:

