@@ -74,7 +74,9 @@ build() {
 	if [ -f "$stamp" ] && [ -x "$CACHE/temporal-server" ]; then return; fi
 	log "building the Temporal server $TEMPORAL_VERSION, its SQL tool and the setup (a few minutes the first time)"
 	mkdir -p "$CACHE"
-	(cd "$SRC" && GOTOOLCHAIN=local go build -o "$CACHE/temporal-server" ./server &&
+	# GOAMD64=v1: the cached binaries run on any x86-64, whatever the
+	# environment of the machine that built them asked for.
+	(cd "$SRC" && export GOAMD64=v1 && GOTOOLCHAIN=local go build -o "$CACHE/temporal-server" ./server &&
 		GOTOOLCHAIN=local go build -o "$CACHE/temporal-sql-tool" go.temporal.io/server/cmd/tools/sql &&
 		GOTOOLCHAIN=local go build -o "$CACHE/cluster-setup" ./setup) || die "build failed"
 	rm -f "$CACHE"/built-*

@@ -196,8 +196,10 @@ build_weaviate() {
 	log "building weaviate-server $WEAVIATE_VERSION into $CACHE/bin (once per machine, ~6-7 min, ~2 GB RAM; log: $blog)"
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	# Outside the repo, so this module's go.mod plays no part.
-	if ! (cd "$CACHE" && GOBIN=$tmp GOTOOLCHAIN=local GOFLAGS=-p=2 GOWORK=off \
+	# Outside the repo, so this module's go.mod plays no part. GOAMD64=v1:
+	# the cached binary runs on any x86-64 (its vector distance kernels are
+	# chosen at run time, with the OS's support checked by x/sys/cpu).
+	if ! (cd "$CACHE" && GOBIN=$tmp GOTOOLCHAIN=local GOFLAGS=-p=2 GOWORK=off GOAMD64=v1 \
 		go install "$WEAVIATE_MODULE/cmd/weaviate-server@$WEAVIATE_VERSION") >"$blog" 2>&1; then
 		rm -rf "$tmp"
 		show_log "$blog"
