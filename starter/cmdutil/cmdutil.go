@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 )
 
 // Exit codes (README: Exit status).
@@ -36,12 +38,15 @@ func (e *UsageError) Error() string { return e.Msg }
 func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
 
 // Report prints a command's error as the CLI does ("autoscheduler: ..."
-// on errOut; nil prints nothing) and returns the exit code.
+// on errOut; nil prints nothing) and returns the exit code. Errors quote
+// what people typed and what the stores and workflows hold (names,
+// prompts, feedback, another reviewer's name in a refusal), so control
+// characters are shown escaped, never sent to the terminal.
 func Report(errOut io.Writer, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintf(errOut, "autoscheduler: %v\n", err)
+	fmt.Fprintf(errOut, "autoscheduler: %s\n", usertext.TerminalText(err.Error()))
 	var usage *UsageError
 	if errors.As(err, &usage) || isCobraUsage(err) {
 		return ExitUsage

@@ -21,6 +21,10 @@ func TestReport(t *testing.T) {
 		{errors.New(`unknown flag: --bogus`), ExitUsage, "autoscheduler: unknown flag: --bogus\n"},
 		{errors.New(`unknown command "bogus" for "autoscheduler"`), ExitUsage, "autoscheduler: unknown command \"bogus\" for \"autoscheduler\"\n"},
 		{errors.New("x.json: no such file"), ExitError, "autoscheduler: x.json: no such file\n"},
+		// What an error quotes is escaped: names, prompts, a reviewer's
+		// name in a refusal; its own lines and tabs are kept.
+		{errors.New("round 1 was already decided: accepted by Mallory\x1b]0;TITLE\a\x1b[2J"), ExitError, "autoscheduler: round 1 was already decided: accepted by Mallory\\x1b]0;TITLE\\x07\\x1b[2J\n"},
+		{errors.New("two\nlines\tand \u202e\u0085\x9b\x7f"), ExitError, "autoscheduler: two\nlines\tand \\u202e\\u0085\\x9b\\x7f\n"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer
