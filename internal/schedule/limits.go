@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -80,13 +81,69 @@ func textProblem(s string, kind int) (problem string, ok bool) {
 	return "", true
 }
 
+// Length limits, in characters (runes). A name is one line in tables,
+// Gantt bars and every page that lists it; a description is a few
+// paragraphs; an id is a key other files, commands and links quote. Beyond
+// them a value is a corrupt field or an attack (a 63 MB schedule name made
+// every page listing it 66 MB), not a plan. MaxName and MaxDescription
+// are usertext.MaxName and usertext.MaxDescription: this package uses only
+// the standard library, so it keeps its own copy (interchange's tests
+// check that they agree).
+const (
+	MaxName        = 200
+	MaxDescription = 4000
+	MaxID          = 256
+)
+
+// length returns s's length in characters when it is over max (ok false);
+// it counts only when the bytes alone do not settle it.
+func length(s string, max int) (n int, ok bool) {
+	if len(s) <= max {
+		return len(s), true
+	}
+	n = utf8.RuneCountInString(s)
+	return n, n <= max
+}
+
+// TooLong says how a value over its limit is too long: "is 250 characters
+// long (200 at most)"; "" when it is within max.
+func TooLong(s string, max int) string {
+	if n, ok := length(s, max); !ok {
+		return fmt.Sprintf("is %d characters long (%d at most)", n, max)
+	}
+	return ""
+}
+
+// Truncate cuts s to at most max characters, the last of them an ellipsis
+// when anything was cut, and says whether it cut.
+func Truncate(s string, max int) (string, bool) {
+	if _, ok := length(s, max); ok {
+		return s, false
+	}
+	if max < 1 {
+		return "", true
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return strings.TrimRight(s[:i], " ") + "…", true
+		}
+		n++
+	}
+	return s, false // not reached: s has more than max characters
+}
+
 // excerpt quotes s for an error, shortened: a description may be pages long.
 func excerpt(s string) string {
 	const n = 40
-	if utf8.RuneCountInString(s) <= n {
-		return strconv.Quote(s)
+	count := 0
+	for i := range s {
+		if count == n {
+			return strconv.Quote(s[:i]) + "..."
+		}
+		count++
 	}
-	return strconv.Quote(string([]rune(s)[:n])) + "..."
+	return strconv.Quote(s)
 }
 
 func runeName(r rune) string {
@@ -105,26 +162,38 @@ func runeName(r rune) string {
 	return fmt.Sprintf("U+%04X", r)
 }
 
-// CheckID refuses an id holding a control character, a non-character or
-// invalid UTF-8; the error says which and where. It does not refuse "".
+// CheckID refuses an id longer than MaxID or holding a control character,
+// a non-character or invalid UTF-8; the error says which and where. It does
+// not refuse "".
 func CheckID(id string) error {
+	if long := TooLong(id, MaxID); long != "" {
+		return fmt.Errorf("id %s %s", excerpt(id), long)
+	}
 	if p, ok := textProblem(id, lineText); !ok {
 		return fmt.Errorf("id %s: %s; ids may not hold control characters", excerpt(id), p)
 	}
 	return nil
 }
 
-// CheckName is CheckID for names: one line of text.
+// CheckName is CheckID for names: one line of text, at most MaxName
+// characters.
 func CheckName(name string) error {
+	if long := TooLong(name, MaxName); long != "" {
+		return fmt.Errorf("name %s %s", excerpt(name), long)
+	}
 	if p, ok := textProblem(name, lineText); !ok {
 		return fmt.Errorf("name %s: %s; names may not hold control characters, tabs or line breaks", excerpt(name), p)
 	}
 	return nil
 }
 
-// CheckDescription refuses control characters other than tab, line feed
-// and carriage return, non-characters and invalid UTF-8.
+// CheckDescription refuses text longer than MaxDescription and control
+// characters other than tab, line feed and carriage return,
+// non-characters and invalid UTF-8.
 func CheckDescription(text string) error {
+	if long := TooLong(text, MaxDescription); long != "" {
+		return fmt.Errorf("description %s %s", excerpt(text), long)
+	}
 	if p, ok := textProblem(text, freeText); !ok {
 		return fmt.Errorf("description %s: %s; descriptions may hold tabs and line breaks but no other control characters", excerpt(text), p)
 	}
