@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -69,40 +70,82 @@ func ReadFile(path string) (*schedule.Schedule, error) {
 }
 
 // Load is ReadFile that also returns the compiled network validation built,
-// for callers that go on to compute CPM.
+// for callers that go on to compute CPM. Warnings (see Result) are dropped:
+// callers that store the schedule use LoadWith and show them.
 func Load(path string) (*schedule.Schedule, *schedule.Network, error) {
-	f, err := FormatOf(path)
+	r, err := LoadWith(path, Options{})
 	if err != nil {
 		return nil, nil, err
+	}
+	return r.Schedule, r.Network, nil
+}
+
+// Options say how a file is read.
+type Options struct {
+	// AllowTruncated reads an XER file that ends without its %E end
+	// marker as far as it goes (a last row cut short is left out), with a
+	// warning that says what may be missing. Without it such a file is
+	// refused: a file cut short in a download or an upload reads as a
+	// smaller, valid schedule with its logic silently missing.
+	AllowTruncated bool
+}
+
+// Result is a schedule file read: the schedule, the network validation
+// compiled, and warnings about what the reader changed or could not read
+// (a schedule name shortened to schedule.MaxName characters, MS Project
+// notes shortened to schedule.MaxDescription, a truncated file read as
+// far as it goes). Each warning is one line naming where in the file.
+type Result struct {
+	Schedule *schedule.Schedule
+	Network  *schedule.Network
+	Warnings []string
+}
+
+// LoadWith is Load with options, returning the warnings too.
+func LoadWith(path string, opts Options) (*Result, error) {
+	f, err := FormatOf(path)
+	if err != nil {
+		return nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	s, n, err := Parse(data, f)
+	r, err := ParseWith(data, f, opts)
 	if err != nil {
-		return nil, nil, &FileError{Path: path, Err: err}
+		return nil, &FileError{Path: path, Err: err}
 	}
-	return s, n, nil
+	return r, nil
 }
 
 // Parse reads and validates a schedule in format f held in memory, and
-// returns the compiled network validation built.
+// returns the compiled network validation built. Warnings are dropped (see
+// ParseWith).
 func Parse(data []byte, f Format) (*schedule.Schedule, *schedule.Network, error) {
+	r, err := ParseWith(data, f, Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Schedule, r.Network, nil
+}
+
+// ParseWith is Parse with options, returning the warnings too.
+func ParseWith(data []byte, f Format, opts Options) (*Result, error) {
+	rs := &readState{opts: opts}
 	var s *schedule.Schedule
 	var err error
 	switch f {
 	case JSON:
-		s, err = decodeSchedule(data)
+		s, err = decodeScheduleWith(data, rs)
 	case MSPDI:
-		s, err = readMSPDI(data)
+		s, err = readMSPDI(data, rs)
 	case XER:
-		s, err = readXER(data)
+		s, err = readXER(data, rs)
 	default:
-		return nil, nil, fmt.Errorf("unknown format %q", f)
+		return nil, fmt.Errorf("unknown format %q", f)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	n, err := schedule.Check(s)
 	if err != nil {
@@ -110,9 +153,33 @@ func Parse(data []byte, f Format) (*schedule.Schedule, *schedule.Network, error)
 			// The file was read; what it holds is not a valid schedule.
 			err = fmt.Errorf("the imported schedule is not valid: %w", err)
 		}
-		return nil, nil, err
+		return nil, err
 	}
-	return s, n, nil
+	return &Result{Schedule: s, Network: n, Warnings: rs.warnings}, nil
+}
+
+// readState is what a reader carries besides the data: the options and
+// the warnings so far.
+type readState struct {
+	opts     Options
+	warnings []string
+}
+
+func (rs *readState) warnf(format string, args ...any) {
+	rs.warnings = append(rs.warnings, fmt.Sprintf(format, args...))
+}
+
+// scheduleName is a schedule name as read from where (a field and its
+// place in the file): a name over schedule.MaxName characters is cut to
+// it, with a warning, so that a real file whose project title is long
+// still imports (the name is only a label; nothing refers to it).
+func (rs *readState) scheduleName(name, where string) string {
+	short, cut := schedule.Truncate(name, schedule.MaxName)
+	if cut {
+		rs.warnf("%s: the schedule name is %d characters long; it is shortened to its first %d (names are at most %d characters)",
+			where, utf8.RuneCountInString(name), schedule.MaxName-1, schedule.MaxName)
+	}
+	return short
 }
 
 // Progress is told how many activities of total are written; nil for none.

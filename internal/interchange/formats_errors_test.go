@@ -170,7 +170,7 @@ func TestXERErrors(t *testing.T) {
 		{"calendar hours", xerFile(xerCal + "%R\t1\tC\t8\t(0||CalendarData()((0||DaysOfWeek()((0||2()((0||0(s|8am|f|12:00)())))))))\n"), `line 7: CALENDAR clndr_id 1: DaysOfWeek 2: working time "s|8am|f|12:00" is not like s|08:00|f|12:00`},
 		{"day hours", xerFile(xerCal + "%R\t1\tC\t99\t\n"), `line 7: CALENDAR clndr_id 1: day_hr_cnt "99" is not a number of hours`},
 		{"start", strings.Replace(xerFile(""), "2026-01-05 08:00", "next week", 1), `line 4: PROJECT plan_start_date: "next week" is not a date`},
-		{"duplicate code", xerFile("%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\n%R\t1\tA\tB\n%R\t2\tA\tC\n"), `the imported schedule is not valid: activities[1].id: duplicate id "A"`},
+		{"duplicate code", xerFile("%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\n%R\t1\tA\tB\n%R\t2\tA\tC\n"), `line 8: TASK task_id 2: duplicate task_code "A" (the TASK row at line 7 has it too)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -26,6 +26,10 @@ var errEOF = errors.New("invalid JSON: the file ends before the schedule object 
 type decoder struct {
 	data []byte
 	pos  int
+	// inside is the list element being read (for a truncated file's
+	// error); nameAt is where the schedule's name starts (for a warning).
+	inside where
+	nameAt int
 }
 
 // where is a position in the schedule's structure, e.g. relationships[3].lag.
@@ -53,14 +57,34 @@ func (w where) at(field string) where { w.field = field; return w }
 
 // decodeSchedule parses a whole schedule file.
 func decodeSchedule(data []byte) (*schedule.Schedule, error) {
-	d := &decoder{data: data}
+	return decodeScheduleWith(data, &readState{})
+}
+
+// decodeScheduleWith is decodeSchedule that warns through rs: a schedule
+// name over schedule.MaxName characters is shortened, with a warning.
+func decodeScheduleWith(data []byte, rs *readState) (*schedule.Schedule, error) {
+	d := &decoder{data: data, inside: top}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		d.pos = 3 // a UTF-8 byte order mark, as some Windows editors write
 	}
 	s := &schedule.Schedule{}
 	err := fields(d, top, s, scheduleField)
+	if errors.Is(err, errEOF) {
+		// Say where the file stops and in what: a file cut short in a
+		// download or an upload.
+		line, _ := position(d.data, int64(len(d.data)))
+		in := ""
+		if d.inside != top {
+			in = " (inside " + d.inside.String() + ")"
+		}
+		return nil, fmt.Errorf("line %d: %w%s: it looks truncated", line, err, in)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if s.Name != "" {
+		line, _ := position(d.data, int64(d.nameAt))
+		s.Name = rs.scheduleName(s.Name, fmt.Sprintf("line %d: name", line))
 	}
 	d.skipSpace()
 	if d.pos < len(d.data) {
@@ -110,6 +134,7 @@ func fields[T any](d *decoder, path where, v *T, field func(d *decoder, path whe
 func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) error {
 	switch string(key) {
 	case "name":
+		d.nameAt = d.pos
 		return d.stringInto(path.at("name"), &s.Name)
 	case "start_date":
 		return d.stringInto(path.at("start_date"), &s.StartDate)
@@ -126,16 +151,20 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 		s.Activities = make([]schedule.Activity, 0, d.objectsAhead())
 		err := d.array(path.at("activities"), func(i int) error {
 			s.Activities = append(s.Activities, schedule.Activity{})
-			return fields(d, where{list: "activities", index: i}, &s.Activities[i], activityField)
+			d.inside = where{list: "activities", index: i}
+			return fields(d, d.inside, &s.Activities[i], activityField)
 		})
+		d.inside = top
 		s.Activities = fit(s.Activities)
 		return err
 	case "relationships":
 		s.Relationships = make([]schedule.Relationship, 0, d.objectsAhead())
 		err := d.array(path.at("relationships"), func(i int) error {
 			s.Relationships = append(s.Relationships, schedule.Relationship{})
-			return fields(d, where{list: "relationships", index: i}, &s.Relationships[i], relationshipField)
+			d.inside = where{list: "relationships", index: i}
+			return fields(d, d.inside, &s.Relationships[i], relationshipField)
 		})
+		d.inside = top
 		s.Relationships = fit(s.Relationships)
 		return err
 	}
@@ -145,11 +174,11 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 func activityField(d *decoder, path where, a *schedule.Activity, key []byte) error {
 	switch string(key) {
 	case "id":
-		return d.stringInto(path.at("id"), &a.ID)
+		return d.limitedString(path.at("id"), &a.ID, schedule.MaxID)
 	case "name":
-		return d.stringInto(path.at("name"), &a.Name)
+		return d.limitedString(path.at("name"), &a.Name, schedule.MaxName)
 	case "description":
-		return d.stringInto(path.at("description"), &a.Description)
+		return d.limitedString(path.at("description"), &a.Description, schedule.MaxDescription)
 	case "duration":
 		// A string ("5", "pert(3,5,9)") or, for convenience, a bare number.
 		switch c := d.peek(); {
@@ -168,7 +197,7 @@ func activityField(d *decoder, path where, a *schedule.Activity, key []byte) err
 func relationshipField(d *decoder, path where, r *schedule.Relationship, key []byte) error {
 	switch string(key) {
 	case "id":
-		return d.stringInto(path.at("id"), &r.ID)
+		return d.limitedString(path.at("id"), &r.ID, schedule.MaxID)
 	case "type":
 		var t string
 		err := d.stringInto(path.at("type"), &t)
@@ -426,6 +455,21 @@ func (d *decoder) array(path where, elem func(i int) error) error {
 			return d.syntax(path, "want ',' or ']' after an element")
 		}
 	}
+}
+
+// limitedString is stringInto for a value with a length limit (see
+// schedule.MaxName): one over it is refused here, with its line and
+// column, before anything else is read.
+func (d *decoder) limitedString(path where, dst *string, max int) error {
+	start := d.pos
+	if err := d.stringInto(path, dst); err != nil {
+		return err
+	}
+	if long := schedule.TooLong(*dst, max); long != "" {
+		d.pos = start
+		return d.errorf(path, "%s", long)
+	}
+	return nil
 }
 
 // stringInto reads a string (or null, which leaves dst as it is).

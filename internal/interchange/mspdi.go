@@ -171,12 +171,12 @@ func ParseMSPDI(data []byte) (*schedule.Schedule, error) {
 }
 
 // readMSPDI decodes an MS Project XML file into a schedule, unvalidated.
-func readMSPDI(data []byte) (*schedule.Schedule, error) {
+func readMSPDI(data []byte, rs *readState) (*schedule.Schedule, error) {
 	p, err := decodeMSPDI(data)
 	if err != nil {
 		return nil, err
 	}
-	return p.schedule()
+	return p.schedule(rs)
 }
 
 // decodeMSPDI streams the file so every task and calendar knows its line.
@@ -264,7 +264,7 @@ func decodeMSPDI(data []byte) (*mspdiProject, error) {
 	}
 	if len(stack) > 0 || p.StartDate == "" && p.Tasks == nil && p.Calendars == nil && p.Name == "" && p.Title == "" {
 		if len(stack) > 0 {
-			return nil, errors.New("the file ends inside <" + stack[len(stack)-1] + ">")
+			return nil, errors.New("the file ends inside <" + stack[len(stack)-1] + ">: it looks truncated")
 		}
 		return nil, errors.New("no MS Project <Project> element")
 	}
@@ -275,6 +275,10 @@ func decodeMSPDI(data []byte) (*mspdiProject, error) {
 func xmlError(err error) error {
 	var syn *xml.SyntaxError
 	if errors.As(err, &syn) {
+		if syn.Msg == "unexpected EOF" {
+			// A file cut short in a download or an upload.
+			return fmt.Errorf("line %d: invalid XML: unexpected EOF: the file ends before its elements are closed (no </Project>): it looks truncated", syn.Line)
+		}
 		return fmt.Errorf("line %d: invalid XML: %s", syn.Line, syn.Msg)
 	}
 	return fmt.Errorf("invalid XML: %s", strings.TrimPrefix(err.Error(), "xml: "))
@@ -309,11 +313,15 @@ func (t *mspdiTask) where() string {
 
 func isTrue(v string) bool { v = strings.TrimSpace(v); return v == "1" || strings.EqualFold(v, "true") }
 
-func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
+func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	s := &schedule.Schedule{Name: p.Title, Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
+	nameFrom := "Project <Title>"
 	if strings.TrimSpace(s.Name) == "" {
-		s.Name = p.Name
+		s.Name, nameFrom = p.Name, "Project <Name>"
 	}
+	s.Name = rs.scheduleName(s.Name, nameFrom)
+	lineOf := map[string]int{} // activity id -> its task's line
+	var shortened []string     // tasks whose description was cut
 	if p.StartDate != "" {
 		t, err := parseMSPDIDateTime(p.StartDate)
 		if err != nil {
@@ -395,6 +403,13 @@ func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
 		if v, ok := custom(t, aliasActivityID); ok && strings.TrimSpace(v) != "" {
 			id = v
 		}
+		if long := schedule.TooLong(id, schedule.MaxID); long != "" {
+			return nil, fmt.Errorf("%s: its %s %s", t.where(), aliasActivityID, long)
+		}
+		if first, dup := lineOf[id]; dup {
+			return nil, fmt.Errorf("%s: duplicate activity id %q (the task at line %d has it too): activity ids must be unique", t.where(), id, first)
+		}
+		lineOf[id] = t.line
 		actID[t.UID] = id
 		for _, sum := range outline {
 			sum.leaves = append(sum.leaves, id)
@@ -407,6 +422,9 @@ func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
 		a := schedule.Activity{ID: id, Name: t.Name, Description: t.Notes, Duration: formatDays(days)}
 		if a.Name == "" {
 			a.Name = "Task " + strings.TrimSpace(t.ID)
+		}
+		if long := schedule.TooLong(a.Name, schedule.MaxName); long != "" {
+			return nil, fmt.Errorf("%s: Name %s", t.where(), long)
 		}
 		if v, ok := custom(t, aliasDuration); ok {
 			if d, err := schedule.DurationDays(v); err == nil && math.Abs(d-days) < 1e-6 {
@@ -429,7 +447,22 @@ func (p *mspdiProject) schedule() (*schedule.Schedule, error) {
 			}
 			a.Description += line
 		}
+		// Notes are MS Project's free text, often pasted pages: past
+		// schedule.MaxDescription they are shortened (with a warning)
+		// rather than the file refused.
+		if d, cut := schedule.Truncate(a.Description, schedule.MaxDescription); cut {
+			a.Description = d
+			shortened = append(shortened, t.where())
+		}
 		s.Activities = append(s.Activities, a)
+	}
+
+	if len(shortened) > 0 {
+		list := strings.Join(shortened[:min(len(shortened), 5)], ", ")
+		if len(shortened) > 5 {
+			list += fmt.Sprintf(" and %d more", len(shortened)-5)
+		}
+		rs.warnf("the Notes (with the WBS path) of %s are over %d characters and were shortened to it: %s", plural(len(shortened), "task"), schedule.MaxDescription, list)
 	}
 
 	// Pass 2: the logic.

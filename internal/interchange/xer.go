@@ -3,7 +3,9 @@ package interchange
 // Primavera P6 XER import and export.
 //
 // An XER file is tab-separated tables: "%T NAME" starts a table, "%F" lists
-// its fields, each "%R" is a row, "%E" ends the file. What is read:
+// its fields, each "%R" is a row, "%E" ends the file. A file without its %E,
+// or with a row shorter than its %F, is refused with the line (see
+// splitXER): it was cut short. What is read:
 //
 //   - PROJECT: the first project in the file; plan_start_date is start_date,
 //     the root PROJWBS node's wbs_name (else proj_short_name) the name, and
@@ -49,7 +51,9 @@ import (
 // xerTable is one %T table: its fields and rows, each row with its line.
 type xerTable struct {
 	name   string
+	line   int // of its %T
 	fields map[string]int
+	names  []string // the fields in %F order
 	rows   []xerRow
 }
 
@@ -82,26 +86,46 @@ func ParseXER(data []byte) (*schedule.Schedule, error) {
 }
 
 // readXER decodes an XER file into a schedule, unvalidated.
-func readXER(data []byte) (*schedule.Schedule, error) {
-	tables, err := splitXER(data)
+func readXER(data []byte, rs *readState) (*schedule.Schedule, error) {
+	tables, err := splitXER(data, rs)
 	if err != nil {
 		return nil, err
 	}
-	return xerSchedule(tables)
+	return xerSchedule(tables, rs)
 }
 
 // splitXER cuts the file into tables. P6 writes the Windows code page of
 // its machine, usually Windows-1252; a byte order mark or valid UTF-8 says
 // otherwise (see decodeWindowsText).
-func splitXER(data []byte) (map[string]*xerTable, error) {
+//
+// P6 ends every export with "%E" and writes every field of every row (an
+// empty value is an empty string between tabs). A file without its %E, or
+// whose last row stops short, was cut short - a download, an upload or a
+// copy interrupted - and reads as a smaller valid schedule: the tables
+// after the cut (and the rest of the one cut) are simply missing, typically
+// relationships, so the logic silently goes. Such a file is refused with
+// the line where it ends, unless rs.opts.AllowTruncated says to read it as
+// far as it goes, with a warning naming what may be missing. A row with
+// fewer values than its %F declares anywhere else is refused too, with
+// its line, table and the fields it lacks.
+func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 	data, _, err := decodeWindowsText(data)
 	if err != nil {
 		return nil, err
 	}
+	lines := strings.Split(string(data), "\n")
+	last := -1 // the last line with anything on it
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.TrimRight(lines[i], "\r") != "" {
+			last = i
+			break
+		}
+	}
 	tables := map[string]*xerTable{}
+	var order []*xerTable
 	var cur *xerTable
 	sawHeader := false
-	for i, line := range strings.Split(string(data), "\n") {
+	for i, line := range lines {
 		n := i + 1
 		line = strings.TrimRight(line, "\r")
 		if line == "" {
@@ -116,23 +140,40 @@ func splitXER(data []byte) (map[string]*xerTable, error) {
 			if tables[name] != nil {
 				return nil, fmt.Errorf("line %d: table %s appears twice", n, name)
 			}
-			cur = &xerTable{name: name}
+			cur = &xerTable{name: name, line: n}
 			tables[name] = cur
+			order = append(order, cur)
 		case "%F":
 			if cur == nil || cur.fields != nil {
 				return nil, fmt.Errorf("line %d: %%F without a %%T table before it", n)
 			}
 			cur.fields = map[string]int{}
 			for j, f := range strings.Split(rest, "\t") {
-				cur.fields[strings.TrimSpace(f)] = j
+				f = strings.TrimSpace(f)
+				cur.fields[f] = j
+				cur.names = append(cur.names, f)
 			}
 		case "%R":
 			if cur == nil || cur.fields == nil {
 				return nil, fmt.Errorf("line %d: %%R without %%T and %%F before it", n)
 			}
 			values := strings.Split(rest, "\t")
-			if len(values) > len(cur.fields) {
-				return nil, fmt.Errorf("line %d: %s row has %d values for %d fields", n, cur.name, len(values), len(cur.fields))
+			if len(values) > len(cur.names) {
+				return nil, fmt.Errorf("line %d: %s row has %d values for %d fields", n, cur.name, len(values), len(cur.names))
+			}
+			if len(values) < len(cur.names) {
+				missing := strings.Join(cur.names[len(values):], ", ")
+				if i != last {
+					return nil, fmt.Errorf("line %d: %s row is cut short: it has %d of the %d values its %%F line declares (no %s)",
+						n, cur.name, len(values), len(cur.names), missing)
+				}
+				// The file ends in this row: cut short mid-line.
+				if !rs.opts.AllowTruncated {
+					return nil, fmt.Errorf("line %d: the file ends in the middle of a %s row (%d of its %d values; no %s) without its %%E end marker: it looks truncated; export it from P6 again",
+						n, cur.name, len(values), len(cur.names), missing)
+				}
+				rs.warnf("line %d: the file ends in the middle of a %s row (%d of its %d values; no %s): the row is left out", n, cur.name, len(values), len(cur.names), missing)
+				return tables, truncatedXER(rs, order, n)
 			}
 			cur.rows = append(cur.rows, xerRow{line: n, values: values})
 		case "%E":
@@ -140,6 +181,10 @@ func splitXER(data []byte) (map[string]*xerTable, error) {
 		default:
 			if !sawHeader && i == 0 {
 				return nil, fmt.Errorf("line 1: not an XER file: it does not start with ERMHDR")
+			}
+			if i == last && strings.HasPrefix("%E", tag) {
+				// "%": the end marker itself cut short.
+				return nil, fmt.Errorf("line %d: the file ends in the middle of its %%E end marker: it looks truncated; export it from P6 again", n)
 			}
 			return nil, fmt.Errorf("line %d: unexpected %q; XER lines start with %%T, %%F, %%R or %%E", n, truncate(tag, 20))
 		}
@@ -150,7 +195,40 @@ func splitXER(data []byte) (map[string]*xerTable, error) {
 	if !sawHeader {
 		return nil, errors.New("not an XER file: it is empty")
 	}
-	return tables, nil // P6 ends with %E, but a file cut short is read as far as it goes
+	end := last + 1
+	if !rs.opts.AllowTruncated {
+		where := ""
+		if len(order) > 0 {
+			t := order[len(order)-1]
+			where = fmt.Sprintf(" (its last table, %s, stops after %s)", t.name, plural(len(t.rows), "row"))
+		}
+		if tables["TASK"] == nil {
+			where += "; no TASK table: the file holds no activities"
+		}
+		return nil, fmt.Errorf("the file ends at line %d without its %%E end marker: it looks truncated%s; export it from P6 again", end, where)
+	}
+	return tables, truncatedXER(rs, order, end)
+}
+
+// truncatedXER warns that a file read as far as it goes ended at line end
+// without its %E: which table was cut and which were read whole.
+func truncatedXER(rs *readState, order []*xerTable, end int) error {
+	if len(order) == 0 {
+		rs.warnf("the file ends at line %d without its %%E end marker, before its first table", end)
+		return nil
+	}
+	t := order[len(order)-1]
+	rs.warnf("the file ends at line %d without its %%E end marker: it was read as far as it goes; table %s (from line %d) may be cut short after its %s, and any tables P6 writes after it are missing",
+		end, t.name, t.line, plural(len(t.rows), "row"))
+	return nil
+}
+
+// plural is "1 row", "2 rows".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func truncate(s string, n int) string {
@@ -167,7 +245,7 @@ type xerCalendar struct {
 	hoursPerDay float64
 }
 
-func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
+func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule, error) {
 	proj := tables["PROJECT"]
 	if proj == nil || len(proj.rows) == 0 {
 		return nil, errors.New("no PROJECT table: not a P6 project export")
@@ -175,14 +253,17 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 	pr := proj.rows[0]
 	projID := proj.get(pr, "proj_id")
 	s := &schedule.Schedule{Name: proj.text(pr, "proj_short_name"), Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
+	nameFrom := fmt.Sprintf("line %d: PROJECT proj_short_name", pr.line)
 	if wbs := tables["PROJWBS"]; wbs != nil {
 		for _, r := range wbs.rows {
 			if wbs.get(r, "proj_id") == projID && wbs.get(r, "proj_node_flag") == "Y" && wbs.get(r, "wbs_name") != "" {
 				s.Name = wbs.text(r, "wbs_name")
+				nameFrom = fmt.Sprintf("line %d: PROJWBS wbs_name", r.line)
 				break
 			}
 		}
 	}
+	s.Name = rs.scheduleName(s.Name, nameFrom)
 	if v := proj.get(pr, "plan_start_date"); v != "" {
 		t, err := parseXERDate(v)
 		if err != nil {
@@ -265,6 +346,7 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 		allTasks[tt.get(r, "task_id")] = true
 	}
 	code := map[string]string{}        // task_id -> activity id
+	lineOf := map[string]int{}         // activity id -> its TASK line
 	clndrOf := map[string]float64{}    // task_id -> hours per day
 	durationOf := map[string]float64{} // task_id -> days
 	for _, r := range tt.rows {
@@ -300,10 +382,26 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 			}
 		}
 		a := schedule.Activity{ID: tt.text(r, "task_code"), Name: tt.text(r, "task_name"), Duration: formatDays(days)}
+		field := "task_code"
 		if a.ID == "" {
-			a.ID = id
+			a.ID, field = id, "task_id"
+		}
+		// Lengths and duplicates here, with the line; Validate checks the
+		// characters.
+		if long := schedule.TooLong(a.ID, schedule.MaxID); long != "" {
+			return nil, fmt.Errorf("%s: %s %s", where, field, long)
+		}
+		if first, dup := lineOf[a.ID]; dup {
+			return nil, fmt.Errorf("%s: duplicate %s %q (the TASK row at line %d has it too): activity ids must be unique", where, field, a.ID, first)
+		}
+		lineOf[a.ID] = r.line
+		if long := schedule.TooLong(a.Name, schedule.MaxName); long != "" {
+			return nil, fmt.Errorf("%s (task_code %q): task_name %s", where, a.ID, long)
 		}
 		if d, ok := text(id, "Description"); ok {
+			if long := schedule.TooLong(d, schedule.MaxDescription); long != "" {
+				return nil, fmt.Errorf("%s (task_code %q): its Description (UDFVALUE) %s", where, a.ID, long)
+			}
 			a.Description = d
 		}
 		if d, ok := text(id, aliasDuration); ok {
@@ -317,9 +415,15 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 
 	if pt := tables["TASKPRED"]; pt != nil {
 		relIDs := map[string]map[string]string{} // successor task_id -> "pred|type" -> id
+		linkLine := map[string]int{}             // predecessor, type, successor -> its TASKPRED line
 		for _, r := range pt.rows {
 			succ, pred := pt.get(r, "task_id"), pt.get(r, "pred_task_id")
 			where := fmt.Sprintf("line %d: TASKPRED task_pred_id %s", r.line, pt.get(r, "task_pred_id"))
+			for _, f := range [...]struct{ name, v string }{{"task_id", succ}, {"pred_task_id", pred}} {
+				if f.v == "" {
+					return nil, fmt.Errorf("%s: the row has no %s", where, f.name)
+				}
+			}
 			if code[succ] == "" || code[pred] == "" {
 				missing := pred
 				if !allTasks[succ] {
@@ -362,6 +466,11 @@ func xerSchedule(tables map[string]*xerTable) (*schedule.Schedule, error) {
 			if v := relIDs[succ][code[pred]+"|"+string(typ)]; v != "" {
 				id = v
 			}
+			link := code[pred] + "\x00" + string(typ) + "\x00" + code[succ]
+			if first, dup := linkLine[link]; dup {
+				return nil, fmt.Errorf("%s: a second %s link from %s to %s (the first is at line %d)", where, typ, code[pred], code[succ], first)
+			}
+			linkLine[link] = r.line
 			s.Relationships = append(s.Relationships, schedule.Relationship{ID: id, Type: typ, Predecessor: code[pred], Successor: code[succ], Lag: lag})
 		}
 	}
