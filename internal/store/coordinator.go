@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -44,6 +45,9 @@ const importChunk = 5000
 // it is an error. progress, if set, is told how many documents are
 // embedded.
 func (c *Coordinator) Import(ctx context.Context, scheduleID string, s *schedule.Schedule, replace bool, progress func(done, total int)) error {
+	if err := CheckScheduleID(scheduleID); err != nil {
+		return err
+	}
 	if err := schedule.Validate(s); err != nil {
 		return err
 	}
@@ -271,8 +275,16 @@ func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Ch
 	if before == nil {
 		before = &schedule.Schedule{}
 	}
+	// The graph side ends with the summary of the schedule as written, in
+	// the same transaction (an unledgered change: always applied, so a
+	// retry whose changes the ledger skips still leaves it right).
+	graphChanges := changes
+	if len(states) > 0 {
+		sum := Summarize(states[len(states)-1], time.Now())
+		graphChanges = append(slices.Clip(changes), Change{Summary: &sum})
+	}
 	if a, ok := c.atomic(); ok {
-		return a.ApplyAtomic(ctx, scheduleID, changes, func(put func([]VectorChange) error) error {
+		return a.ApplyAtomic(ctx, scheduleID, graphChanges, func(put func([]VectorChange) error) error {
 			return c.streamDocuments(ctx, changes, states, before, progress, put)
 		})
 	}
@@ -284,7 +296,7 @@ func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Ch
 	}
 	in := Intent{ScheduleID: scheduleID, Kind: IntentWrite, OpIDs: opIDs, Fresh: original == nil}
 	return c.withIntent(ctx, in, func() (bool, error) {
-		if _, err := c.Graph.Apply(ctx, scheduleID, changes); err != nil {
+		if _, err := c.Graph.Apply(ctx, scheduleID, graphChanges); err != nil {
 			return false, fmt.Errorf("graph store: %w", err)
 		}
 		err := c.streamDocuments(ctx, changes, states, before, progress, func(vcs []VectorChange) error {
@@ -312,6 +324,8 @@ func (c *Coordinator) compensate(ctx context.Context, scheduleID string, opIDs [
 	} else {
 		undo := diff(final, original)
 		undo.Forget = opIDs
+		sum := Summarize(original, time.Now())
+		undo.Summary = &sum
 		_, graphErr = c.Graph.Apply(undoCtx, scheduleID, []Change{undo})
 		// The vector store may have written part of the batch (it is not
 		// transactional everywhere): put back what it held before.
@@ -546,15 +560,53 @@ func (c *Coordinator) Load(ctx context.Context, scheduleID string) (*schedule.Sc
 }
 
 // DeleteSchedule removes a schedule from both stores (under an intent, so
-// a delete cut short is finished by the next process).
+// a delete cut short is finished by the next process). Deleting a
+// schedule that is not stored is no error.
 func (c *Coordinator) DeleteSchedule(ctx context.Context, scheduleID string) error {
-	if err := c.Settle(ctx, scheduleID); err != nil {
-		return err
+	_, err := c.Delete(ctx, scheduleID)
+	return err
+}
+
+// Delete is DeleteSchedule that also says whether the graph store held the
+// schedule. Any id is accepted, so a schedule stored under an id
+// CheckScheduleID now refuses can still go. A write another live process
+// has under way is ErrBusy; one left half done by a process that is gone
+// is not repaired first when it cannot be: the delete takes its place.
+func (c *Coordinator) Delete(ctx context.Context, scheduleID string) (existed bool, err error) {
+	existed, err = c.Graph.Has(ctx, scheduleID)
+	if err != nil {
+		return false, err
 	}
-	return c.withIntent(ctx, Intent{ScheduleID: scheduleID, Kind: IntentDelete}, func() (bool, error) {
+	stale := false
+	if err := c.Settle(ctx, scheduleID); err != nil {
+		if errors.Is(err, ErrBusy) {
+			return existed, err
+		}
+		stale = true
+	}
+	err = c.withIntent(ctx, Intent{ScheduleID: scheduleID, Kind: IntentDelete}, func() (bool, error) {
 		err := c.deleteBoth(ctx, scheduleID)
 		return err != nil, err
 	})
+	if err != nil || !stale {
+		return existed, err
+	}
+	// The intents of the writes that could not be repaired: their
+	// schedule is gone.
+	if log, ok := c.intentLog(); ok {
+		intents, err := log.Intents(ctx, scheduleID)
+		if err != nil {
+			return existed, err
+		}
+		for _, in := range intents {
+			if in.Owner != Self() {
+				if err := log.DeleteIntent(ctx, scheduleID, in.ID); err != nil {
+					return existed, err
+				}
+			}
+		}
+	}
+	return existed, nil
 }
 
 func (c *Coordinator) deleteBoth(ctx context.Context, scheduleID string) error {

@@ -47,7 +47,17 @@ type Change struct {
 	Forget              []string                `json:"forget,omitempty"`
 	// Committed is set (by Commit, never by Apply) once the change is final.
 	Committed *CommitRecord `json:"committed,omitempty"`
+	// Summary, when set, is the schedule's summary once the change is
+	// applied, stored with it in the same transaction. A change without
+	// one that puts or deletes anything (or sets Meta) clears the stored
+	// summary, so a summary never describes an older version.
+	Summary *Summary `json:"summary,omitempty"`
 }
+
+// Touches says whether a change writes the schedule (its meta, an
+// activity or a relationship): such a change without a Summary clears the
+// stored one.
+func (c Change) Touches() bool { return !c.Empty() }
 
 // CommitRecord says who made a change set final, in which dispatch, when.
 // It is written once: committing an op again keeps the first record.
@@ -66,12 +76,15 @@ func (c Change) Empty() bool {
 	return c.Meta == nil && len(c.PutActivities)+len(c.DeleteActivities)+len(c.PutRelationships)+len(c.DeleteRelationships) == 0
 }
 
-// ScheduleInfo lists a stored schedule.
+// ScheduleInfo lists a stored schedule. Summary is the summary stored
+// with it (Name, Activities and Relationships are then the summary's); nil
+// for a schedule stored without one, whose counts the adapter counted.
 type ScheduleInfo struct {
-	ID            string `json:"id"`
-	Name          string `json:"name"`
-	Activities    int    `json:"activities"`
-	Relationships int    `json:"relationships"`
+	ID            string   `json:"id"`
+	Name          string   `json:"name"`
+	Activities    int      `json:"activities"`
+	Relationships int      `json:"relationships"`
+	Summary       *Summary `json:"summary,omitempty"`
 }
 
 // GraphDump is a canonical, comparable view of a stored graph: nodes and
@@ -88,6 +101,9 @@ type GraphStore interface {
 	// Apply applies changes in order in one transaction, skipping those
 	// already in the ledger, and records the others in it. It returns the
 	// op IDs it applied now. Deleting what is not there is not an error.
+	// A change's Summary is stored with the schedule; a change that
+	// touches the schedule without one clears it. An id CheckScheduleID
+	// refuses is refused.
 	Apply(ctx context.Context, scheduleID string, changes []Change) (applied []string, err error)
 	// Recorded returns the ledger's changes for those of opIDs it holds.
 	Recorded(ctx context.Context, scheduleID string, opIDs []string) (map[string]Change, error)
@@ -97,7 +113,8 @@ type GraphStore interface {
 	// Load reads a stored schedule, activities and relationships sorted by
 	// id; ErrNotFound if there is none.
 	Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error)
-	// Schedules lists the stored schedules, by id.
+	// Schedules lists the stored schedules, by id, with their stored
+	// summaries, reading no schedule whole.
 	Schedules(ctx context.Context) ([]ScheduleInfo, error)
 	// Has reports whether a schedule is stored, without reading it.
 	Has(ctx context.Context, scheduleID string) (bool, error)

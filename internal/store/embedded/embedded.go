@@ -44,6 +44,9 @@ type graphView struct{ *Store }
 type vectorView struct{ *Store }
 
 func (g graphView) Apply(ctx context.Context, scheduleID string, changes []store.Change) ([]string, error) {
+	if err := store.CheckScheduleID(scheduleID); err != nil {
+		return nil, err
+	}
 	return g.applyGraph(ctx, scheduleID, changes)
 }
 
@@ -57,6 +60,9 @@ func (g graphView) Holds(v store.VectorStore) bool {
 // ApplyAtomic applies the graph changes and every batch of vector changes
 // vectors puts in one transaction.
 func (g graphView) ApplyAtomic(ctx context.Context, scheduleID string, changes []store.Change, vectors func(put func([]store.VectorChange) error) error) error {
+	if err := store.CheckScheduleID(scheduleID); err != nil {
+		return err
+	}
 	defer g.forgetIndex(scheduleID)
 	return g.tx(ctx, func(tx *preparedTx) error {
 		if _, err := applyLedgeredTx(tx, "graph_ledger", scheduleID, len(changes),
@@ -80,6 +86,9 @@ func (g graphView) Dump(ctx context.Context, scheduleID string) (*store.GraphDum
 }
 
 func (v vectorView) Apply(ctx context.Context, scheduleID string, changes []store.VectorChange) ([]string, error) {
+	if err := store.CheckScheduleID(scheduleID); err != nil {
+		return nil, err
+	}
 	return v.applyVectors(ctx, scheduleID, changes)
 }
 
@@ -156,7 +165,8 @@ CREATE TABLE IF NOT EXISTS schedules (
 	id TEXT PRIMARY KEY,
 	name TEXT NOT NULL DEFAULT '',
 	start_date TEXT NOT NULL DEFAULT '',
-	calendar TEXT NOT NULL DEFAULT ''
+	calendar TEXT NOT NULL DEFAULT '',
+	summary TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS nodes (
 	schedule_id TEXT NOT NULL,
@@ -260,17 +270,24 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return &Store{db: db, tokenize: tokenize, noCache: opts.NoVectorCache, indexes: map[string]*vectorIndex{}}, nil
 }
 
-// migrate adds the columns that files written by older versions lack.
+// migrate adds the columns that files written by older versions lack. A
+// schedule without a summary is summarised on the next list
+// (Coordinator.Schedules).
 func migrate(ctx context.Context, db *sql.DB) error {
-	for _, table := range []string{"graph_ledger", "vector_ledger"} {
+	for _, col := range []struct{ table, column, def string }{
+		{"graph_ledger", "committed", "TEXT"},
+		{"vector_ledger", "committed", "TEXT"},
+		{"schedules", "summary", "TEXT NOT NULL DEFAULT ''"},
+	} {
 		var n int
-		err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = 'committed'`, table).Scan(&n)
+		err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, col.table, col.column).Scan(&n)
 		if err != nil {
 			return err
 		}
 		if n == 0 {
-			// table is one of the two names above, never input.
-			if _, err := db.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN committed TEXT"); err != nil {
+			// Table, column and type are the constants above, never input.
+			_, err := db.ExecContext(ctx, "ALTER TABLE "+col.table+" ADD COLUMN "+col.column+" "+col.def)
+			if err != nil && !strings.Contains(err.Error(), "duplicate column") { // another process added it first
 				return err
 			}
 		}
@@ -403,12 +420,13 @@ func (s *Store) Has(ctx context.Context, scheduleID string) (bool, error) {
 	return true, nil
 }
 
-// Schedules lists stored schedules with their sizes.
+// Schedules lists stored schedules with their summaries; only a schedule
+// stored without one has its nodes counted.
 func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT s.id, s.name,
-			(SELECT count(*) FROM nodes n WHERE n.schedule_id = s.id AND n.kind = 'intra'),
-			(SELECT count(*) FROM nodes n WHERE n.schedule_id = s.id AND n.kind = 'relationship')
+		SELECT s.id, s.name, s.summary,
+			CASE WHEN s.summary = '' THEN (SELECT count(*) FROM nodes n WHERE n.schedule_id = s.id AND n.kind = 'intra') ELSE 0 END,
+			CASE WHEN s.summary = '' THEN (SELECT count(*) FROM nodes n WHERE n.schedule_id = s.id AND n.kind = 'relationship') ELSE 0 END
 		FROM schedules s ORDER BY s.id`)
 	if err != nil {
 		return nil, err
@@ -417,12 +435,32 @@ func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
 	var out []store.ScheduleInfo
 	for rows.Next() {
 		var info store.ScheduleInfo
-		if err := rows.Scan(&info.ID, &info.Name, &info.Activities, &info.Relationships); err != nil {
+		var summary string
+		if err := rows.Scan(&info.ID, &info.Name, &summary, &info.Activities, &info.Relationships); err != nil {
 			return nil, err
+		}
+		if summary != "" {
+			sum := &store.Summary{}
+			if err := json.Unmarshal([]byte(summary), sum); err == nil {
+				info.Summary = sum
+				info.Name, info.Activities, info.Relationships = sum.Name, sum.Activities, sum.Relationships
+			}
+			// An unreadable summary is none: summarised again.
 		}
 		out = append(out, info)
 	}
 	return out, rows.Err()
+}
+
+// PutSummary stores the summary of a schedule that has none.
+func (s *Store) PutSummary(ctx context.Context, scheduleID string, sum store.Summary) error {
+	text, err := json.Marshal(sum)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *preparedTx) error {
+		return tx.exec(`UPDATE schedules SET summary = ? WHERE id = ? AND summary = ''`, string(text), scheduleID)
+	})
 }
 
 // DeleteSchedule removes a schedule's graph, documents and both ledgers.

@@ -45,6 +45,20 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 	} else if err := exec(`INSERT INTO schedules (id) VALUES (?) ON CONFLICT (id) DO NOTHING`, scheduleID); err != nil {
 		return err
 	}
+	switch {
+	case c.Summary != nil:
+		text, err := json.Marshal(c.Summary)
+		if err != nil {
+			return err
+		}
+		if err := exec(`UPDATE schedules SET summary = ? WHERE id = ?`, string(text), scheduleID); err != nil {
+			return err
+		}
+	case c.Touches():
+		if err := exec(`UPDATE schedules SET summary = '' WHERE id = ?`, scheduleID); err != nil {
+			return err
+		}
+	}
 	for _, id := range c.DeleteRelationships {
 		if err := deleteNode(exec, scheduleID, id); err != nil {
 			return err

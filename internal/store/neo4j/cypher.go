@@ -59,6 +59,17 @@ SET s.schedule_id = $schedule, s.name = $name, s.start_date = $start_date, s.cal
 	cypherScheduleEnsure = `MERGE (s:Schedule {id: $schedule})
 ON CREATE SET s.schedule_id = $schedule, s.name = '', s.start_date = ''`
 
+	// cypherScheduleSummary sets the schedule's summary (JSON); null
+	// removes it.
+	cypherScheduleSummary = `MATCH (s:Schedule {id: $schedule})
+SET s.summary = $summary`
+
+	// cypherScheduleSummaryIfMissing stores a summary for a schedule
+	// written before summaries (a write since brought its own).
+	cypherScheduleSummaryIfMissing = `MATCH (s:Schedule {id: $schedule})
+WHERE s.summary IS NULL
+SET s.summary = $summary`
+
 	// cypherDeleteNodes deletes nodes by uuid, with their edges.
 	cypherDeleteNodes = `UNWIND $uuids AS uuid
 MATCH (n:Node {uuid: uuid})
@@ -128,10 +139,12 @@ RETURN n.id AS id, n.kind AS kind, n.weight AS weight, coalesce(n.activity_id, '
 	coalesce(n.name, '') AS name, coalesce(n.description, '') AS description,
 	[(n)-[:PRECEDES]->(m:Node) | m.id] AS next`
 
+	// cypherSchedules lists the schedules with their summaries; only a
+	// schedule without one has its nodes counted.
 	cypherSchedules = `MATCH (s:Schedule)
-OPTIONAL MATCH (n:Node {schedule_id: s.id})
+OPTIONAL MATCH (n:Node {schedule_id: s.id}) WHERE s.summary IS NULL
 WITH s, count(CASE n.kind WHEN 'intra' THEN 1 END) AS activities, count(CASE n.kind WHEN 'relationship' THEN 1 END) AS relationships
-RETURN s.id AS id, coalesce(s.name, '') AS name, activities, relationships
+RETURN s.id AS id, coalesce(s.name, '') AS name, coalesce(s.summary, '') AS summary, activities, relationships
 ORDER BY id`
 )
 

@@ -26,6 +26,9 @@ func nodeUUID(scheduleID, nodeID string) string {
 // Apply applies changes in order in one transaction, skipping those the
 // ledger holds and recording the others (with the whole change) in it.
 func (s *Store) Apply(ctx context.Context, scheduleID string, changes []store.Change) ([]string, error) {
+	if err := store.CheckScheduleID(scheduleID); err != nil {
+		return nil, err
+	}
 	if len(changes) == 0 {
 		return nil, nil
 	}
@@ -121,6 +124,19 @@ func applyChange(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID st
 		}
 	} else if err := exec(ctx, tx, cypherScheduleEnsure, map[string]any{"schedule": scheduleID}); err != nil {
 		return fmt.Errorf("writing the schedule node: %w", err)
+	}
+	if c.Summary != nil || c.Touches() {
+		var summary any // nil removes the property: the schedule changed without one
+		if c.Summary != nil {
+			b, err := json.Marshal(c.Summary)
+			if err != nil {
+				return err
+			}
+			summary = string(b)
+		}
+		if err := exec(ctx, tx, cypherScheduleSummary, map[string]any{"schedule": scheduleID, "summary": summary}); err != nil {
+			return fmt.Errorf("writing the schedule's summary: %w", err)
+		}
 	}
 
 	deletes := make([]any, 0, len(c.DeleteRelationships)+3*len(c.DeleteActivities))
@@ -399,7 +415,8 @@ func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
 		for result.Next(ctx) {
 			rec := result.Record()
 			var info store.ScheduleInfo
-			if err := scan(rec, &info.ID, &info.Name); err != nil {
+			var summary string
+			if err := scan(rec, &info.ID, &info.Name, &summary); err != nil {
 				return nil, err
 			}
 			for key, dst := range map[string]*int{"activities": &info.Activities, "relationships": &info.Relationships} {
@@ -409,6 +426,13 @@ func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
 				}
 				*dst = int(n)
 			}
+			if summary != "" {
+				sum := &store.Summary{}
+				if err := json.Unmarshal([]byte(summary), sum); err == nil { // unreadable: summarised again
+					info.Summary = sum
+					info.Name, info.Activities, info.Relationships = sum.Name, sum.Activities, sum.Relationships
+				}
+			}
 			out = append(out, info)
 		}
 		return out, result.Err()
@@ -417,6 +441,23 @@ func (s *Store) Schedules(ctx context.Context) ([]store.ScheduleInfo, error) {
 		return nil, fmt.Errorf("neo4j: listing schedules: %w", err)
 	}
 	return list, nil
+}
+
+// PutSummary stores the summary of a schedule that has none.
+func (s *Store) PutSummary(ctx context.Context, scheduleID string, sum store.Summary) error {
+	b, err := json.Marshal(sum)
+	if err != nil {
+		return err
+	}
+	session := s.session(ctx, neo4j.AccessModeWrite)
+	defer session.Close(ctx)
+	_, err = neo4j.ExecuteWrite(ctx, session, func(tx neo4j.ManagedTransaction) (struct{}, error) {
+		return struct{}{}, exec(ctx, tx, cypherScheduleSummaryIfMissing, map[string]any{"schedule": scheduleID, "summary": string(b)})
+	})
+	if err != nil {
+		return fmt.Errorf("neo4j: storing the summary of schedule %q: %w", scheduleID, err)
+	}
+	return nil
 }
 
 // DeleteSchedule removes a schedule's ledger, nodes and schedule node, a

@@ -129,6 +129,10 @@ func Run(t *testing.T, open Opener) {
 	t.Run("AwkwardTextRoundTrips", func(t *testing.T) { testAwkwardText(t, open) })
 	t.Run("SchedulesAreIsolated", func(t *testing.T) { testIsolation(t, open) })
 	t.Run("SearchRelevance", func(t *testing.T) { testRelevance(t, open) })
+	t.Run("SummariesFollowEveryWrite", func(t *testing.T) { testSummaries(t, open) })
+	t.Run("SchedulesWithoutSummariesAreSummarisedOnce", func(t *testing.T) { testSummaryBackfill(t, open) })
+	t.Run("InvalidScheduleIDsAreRefused", func(t *testing.T) { testScheduleIDs(t, open) })
+	t.Run("DeleteIsIdempotent", func(t *testing.T) { testDelete(t, open) })
 }
 
 func testImportLoadDump(t *testing.T, open Opener) {

@@ -44,6 +44,9 @@ type docOp struct {
 // batch upserts, and only then recorded in the ledger: an error leaves the
 // ledger as it was, and the Coordinator puts back the documents.
 func (s *Store) Apply(ctx context.Context, scheduleID string, changes []store.VectorChange) ([]string, error) {
+	if err := store.CheckScheduleID(scheduleID); err != nil {
+		return nil, err
+	}
 	if err := graphQLSafe(scheduleID); err != nil {
 		return nil, err
 	}
