@@ -19,6 +19,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 )
 
 // Preferences are one schedule's planning defaults. The zero value means
@@ -86,6 +87,11 @@ func Equal(a, b Preferences) bool {
 // Keys are the keys Set accepts (with their aliases in setKey).
 const Keys = "link, lag, duration, naming, trades, trade"
 
+// MaxValue is the longest value Set takes, in characters: a whole trade
+// vocabulary is the longest. A naming pattern, a trade word, a synonym
+// and a kind of work are names (at most usertext.MaxName).
+const MaxValue = 2000
+
 // Set changes one preference from a key=value argument. Keys (case and
 // '-'/'_' do not matter):
 //
@@ -98,9 +104,19 @@ const Keys = "link, lag, duration, naming, trades, trade"
 //
 // A scope may also be written link.inspection or link[inspection]. The
 // values "none", "clear", "default" and "" remove the preference.
+//
+// Keys and values are one line of at most MaxValue characters with no
+// control or invisible formatting characters (usertext.Line): a value is
+// shown to everyone who plans or reviews the schedule.
 func Set(p *Preferences, key, value string) error {
+	if err := usertext.Line("preference key", key, usertext.MaxName); err != nil {
+		return err
+	}
 	name, scope, err := splitKey(key)
 	if err != nil {
+		return err
+	}
+	if err := usertext.Line(scopedKey(name, scope), value, MaxValue); err != nil {
 		return err
 	}
 	value = strings.TrimSpace(value)
@@ -978,7 +994,9 @@ func FormatTrades(ts []Trade) string {
 }
 
 // Parse reads preferences from their JSON; "" is none. Each field is
-// checked as Set checks it.
+// checked as Set checks it, but for its characters: preferences stored
+// before values were checked stay readable (a terminal shows them
+// escaped), and Validate refuses them when they are written again.
 func Parse(data []byte) (Preferences, error) {
 	var p Preferences
 	if len(strings.TrimSpace(string(data))) == 0 {
@@ -987,11 +1005,56 @@ func Parse(data []byte) (Preferences, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return Preferences{}, fmt.Errorf("preferences: %w", err)
 	}
-	return p, p.Validate()
+	return p, p.validateForm()
 }
 
-// Validate checks every field as Set would have.
+// Validate checks every field as Set would have: its form, and that it is
+// one line with no control or invisible formatting characters.
 func (p Preferences) Validate() error {
+	if err := p.validateForm(); err != nil {
+		return err
+	}
+	return p.validateText()
+}
+
+// validateText refuses stored text Set would have refused: each scope,
+// duration, the naming pattern and each trade word is a name-length line
+// without control characters. The error names the key to set again (or
+// clear with none).
+func (p Preferences) validateText() error {
+	check := func(key, s string) error {
+		if err := usertext.Line(key, s, usertext.MaxName); err != nil {
+			return fmt.Errorf("preferences: %w (set %s again, or to none)", err, key)
+		}
+		return nil
+	}
+	for _, l := range p.Links {
+		if err := check(scopedKey("link", l.Scope), l.Scope); err != nil {
+			return err
+		}
+	}
+	for _, d := range p.Durations {
+		for _, v := range []string{d.Scope, d.Duration} {
+			if err := check(scopedKey("duration", d.Scope), v); err != nil {
+				return err
+			}
+		}
+	}
+	if err := check("naming", p.Naming); err != nil {
+		return err
+	}
+	for _, t := range p.Trades {
+		for _, w := range append([]string{t.Name}, t.Synonyms...) {
+			if err := check("trades", w); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// validateForm checks each field's form as Set would have.
+func (p Preferences) validateForm() error {
 	for _, l := range p.Links {
 		if schedule.ReadRelType(string(l.Type)) == "" || schedule.ReadRelType(string(l.Type)) != l.Type {
 			return fmt.Errorf("preferences: link %q: type %q: want FS, SS, FF or SF", l.Scope, l.Type)

@@ -278,3 +278,83 @@ func FuzzRemember(f *testing.F) {
 		}
 	})
 }
+
+// hostile are characters no preference holds: terminal escapes (ESC with
+// a title and a screen clear, the C1 CSI), bell, NUL, DEL, carriage
+// return, line breaks, tab, bidi overrides and isolates, zero-width
+// characters, invalid UTF-8. Each would rewrite or hide what the next
+// person to read the preferences sees.
+var hostile = []string{"\x1b]0;TITLE\a\x1b[2J", "\u009b2J", "\a", "\x00", "\x7f", "\r", "\n", "\t", "\u202e", "\u2066", "\u200b", "\ufeff", "\u2028", "\xff"}
+
+// TestSetRefusesControlCharacters: every key's value, and the key itself
+// (a kind of work), is refused with control or invisible characters,
+// with an error naming the key; nothing is set.
+func TestSetRefusesControlCharacters(t *testing.T) {
+	for _, bad := range hostile {
+		for _, kv := range [][2]string{
+			{"naming", "X" + bad + " {Trade} Level {n}"},
+			{"naming", "{Trade} Level {n}" + bad},
+			{"trades", "drywall=gypsum" + bad + "board"},
+			{"trade", "concrete" + bad},
+			{"link", "FS+1 for inspections" + bad},
+			{"lag", "2" + bad},
+			{"duration", "3" + bad},
+			{"link:insp" + bad + "ection", "FS"},
+			{"duration[fire" + bad + "]", "1"},
+		} {
+			var p Preferences
+			err := Set(&p, kv[0], kv[1])
+			if err == nil || !p.Empty() {
+				t.Errorf("Set(%q, %q) = %v, preferences %+v: want refused", kv[0], kv[1], err, p)
+				continue
+			}
+			if !strings.Contains(err.Error(), "character") && !strings.Contains(err.Error(), "UTF-8") || strings.Contains(err.Error(), bad) {
+				t.Errorf("Set(%q, %q): error %q does not say which character, or quotes it raw", kv[0], kv[1], err)
+			}
+		}
+	}
+	var p Preferences
+	if err := Set(&p, "naming", "X\x1b[2J {Trade}"); err == nil || !strings.HasPrefix(err.Error(), "naming: ") {
+		t.Errorf("the error names the key: %v", err)
+	}
+	if err := Set(&p, "trades", strings.Repeat("drywall, ", MaxValue)); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("an over-long value: %v", err)
+	}
+}
+
+// TestRememberRefusesControlCharacters: a reviewer's "remember: …" with a
+// control character saves nothing and says why in a note.
+func TestRememberRefusesControlCharacters(t *testing.T) {
+	for _, bad := range hostile {
+		if bad == "\n" {
+			continue // a line break ends the sentence
+		}
+		fb := "remember: name new activities <Trade>" + bad + " Level <n>"
+		stmts, _, notes := Remember(fb)
+		if len(stmts) != 0 || len(notes) != 1 || !strings.Contains(notes[0], "character") {
+			t.Errorf("Remember(%q) = %+v, notes %q", fb, stmts, notes)
+		}
+	}
+}
+
+// TestValidateRefusesStoredControlCharacters: preferences written with
+// control characters (before Set checked them) are refused when written
+// again, naming the key; Parse still reads them, so they can be shown
+// (escaped) and cleared.
+func TestValidateRefusesStoredControlCharacters(t *testing.T) {
+	for _, js := range []string{
+		`{"naming":"X\u001b[2J {Trade}"}`,
+		`{"trades":[{"name":"drywall","synonyms":["gyp\u009bsum"]}]}`,
+		`{"links":[{"scope":"insp\u202eection","type":"FS","lag":1}]}`,
+		`{"durations":[{"scope":"x\u0007","duration":"3"}]}`,
+	} {
+		p, err := Parse([]byte(js))
+		if err != nil {
+			t.Errorf("Parse(%s): %v, want it read", js, err)
+			continue
+		}
+		if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "character") || !strings.Contains(err.Error(), "none") {
+			t.Errorf("Validate(%s) = %v, want refused with how to clear it", js, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 )
 
 // Statement is one preference a reviewer asked to keep, as the Set call it
@@ -55,6 +56,12 @@ func Remember(feedback string) (stmts []Statement, rest string, notes []string) 
 			}
 			prev = false
 			kept = append(kept, sent)
+			continue
+		}
+		if err := usertext.Line("the preference", sent, MaxValue); err != nil {
+			// Set would refuse it whatever it says: say why.
+			prev = true
+			notes = append(notes, fmt.Sprintf("%q: nothing saved: %v", sent, err))
 			continue
 		}
 		got, note := readBody(strings.TrimSpace(sent), body)
