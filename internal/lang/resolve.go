@@ -39,13 +39,25 @@ type Resolver struct {
 	acts  []schedule.Activity
 	norm  [][]string // Normalize(name)
 	tags  [][]string // norm plus umbrella terms
+	words [][]string // nameWords(name)
 	names map[string]bool
+	// maxJoin is the most list parts that can together name one activity
+	// by its name or id: a name of n words is at most n+1 parts ("and"
+	// between each). joinParts tries no longer runs, so a list of n parts
+	// costs O(n) resolutions, not O(n²) of ever longer phrases.
+	maxJoin int
+	// wordSets holds wordSet(withoutLevels(norm)) of every name: the words
+	// a phrase must have to name an activity exactly (see exactly).
+	wordSets map[string]bool
 }
 
 // NewResolver indexes s's activities.
 func NewResolver(s *schedule.Schedule) *Resolver {
-	r := &Resolver{acts: s.Activities, names: map[string]bool{}}
+	r := &Resolver{acts: s.Activities, names: map[string]bool{}, maxJoin: 2, wordSets: map[string]bool{}}
 	for _, a := range s.Activities {
+		ws := nameWords(a.Name)
+		r.words = append(r.words, ws)
+		r.maxJoin = max(r.maxJoin, len(ws)+1, len(nameWords(a.ID))+1)
 		n := embed.Normalize(a.Name)
 		tags := slices.Clone(n)
 		for _, t := range n {
@@ -53,7 +65,8 @@ func NewResolver(s *schedule.Schedule) *Resolver {
 		}
 		r.norm = append(r.norm, n)
 		r.tags = append(r.tags, tags)
-		for _, w := range strings.FieldsFunc(strings.ToLower(a.Name), notAlnum) {
+		r.wordSets[wordSet(withoutLevels(n))] = true
+		for _, w := range ws {
 			r.names[w] = true
 		}
 	}
@@ -114,8 +127,19 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 		return whole
 	}
+	// next[i] is the first part after i that names a level (len(parts)
+	// if none), found in one pass rather than a scan per part.
+	next := make([]int, len(parts)+1)
+	next[len(parts)] = len(parts)
+	for j := len(parts) - 1; j >= 0; j-- {
+		next[j] = next[j+1]
+		if j+1 < len(parts) && len(levels[j+1]) > 0 {
+			next[j] = j + 1
+		}
+	}
 	var out Resolution
 	out.Group = true
+	seen := map[string]bool{}
 	prevTrade := inherit
 	prevLevel := ""
 	for i, p := range parts {
@@ -125,11 +149,9 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 		if len(levels[i]) == 0 && !strings.HasPrefix(p, "level ") {
 			found := false
-			for j := i + 1; j < len(parts) && !found; j++ {
-				if len(levels[j]) > 0 {
-					p += " " + strings.Join(levelWordsOf(levels[j]), " and ")
-					found = true
-				}
+			if j := next[i]; j < len(parts) {
+				p += " " + strings.Join(levelWordsOf(levels[j]), " and ")
+				found = true
 			}
 			if !found && prevLevel != "" {
 				p += " " + prevLevel // "floor 1 painting, tiling and flooring"
@@ -151,7 +173,8 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 			prevTrade = t
 		}
 		for _, a := range res.Acts {
-			if !slices.ContainsFunc(out.Acts, func(b schedule.Activity) bool { return b.ID == a.ID }) {
+			if !seen[a.ID] {
+				seen[a.ID] = true
 				out.Acts = append(out.Acts, a)
 			}
 		}
@@ -189,8 +212,11 @@ func (r *Resolver) joinParts(parts []string, inherit []string) []string {
 	var out []string
 	for i := 0; i < len(parts); {
 		j := i + 1
-		for k := len(parts); k > i+1; k-- {
+		for k := min(len(parts), i+r.maxJoin); k > i+1; k-- {
 			joined := strings.Join(parts[i:k], " and ")
+			if !r.wordSets[wordSet(r.tradeWords(joined))] {
+				continue // exactly would fail whatever it resolved to
+			}
 			if res := r.resolveOne(joined, inherit); res.Status == Found && !res.Group && r.exactly(res.Acts, joined) {
 				j = k
 				break
@@ -258,8 +284,13 @@ func expandLevels(p string) string {
 		}
 		return strings.Join(parts, " ")
 	})
-	return strings.NewReplacer("levels ", "level ", "floors ", "floor ", "storeys ", "storey ").Replace(p + " ")
+	return levelPlurals.Replace(p + " ")
 }
+
+var (
+	levelPlurals = strings.NewReplacer("levels ", "level ", "floors ", "floor ", "storeys ", "storey ")
+	quoteMarks   = strings.NewReplacer(`"`, " ", "“", " ", "”", " ")
+)
 
 // tradeWords are a phrase's normalised words without levels and fillers.
 func (r *Resolver) tradeWords(p string) []string {
@@ -277,7 +308,7 @@ var groupFiller = map[string]bool{"milestone": true, "everything": true, "interi
 
 // stripFillers removes determiners, quantifiers and quote marks.
 func stripFillers(p string) string {
-	f := strings.Fields(strings.NewReplacer(`"`, " ", "“", " ", "”", " ").Replace(p))
+	f := strings.Fields(quoteMarks.Replace(p))
 	var out []string
 	for _, w := range f {
 		if quantifiers[w] || refFillers[w] {
@@ -305,8 +336,9 @@ func (r *Resolver) resolveOne(p string, inherit []string) Resolution {
 			}
 		}
 		var named []schedule.Activity
-		for _, a := range r.acts {
-			if sameName(a.Name, cand) {
+		cw := nameWords(cand)
+		for i, a := range r.acts {
+			if slices.Equal(r.words[i], cw) {
 				named = append(named, a)
 			}
 		}
@@ -391,10 +423,9 @@ func quoted(p string) string {
 	return ""
 }
 
-// sameName compares names ignoring case, punctuation and spacing.
-func sameName(a, b string) bool {
-	return slices.Equal(strings.FieldsFunc(strings.ToLower(a), notAlnum), strings.FieldsFunc(strings.ToLower(b), notAlnum))
-}
+// nameWords are a name's words as names are compared: ignoring case,
+// punctuation and spacing.
+func nameWords(s string) []string { return strings.FieldsFunc(strings.ToLower(s), notAlnum) }
 
 // pluralMarker reports whether w is a plural the names do not use as such
 // ("pours" where names say "Pour"; "fixtures" is in "Final fixtures").
@@ -463,6 +494,13 @@ func sharedPrefix(a, b string) bool {
 
 func withoutLevels(ws []string) []string {
 	return slices.DeleteFunc(slices.Clone(ws), func(w string) bool { return strings.HasPrefix(w, "level_") })
+}
+
+// wordSet is ws as sameWords compares them: sorted, without repeats.
+func wordSet(ws []string) string {
+	ws = slices.Clone(ws)
+	slices.Sort(ws)
+	return strings.Join(slices.Compact(ws), " ")
 }
 
 func sameWords(a, b []string) bool {
