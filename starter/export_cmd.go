@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -89,10 +92,38 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		return &interchange.FileError{Path: opts.Output, Err: err}
 	}
 	if err := cmdutil.WriteOutput(opts.Output, func(w io.Writer) error { return interchange.Write(w, s, format, progress) }); err != nil {
-		return err
+		return outputError(opts.Output, err)
 	}
 	fmt.Fprintf(opts.io.ErrOut, "wrote %s: %d activities, %d relationships (%s)\n", opts.Output, len(s.Activities), len(s.Relationships), strings.ToUpper(string(format)))
 	return nil
+}
+
+// outputError words an error writing path so that it names path, the
+// file the person asked for: the file is written through a temporary file
+// beside it, whose name an error from creating, writing or renaming it
+// carries ("open /x/.out.xer.123.tmp: no such file or directory").
+func outputError(path string, err error) error {
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	var cause error
+	switch {
+	case errors.As(err, &pathErr) && pathErr.Path != path:
+		cause = pathErr.Err
+	case errors.As(err, &linkErr):
+		cause = linkErr.Err
+	default:
+		return err
+	}
+	dir := filepath.Dir(path)
+	switch fi, statErr := os.Stat(dir); {
+	case errors.Is(statErr, fs.ErrNotExist):
+		return fmt.Errorf("cannot write %s: the directory %s does not exist", path, dir)
+	case statErr == nil && !fi.IsDir():
+		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+	case errors.Is(cause, fs.ErrPermission):
+		return fmt.Errorf("cannot write %s: no permission to create a file in %s", path, dir)
+	}
+	return fmt.Errorf("cannot write %s: %w", path, cause)
 }
 
 // isTTY reports whether w is a terminal.

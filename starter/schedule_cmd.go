@@ -53,6 +53,8 @@ func newScheduleCmd(io *streams, stores *config.Stores, runF func(context.Contex
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
 	cmd.Flags().StringVar(&opts.Format, "format", "table", "output format: table, json, gantt-html or dot")
+	// The stored schedules themselves: list and delete.
+	cmd.AddCommand(newScheduleListCmd(io, stores), newScheduleDeleteCmd(io, stores, nil))
 	return cmd
 }
 

@@ -1,8 +1,10 @@
 package interchange
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,7 +216,15 @@ func WriteFile(path string, s *schedule.Schedule, f Format, progress Progress) (
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return err
+		// Name the file asked for, not the temporary one.
+		if errors.Is(err, fs.ErrNotExist) {
+			return &FileError{Path: path, Err: fmt.Errorf("the directory %s does not exist", filepath.Dir(path))}
+		}
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
+		return &FileError{Path: path, Err: err}
 	}
 	tmp.Chmod(0o644) // CreateTemp's 0600 is for secrets, not schedules
 	defer func() {
@@ -227,9 +237,16 @@ func WriteFile(path string, s *schedule.Schedule, f Format, progress Progress) (
 		return &FileError{Path: path, Err: err}
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return &FileError{Path: path, Err: err}
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		var linkErr *os.LinkError
+		if errors.As(err, &linkErr) {
+			err = linkErr.Err
+		}
+		return &FileError{Path: path, Err: err}
+	}
+	return nil
 }
 
 // FileError names the file a problem is in; several problems are listed one

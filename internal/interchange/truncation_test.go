@@ -265,3 +265,15 @@ func TestLongTextInFiles(t *testing.T) {
 		t.Errorf("warnings %q\nwant %q", r.Warnings, want)
 	}
 }
+
+// WriteFile into a directory that does not exist names the file asked
+// for, never the temporary file it writes through.
+func TestWriteFileToAMissingDirectory(t *testing.T) {
+	s := &schedule.Schedule{Activities: []schedule.Activity{{ID: "A", Name: "a", Duration: "1"}}, Relationships: []schedule.Relationship{}}
+	path := t.TempDir() + "/nonexistent/dir/x.xer"
+	err := interchange.WriteFile(path, s, interchange.XER, nil)
+	want := path + ": the directory " + strings.TrimSuffix(path, "/x.xer") + " does not exist"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+}
