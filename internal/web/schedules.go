@@ -13,12 +13,16 @@ import (
 	"strings"
 	"time"
 
+	"go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -39,8 +43,14 @@ func (s *Server) base(w http.ResponseWriter, r *http.Request, title string) base
 type scheduleRow struct {
 	store.ScheduleInfo
 	Finish string // the project finish: a date, or working days
-	Open   *dispatches.Summary
-	Error  string
+	Updated string
+	Open    *dispatches.Summary
+	Error   string
+	// Reachable says the schedule's id can be a web address (ids stored
+	// before they were checked, such as "..", cannot); DeleteAction is
+	// where its delete form posts.
+	Reachable    bool
+	DeleteAction string
 }
 
 type schedulesData struct {
@@ -52,12 +62,17 @@ type schedulesData struct {
 }
 
 func (s *Server) schedulesPage(w http.ResponseWriter, r *http.Request) {
-	s.renderSchedules(w, r, http.StatusOK, schedulesData{base: s.base(w, r, "Schedules")})
+	d := schedulesData{base: s.base(w, r, "Schedules")}
+	d.Error = takeRefusal(w, r)
+	s.renderSchedules(w, r, http.StatusOK, d)
 }
 
+// renderSchedules lists the stored schedules from the summaries kept with
+// them (store.Summary): no schedule is loaded or computed, whatever their
+// number and size.
 func (s *Server) renderSchedules(w http.ResponseWriter, r *http.Request, status int, d schedulesData) {
 	ctx := r.Context()
-	infos, err := s.stores.Graph.Schedules(ctx)
+	infos, err := s.stores.Schedules(ctx)
 	if err != nil {
 		d.Error = cmp.Or(d.Error, "Cannot list the stored schedules: "+err.Error())
 	}
@@ -70,19 +85,45 @@ func (s *Server) renderSchedules(w http.ResponseWriter, r *http.Request, status 
 		bySchedule[open[i].Schedule] = &open[i]
 	}
 	for _, info := range infos {
-		row := scheduleRow{ScheduleInfo: info, Open: bySchedule[info.ID]}
-		if sc, err := s.stores.Load(ctx, info.ID); err != nil {
-			row.Error = err.Error()
-		} else if rep, err := render.NewReport(sc); err != nil {
-			row.Error = err.Error()
-		} else {
-			row.Finish = finishText(rep)
+		row := scheduleRow{ScheduleInfo: info, Open: bySchedule[info.ID], Reachable: store.CheckScheduleID(info.ID) == nil}
+		row.DeleteAction = "/s/" + url.PathEscape(info.ID) + "/delete"
+		if !row.Reachable {
+			row.DeleteAction = "/s/" + unreachableID + "/delete" // the id goes in the form
+		}
+		if sum := info.Summary; sum != nil {
+			row.Finish, row.Error = summaryFinish(sum)
+			if !sum.Updated.IsZero() {
+				row.Updated = sum.Updated.Local().Format("2006-01-02 15:04")
+			}
 		}
 		d.Schedules = append(d.Schedules, row)
 	}
 	d.Formats = ".json,.xml,.xer"
 	s.render(w, r, status, "schedules", d)
 }
+
+// summaryFinish is a summary's finish as finishText words it, or why
+// there is none.
+func summaryFinish(sum *store.Summary) (finish, problem string) {
+	if sum.FinishError != "" {
+		return "", sum.FinishError
+	}
+	days := render.Days(sum.Finish) + " working days"
+	if sum.FinishDate == "" {
+		return days, ""
+	}
+	t, err := time.Parse("2006-01-02T15:04:05", sum.FinishDate)
+	if err != nil {
+		return days, ""
+	}
+	return t.Format("Mon 2 Jan 2006") + " (" + days + ")", ""
+}
+
+// unreachableID stands in the delete form's address for an id that
+// cannot be part of one ("", "." and "..", stored before ids were
+// checked); the form carries the id itself. No schedule can have it: an id
+// does not start with '-'.
+const unreachableID = "-"
 
 // finishText is the project finish as a date when the schedule has a start
 // date, else in working days.
@@ -120,14 +161,17 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 	defer file.Close()
 	name := filepath.Base(header.Filename)
 	if id == "" {
-		id = strings.TrimSuffix(name, filepath.Ext(name))
+		// The file's name, made an id: "Level 2 (rev B).xer" is
+		// "Level-2-rev-B"; "..json" and ".json" give none.
+		id = usertext.IDFrom(strings.TrimSuffix(name, filepath.Ext(name)))
+		if id == "" {
+			refuse("The file name %q gives no schedule id: type one in “Store as” (letters, digits, '.', '_' and '-').", usertext.Terminal(name))
+			return
+		}
+		d.ImportID = id
 	}
-	if err := schedule.CheckID(id); err != nil {
-		refuse("Schedule %v", err)
-		return
-	}
-	if strings.ContainsAny(id, "/?#") {
-		refuse("Schedule id %q: it may not contain /, ? or # (it is part of the schedule's web address).", id)
+	if err := store.CheckScheduleID(id); err != nil {
+		refuse("Schedule not imported: %v. An id is part of the schedule's web address: use letters, digits, '.', '_' and '-'.", err)
 		return
 	}
 	format, err := interchange.FormatOf(name)
@@ -144,18 +188,77 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		refuse("The file is too large: the limit is %d MB.", s.cfg.MaxUpload>>20)
 		return
 	}
-	sc, _, err := interchange.Parse(data, format)
+	read, err := interchange.ParseWith(data, format, interchange.Options{})
 	if err != nil {
 		refuse("%v", &interchange.FileError{Path: name, Err: err})
 		return
 	}
+	sc := read.Schedule
 	replace := r.FormValue("replace") != ""
 	if err := s.stores.Import(r.Context(), id, sc, replace, nil); err != nil {
 		refuse("Import of %s refused: %v", name, err)
 		return
 	}
-	setFlash(w, fmt.Sprintf("Imported %s as %q: %d activities, %d relationships.", name, id, len(sc.Activities), len(sc.Relationships)))
+	msg := fmt.Sprintf("Imported %s as %q: %d activities, %d relationships.", name, id, len(sc.Activities), len(sc.Relationships))
+	if len(read.Warnings) > 0 {
+		// A flash lives in a cookie: the warnings are shortened to fit.
+		warn, _ := schedule.Truncate(strings.Join(read.Warnings, " "), 1500)
+		msg += " Warning: " + warn
+	}
+	setFlash(w, msg)
 	http.Redirect(w, r, "/s/"+url.PathEscape(id), http.StatusSeeOther)
+}
+
+// deleteSchedule deletes a stored schedule from both stores, as `schedule
+// delete` does, once the form's box is ticked to confirm it. A schedule
+// with an open dispatch is not deleted: that dispatch must be reviewed,
+// rejected or cancelled first (deleting under it would leave it to apply
+// or compensate changes on a schedule that is gone). Deleting a schedule
+// that is not stored does nothing. Any stored id can be deleted, even one
+// no schedule may be created under any more.
+func (s *Server) deleteSchedule(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("id")
+	if id == unreachableID {
+		id = r.FormValue("schedule")
+	}
+	shown, _ := schedule.Truncate(id, 80)
+	back := "/"
+	if store.CheckScheduleID(id) == nil {
+		back = "/s/" + url.PathEscape(id)
+	}
+	refuse := func(format string, args ...any) {
+		setRefusal(w, fmt.Sprintf(format, args...))
+		http.Redirect(w, r, back, http.StatusSeeOther)
+	}
+	if r.FormValue("confirm") != "yes" {
+		refuse("Schedule %q was not deleted: tick the box to confirm it.", shown)
+		return
+	}
+	dispatchID := workflows.DispatchWorkflowID(id)
+	desc, err := s.temporal.DescribeWorkflowExecution(ctx, dispatchID, "")
+	var missing *serviceerror.NotFound
+	switch {
+	case errors.As(err, &missing):
+	case err != nil:
+		refuse("Schedule %q was not deleted: cannot check it for an open dispatch (is Temporal up?): %s", shown, dispatches.RootCause(err))
+		return
+	case desc.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING:
+		refuse("Schedule %q was not deleted: dispatch %s is open on it. Review, reject or cancel it first.", shown, dispatchID)
+		return
+	}
+	existed, err := s.stores.Delete(ctx, id)
+	if err != nil {
+		refuse("Schedule %q was not deleted: %v", shown, err)
+		return
+	}
+	if existed {
+		s.log.Info("Schedule deleted in the web app", "Schedule", id, "By", s.name(r))
+		setFlash(w, fmt.Sprintf("Deleted schedule %q from both stores.", shown))
+	} else {
+		setFlash(w, fmt.Sprintf("Schedule %q is not stored: nothing to delete.", shown))
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
 // activityRow is one line of a schedule's table.
@@ -202,6 +305,7 @@ type historyRow struct {
 func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
+	refused := takeRefusal(w, r)
 	sc, err := s.stores.Load(ctx, id)
 	if err != nil {
 		s.fail(w, r, statusOf(err), fmt.Sprintf("Schedule %q: %v", id, err))
@@ -219,6 +323,7 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	})
 	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(sc.Name, id)), ID: id, ScheduleName: sc.Name,
 		Activities: len(sc.Activities), Relationships: len(sc.Relationships), Finish: finishText(rep)}
+	d.Error = refused
 	d.Rows = make([]activityRow, len(sc.Activities))
 	for i := range sc.Activities {
 		a := &sc.Activities[i]
@@ -254,7 +359,7 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	}
 	list, err := dispatches.List(ctx, s.temporal, id)
 	if err != nil {
-		d.Error = "Cannot read the dispatch history (is Temporal up?): " + dispatches.RootCause(err)
+		d.Error = cmp.Or(d.Error, "Cannot read the dispatch history (is Temporal up?): "+dispatches.RootCause(err))
 	}
 	for _, sum := range list {
 		row := historyRow{Summary: sum, UILink: s.uiLink(sum.ID, sum.RunID)}

@@ -161,6 +161,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /s/{id}/gantt", s.ganttPage)
 	mux.HandleFunc("GET /s/{id}/export/{format}", s.export)
 	mux.HandleFunc("POST /s/{id}/undo", s.undo)
+	mux.HandleFunc("POST /s/{id}/delete", s.deleteSchedule)
 	mux.HandleFunc("GET /d/{id}", s.reviewPage)
 	mux.HandleFunc("GET /d/{id}/events", s.events)
 	mux.HandleFunc("GET /d/{id}/gantt", s.diffGanttPage)
