@@ -15,20 +15,23 @@ import (
 
 // webOptions are the flags of `autoscheduler web` (and dev's web app).
 type webOptions struct {
-	Listen     string
-	Token      string
-	TemporalUI string
+	Listen       string
+	Token        string
+	AllowedHosts []string
+	TemporalUI   string
 }
 
 // bind adds the web app's flags; prefix names them inside `dev`.
 func (o *webOptions) bind(cmd *cobra.Command, prefix string) {
 	f := cmd.Flags()
 	f.StringVar(&o.Listen, prefix+"listen", web.DefaultListen, "address of the review web app; any address but loopback needs a token")
-	f.StringVar(&o.Token, prefix+"token", os.Getenv("AUTOSCHEDULER_WEB_TOKEN"), "token the web app requires on every request (env AUTOSCHEDULER_WEB_TOKEN; required off loopback)")
+	f.StringVar(&o.Token, prefix+"token", os.Getenv("AUTOSCHEDULER_WEB_TOKEN"), "token the web app requires on every request (env AUTOSCHEDULER_WEB_TOKEN; required off loopback): at least 128 bits estimated, no spaces — `autoscheduler web --generate-token` prints one")
+	f.StringArrayVar(&o.AllowedHosts, prefix+"allowed-host", nil, "a host name (or address, optional :port) people reach the web app by, besides loopback names and the --"+prefix+"listen host; repeatable; needs a token. Requests naming any other host are refused (DNS rebinding)")
 }
 
 func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Command {
 	opts := &webOptions{}
+	generate := false
 	cmd := &cobra.Command{
 		Use:   "web",
 		Short: "Serve the review web app: import, prompt, review, answer, accept and undo in the browser",
@@ -36,10 +39,24 @@ func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Co
 			"CLI does and to the configured stores; dispatches wait in Temporal, so closing the\n" +
 			"browser loses nothing. An address other than loopback requires --token (or\n" +
 			"AUTOSCHEDULER_WEB_TOKEN): open the app once with ?token=TOKEN, or send\n" +
-			"Authorization: Bearer TOKEN.",
-		Example: "  autoscheduler web\n  AUTOSCHEDULER_WEB_TOKEN=s3cret autoscheduler web --listen 0.0.0.0:8090",
-		Args:    cobra.NoArgs,
+			"Authorization: Bearer TOKEN. A token must be strong (about 128 bits: 24 random\n" +
+			"letters and digits; --generate-token prints one), whether on loopback or not.\n" +
+			"Requests must name the app by a loopback host (localhost, 127.0.0.1, [::1]); with\n" +
+			"a token also by the --listen host or an --allowed-host name: any other Host is\n" +
+			"refused (421), so a web page cannot reach the app by re-pointing its own name.",
+		Example: "  autoscheduler web\n" +
+			"  export AUTOSCHEDULER_WEB_TOKEN=$(autoscheduler web --generate-token)\n" +
+			"  autoscheduler web --listen 0.0.0.0:8090 --allowed-host scheduler.example.com --allowed-host 192.168.1.5",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if generate {
+				t, err := web.GenerateToken()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(io.Out, t)
+				return nil
+			}
 			ctx := cmd.Context()
 			c, err := tc.client()
 			if err != nil {
@@ -59,6 +76,7 @@ func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Co
 		},
 	}
 	opts.bind(cmd, "")
+	cmd.Flags().BoolVar(&generate, "generate-token", false, "print a new random token (256 bits) for --token or AUTOSCHEDULER_WEB_TOKEN and exit")
 	cmd.Flags().StringVar(&opts.TemporalUI, "temporal-ui", "", "Temporal Web UI base URL, for links to each dispatch's execution (default: dev's, when Temporal is dev's)")
 	return cmd
 }
@@ -67,7 +85,7 @@ func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Co
 // ready, when set, is told the app's URL once it listens.
 func serveWeb(ctx context.Context, io *streams, opts *webOptions, st *store.Coordinator, c client.Client, ui, namespace, reviewer string, ready func(url string)) error {
 	srv, err := web.New(web.Config{
-		Listen: opts.Listen, Token: opts.Token, TemporalUI: ui, Namespace: namespace, Reviewer: reviewer,
+		Listen: opts.Listen, Token: opts.Token, AllowedHosts: opts.AllowedHosts, TemporalUI: ui, Namespace: namespace, Reviewer: reviewer,
 	}, st, c)
 	if err != nil {
 		return usagef("web: %v", err)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"go.temporal.io/api/enums/v1"
+
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
@@ -136,9 +138,88 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	}
 	review.Round = round
 	if err := dispatches.SendReview(r.Context(), s.temporal, id, review); err != nil {
+		if st, ok := s.asking(r, id); ok {
+			// The planner waits for an answer, not a review: reject and
+			// cancel end the dispatch as cancel does at any stage.
+			if review.Decision == workflows.DecisionCancel || review.Decision == workflows.DecisionReject && review.Feedback == "" {
+				s.cancelWorkflow(w, r, id, review.Reviewer)
+				return
+			}
+			setRefusal(w, fmt.Sprintf("Your decision was not taken: round %d is not awaiting review, the planner waits for an answer to its question. Answer it, or cancel the dispatch.", st.Round))
+			http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+			return
+		}
 		setRefusal(w, fmt.Sprintf("Your decision on round %d was not taken: %s.", round, s.refusalReason(r, id, round, err)))
 	} else {
 		setFlash(w, fmt.Sprintf("Round %d: %s sent as %s.", round, decisionText(review), review.Reviewer))
+	}
+	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+}
+
+// asking says whether the dispatch's latest run waits for an answer to a
+// question, with its status.
+func (s *Server) asking(r *http.Request, id string) (workflows.Status, bool) {
+	var st workflows.Status
+	err := dispatches.Query(r.Context(), s.temporal, id, "", workflows.StatusQuery, &st)
+	return st, err == nil && st.AwaitingClarification
+}
+
+// cancel ends an open dispatch at any stage. Awaiting review, it is the
+// review's cancel decision (on the round the page showed, when it says):
+// the round is compensated and the decision names who cancelled. At any
+// other stage — planning, applying, a question awaiting its answer — the
+// workflow is cancelled: it compensates what it applied and ends
+// cancelled.
+func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("id")
+	if _, ok := dispatches.ScheduleOf(id); !ok {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id (dispatch-<schedule>)", id))
+		return
+	}
+	who := s.formName(w, r)
+	round := 0
+	if v := r.FormValue("round"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("round %q is not a round number", v))
+			return
+		}
+		round = n
+	}
+	var st workflows.Status
+	if err := dispatches.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err == nil && st.AwaitingReview {
+		if round == 0 {
+			round = st.Round
+		}
+		if err := dispatches.SendReview(ctx, s.temporal, id, workflows.Review{Decision: workflows.DecisionCancel, Round: round, Reviewer: who}); err != nil {
+			setRefusal(w, fmt.Sprintf("Your cancel of round %d was not taken: %s.", round, s.refusalReason(r, id, round, err)))
+		} else {
+			setFlash(w, fmt.Sprintf("Round %d: cancel sent as %s.", round, who))
+		}
+		http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+		return
+	}
+	s.cancelWorkflow(w, r, id, who)
+}
+
+// cancelWorkflow cancels the dispatch's open run (Temporal cancellation:
+// the workflow compensates and ends cancelled) and goes back to its page.
+func (s *Server) cancelWorkflow(w http.ResponseWriter, r *http.Request, id, who string) {
+	ctx := r.Context()
+	desc, err := s.temporal.DescribeWorkflowExecution(ctx, id, "")
+	switch {
+	case err != nil:
+		setRefusal(w, "The dispatch was not cancelled: "+dispatches.RootCause(err)+".")
+	case desc.GetWorkflowExecutionInfo().GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING:
+		setRefusal(w, "The dispatch was not cancelled: it has already ended.")
+	default:
+		if err := s.temporal.CancelWorkflow(ctx, id, desc.GetWorkflowExecutionInfo().GetExecution().GetRunId()); err != nil {
+			setRefusal(w, "The dispatch was not cancelled: "+dispatches.RootCause(err)+".")
+		} else {
+			s.log.Info("Dispatch cancelled in the web app", "Dispatch", id, "By", who)
+			setFlash(w, fmt.Sprintf("Cancel sent as %s: the dispatch takes back what it applied and ends cancelled.", who))
+		}
 	}
 	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
 }

@@ -36,7 +36,7 @@ func TestListenOffLoopbackNeedsAToken(t *testing.T) {
 		{"0.0.0.0:8090", "", false},
 		{":8090", "", false},
 		{"192.168.1.5:8090", "", false},
-		{"0.0.0.0:8090", "s3cret", true},
+		{"0.0.0.0:8090", strongToken, true},
 		{"nonsense", "", false},
 	}
 	for _, tt := range tests {
@@ -67,7 +67,7 @@ func offline(t *testing.T, cfg web.Config) *httptest.Server {
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 func TestTokenIsCheckedOnEveryRequest(t *testing.T) {
-	const token = "s3cret-token"
+	const token = strongToken
 	srv := offline(t, web.Config{Listen: "0.0.0.0:0", Token: token})
 	c := &http.Client{CheckRedirect: noRedirect}
 	get := func(path string, header ...string) *http.Response {
