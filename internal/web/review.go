@@ -142,7 +142,7 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 			// The planner waits for an answer, not a review: reject and
 			// cancel end the dispatch as cancel does at any stage.
 			if review.Decision == workflows.DecisionCancel || review.Decision == workflows.DecisionReject && review.Feedback == "" {
-				s.cancelWorkflow(w, r, id, review.Reviewer)
+				s.cancelDispatch(w, r, id, 0, review.Reviewer)
 				return
 			}
 			setRefusal(w, fmt.Sprintf("Your decision was not taken: round %d is not awaiting review, the planner waits for an answer to its question. Answer it, or cancel the dispatch.", st.Round))
@@ -164,43 +164,54 @@ func (s *Server) asking(r *http.Request, id string) (workflows.Status, bool) {
 	return st, err == nil && st.AwaitingClarification
 }
 
-// cancel ends an open dispatch at any stage. Awaiting review, it is the
-// review's cancel decision (on the round the page showed, when it says):
-// the round is compensated and the decision names who cancelled. At any
-// other stage — planning, applying, a question awaiting its answer — the
-// workflow is cancelled: it compensates what it applied and ends
-// cancelled.
+// cancel ends an open dispatch at any stage: planning, applying, a
+// question awaiting its answer, a proposal awaiting review. What the
+// round applied is taken back and the dispatch ends cancelled.
 func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
 	id := r.PathValue("id")
 	if _, ok := dispatches.ScheduleOf(id); !ok {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id (dispatch-<schedule>)", id))
 		return
 	}
-	who := s.formName(w, r)
-	round := 0
+	round := 0 // the dispatch's current round
 	if v := r.FormValue("round"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("round %q is not a round number", v))
 			return
 		}
-		round = n
+		round = n // the round the page showed: refused when another reviewer decided it first
 	}
-	var st workflows.Status
-	if err := dispatches.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err == nil && st.AwaitingReview {
-		if round == 0 {
-			round = st.Round
-		}
-		if err := dispatches.SendReview(ctx, s.temporal, id, workflows.Review{Decision: workflows.DecisionCancel, Round: round, Reviewer: who}); err != nil {
-			setRefusal(w, fmt.Sprintf("Your cancel of round %d was not taken: %s.", round, s.refusalReason(r, id, round, err)))
-		} else {
-			setFlash(w, fmt.Sprintf("Round %d: cancel sent as %s.", round, who))
-		}
-		http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+	s.cancelDispatch(w, r, id, round, s.formName(w, r))
+}
+
+// cancelDispatch sends a cancel as who: the review's cancel decision, which
+// names who cancelled (a dispatch takes it at review, and at any stage
+// where its workflow has cancel at any stage); else, when no review is
+// awaited, Temporal's cancellation of the open run, which every dispatch
+// compensates and ends cancelled on.
+func (s *Server) cancelDispatch(w http.ResponseWriter, r *http.Request, id string, round int, who string) {
+	err := dispatches.SendReview(r.Context(), s.temporal, id, workflows.Review{Decision: workflows.DecisionCancel, Round: round, Reviewer: who})
+	switch {
+	case err == nil:
+		setFlash(w, fmt.Sprintf("Cancel sent as %s: the dispatch takes back what it applied and ends cancelled.", who))
+	case strings.HasPrefix(dispatches.RootCause(err), "no review is awaited") || !s.running(r, id):
+		s.cancelWorkflow(w, r, id, who)
 		return
+	default:
+		what := "Your cancel was not taken"
+		if round > 0 {
+			what = fmt.Sprintf("Your cancel of round %d was not taken", round)
+		}
+		setRefusal(w, fmt.Sprintf("%s: %s.", what, s.refusalReason(r, id, round, err)))
 	}
-	s.cancelWorkflow(w, r, id, who)
+	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+}
+
+// running says whether the dispatch's latest run is open.
+func (s *Server) running(r *http.Request, id string) bool {
+	desc, err := s.temporal.DescribeWorkflowExecution(r.Context(), id, "")
+	return err == nil && desc.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING
 }
 
 // cancelWorkflow cancels the dispatch's open run (Temporal cancellation:

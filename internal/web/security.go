@@ -87,6 +87,9 @@ func (s *Server) secure(next http.Handler) http.Handler {
 			http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, session)))
+		if tw, ok := w.(*timedWriter); ok {
+			tw.extend() // the server sends what is still buffered
+		}
 	})
 }
 
@@ -170,7 +173,8 @@ func hostOnly(hostport string) string {
 // as its client reads it; a body must keep arriving (BodyTimeout between
 // pieces, MaxBodyTime in all); a request without a body has no read
 // deadline at all while it is answered (the server only watches the
-// connection for its close: a deadline there would cut an event stream).
+// connection for its close: a deadline there would cut an event stream;
+// net/http clears it too when it starts watching).
 func (s *Server) deadlines(w http.ResponseWriter, r *http.Request) http.ResponseWriter {
 	rc := http.NewResponseController(w)
 	if rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout)) != nil {
