@@ -2,10 +2,13 @@ package risk
 
 import (
 	"bufio"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -22,7 +25,30 @@ type Report struct {
 	Clock *schedule.Clock // nil: no dates
 	// CorrelateBy names the grouping of --correlate ("trade"), "" if none.
 	CorrelateBy string
+
+	past     *PastRange // computed once (see PastRange)
+	pastDone bool
 }
+
+// PastRange says which iterations finish past the calendar's range (see
+// schedule.MaxCalendarDays), where the clock gives no date: a wide
+// distribution (normal(1,100000)) can run some iterations far past it.
+// Their finishes still count, in working days, in every statistic; only
+// their dates, and the dates of percentiles among them, cannot be given.
+type PastRange struct {
+	// Count is how many iterations finish past the range; First the first
+	// of them by iteration number (numbered from 0, as the rows of
+	// --dump-samples and the streams: iteration i draws from stream i),
+	// at most maxListed.
+	Count int
+	First []int
+	// Range is the error for the latest finish: the range's last date
+	// and working day.
+	Range *schedule.DateRangeError
+}
+
+// maxListed bounds the iterations PastRange lists.
+const maxListed = 20
 
 // percentiles the report shows.
 var shown = []struct {
@@ -47,14 +73,61 @@ func (r *Report) value(key string) float64 {
 // date is the finish date-time of a working-day offset.
 func (r *Report) date(offset float64) (time.Time, error) { return r.Clock.Finish(offset) }
 
-// Check reports a finish past the calendar's range before anything is
-// written.
-func (r *Report) Check() error {
-	if r.Clock == nil {
+// dated is the finish date of offset, ok false past the calendar's range.
+func (r *Report) dated(offset float64) (time.Time, bool) {
+	t, err := r.date(offset)
+	return t, err == nil
+}
+
+// Check is nil: a report is written whatever its finishes; those past
+// the calendar's range have no date and PastRange lists their iterations.
+// (It used to refuse the whole report for one such iteration.)
+func (r *Report) Check() error { return nil }
+
+// PastRange lists the iterations whose finish is past the calendar's
+// range; nil when there is no clock or none is.
+func (r *Report) PastRange() *PastRange {
+	if r.pastDone {
+		return r.past
+	}
+	r.pastDone = true
+	if r.Clock == nil || len(r.Sorted) == 0 {
 		return nil
 	}
 	_, err := r.date(r.Max)
-	return err
+	var rangeErr *schedule.DateRangeError
+	if !errors.As(err, &rangeErr) {
+		return nil
+	}
+	// Dates are monotone in the offset: the first sorted finish without
+	// one is the threshold.
+	k := sort.Search(len(r.Sorted), func(i int) bool { _, ok := r.dated(r.Sorted[i]); return !ok })
+	threshold := r.Sorted[k]
+	p := &PastRange{Range: rangeErr}
+	for i, f := range r.Finish {
+		if f >= threshold {
+			p.Count++
+			if len(p.First) < maxListed {
+				p.First = append(p.First, i)
+			}
+		}
+	}
+	r.past = p
+	return p
+}
+
+// pastNote is the sentence that says which iterations ran past the range.
+func (p *PastRange) note(iterations int) string {
+	list := make([]string, len(p.First))
+	for i, it := range p.First {
+		list[i] = strconv.Itoa(it)
+	}
+	more := ""
+	if p.Count > len(p.First) {
+		more = fmt.Sprintf(" and %d more", p.Count-len(p.First))
+	}
+	return fmt.Sprintf("%d of %d iterations finish past the calendar's range (dates run to %s, working day %s): their finishes count in every figure, in working days, but have no date. Iterations past it (numbered from 0, as the rows of --dump-samples): %s%s.",
+		p.Count, iterations, p.Range.End.Format("Mon 2006-01-02"), num(p.Range.Last, 1), strings.Join(list, ", "), more)
 }
 
 func num(v float64, places int) string {
@@ -88,8 +161,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	field := func(k, v string) { fmt.Fprintf(&b, "  %q: %s,\n", k, v) }
 	dateField := func(k string, off float64) {
 		if r.Clock != nil {
-			t, _ := r.date(off)
-			field(k+"_date", strconv.Quote(t.Format(schedule.DateTimeLayout)))
+			if t, ok := r.dated(off); ok {
+				field(k+"_date", strconv.Quote(t.Format(schedule.DateTimeLayout)))
+			} else {
+				field(k+"_date", "null") // past the calendar's range
+			}
 		}
 	}
 	b.WriteString("{\n")
@@ -126,6 +202,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			b.WriteString(",")
 		}
 		b.WriteString("\n")
+	}
+	if p := r.PastRange(); p != nil {
+		first, _ := json.Marshal(p.First)
+		field("past_calendar_range", fmt.Sprintf(`{"iterations": %d, "first": %s, "last_date": %q, "last_working_day": %s}`,
+			p.Count, first, p.Range.End.Format(schedule.DateTimeLayout), num(p.Range.Last, 6)))
 	}
 	writeMap("criticality", r.Criticality, nil, false)
 	writeMap("sensitivity", r.Sensitivity, r.HasSensitivity, true)
@@ -177,8 +258,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		line := label + "\t" + num(v, 1) + "\t"
 		if r.Clock != nil {
 			if dated {
-				t, _ := r.date(v)
-				line += t.Format("Mon 2006-01-02") + "\t"
+				line += r.dateText(v) + "\t"
 			} else {
 				line += "\t"
 			}
@@ -194,6 +274,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 	tw.Flush()
 	fmt.Fprintf(bw, "\nThe deterministic finish (%s working days) is met in %s%% of iterations.\n",
 		num(r.Deterministic, 1), num(r.DeterministicPercentile, 1))
+	if p := r.PastRange(); p != nil {
+		fmt.Fprintf(bw, "\n%s\n", p.note(r.Iterations))
+	}
 	drivers := r.Drivers(10)
 	if len(drivers) > 0 {
 		fmt.Fprintf(bw, "\nTop drivers (sensitivity: Spearman rank correlation of the duration with the finish; criticality: share of iterations critical)\n")
@@ -205,6 +288,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 		tw.Flush()
 	}
 	return bw.Flush()
+}
+
+// dateText is the finish date of v for a table or page, or why there is
+// none.
+func (r *Report) dateText(v float64) string {
+	if t, ok := r.dated(v); ok {
+		return t.Format("Mon 2006-01-02")
+	}
+	return "past the calendar's range"
 }
 
 func clip(s string, n int) string {
@@ -379,8 +471,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		if r.Clock != nil {
 			d := ""
 			if dated {
-				t, _ := r.date(v)
-				d = t.Format("Mon 2006-01-02")
+				d = r.dateText(v)
 			}
 			fmt.Fprintf(bw, `<td>%s</td>`, d)
 		}
@@ -392,7 +483,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	row("mean", r.Mean, true)
 	row("standard deviation", r.SD, false)
-	bw.WriteString("</table>\n<div class=\"charts\">")
+	bw.WriteString("</table>\n")
+	if p := r.PastRange(); p != nil {
+		fmt.Fprintf(bw, "<p id=\"past-range\">%s</p>\n", esc(p.note(r.Iterations)))
+	}
+	bw.WriteString("<div class=\"charts\">")
 	fmt.Fprintf(bw, "<figure>%s<figcaption>Distribution of the project finish over %d iterations.</figcaption></figure>", r.HistogramSVG(), r.Iterations)
 	fmt.Fprintf(bw, "<figure>%s<figcaption>S-curve: the probability of finishing by each day.</figcaption></figure></div>\n", r.SCurveSVG())
 	if d := r.Drivers(10); len(d) > 0 {

@@ -132,13 +132,12 @@ func Run(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	// Dates: refuse a schedule past the calendar's range before simulating.
+	// Dates. A finish past the calendar's range (the deterministic one,
+	// or some iterations') has no date; the report says which and gives
+	// everything else.
 	var clock *schedule.Clock
 	if s.StartDate != "" {
 		if clock, err = schedule.NewClock(s.StartDate, s.Calendar); err != nil {
-			return err
-		}
-		if err := clock.Check(m.Deterministic); err != nil {
 			return err
 		}
 	}
@@ -158,6 +157,9 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	if res.Random == 0 && opts.Format != "table" {
 		fmt.Fprintln(opts.ErrOut, "risk: every duration is fixed (no distributions): every iteration is the deterministic schedule, so P10 = P90")
+	}
+	if p := rep.PastRange(); p != nil && opts.Format != "table" {
+		fmt.Fprintf(opts.ErrOut, "risk: %d of %d iterations finish past the calendar's range: they have no finish date (the report lists them)\n", p.Count, res.Iterations)
 	}
 	switch opts.Format {
 	case "json":
