@@ -19,6 +19,7 @@ import (
 // graph write without one clears it, and a schedule without one (a store
 // written before summaries) is summarised once on the next list.
 type Summary struct {
+	// Name is the schedule's name, cut to schedule.MaxName characters.
 	Name          string `json:"name"`
 	Activities    int    `json:"activities"`
 	Relationships int    `json:"relationships"`
@@ -35,7 +36,10 @@ type Summary struct {
 
 // Summarize computes a schedule's summary, as written at the time at.
 func Summarize(s *schedule.Schedule, at time.Time) Summary {
-	sum := Summary{Name: s.Name, Activities: len(s.Activities), Relationships: len(s.Relationships), Updated: at.UTC().Truncate(time.Millisecond)}
+	// The name as a list shows it: a schedule stored before names had a
+	// limit may have one of megabytes (every page listing it was as big).
+	name, _ := schedule.Truncate(s.Name, schedule.MaxName)
+	sum := Summary{Name: name, Activities: len(s.Activities), Relationships: len(s.Relationships), Updated: at.UTC().Truncate(time.Millisecond)}
 	n, err := schedule.Compile(s)
 	if err != nil {
 		sum.FinishError = err.Error()

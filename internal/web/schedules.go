@@ -42,7 +42,7 @@ func (s *Server) base(w http.ResponseWriter, r *http.Request, title string) base
 // scheduleRow is one stored schedule on the schedules page.
 type scheduleRow struct {
 	store.ScheduleInfo
-	Finish string // the project finish: a date, or working days
+	Finish  string // the project finish: a date, or working days
 	Updated string
 	Open    *dispatches.Summary
 	Error   string
@@ -321,7 +321,9 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	snap := s.snapshots.put(id, func() ([]byte, error) {
 		return drawn(func(w io.Writer) error { return render.WriteGanttHTML(w, rep) })
 	})
-	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(sc.Name, id)), ID: id, ScheduleName: sc.Name,
+	// A name stored before names had a limit is shown cut to it.
+	name, _ := schedule.Truncate(sc.Name, schedule.MaxName)
+	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(name, id)), ID: id, ScheduleName: name,
 		Activities: len(sc.Activities), Relationships: len(sc.Relationships), Finish: finishText(rep)}
 	d.Error = refused
 	d.Rows = make([]activityRow, len(sc.Activities))
@@ -520,7 +522,7 @@ func (s *Server) promptPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderPrompt(w http.ResponseWriter, r *http.Request, status int, d promptData) {
-	infos, err := s.stores.Graph.Schedules(r.Context())
+	infos, err := s.stores.Schedules(r.Context())
 	if err != nil {
 		d.Error = cmp.Or(d.Error, "Cannot list the stored schedules: "+err.Error())
 	}
