@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
@@ -49,7 +50,14 @@ type Resolver struct {
 	// wordSets holds wordSet(withoutLevels(norm)) of every name: the words
 	// a phrase must have to name an activity exactly (see exactly).
 	wordSets map[string]bool
+	// memo holds resolveOne's answers: a list that repeats a part, or
+	// feedback resolved by several steps, costs one resolution a phrase.
+	mu    sync.Mutex
+	memo  map[memoKey]Resolution
+	joins map[memoKey]bool // namesExactly's answers
 }
+
+type memoKey struct{ p, inherit string }
 
 // NewResolver indexes s's activities.
 func NewResolver(s *schedule.Schedule) *Resolver {
@@ -214,10 +222,7 @@ func (r *Resolver) joinParts(parts []string, inherit []string) []string {
 		j := i + 1
 		for k := min(len(parts), i+r.maxJoin); k > i+1; k-- {
 			joined := strings.Join(parts[i:k], " and ")
-			if !r.wordSets[wordSet(r.tradeWords(joined))] {
-				continue // exactly would fail whatever it resolved to
-			}
-			if res := r.resolveOne(joined, inherit); res.Status == Found && !res.Group && r.exactly(res.Acts, joined) {
+			if r.namesExactly(joined, inherit) {
 				j = k
 				break
 			}
@@ -226,6 +231,30 @@ func (r *Resolver) joinParts(parts []string, inherit []string) []string {
 		i = j
 	}
 	return out
+}
+
+// namesExactly reports whether joined names one activity with no word
+// to spare (once per phrase).
+func (r *Resolver) namesExactly(joined string, inherit []string) bool {
+	k := memoKey{joined, strings.Join(inherit, " ")}
+	r.mu.Lock()
+	ok, known := r.joins[k]
+	r.mu.Unlock()
+	if known {
+		return ok
+	}
+	// Without some name's words, exactly fails whatever it resolves to.
+	if r.wordSets[wordSet(r.tradeWords(joined))] {
+		res := r.resolveOne(joined, inherit)
+		ok = res.Status == Found && !res.Group && r.exactly(res.Acts, joined)
+	}
+	r.mu.Lock()
+	if r.joins == nil {
+		r.joins = map[memoKey]bool{}
+	}
+	r.joins[k] = ok
+	r.mu.Unlock()
+	return ok
 }
 
 // isID reports whether p is an activity's id ("3" in "tasks 2 and 3").
@@ -319,8 +348,27 @@ func stripFillers(p string) string {
 	return strings.Join(out, " ")
 }
 
-// resolveOne resolves a phrase that is not a list.
+// resolveOne resolves a phrase that is not a list, once per phrase.
 func (r *Resolver) resolveOne(p string, inherit []string) Resolution {
+	k := memoKey{p, strings.Join(inherit, " ")}
+	r.mu.Lock()
+	res, ok := r.memo[k]
+	r.mu.Unlock()
+	if !ok {
+		res = r.resolveOnce(p, inherit)
+		r.mu.Lock()
+		if r.memo == nil {
+			r.memo = map[memoKey]Resolution{}
+		}
+		r.memo[k] = res
+		r.mu.Unlock()
+	}
+	// Callers keep what they are given: their own slices.
+	res.Acts, res.Candidates = slices.Clone(res.Acts), slices.Clone(res.Candidates)
+	return res
+}
+
+func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	p = strings.TrimSpace(p)
 	if p == "" {
 		return Resolution{Status: Missing}

@@ -25,6 +25,7 @@ type builder struct {
 	skipped bool   // the last reference was answered "none"
 	res     *lang.Resolver
 	orig    *schedule.Schedule // the snapshot before this round's ops
+	origRes *lang.Resolver     // resolves against orig, built once
 }
 
 func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
@@ -138,7 +139,10 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 	}
 	if res.Status == lang.Missing && b.orig != nil {
 		// "delete X; delete X": taken out earlier in this request.
-		if was := lang.NewResolver(b.orig).Resolve(ref); was.Status == lang.Found && !slices.ContainsFunc(was.Acts, func(a schedule.Activity) bool { _, ok := b.s.Activity(a.ID); return ok }) {
+		if b.origRes == nil {
+			b.origRes = lang.NewResolver(b.orig)
+		}
+		if was := b.origRes.Resolve(ref); was.Status == lang.Found && !slices.ContainsFunc(was.Acts, func(a schedule.Activity) bool { _, ok := b.s.Activity(a.ID); return ok }) {
 			b.skipped = true
 			b.note("%q is already taken out by this request", about)
 			return nil, false
