@@ -25,7 +25,7 @@ type webOptions struct {
 func (o *webOptions) bind(cmd *cobra.Command, prefix string) {
 	f := cmd.Flags()
 	f.StringVar(&o.Listen, prefix+"listen", web.DefaultListen, "address of the review web app; any address but loopback needs a token")
-	f.StringVar(&o.Token, prefix+"token", os.Getenv("AUTOSCHEDULER_WEB_TOKEN"), "token the web app requires on every request (env AUTOSCHEDULER_WEB_TOKEN; required off loopback): at least 128 bits estimated, no spaces — `autoscheduler web --generate-token` prints one")
+	f.StringVar(&o.Token, prefix+"token", os.Getenv("AUTOSCHEDULER_WEB_TOKEN"), "token the web app requires on every request (env AUTOSCHEDULER_WEB_TOKEN; required off loopback): at least 128 bits estimated, no spaces; web --generate-token prints one")
 	f.StringArrayVar(&o.AllowedHosts, prefix+"allowed-host", nil, "a host name (or address, optional :port) people reach the web app by, besides loopback names and the --"+prefix+"listen host; repeatable; needs a token. Requests naming any other host are refused (DNS rebinding)")
 }
 
@@ -56,6 +56,10 @@ func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Co
 				}
 				fmt.Fprintln(io.Out, t)
 				return nil
+			}
+			// A weak token or a wrong name fails now, not after Temporal and the stores.
+			if err := (web.Config{Listen: opts.Listen, Token: opts.Token, AllowedHosts: opts.AllowedHosts}).Check(); err != nil {
+				return usagef("web: %v", err)
 			}
 			ctx := cmd.Context()
 			c, err := tc.client()

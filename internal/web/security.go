@@ -550,7 +550,11 @@ func tokenWeakness(token string) string {
 	}
 	switch {
 	case bits < MinTokenBits:
-		return fmt.Sprintf("is too weak: %d characters, about %.0f bits by their kinds and repeats, and %d are needed (e.g. 24 random letters and digits)", len(runes), bits, MinTokenBits)
+		n := fmt.Sprintf("%d characters", len(runes))
+		if len(runes) == 1 {
+			n = "1 character"
+		}
+		return fmt.Sprintf("is too weak: %s, about %.0f bits by their kinds and repeats, and %d are needed (e.g. 24 random letters and digits)", n, bits, MinTokenBits)
 	case len(distinct) < 8:
 		return fmt.Sprintf("is too weak: only %d different characters (8 at least)", len(distinct))
 	}

@@ -138,15 +138,7 @@ func New(cfg Config, stores *store.Coordinator, temporal client.Client) (*Server
 	cfg.MaxConnsPerClient = orDefault(cfg.MaxConnsPerClient, DefaultMaxConnsPerClient)
 	cfg.MaxConns = orDefault(cfg.MaxConns, DefaultMaxConns)
 	cfg.TemporalUI = strings.TrimRight(cfg.TemporalUI, "/")
-	if err := checkListen(cfg.Listen, cfg.Token); err != nil {
-		return nil, err
-	}
-	if cfg.Token != "" {
-		if err := CheckToken(cfg.Token); err != nil {
-			return nil, err
-		}
-	}
-	hosts, err := allowedHosts(cfg)
+	hosts, err := cfg.check()
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +157,29 @@ func New(cfg Config, stores *store.Coordinator, temporal client.Client) (*Server
 	s := &Server{cfg: cfg, stores: stores, temporal: temporal, pages: pages, secret: secret, ganttCSP: csp, log: cfg.Logger, hosts: hosts}
 	s.watches = newWatchHub(temporal, s.log)
 	return s, nil
+}
+
+// Check says what is wrong with how the app would be reached (the listen
+// address, the token, the allowed hosts) before anything starts; New
+// checks the same.
+func (cfg Config) Check() error {
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	_, err := cfg.check()
+	return err
+}
+
+func (cfg Config) check() ([]hostPort, error) {
+	if err := checkListen(cfg.Listen, cfg.Token); err != nil {
+		return nil, err
+	}
+	if cfg.Token != "" {
+		if err := CheckToken(cfg.Token); err != nil {
+			return nil, err
+		}
+	}
+	return allowedHosts(cfg)
 }
 
 // checkListen refuses an address others can reach unless a token guards it.
