@@ -357,7 +357,7 @@ func TestOversizedUploadsSayTooLarge(t *testing.T) {
 		}()
 		code, _, body := do(t, http.MethodPost, srv.URL, "/import", "", pr, "Content-Type", "multipart/form-data; boundary=XX", "Cookie", "as_session="+cookie)
 		pr.CloseWithError(errors.New("done"))
-		if code != http.StatusRequestEntityTooLarge || !strings.Contains(body, "The file is too large ("+tc.want+")") || strings.Contains(body, "CSRF") {
+		if code != http.StatusRequestEntityTooLarge || !strings.Contains(body, "the file is too large ("+tc.want+")") || strings.Contains(body, "CSRF") {
 			t.Errorf("limit %d, a chunked upload of 3x: %d\n%.400s", limit, code, body)
 		}
 	}
@@ -367,7 +367,7 @@ func TestOversizedUploadsSayTooLarge(t *testing.T) {
 	big := strings.NewReader(strings.Repeat("y", 70<<20))
 	code, _, body := do(t, http.MethodPost, srv.URL, "/import", "", big, "Content-Type", "multipart/form-data; boundary=XX",
 		"Cookie", "as_session="+cookie, "X-CSRF-Token", csrf)
-	if code != http.StatusRequestEntityTooLarge || !strings.Contains(body, "The file is too large (64 MB at most)") {
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(body, "the file is too large (64 MB at most)") {
 		t.Errorf("70 MB: %d\n%.400s", code, body)
 	}
 }

@@ -285,7 +285,7 @@ func (s *Server) readForm(w, orig http.ResponseWriter, r *http.Request) bool {
 // unread, the browser would see the connection reset, not the answer.
 func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, body io.Reader) {
 	w.Header().Set("Connection", "close")
-	s.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("The file is too large (%s at most).", sizeText(s.cfg.MaxUpload)))
+	s.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Upload refused: the file is too large (%s at most).", sizeText(s.cfg.MaxUpload)))
 	http.NewResponseController(w).Flush() //nolint:errcheck // the client went away
 	until := time.Now().Add(time.Minute)
 	if tb, ok := body.(*timedBody); ok {
