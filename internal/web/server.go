@@ -342,7 +342,7 @@ func (s *Server) Serve(ctx context.Context, ready func(url string)) error {
 		ReadTimeout:       s.cfg.HeaderTimeout + s.cfg.MaxBodyTime,
 		IdleTimeout:       s.cfg.IdleTimeout,
 		MaxHeaderBytes:    128 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx }}
 	go func() {
 		<-ctx.Done()
