@@ -197,14 +197,14 @@ func TestLongTextInFiles(t *testing.T) {
 		want   string
 	}{
 		{"JSON activity name", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "1"},` + "\n" + `{"id": "B", "name": "` + huge + `", "duration": "1"}]}`,
-			"activities[1].name: is 1048576 characters long (200 at most) (line 2, column 21)"},
-		{"JSON name just over", interchange.JSON, `{"activities": [{"id": "A", "name": "` + over + `", "duration": "1"}]}`, "activities[0].name: is 201 characters long (200 at most)"},
+			"activities[1].name: is 1048576 characters long (255 at most) (line 2, column 21)"},
+		{"JSON name just over", interchange.JSON, `{"activities": [{"id": "A", "name": "` + over + `", "duration": "1"}]}`, "activities[0].name: is 256 characters long (255 at most)"},
 		{"JSON description", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "description": "` + huge + `", "duration": "1"}]}`, "activities[0].description: is 1048576 characters long (4000 at most) (line 1"},
 		{"JSON id", interchange.JSON, `{"activities": [{"id": "` + huge + `", "name": "a", "duration": "1"}]}`, "activities[0].id: is 1048576 characters long (256 at most)"},
 		{"JSON relationship id", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "1"}, {"id": "B", "name": "b", "duration": "1"}], "relationships": [{"id": "` + huge + `", "type": "FS", "predecessor": "A", "successor": "B"}]}`, "relationships[0].id: is 1048576 characters long"},
-		{"XER task_name", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\t" + huge + "\t8\n"), `line 7: TASK task_id 1 (task_code "A"): task_name is 1048576 characters long (200 at most)`},
+		{"XER task_name", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\t" + huge + "\t8\n"), `line 7: TASK task_id 1 (task_code "A"): task_name is 1048576 characters long (255 at most)`},
 		{"XER task_code", interchange.XER, xerFile(tasks + "%R\t1\t1\t" + huge + "\ta\t8\n"), `line 7: TASK task_id 1: task_code is 1048576 characters long (256 at most)`},
-		{"MSPDI task name", interchange.MSPDI, mspdiFile("", "\n<Task><UID>3</UID><Name>"+over+"</Name></Task>"), "Task UID 3 (line 6): Name is 201 characters long (200 at most)"},
+		{"MSPDI task name", interchange.MSPDI, mspdiFile("", "\n<Task><UID>3</UID><Name>"+over+"</Name></Task>"), "Task UID 3 (line 6): Name is 256 characters long (255 at most)"},
 	}
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
@@ -224,7 +224,7 @@ func TestLongTextInFiles(t *testing.T) {
 		in     string
 		want   string
 	}{
-		{"JSON name", interchange.JSON, `{"name": "` + huge + `", "activities": [{"id": "A", "name": "a", "duration": "1"}]}`, "line 1: name: the schedule name is 1048576 characters long; it is shortened to its first 199 (names are at most 200 characters)"},
+		{"JSON name", interchange.JSON, `{"name": "` + huge + `", "activities": [{"id": "A", "name": "a", "duration": "1"}]}`, "line 1: name: the schedule name is 1048576 characters long; it is shortened to its first 254 (names are at most 255 characters)"},
 		{"XER proj_short_name", interchange.XER, xerFile(tasks+"%R\t1\t1\tA\ta\t8\n") + "", ""},
 		{"XER wbs_name", interchange.XER, xerFile("%T\tPROJWBS\n%F\twbs_id\tproj_id\tproj_node_flag\twbs_name\n%R\t1\t1\tY\t" + huge + "\n" + tasks + "%R\t1\t1\tA\ta\t8\n"), "line 7: PROJWBS wbs_name: the schedule name is 1048576 characters long"},
 		{"MSPDI title", interchange.MSPDI, strings.Replace(mspdiFile("", task1), "<Name>t.xml</Name>", "<Title>"+huge+"</Title>", 1), "Project <Title>: the schedule name is 1048576 characters long"},

@@ -90,7 +90,7 @@ func textProblem(s string, kind int) (problem string, ok bool) {
 // the standard library, so it keeps its own copy (interchange's tests
 // check that they agree).
 const (
-	MaxName        = 200
+	MaxName        = 255
 	MaxDescription = 4000
 	MaxID          = 256
 )

@@ -18,7 +18,7 @@ import (
 // Limits, in characters (runes). A name is a line on a page; a description
 // is a paragraph or a few; an id is a path segment and a workflow id part.
 const (
-	MaxName        = 200
+	MaxName        = 255
 	MaxID          = 128
 	MaxDescription = 4000
 )

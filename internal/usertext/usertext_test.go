@@ -28,7 +28,7 @@ func TestName(t *testing.T) {
 		{"ls\u2028ep", "U+2028"},
 		{"bad\xffutf8", "not valid UTF-8"},
 		{strings.Repeat("x", MaxName), ""},
-		{strings.Repeat("x", MaxName+1), "201 characters long (200 at most)"},
+		{strings.Repeat("x", MaxName+1), "256 characters long (255 at most)"},
 		{strings.Repeat("é", MaxName), ""},
 	}
 	for _, tt := range tests {
