@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
@@ -167,8 +168,10 @@ func foldWord(w string) string {
 	for _, poss := range []string{"'s", "’s"} {
 		w = strings.TrimSuffix(w, poss)
 	}
-	return strings.NewReplacer("'", "", "’", "").Replace(w)
+	return apostrophes.Replace(w)
 }
+
+var apostrophes = strings.NewReplacer("'", "", "’", "")
 
 // vocabulary is the set of words typo correction corrects to.
 type vocabulary map[string]bool
@@ -176,33 +179,62 @@ type vocabulary map[string]bool
 // correct replaces each unknown word of three or more letters by the one
 // known word within edit distance 1 (2 for words of nine letters or more),
 // when exactly one is that close; otherwise the word stays as written.
+//
+// Each distinct word is looked up once, among the known words of about its
+// length only, so a long prompt costs time in proportion to its words.
 func (t *text) correct(v vocabulary) {
+	var byLen map[int][]known    // the known words by length, built on first need
+	fixes := map[string]string{} // word → its correction, "" for none
 	for k := range t.toks {
 		tk := &t.toks[k]
 		if tk.quoted || len(tk.word) < 4 || v[tk.word] || !isLetters(tk.word) {
 			continue
 		}
-		limit := 1
-		if len(tk.word) >= 9 {
-			limit = 2
-		}
-		best, bestD, ties := "", limit+1, 0
-		for w := range v {
-			if d := abs(len(w) - len(tk.word)); d > limit {
-				continue
+		best, seen := fixes[tk.word]
+		if !seen {
+			if byLen == nil {
+				byLen = map[int][]known{}
+				for w := range v {
+					byLen[len(w)] = append(byLen[len(w)], known{w, letterSet(w)})
+				}
 			}
-			d := editDistance(tk.word, w, limit)
+			best = closest(tk.word, byLen)
+			fixes[tk.word] = best
+		}
+		if best != "" {
+			tk.word, tk.canon, tk.fixed = best, best, true
+		}
+	}
+}
+
+// closest is the one known word within edit distance 1 of word (2 for
+// words of nine letters or more), or "" when none or several are that
+// close.
+func closest(word string, byLen map[int][]known) string {
+	letters := letterSet(word)
+	limit := 1
+	if len(word) >= 9 {
+		limit = 2
+	}
+	best, bestD, ties := "", limit+1, 0
+	for n := len(word) - limit; n <= len(word)+limit; n++ {
+		for _, w := range byLen[n] {
+			if fewerLetters(letters, w.letters) > limit {
+				continue // too far whatever the order of the letters
+			}
+			d := editDistance(word, w.w, limit)
 			switch {
 			case d < bestD:
-				best, bestD, ties = w, d, 1
+				best, bestD, ties = w.w, d, 1
 			case d == bestD:
 				ties++
 			}
 		}
-		if ties == 1 && bestD <= limit {
-			tk.word, tk.canon, tk.fixed = best, best, true
-		}
 	}
+	if ties == 1 && bestD <= limit {
+		return best
+	}
+	return ""
 }
 
 func isLetters(w string) bool {
@@ -214,11 +246,27 @@ func isLetters(w string) bool {
 	return w != ""
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
+// known is a word typo correction corrects to, with its letters as a set.
+type known struct {
+	w       string
+	letters uint64
+}
+
+// letterSet is the set of a word's letters, as bits (runes past "z"
+// share bits: the set is then a coarser one, never a wrong one).
+func letterSet(w string) uint64 {
+	var m uint64
+	for _, r := range w {
+		m |= 1 << (uint32(r) % 64)
 	}
-	return x
+	return m
+}
+
+// fewerLetters is a lower bound of the edit distance between words with
+// letter sets a and b: a letter one has that the other lacks takes an
+// edit (a swap changes no letter).
+func fewerLetters(a, b uint64) int {
+	return max(bits.OnesCount64(a&^b), bits.OnesCount64(b&^a))
 }
 
 // editDistance is the optimal-string-alignment distance (a swap of two
