@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/internal/web"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -276,20 +277,20 @@ func TestNamesWithControlCharactersAreRefused(t *testing.T) {
 			"Content-Type", "application/x-www-form-urlencoded", "Cookie", "as_session="+cookie)
 	}
 	bad := map[string]string{
-		"\x1b[31mred":            "U+001B",
-		"bob\x07":                "U+0007",
-		"\x1b]0;owned\x07":       "U+001B",
-		"a\u202eb":               "U+202E",
-		"zero\u200bwidth":        "U+200B",
-		"x\x00y":                 "U+0000",
-		"line\nbreak":            "U+000A",
-		"cr\rhere":               "U+000D",
-		"tab\there":              "U+0009",
-		"csi\u009b31m":           "U+009B",
-		"del\x7f":                "U+007F",
-		"sep\u2028":              "U+2028",
-		"bad\xffutf8":            "UTF-8",
-		strings.Repeat("n", 201): "201 characters",
+		"\x1b[31mred":                           "U+001B",
+		"bob\x07":                               "U+0007",
+		"\x1b]0;owned\x07":                      "U+001B",
+		"a\u202eb":                              "U+202E",
+		"zero\u200bwidth":                       "U+200B",
+		"x\x00y":                                "U+0000",
+		"line\nbreak":                           "U+000A",
+		"cr\rhere":                              "U+000D",
+		"tab\there":                             "U+0009",
+		"csi\u009b31m":                          "U+009B",
+		"del\x7f":                               "U+007F",
+		"sep\u2028":                             "U+2028",
+		"bad\xffutf8":                           "UTF-8",
+		strings.Repeat("n", usertext.MaxName+1): fmt.Sprint(usertext.MaxName+1, " characters"),
 	}
 	for name, want := range bad {
 		for _, path := range []string{"/name", "/d/dispatch-x/review", "/d/dispatch-x/clarify", "/d/dispatch-x/cancel", "/prompt"} {
@@ -308,7 +309,7 @@ func TestNamesWithControlCharactersAreRefused(t *testing.T) {
 		t.Errorf("a good name: %d %q", code, h.Get("Set-Cookie"))
 	}
 	// A stored name with control characters is ignored: the default reviewer.
-	for _, stored := range []string{"%1B%5B31mevil", "a%E2%80%AEb", "%07", "x%0Ay", url.QueryEscape(strings.Repeat("n", 300))} {
+	for _, stored := range []string{"%1B%5B31mevil", "a%E2%80%AEb", "%07", "x%0Ay", url.QueryEscape(strings.Repeat("n", usertext.MaxName+50))} {
 		_, _, body := do(t, http.MethodGet, srv.URL, "/d/not-a-dispatch", "", nil, "Cookie", "as_session="+cookie+"; as_name="+stored)
 		if !strings.Contains(body, `value="default-reviewer"`) {
 			t.Errorf("stored name %q: the page does not fall back to the default reviewer", stored)
