@@ -144,15 +144,19 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 	d := schedulesData{base: s.base(w, r, "Schedules")}
 	id := strings.TrimSpace(r.FormValue("schedule"))
 	d.ImportID = id
-	refuse := func(format string, args ...any) {
+	refuseWith := func(code int, format string, args ...any) {
 		d.Error = fmt.Sprintf(format, args...)
-		s.renderSchedules(w, r, http.StatusBadRequest, d)
+		s.renderSchedules(w, r, code, d)
+	}
+	refuse := func(format string, args ...any) { refuseWith(http.StatusBadRequest, format, args...) }
+	tooLarge := func() {
+		refuseWith(http.StatusRequestEntityTooLarge, "Upload refused: the file is too large (%s at most).", sizeText(s.cfg.MaxUpload))
 	}
 	file, header, err := r.FormFile("file")
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		refuse("The file is too large: the limit is %d MB.", s.cfg.MaxUpload>>20)
+		tooLarge()
 		return
 	case err != nil:
 		refuse("Choose a schedule file to import (.json, .xml or .xer).")
@@ -185,7 +189,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if int64(len(data)) > s.cfg.MaxUpload {
-		refuse("The file is too large: the limit is %d MB.", s.cfg.MaxUpload>>20)
+		tooLarge()
 		return
 	}
 	read, err := interchange.ParseWith(data, format, interchange.Options{})

@@ -280,7 +280,7 @@ func TestUploadsAreSizeLimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, page := b.upload("building.json", big, map[string]string{"schedule": "too-big"})
-	if code != http.StatusBadRequest || !strings.Contains(page, "too large") {
+	if code != http.StatusRequestEntityTooLarge || !strings.Contains(page, "the file is too large (4 KB at most)") {
 		t.Errorf("a %d-byte upload over a 4096-byte limit: %d", len(big), code)
 	}
 	if ok, _ := a.Stores.Graph.Has(context.Background(), "too-big"); ok {
