@@ -66,6 +66,9 @@ func ParseFeedback(src string, opt Options) Feedback {
 	var f Feedback
 	p := newParser(src, opt)
 	for _, cl := range p.clauses() {
+		if opt.stopped() {
+			break
+		}
 		c := cl
 		if fbNoLag.MatchString(strings.TrimSuffix(stripPolite(c).s, " please")) {
 			zero := 0.0

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,7 +22,14 @@ type Options struct {
 	// DaysPerWeek and HoursPerDay convert "two weeks" and "4 hours" into
 	// working days; defaults 5 and 8.
 	DaysPerWeek, HoursPerDay float64
+	// Context, when set, stops a parse no longer wanted (a cancelled
+	// planning step): the clauses not yet read are left out, and the
+	// caller, which checks Context.Err(), discards what was read.
+	Context context.Context
 }
+
+// stopped reports whether the parse's context is done.
+func (o Options) stopped() bool { return o.Context != nil && o.Context.Err() != nil }
 
 func (o Options) daysPerWeek() float64 {
 	if o.DaysPerWeek > 0 {
@@ -44,6 +52,9 @@ func Parse(src string, opt Options) []Command {
 	p := newParser(src, opt)
 	var out []Command
 	for _, cl := range p.clauses() {
+		if opt.stopped() {
+			break
+		}
 		cmd := p.command(cl)
 		if cmd.Kind == Unknown && len(out) > 0 {
 			if inherited, ok := p.ellipsis(cl, out[len(out)-1]); ok {

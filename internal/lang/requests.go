@@ -18,12 +18,16 @@ type Request struct {
 }
 
 // Requests splits a prompt into its requests, in the order written, read
-// without a schedule as Classify does. Their commands are Parse's.
-func Requests(src string) []Request {
-	p := newParser(src, Options{})
+// without a schedule as Classify does (opt serves for its Context only).
+// Their commands are Parse's.
+func Requests(src string, opt Options) []Request {
+	p := newParser(src, Options{Context: opt.Context})
 	var out []Request
 	var first []int // each request's first token
 	for _, cl := range p.clauses() {
+		if opt.stopped() {
+			break
+		}
 		cmd := p.command(cl)
 		if cmd.Kind == Unknown && len(out) > 0 {
 			last := &out[len(out)-1]

@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -26,7 +27,14 @@ type builder struct {
 	res     *lang.Resolver
 	orig    *schedule.Schedule // the snapshot before this round's ops
 	origRes *lang.Resolver     // resolves against orig, built once
+	view    *insight.View      // answers questions on s; nil when s changed
+	// ctx, when set, stops the planning: the loops over commands and
+	// references check it, and the planner returns its error.
+	ctx context.Context
 }
+
+// stopped reports whether the step's context is done.
+func (b *builder) stopped() bool { return b.ctx != nil && b.ctx.Err() != nil }
 
 func newBuilder(s *schedule.Schedule, in PlanInput) *builder {
 	answers := map[string][]string{}
@@ -69,7 +77,7 @@ func (b *builder) add(op schedule.Op) bool {
 		b.note("dropped: %v", err)
 		return false
 	}
-	b.res = nil // the names changed
+	b.res, b.view = nil, nil // the names changed
 	b.plan.Ops = append(b.plan.Ops, op)
 	return true
 }
@@ -235,6 +243,9 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 func (b *builder) refsActs(refs []lang.Ref, many bool) ([]schedule.Activity, bool) {
 	var out []schedule.Activity
 	for _, r := range refs {
+		if b.stopped() {
+			return nil, false
+		}
 		acts, ok := b.refActs(r, many)
 		if !ok {
 			if b.skipped {
@@ -328,11 +339,14 @@ func formatDays(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // drives Y?") with the read tools (internal/insight), from the schedule
 // the step plans on: a review note, so nothing asked is dropped.
 func (b *builder) answer(question string) (string, bool) {
-	v, err := insight.New(b.s)
-	if err != nil {
-		return "", false
+	if b.view == nil {
+		v, err := insight.New(b.s)
+		if err != nil {
+			return "", false
+		}
+		b.view = v
 	}
-	ans, ok := insight.AnswerIfQuestion(v, question)
+	ans, ok := insight.AnswerIfQuestion(b.view, question)
 	if !ok || !ans.Understood {
 		return "", false
 	}

@@ -78,6 +78,9 @@ Examples:
 
 // Separate splits the prompt with one structured call.
 func (m *Manager) Separate(ctx context.Context, prompt string) (Separation, error) {
+	if err := CheckPrompt("prompt", prompt); err != nil {
+		return Separation{}, err
+	}
 	sep, u, err := llm.ParseStructured[separation](ctx, m.LLM, []llm.Message{
 		{Role: llm.System, Content: separateSystem},
 		{Role: llm.User, Content: prompt},
@@ -85,7 +88,10 @@ func (m *Manager) Separate(ctx context.Context, prompt string) (Separation, erro
 	if unusable(err) {
 		// A reply that stayed invalid after its repair round: split the
 		// prompt offline instead, so the steps still see all of it.
-		off, _ := Rules{}.Separate(ctx, prompt)
+		off, err := Rules{}.Separate(ctx, prompt)
+		if err != nil {
+			return Separation{}, err
+		}
 		off.Usage = u
 		return off, nil
 	}
@@ -94,7 +100,11 @@ func (m *Manager) Separate(ctx context.Context, prompt string) (Separation, erro
 	}
 	// The tasks of a multi-part prompt come from the language layer, for
 	// every planner: the same prompt is the same tasks, whatever the model.
-	return Separation{Removals: strings.TrimSpace(sep.Removals), Additions: strings.TrimSpace(sep.Additions), Tasks: Decompose(prompt), Usage: u}, nil
+	tasks, err := DecomposeContext(ctx, prompt)
+	if err != nil {
+		return Separation{}, err
+	}
+	return Separation{Removals: strings.TrimSpace(sep.Removals), Additions: strings.TrimSpace(sep.Additions), Tasks: tasks, Usage: u}, nil
 }
 
 // Tool arguments of the two toolkits.
@@ -185,11 +195,15 @@ func (m *Manager) readScope(ctx context.Context, snap Snapshot, kind, prompt str
 // PlanRemovals reads the removals prompt with the removal toolkit and
 // carries out the calls.
 func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error) {
+	if err := in.Check(); err != nil {
+		return Plan{}, err
+	}
 	prompt := in.Prompt
 	if prompt == "" && in.Feedback == "" {
 		return Plan{}, nil
 	}
 	b := newBuilder(snap.Schedule, in)
+	b.ctx = ctx
 	if m.Naive {
 		// The baseline has no toolkit: every request is searched and
 		// decided candidate by candidate.
@@ -427,11 +441,15 @@ func cell(s string) string {
 // PlanAdditions reads the additions prompt with the addition toolkit and
 // carries out the calls.
 func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error) {
+	if err := in.Check(); err != nil {
+		return Plan{}, err
+	}
 	prompt := in.Prompt
 	if prompt == "" && in.Feedback == "" {
 		return Plan{}, nil
 	}
 	b := newBuilder(snap.Schedule, in)
+	b.ctx = ctx
 	if m.Naive {
 		u, err := m.addScope(ctx, snap, b, 0, prompt, prompt, in)
 		return withUsage(b, u, err)

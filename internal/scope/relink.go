@@ -19,7 +19,7 @@ import (
 func (b *builder) relinkRemove(c lang.Command) {
 	// Plan both halves on a copy first: a re-sequencing whose new links
 	// would close a loop is refused whole, never half done.
-	trial := &builder{s: b.s.Clone(), in: b.in, answers: b.answers, source: b.source}
+	trial := &builder{s: b.s.Clone(), in: b.in, answers: b.answers, source: b.source, ctx: b.ctx}
 	trial.relinkRemoveOn(c)
 	if trial.asking() || len(trial.plan.Ops) == 0 {
 		b.relinkRemoveOn(c)

@@ -112,6 +112,9 @@ type Round struct {
 // gets the round the dispatch would plan). in.Removed is ignored: the round
 // computes it.
 func PlanRound(ctx context.Context, p Planner, s *schedule.Schedule, in PlanInput) (*Round, error) {
+	if err := in.Check(); err != nil {
+		return nil, err
+	}
 	sep, err := p.Separate(ctx, in.Prompt)
 	if err != nil {
 		return nil, err
@@ -131,9 +134,15 @@ func PlanSteps(ctx context.Context, p Planner, s *schedule.Schedule, in RoundInp
 	r := &Round{Separation: in.Separation, After: s.Clone()}
 	st := &stepper{p: p, r: r, queue: slices.Clone(answers)}
 	if len(in.Separation.Tasks) > 1 {
-		return r, st.tasks(ctx, in)
+		if err := st.tasks(ctx, in); err != nil {
+			return r, err
+		}
+		return r, ctx.Err()
 	}
 	if _, err := st.steps(ctx, in, in.Steps(), ""); err != nil && !errors.Is(err, errAsked) {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -159,6 +168,9 @@ func (st *stepper) steps(ctx context.Context, in RoundInput, steps []Step, task 
 	var took []schedule.Op // what these removals took out
 	var inverses []schedule.Op
 	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return inverses, err
+		}
 		fn := st.p.PlanRemovals
 		if step.Kind == StepAdditions {
 			fn = st.p.PlanAdditions
@@ -237,6 +249,9 @@ func (st *stepper) tasks(ctx context.Context, in RoundInput) error {
 	r.Tasks = NewTaskReports(tasks)
 	var failures []error
 	for i, t := range tasks {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		rep := &r.Tasks[i]
 		if b := Blockers(t, r.Tasks); len(b) > 0 {
 			rep.Status, rep.BlockedBy = TaskBlocked, b

@@ -35,9 +35,15 @@ const DefaultNewDuration = "5"
 // Separate splits the prompt into its removal commands and the rest, each
 // as the person wrote it. Re-sequencing goes in both: its old links are
 // removed in one step and its new ones added in the other.
-func (Rules) Separate(_ context.Context, prompt string) (Separation, error) {
+//
+// A prompt over MaxPrompt is refused (ErrTooLong); a cancelled ctx stops
+// it with ctx's error.
+func (Rules) Separate(ctx context.Context, prompt string) (Separation, error) {
+	if err := CheckPrompt("prompt", prompt); err != nil {
+		return Separation{}, err
+	}
 	var rem, add []string
-	for _, c := range lang.Classify(prompt) {
+	for _, c := range lang.Parse(prompt, lang.Options{Context: ctx}) {
 		if c.Kind.Removal() {
 			rem = append(rem, c.Source)
 		}
@@ -45,26 +51,49 @@ func (Rules) Separate(_ context.Context, prompt string) (Separation, error) {
 			add = append(add, c.Source)
 		}
 	}
-	return Separation{Removals: strings.Join(rem, "; "), Additions: strings.Join(add, "; "), Tasks: Decompose(prompt)}, nil
+	if err := ctx.Err(); err != nil {
+		return Separation{}, err
+	}
+	tasks, err := DecomposeContext(ctx, prompt)
+	if err != nil {
+		return Separation{}, err
+	}
+	return Separation{Removals: strings.Join(rem, "; "), Additions: strings.Join(add, "; "), Tasks: tasks}, nil
 }
 
-// PlanRemovals plans the removals step.
-func (Rules) PlanRemovals(_ context.Context, snap Snapshot, in PlanInput) (Plan, error) {
-	return planStep(snap, in, true), nil
+// PlanRemovals plans the removals step. An input over MaxPrompt is
+// refused (ErrTooLong); a cancelled ctx stops it with ctx's error.
+func (Rules) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error) {
+	return planStep(ctx, snap, in, true)
 }
 
-// PlanAdditions plans the additions step.
-func (Rules) PlanAdditions(_ context.Context, snap Snapshot, in PlanInput) (Plan, error) {
-	return planStep(snap, in, false), nil
+// PlanAdditions plans the additions step, as PlanRemovals does.
+func (Rules) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error) {
+	return planStep(ctx, snap, in, false)
 }
 
-func planStep(snap Snapshot, in PlanInput, removals bool) Plan {
+func planStep(ctx context.Context, snap Snapshot, in PlanInput, removals bool) (Plan, error) {
+	if err := in.Check(); err != nil {
+		return Plan{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Plan{}, err
+	}
+	plan := planRules(ctx, snap, in, removals)
+	if err := ctx.Err(); err != nil {
+		return Plan{}, err // stopped part way: what was planned is not the step's plan
+	}
+	return plan, nil
+}
+
+func planRules(ctx context.Context, snap Snapshot, in PlanInput, removals bool) Plan {
 	if in.Preferences != nil {
 		// The trade vocabulary's synonyms read as the schedule's words.
 		in.Prompt = withTradeWords(in.Prompt, in.Preferences, snap.Schedule)
 		in.Feedback = withTradeWords(in.Feedback, in.Preferences, snap.Schedule)
 	}
 	b := newBuilder(snap.Schedule, in)
+	b.ctx = ctx
 	opt := b.options()
 	if in.Feedback != "" && len(in.Previous) > 0 {
 		b.feedback(lang.ParseFeedback(in.Feedback, opt), removals)
@@ -108,7 +137,7 @@ func (b *builder) options() lang.Options {
 	}
 	opt := lang.Options{Vocabulary: vocab, Resolves: func(words string) bool {
 		return res.Resolve(lang.Ref{Text: words, Words: words}).Status != lang.Missing
-	}}
+	}, Context: b.ctx}
 	if cal := b.s.Calendar; cal != nil {
 		if len(cal.Workdays) > 0 {
 			opt.DaysPerWeek = float64(len(cal.Workdays))
@@ -125,7 +154,7 @@ func (b *builder) options() lang.Options {
 // is its own (Separate put it there).
 func (b *builder) commands(cmds []lang.Command, removals, onlyOwnKind bool) {
 	for i, c := range cmds {
-		if b.asking() {
+		if b.asking() || b.stopped() {
 			return
 		}
 		if onlyOwnKind && c.Kind != lang.Relink && c.Kind.Removal() != removals {
@@ -151,7 +180,7 @@ func (b *builder) command(i int, c lang.Command, removals bool) {
 	if len(refused) == 0 {
 		return
 	}
-	b.s, b.res = before, nil
+	b.s, b.res, b.view = before, nil, nil
 	b.plan.Ops = b.plan.Ops[:ops]
 	b.plan.Notes = b.plan.Notes[:notes]
 	b.note("%q is not changed: %s", c.Source, strings.Join(refused, "; "))

@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -45,9 +46,18 @@ func (t Task) Steps(feedback string) []Step {
 // It reads the prompt without a schedule, like Classify, so it is the same
 // for every planner and every round.
 func Decompose(prompt string) []Task {
-	reqs := lang.Requests(prompt)
+	tasks, _ := DecomposeContext(context.Background(), prompt)
+	return tasks
+}
+
+// DecomposeContext is Decompose, stopped with ctx's error when ctx is done.
+func DecomposeContext(ctx context.Context, prompt string) ([]Task, error) {
+	reqs := lang.Requests(prompt, lang.Options{Context: ctx})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if len(reqs) < 2 {
-		return nil
+		return nil, nil
 	}
 	tasks := make([]Task, len(reqs))
 	created := make([][]map[string]bool, len(reqs)) // the names each request creates, as content words
@@ -79,7 +89,7 @@ func Decompose(prompt string) []Task {
 		}
 		tasks[i] = t
 	}
-	return tasks
+	return tasks, nil
 }
 
 func appendOnce(list []string, s string) []string {
