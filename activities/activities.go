@@ -32,6 +32,9 @@ const (
 	ErrTypeNotRecorded      = "NotRecorded"
 	ErrTypePlanning         = "PlanningFailed"
 	ErrTypeLLMBusy          = "LLMUnavailable"
+	// ErrTypePromptTooLong: a prompt, feedback or answer over
+	// scope.MaxPrompt characters, refused before anything is planned.
+	ErrTypePromptTooLong = "PromptTooLong"
 )
 
 // Activities holds the dependencies of the activities. Workflows reference
@@ -124,8 +127,14 @@ func (a *Activities) LoadSnapshot(ctx context.Context, scheduleID string) (*sche
 	return a.load(ctx, scheduleID)
 }
 
-// SeparatePrompt splits the prompt into removals and additions.
+// SeparatePrompt splits the prompt into removals and additions. A prompt
+// over scope.MaxPrompt fails without retry (PromptTooLong). Planning
+// heartbeats, and stops when the activity is cancelled (the planners
+// check their context as they go).
 func (a *Activities) SeparatePrompt(ctx context.Context, prompt string) (scope.Separation, error) {
+	if err := scope.CheckPrompt("prompt", prompt); err != nil {
+		return scope.Separation{}, classifyPlanning(err)
+	}
 	defer keepAlive(ctx)()
 	sep, err := a.Planner.Separate(ctx, prompt)
 	return sep, classifyPlanning(err)
@@ -144,7 +153,12 @@ func (a *Activities) PlanAdditions(ctx context.Context, req PlanRequest) (scope.
 }
 
 // plan runs one planning step against a fresh snapshot of the schedule.
+// An input over scope.MaxPrompt fails without retry (PromptTooLong),
+// before the snapshot is loaded.
 func (a *Activities) plan(ctx context.Context, req PlanRequest, step func(context.Context, scope.Snapshot, scope.PlanInput) (scope.Plan, error)) (scope.Plan, error) {
+	if err := req.Input.Check(); err != nil {
+		return scope.Plan{}, classifyPlanning(err)
+	}
 	snap, err := a.snapshot(ctx, req.ScheduleID)
 	if err != nil {
 		return scope.Plan{}, err
@@ -380,11 +394,16 @@ func (a *Activities) load(ctx context.Context, scheduleID string) (*schedule.Sch
 }
 
 // classifyPlanning passes planner failures on for Temporal to retry,
-// except LLM failures a retry cannot fix (a refused key, a content filter,
-// a model that keeps answering out of schema): those fail the step at once.
+// except those a retry cannot fix — text over scope.MaxPrompt, and LLM
+// failures such as a refused key, a content filter, a model that keeps
+// answering out of schema (or a reply over the size cap): those fail the
+// step at once.
 func classifyPlanning(err error) error {
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, scope.ErrTooLong) {
+		return temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePromptTooLong, err)
 	}
 	var le *llm.Error
 	if !errors.As(err, &le) {

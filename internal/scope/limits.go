@@ -26,7 +26,11 @@ type TooLongError struct {
 }
 
 func (e *TooLongError) Error() string {
-	return fmt.Sprintf("the %s is too long to plan (%d characters; at most %d): split it into smaller requests", e.What, e.Chars, MaxPrompt)
+	advice := "split it into smaller requests"
+	if e.What != "prompt" {
+		advice = "say it in fewer words"
+	}
+	return fmt.Sprintf("the %s is too long to plan (%d characters; at most %d): %s", e.What, e.Chars, MaxPrompt, advice)
 }
 
 // Is makes errors.Is(err, ErrTooLong) hold.
