@@ -26,7 +26,10 @@ const (
 	// ReviewSignal and ReviewUpdate carry a Review. The Update's validator
 	// refuses a review when none is awaited, and one for a round other than
 	// the awaiting one (Review.Round) — naming who decided that round
-	// first when someone did; the signal is ignored then.
+	// first when someone did; the signal is ignored then. A cancel is
+	// taken at every stage (dispatches since "cancel-any-stage"): while
+	// the round plans, applies or waits for an answer too, unless the
+	// dispatch ended or its round was accepted (see dispatches.Cancel).
 	ReviewSignal = "review"
 	ReviewUpdate = "review"
 	// ProposalUpdate takes a ProposalRequest, waits until a proposal is
@@ -200,8 +203,8 @@ const (
 	// redo plans the same prompt again as the next round, without
 	// feedback; back re-applies the previous round's proposal as the next
 	// round, without planning (not on round 1); cancel compensates and
-	// ends the dispatch cancelled. Redo and back are refused at the round
-	// limit.
+	// ends the dispatch cancelled — at any stage since "cancel-any-stage",
+	// at review before. Redo and back are refused at the round limit.
 	DecisionRedo   = "redo"
 	DecisionBack   = "back"
 	DecisionCancel = "cancel"
@@ -300,6 +303,9 @@ type Status struct {
 	Result string `json:"result,omitempty"`
 	// Decisions are the reviews of the rounds so far, in order.
 	Decisions []Decision `json:"decisions,omitempty"`
+	// Cancelling: a cancel was taken and the dispatch is compensating
+	// what its round applied before it ends cancelled.
+	Cancelling bool `json:"cancelling,omitempty"`
 }
 
 // Impact is the CPM effect of a round's changes (finish in working days,

@@ -22,6 +22,10 @@ const (
 	ErrTypeNoReview      = "NoReviewAwaited"
 	ErrTypeNoQuestion    = "NoQuestionOpen"
 	ErrTypeDispatchEnded = "DispatchEnded"
+	// ErrTypeCancelAtReviewOnly: a cancel review sent to a run from before
+	// cancel at any stage, at a stage other than review. dispatches.Cancel
+	// cancels such a run through Temporal's workflow cancellation instead.
+	ErrTypeCancelAtReviewOnly = "CancelAtReviewOnly"
 	// ErrTypeContinuedAsNew: a proposal Update waiting when the dispatch
 	// continued as a new run; send it again (to the workflow ID, no run ID).
 	ErrTypeContinuedAsNew = "ContinuedAsNew"
@@ -42,12 +46,13 @@ const (
 	versionReviewActions  = "review-actions"        // redo, back and cancel at review
 	versionTaskGraph      = "task-graph"            // multi-part prompts planned as tasks
 	versionRemember       = "remember-preferences"  // "remember: …" in feedback saves preferences
+	versionCancelAnywhere = "cancel-any-stage"      // a cancel review is taken at every stage
 )
 
 // versions says which versioned behaviours this run has.
 type versions struct {
 	clarifies, commitDetached, bounded, byReference, people, outcome, reviewRace, separateOnce bool
-	reviewActions, taskGraph, remember                                                         bool
+	reviewActions, taskGraph, remember, cancelAnywhere                                         bool
 }
 
 func getVersions(ctx workflow.Context) versions {
@@ -66,6 +71,7 @@ func getVersions(ctx workflow.Context) versions {
 		reviewActions:  on(versionReviewActions),
 		taskGraph:      on(versionTaskGraph),
 		remember:       on(versionRemember),
+		cancelAnywhere: on(versionCancelAnywhere),
 	}
 }
 
@@ -129,6 +135,12 @@ func DispatchWorkflow(ctx workflow.Context, in DispatchInput) (*DispatchResult, 
 	if err := w.setup(ctx, in); err != nil {
 		return nil, err
 	}
+	if w.v.cancelAnywhere {
+		// A cancel review taken outside review cancels the rounds' context
+		// (takeReview): every stage then ends as Temporal's cancellation
+		// ends it — compensated, cancelled. WithCancel adds no command.
+		ctx, w.cancelRun = workflow.WithCancel(ctx)
+	}
 	return w.run(ctx)
 }
 
@@ -165,8 +177,13 @@ type dispatch struct {
 	question string
 	reviewer string // who gave the last review
 	reason   string // why the dispatch ended as it did, when not obvious
+	// cancelRun cancels the rounds' context (v.cancelAnywhere); cancelling
+	// is set once a cancel review was taken outside review.
+	cancelRun  workflow.CancelFunc
+	cancelling bool
 	// decisions are the reviews taken, one a round (takeReview); they add
-	// no commands, so they need no version. (In runs without reviewRace, a
+	// no commands, so they need no version. A cancel taken outside review
+	// is logged too, after the round's decision if it had one. (In runs without reviewRace, a
 	// review taken as the timer fired is logged though the round timed out.)
 	decisions []Decision
 }
@@ -351,7 +368,9 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		if w.v.people {
 			review.Reviewer = who(review.Reviewer)
 		}
-		w.reviewer = review.Reviewer
+		if !w.cancelling {
+			w.reviewer = review.Reviewer
+		}
 		if w.v.remember && review.Feedback != "" && (review.Decision == DecisionAccept || review.Decision == DecisionReject) {
 			// "remember: use FS+1 for new inspections" is kept in the
 			// schedule's preferences; the rest of the feedback is planned.
@@ -842,6 +861,9 @@ func (w *dispatch) checkAnswer(c Clarification) error {
 	if strings.TrimSpace(c.Answer) == "" {
 		return errors.New("the answer is empty")
 	}
+	if w.cancelling {
+		return fmt.Errorf("the dispatch is being cancelled: %s", w.reason)
+	}
 	if !w.asking || w.answered {
 		return fmt.Errorf("no question is open (stage %s, round %d)", w.stage, w.round)
 	}
@@ -887,6 +909,12 @@ func (w *dispatch) checkReview(r Review) error {
 	default:
 		return fmt.Errorf("decision %q: must be %q or %q", r.Decision, DecisionAccept, DecisionReject)
 	}
+	if w.cancelling {
+		return fmt.Errorf("the dispatch is being cancelled: %s", w.reason)
+	}
+	if r.Decision == DecisionCancel && w.cancelsOutsideReview() {
+		return w.checkCancel(r)
+	}
 	round := r.Round
 	if round == 0 {
 		round = w.round
@@ -910,9 +938,67 @@ func (w *dispatch) checkReview(r Review) error {
 	case round > w.round:
 		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
 	case !w.awaiting || w.pending:
+		if r.Decision == DecisionCancel && w.v.reviewActions && !w.v.cancelAnywhere {
+			return temporal.NewApplicationError(fmt.Sprintf("no review is awaited (stage %s, round %d): this dispatch takes a cancel only at review", w.stage, w.round), ErrTypeCancelAtReviewOnly)
+		}
+		if w.asking && !w.answered {
+			return fmt.Errorf("no review is awaited (stage %s, round %d): the planner asked a question; answer it, or cancel the dispatch", w.stage, w.round)
+		}
 		return fmt.Errorf("no review is awaited (stage %s, round %d)", w.stage, w.round)
 	}
 	return nil
+}
+
+// cancelsOutsideReview says a cancel review is taken as a cancel of the
+// dispatch (v.cancelAnywhere) rather than as the awaited review: no review
+// is awaited now — the round is planning, applying, asking a question,
+// or acting on a review taken.
+func (w *dispatch) cancelsOutsideReview() bool {
+	return w.v.cancelAnywhere && w.cancelRun != nil && !(w.awaiting && !w.pending)
+}
+
+// checkCancel is checkReview of a cancel outside review: refused when the
+// dispatch ended, continues as a new run, or its round was decided in a
+// way that ends it (accepted and being committed, rejected, cancelled);
+// taken while it plans, applies, asks, or goes on to another round (a
+// reject with feedback, a redo, a back).
+func (w *dispatch) checkCancel(r Review) error {
+	round := r.Round
+	if round == 0 {
+		round = w.round
+	}
+	switch {
+	case w.stage == StageDone:
+		return fmt.Errorf("the dispatch ended: %s", w.result)
+	case w.continuing:
+		return errors.New("the dispatch is continuing as a new run: send the cancel again")
+	case round < 0:
+		return fmt.Errorf("round %d: rounds count from 1", round)
+	case round < w.round:
+		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	case round > w.round:
+		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	}
+	if d, ok := w.decisionOf(w.round); ok && !w.goesOn(d) {
+		return fmt.Errorf("round %d was already decided: %s", w.round, d.Summary())
+	}
+	if w.stage == StageCommitting {
+		return fmt.Errorf("round %d is being committed: it can no longer be cancelled", w.round)
+	}
+	return nil
+}
+
+// goesOn says a round's decision leads to another round (which a cancel
+// still stops): redo, back, or a reject with feedback below the round
+// limit.
+func (w *dispatch) goesOn(d Decision) bool {
+	switch d.Decision {
+	case DecisionRedo, DecisionBack:
+		return true
+	case DecisionReject:
+		return d.Feedback != "" && d.Round < w.in.MaxRounds
+	}
+	return false
 }
 
 // decisionOf is the decision round took, if it took one.
@@ -931,10 +1017,37 @@ func (w *dispatch) takeReview(r Review) error {
 	if err := w.checkReview(r); err != nil {
 		return temporal.NewApplicationError(err.Error(), ErrTypeNoReview)
 	}
+	if r.Decision == DecisionCancel && w.cancelsOutsideReview() {
+		w.cancel(r)
+		return nil
+	}
 	w.pending = true
 	w.decisions = append(w.decisions, Decision{Round: w.round, Decision: r.Decision, Feedback: r.Feedback, Reviewer: who(r.Reviewer)})
 	w.reviews.SendAsync(r)
 	return nil
+}
+
+// cancel takes a cancel review outside review (v.cancelAnywhere): it is
+// logged as the round's decision, says why the dispatch ends, and cancels
+// the rounds' context. Whatever the round is doing then ends as a
+// cancellation does: a planning step or a wait (for an answer, for the
+// next step) at once, a write once it lands; what the round applied is
+// compensated and the dispatch ends cancelled (abort).
+func (w *dispatch) cancel(r Review) {
+	by := who(r.Reviewer)
+	w.cancelling, w.reviewer = true, by
+	w.decisions = append(w.decisions, Decision{Round: w.round, Decision: DecisionCancel, Reviewer: by})
+	stage := strings.ReplaceAll(cmpOr(w.stage, "starting"), "_", " ")
+	w.reason = fmt.Sprintf("cancelled by %s while %s (round %d)", by, stage, w.round)
+	w.logger.Info("Dispatch cancelled", "Round", w.round, "Stage", w.stage, "By", by)
+	w.cancelRun()
+}
+
+func cmpOr(s, or string) string {
+	if s == "" {
+		return or
+	}
+	return s
 }
 
 // commit makes the round's changes final in both stores' ledgers, with who
@@ -1104,7 +1217,7 @@ func (w *dispatch) status() Status {
 		Stage: w.stage, Round: w.round, AwaitingReview: w.awaiting && !w.pending,
 		AwaitingClarification: w.asking && !w.answered,
 		Impact:                w.impact, TokenUsage: w.usage, Question: w.question, Result: w.result,
-		Decisions: slices.Clone(w.decisions),
+		Decisions: slices.Clone(w.decisions), Cancelling: w.cancelling && w.stage != StageDone,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/api/serviceerror"
@@ -15,6 +16,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -26,9 +28,25 @@ func (e *OpenError) Error() string {
 	return fmt.Sprintf("schedule %q already has an open dispatch: %s", e.ScheduleID, e.ID)
 }
 
+// checkName refuses a name recorded with what a person did (an author, a
+// reviewer) that is no name: blank, over-long, or with control or
+// invisible characters that would rewrite the terminal of whoever reads
+// it (usertext.Name); the *usertext.Error names the field. "" is left to
+// the workflow, which records "unknown".
+func checkName(field, name string) error {
+	if name == "" {
+		return nil
+	}
+	return usertext.Name(field, name)
+}
+
 // Start starts a dispatch; an open one on the same schedule is an
-// *OpenError.
+// *OpenError, an author that is no name a *usertext.Error (nothing
+// started).
 func Start(ctx context.Context, c client.Client, in workflows.DispatchInput) (client.WorkflowRun, error) {
+	if err := checkName("author", in.Author); err != nil {
+		return nil, err
+	}
 	id := workflows.DispatchWorkflowID(in.ScheduleID)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: workflows.TaskQueue,
@@ -77,17 +95,81 @@ func (e *RefusedError) Error() string {
 	return fmt.Sprintf("%s of %s refused: %s", e.What, e.ID, e.Reason)
 }
 
-// SendReview sends a review by Update: a refusal is a *RefusedError.
+// SendReview sends a review by Update: a refusal is a *RefusedError; a
+// reviewer that is no name, or feedback with control characters, a
+// *usertext.Error (nothing sent). A cancel is taken at any stage, as
+// Cancel takes it.
 func SendReview(ctx context.Context, c client.Client, id string, review workflows.Review) error {
-	if err := Update(ctx, c, id, "", workflows.ReviewUpdate, review, nil); err != nil {
-		return &RefusedError{What: "review", ID: id, Reason: RootCause(err)}
+	return sendReview(ctx, c, id, "", review)
+}
+
+// Cancel cancels the dispatch id (runID "" for its latest run) in by's
+// name at whatever stage it is: planning, applying, awaiting an answer to
+// the planner's question, or awaiting review. What the round applied is
+// compensated and the dispatch ends cancelled; its DispatchResult.Reason
+// says who cancelled it and at which stage, and Decisions and `dispatch
+// show` list the cancel as a review by by. Cancel returns once the
+// dispatch has taken the cancel, before the compensation ends: wait for
+// the outcome with c.GetWorkflow(ctx, id, runID).Get.
+//
+// A cancel the dispatch refuses is a *RefusedError saying why (it ended;
+// its round was accepted and is being committed; it is being cancelled
+// already); by that is no name is a *usertext.Error, nothing sent (""
+// records "unknown"). A dispatch started before cancel at any stage
+// existed is cancelled at review as before, and at any other stage by
+// Temporal's workflow cancellation: it compensates and ends cancelled
+// the same, but its history does not say by whom.
+func Cancel(ctx context.Context, c client.Client, id, runID, by string) error {
+	return sendReview(ctx, c, id, runID, workflows.Review{Decision: workflows.DecisionCancel, Reviewer: by})
+}
+
+func sendReview(ctx context.Context, c client.Client, id, runID string, review workflows.Review) error {
+	if err := checkName("reviewer", review.Reviewer); err != nil {
+		return err
+	}
+	if err := usertext.Description("feedback", review.Feedback); err != nil {
+		return err
+	}
+	err := Update(ctx, c, id, runID, workflows.ReviewUpdate, review, nil)
+	if err != nil && review.Decision == workflows.DecisionCancel && cancelsAtReviewOnly(err) {
+		// A run from before cancel at any stage, not at review: Temporal's
+		// cancellation, which every dispatch compensates and ends on.
+		if cerr := c.CancelWorkflow(ctx, id, runID); cerr != nil {
+			return &RefusedError{What: "cancel", ID: id, Reason: RootCause(cerr)}
+		}
+		return nil
+	}
+	if err != nil {
+		what := "review"
+		if review.Decision == workflows.DecisionCancel {
+			what = "cancel"
+		}
+		return &RefusedError{What: what, ID: id, Reason: RootCause(err)}
 	}
 	return nil
 }
 
+// cancelsAtReviewOnly says a cancel was refused because the run takes one
+// only at review: a run from before cancel at any stage (its own error
+// type), or a worker from before it ("no review is awaited").
+func cancelsAtReviewOnly(err error) bool {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.Type() == workflows.ErrTypeCancelAtReviewOnly {
+		return true
+	}
+	return strings.HasPrefix(RootCause(err), "no review is awaited")
+}
+
 // SendAnswer answers the dispatch's open question; a refusal is a
-// *RefusedError.
+// *RefusedError; an author that is no name, or an answer with control
+// characters, a *usertext.Error (nothing sent).
 func SendAnswer(ctx context.Context, c client.Client, id, answer, author string) error {
+	if err := checkName("author", author); err != nil {
+		return err
+	}
+	if err := usertext.Description("answer", answer); err != nil {
+		return err
+	}
 	if err := Update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: author}, nil); err != nil {
 		return &RefusedError{What: "answer", ID: id, Reason: RootCause(err)}
 	}
@@ -125,6 +207,9 @@ func RootCause(err error) string {
 // Edit applies ops directly through an EditWorkflow (no review) and
 // returns its workflow id and result.
 func Edit(ctx context.Context, c client.Client, scheduleID, author string, ops []schedule.Op) (string, workflows.EditResult, error) {
+	if err := checkName("author", author); err != nil {
+		return "", workflows.EditResult{}, err
+	}
 	id := fmt.Sprintf("edit-%s-%d", scheduleID, time.Now().UnixNano())
 	var res workflows.EditResult
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -25,6 +26,9 @@ func NewPortfolioID(name string) string {
 // workflow IDs are known at once (workflows.DispatchWorkflowID of each
 // schedule): that is what async mode prints.
 func StartPortfolio(ctx context.Context, c client.Client, id string, in workflows.PortfolioInput) (client.WorkflowRun, workflows.PortfolioInput, error) {
+	if err := checkName("author", in.Author); err != nil {
+		return nil, in, err
+	}
 	in, err := workflows.NormalizePortfolio(in)
 	if err != nil {
 		return nil, in, err
@@ -61,6 +65,14 @@ func AwaitPortfolioReady(ctx context.Context, c client.Client, id string) (workf
 // *RefusedError.
 func ReviewPortfolio(ctx context.Context, c client.Client, id string, r workflows.PortfolioReview) (workflows.PortfolioStatus, error) {
 	var st workflows.PortfolioStatus
+	if err := checkName("reviewer", r.Reviewer); err != nil {
+		return st, err
+	}
+	for _, d := range r.Decisions {
+		if err := usertext.Description("feedback", d.Feedback); err != nil {
+			return st, err
+		}
+	}
 	if err := Update(ctx, c, id, "", workflows.PortfolioReviewUpdate, r, &st); err != nil {
 		return st, &RefusedError{What: "review", ID: id, Reason: RootCause(err)}
 	}
