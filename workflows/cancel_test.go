@@ -98,8 +98,10 @@ func TestCancelBySignalWhileAwaitingAnswer(t *testing.T) {
 func TestCancelWhilePlanning(t *testing.T) {
 	f := newFixture(t)
 	before := f.dump()
-	f.env.OnActivity(f.acts.PlanAdditions, mockAny, mockAny).After(2*time.Hour).Return(
-		func(ctx context.Context, req activities.PlanRequest) (scope.Plan, error) { return f.acts.PlanAdditions(ctx, req) })
+	f.env.OnActivity(f.acts.PlanAdditions, mockAny, mockAny).After(2 * time.Hour).Return(
+		func(ctx context.Context, req activities.PlanRequest) (scope.Plan, error) {
+			return f.acts.PlanAdditions(ctx, req)
+		})
 	var cancelled func() error
 	f.env.RegisterDelayedCallback(func() {
 		if st := f.status(); st.Stage != workflows.StagePlanningAdditions {
@@ -120,7 +122,9 @@ func TestCancelWhileApplying(t *testing.T) {
 	f := newFixture(t)
 	before := f.dump()
 	f.env.OnActivity(f.acts.ApplyOps, mockAny, mockAny).After(time.Hour).Return(
-		func(ctx context.Context, in activities.ApplyInput) (activities.ApplyResult, error) { return f.acts.ApplyOps(ctx, in) })
+		func(ctx context.Context, in activities.ApplyInput) (activities.ApplyResult, error) {
+			return f.acts.ApplyOps(ctx, in)
+		})
 	f.env.RegisterDelayedCallback(func() {
 		if st := f.status(); st.Stage != workflows.StageApplyingRemovals {
 			t.Errorf("stage at the cancel = %s, want applying_removals", st.Stage)
@@ -138,7 +142,9 @@ func TestCancelWhileTheNextRoundPlans(t *testing.T) {
 	// Planning takes an hour a step: round 1 awaits review at 1h, round 2
 	// plans its removals from 90m to 150m.
 	f.env.OnActivity(f.acts.PlanRemovals, mockAny, mockAny).After(time.Hour).Return(
-		func(ctx context.Context, req activities.PlanRequest) (scope.Plan, error) { return f.acts.PlanRemovals(ctx, req) })
+		func(ctx context.Context, req activities.PlanRequest) (scope.Plan, error) {
+			return f.acts.PlanRemovals(ctx, req)
+		})
 	f.env.RegisterDelayedCallback(func() { f.review(workflows.DecisionReject, "delete activity Mobilisation") }, 90*time.Minute)
 	f.env.RegisterDelayedCallback(func() {
 		if st := f.status(); st.Stage != workflows.StagePlanningRemovals || st.Round != 2 {
