@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -56,6 +57,9 @@ func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
 			if (opts.Previous != "") != (opts.Feedback != "") {
 				return usagef("plan: --feedback and --previous go together: the feedback is on the previous round")
 			}
+			if err := checkPlanText(opts); err != nil {
+				return err
+			}
 			return planRun(cmd.Context(), opts)
 		},
 	}
@@ -79,7 +83,35 @@ type planOutput struct {
 	Activities []string `json:"activities,omitempty"`
 }
 
-func planRun(ctx context.Context, opts *planOptions) error {
+// checkPlanText refuses a prompt, feedback or answer over
+// scope.MaxPrompt, as the dispatch would (a usage error: nothing ran).
+func checkPlanText(opts *planOptions) error {
+	if err := scope.CheckPrompt("prompt", opts.Prompt); err != nil {
+		return usagef("plan: %v", err)
+	}
+	if err := scope.CheckPrompt("feedback", opts.Feedback); err != nil {
+		return usagef("plan: --feedback: %v", err)
+	}
+	for _, a := range opts.Answers {
+		if err := scope.CheckPrompt("answer", a); err != nil {
+			return usagef("plan: --answer: %v", err)
+		}
+	}
+	return nil
+}
+
+// planRun plans as `plan` does. SIGINT or SIGTERM (which cancel ctx, the
+// root command's signal.NotifyContext) stop the planning part way: the
+// planners check their context as they go, and nothing is printed.
+func planRun(ctx context.Context, opts *planOptions) (err error) {
+	if err := checkPlanText(opts); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = errors.New("plan: interrupted: nothing was planned")
+		}
+	}()
 	s, net, err := interchange.Load(opts.File)
 	if err != nil {
 		return err

@@ -20,6 +20,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -43,6 +44,11 @@ type promptOptions struct {
 	Answers []string
 	// in, when set, is where answers are read (the menu shares its own).
 	in *bufio.Reader
+	// ctx, when set, ends a wait for a line of the terminal (an answer, a
+	// review, feedback): SIGINT or SIGTERM cancels it (the root command's
+	// signal.NotifyContext), where a read of standard input alone would
+	// block on.
+	ctx context.Context
 	// portfolio: --schedules/--portfolio and their flags (portfolio_cmd.go).
 	portfolio portfolioOptions
 }
@@ -69,6 +75,15 @@ func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF f
 			if opts.Prompt == "" {
 				return usagef("prompt: the prompt is empty: say what to change")
 			}
+			if err := scope.CheckPrompt("prompt", opts.Prompt); err != nil {
+				return usagef("prompt: %v", err)
+			}
+			for _, a := range opts.Answers {
+				if err := scope.CheckPrompt("answer", a); err != nil {
+					return usagef("prompt: --answer: %v", err)
+				}
+			}
+			opts.ctx = cmd.Context()
 			if err := checkPortfolioFlags(cmd, opts); err != nil {
 				return err
 			}
@@ -95,10 +110,16 @@ func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF f
 	return cmd
 }
 
-func promptRun(ctx context.Context, opts *promptOptions) error {
+func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 	// Refuse what would only start a dispatch bound to fail.
 	if strings.TrimSpace(opts.Prompt) == "" {
 		return usagef("prompt: the prompt is empty: say what to change")
+	}
+	if err := scope.CheckPrompt("prompt", opts.Prompt); err != nil {
+		return usagef("prompt: %v", err)
+	}
+	if opts.ctx == nil {
+		opts.ctx = ctx
 	}
 	if err := checkSchedule(ctx, opts.stores, opts.Schedule); err != nil {
 		return err
@@ -132,6 +153,11 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 		fmt.Fprintf(opts.io.Out, "started %s (run %s)\n", id, run.GetRunID())
 		return nil
 	}
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			err = interrupted(id) // whatever the wait was, it was cut short
+		}
+	}()
 	in := opts.in
 	if in == nil {
 		in = bufio.NewReader(opts.io.In)
@@ -178,6 +204,45 @@ func promptRun(ctx context.Context, opts *promptOptions) error {
 	}
 }
 
+// interrupted is the error of a `prompt` stopped by SIGINT or SIGTERM
+// while it waited: the dispatch goes on, durable, without this terminal.
+func interrupted(id string) error {
+	return fmt.Errorf("interrupted: dispatch %s goes on without this terminal: follow it with `autoscheduler dispatch list`, review it with `autoscheduler review %s accept|reject`, or cancel it with `autoscheduler dispatch cancel %s`", id, id, id)
+}
+
+// readLine reads a line of in, or gives up with opts.ctx's error when
+// that is done first (Ctrl-C at the prompt). The read given up on ends
+// with the process.
+func (opts *promptOptions) readLine(in *bufio.Reader) (string, error) {
+	if opts.ctx == nil {
+		return in.ReadString('\n')
+	}
+	if err := opts.ctx.Err(); err != nil {
+		return "", err
+	}
+	type read struct {
+		line string
+		err  error
+	}
+	got := make(chan read, 1)
+	go func() {
+		line, err := in.ReadString('\n')
+		got <- read{line, err}
+	}()
+	select {
+	case r := <-got:
+		return r.line, r.err
+	case <-opts.ctx.Done():
+		return "", opts.ctx.Err()
+	}
+}
+
+// cancelledRead reports whether err is a terminal read cut short by
+// opts.ctx.
+func (opts *promptOptions) cancelledRead(err error) bool {
+	return err != nil && opts.ctx != nil && opts.ctx.Err() != nil && errors.Is(err, opts.ctx.Err())
+}
+
 // askAnswer takes the next --answer, or asks on standard input.
 func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (string, error) {
 	if len(opts.Answers) > 0 {
@@ -185,8 +250,25 @@ func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (stri
 		opts.Answers = opts.Answers[1:]
 		return answer, nil
 	}
-	fmt.Fprint(opts.io.ErrOut, "Your answer: ")
-	line, err := in.ReadString('\n')
+	for {
+		fmt.Fprint(opts.io.ErrOut, "Your answer: ")
+		line, err := opts.readLine(in)
+		if opts.cancelledRead(err) {
+			return "", err
+		}
+		if cerr := scope.CheckPrompt("answer", strings.TrimSpace(line)); cerr != nil {
+			fmt.Fprintf(opts.io.ErrOut, "%v\n", cerr)
+			if err == nil {
+				continue
+			}
+			return "", cerr
+		}
+		return answerOf(line, err, id, question)
+	}
+}
+
+// answerOf is askAnswer's answer from the line read (and its error).
+func answerOf(line string, err error, id, question string) (string, error) {
 	if strings.TrimSpace(line) == "" {
 		if err == nil {
 			return "", errors.New("empty answer")
@@ -211,7 +293,10 @@ func decide(opts *promptOptions, in *bufio.Reader, round int) (workflows.Review,
 			back = fmt.Sprintf(", b to go back to round %d", round-1)
 		}
 		fmt.Fprintf(opts.io.ErrOut, "Accept, Reject, or reject with Feedback? [a/r/f] (or d to redo%s, c to cancel) ", back)
-		line, err := in.ReadString('\n')
+		line, err := opts.readLine(in)
+		if opts.cancelledRead(err) {
+			return workflows.Review{}, err
+		}
 		answer := strings.ToLower(strings.TrimSpace(line))
 		switch answer {
 		case "d", "redo":
@@ -233,8 +318,18 @@ func decide(opts *promptOptions, in *bufio.Reader, round int) (workflows.Review,
 			return workflows.Review{Decision: workflows.DecisionReject}, nil
 		case "f", "feedback":
 			fmt.Fprint(opts.io.ErrOut, "Feedback for the next round: ")
-			feedback, ferr := in.ReadString('\n')
+			feedback, ferr := opts.readLine(in)
+			if opts.cancelledRead(ferr) {
+				return workflows.Review{}, ferr
+			}
 			if feedback = strings.TrimSpace(feedback); feedback != "" {
+				if cerr := scope.CheckPrompt("feedback", feedback); cerr != nil {
+					fmt.Fprintf(opts.io.ErrOut, "%v: answer f again with shorter feedback, or r to reject without.\n", cerr)
+					if ferr != nil {
+						return workflows.Review{}, noAnswer
+					}
+					continue
+				}
 				return workflows.Review{Decision: workflows.DecisionReject, Feedback: feedback}, nil
 			}
 			if ferr != nil {
