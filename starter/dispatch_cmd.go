@@ -4,18 +4,90 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 func newDispatchCmd(io *streams, tc *temporalConfig, env *editEnv) *cobra.Command {
-	cmd := &cobra.Command{Use: "dispatch", Short: "List and inspect dispatches; undo an accepted one"}
-	cmd.AddCommand(newDispatchListCmd(io, tc, nil), newDispatchShowCmd(io, tc, nil), newUndoCmd(env))
+	cmd := &cobra.Command{Use: "dispatch", Short: "List, inspect and cancel dispatches; undo an accepted one"}
+	cmd.AddCommand(newDispatchListCmd(io, tc, nil), newDispatchShowCmd(io, tc, nil), newDispatchCancelCmd(io, tc, nil), newUndoCmd(env))
 	return cmd
+}
+
+// dispatchCancelOptions are the flags of `dispatch cancel`.
+type dispatchCancelOptions struct {
+	io       *streams
+	temporal *temporalConfig
+	ID       string
+	RunID    string
+	JSON     bool
+}
+
+func newDispatchCancelCmd(io *streams, tc *temporalConfig, runF func(context.Context, *dispatchCancelOptions) error) *cobra.Command {
+	opts := &dispatchCancelOptions{io: io, temporal: tc}
+	cmd := &cobra.Command{
+		Use:   "cancel DISPATCH-ID [--run RUN-ID] [--json]",
+		Short: "Cancel a dispatch at any stage: undo what it applied and end it cancelled",
+		Long: "Cancel a dispatch whatever it is doing — planning, applying, waiting for an answer to the\n" +
+			"planner's question or for review — recorded under --as. What its round applied is undone and it\n" +
+			"ends cancelled; the command waits for that and prints the outcome.\n" +
+			"Exit status: 0 when the dispatch ends cancelled; 1 when the cancel was refused (the dispatch\n" +
+			"ended, or its round was accepted) or it ended otherwise; 2 on a usage error.",
+		Example: "  autoscheduler dispatch cancel dispatch-building --as dana",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return dispatchCancelRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.RunID, "run", "", "the run to cancel (default: the latest)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the DispatchResult as JSON")
+	return cmd
+}
+
+func dispatchCancelRun(ctx context.Context, opts *dispatchCancelOptions) error {
+	c, err := opts.temporal.client()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	by := opts.temporal.who()
+	if err := dispatches.Cancel(ctx, c, opts.ID, opts.RunID, by); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.io.ErrOut, "%s: cancel sent as %s; undoing what it applied\n", term(opts.ID), term(by))
+	var res workflows.DispatchResult
+	if err := c.GetWorkflow(ctx, opts.ID, opts.RunID).Get(ctx, &res); err != nil {
+		return fmt.Errorf("dispatch %s: %s", opts.ID, dispatches.RootCause(err))
+	}
+	if opts.JSON {
+		if err := cmdutil.WriteJSON(opts.io.Out, res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(opts.io.Out, "%s: %s after %d round(s)\n", term(opts.ID), term(res.Status), res.Rounds)
+		if res.Reason != "" {
+			fmt.Fprintf(opts.io.ErrOut, "%s\n", term(res.Reason))
+		}
+	}
+	if res.Status == workflows.StatusCancelled {
+		return nil
+	}
+	if err := outcomeErr(opts.ID, res); err != nil {
+		return err
+	}
+	return fmt.Errorf("dispatch %s ended %s before the cancel was taken", opts.ID, res.Status)
 }
 
 // dispatchListOptions are the flags of `dispatch list`.
@@ -60,7 +132,7 @@ func dispatchListRun(ctx context.Context, opts *dispatchListOptions) error {
 		if list == nil {
 			list = []dispatches.Summary{}
 		}
-		return writeJSON(opts.io.Out, map[string][]dispatches.Summary{"dispatches": list})
+		return cmdutil.WriteJSON(opts.io.Out, map[string][]dispatches.Summary{"dispatches": list})
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(opts.io.ErrOut, "no dispatches")
@@ -69,7 +141,7 @@ func dispatchListRun(ctx context.Context, opts *dispatchListOptions) error {
 	tw := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tAUTHOR\tSTARTED\tRUN")
 	for _, d := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.ID, d.State(), d.Author, d.Started.Local().Format("2006-01-02 15:04:05"), d.RunID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", term(d.ID), term(d.State()), term(d.Author), d.Started.Local().Format("2006-01-02 15:04:05"), term(d.RunID))
 	}
 	return tw.Flush()
 }
@@ -115,51 +187,61 @@ func dispatchShowRun(ctx context.Context, opts *dispatchShowOptions) error {
 		return err
 	}
 	if opts.JSON {
-		return writeJSON(opts.io.Out, d)
+		return cmdutil.WriteJSON(opts.io.Out, d)
 	}
 	return printDispatch(opts.io, d)
 }
 
-// printDispatch writes d as text.
+// term is s as a terminal shows it safely: what people typed and the
+// stores and workflows hold (names, prompts, feedback, activity names in
+// change records) is shown with its control characters escaped, never
+// sent to the terminal; names stored before they were checked included.
+var term = usertext.Terminal
+
+// printDispatch writes d as text; everything it holds is shown through
+// term (--json stays JSON, whose encoder escapes control characters).
 func printDispatch(io *streams, d *dispatches.Detail) error {
 	w := io.Out
-	fmt.Fprintf(w, "%s (run %s)", d.ID, d.RunID)
+	fmt.Fprintf(w, "%s (run %s)", term(d.ID), term(d.RunID))
 	if d.Open {
-		fmt.Fprintf(w, ": stage %s, round %d", d.Stage, d.Round)
+		fmt.Fprintf(w, ": stage %s, round %d", term(d.Stage), d.Round)
 		if d.Status != nil && d.Status.AwaitingReview {
 			fmt.Fprint(w, ", awaiting review")
 		}
 	} else {
-		fmt.Fprintf(w, ": %s", d.Outcome)
+		fmt.Fprintf(w, ": %s", term(d.Outcome))
 		if d.Round > 0 {
 			fmt.Fprintf(w, " after %d round(s)", d.Round)
 		}
 	}
 	fmt.Fprintln(w)
 	if d.Author != "" {
-		fmt.Fprintf(w, "  author: %s\n", d.Author)
+		fmt.Fprintf(w, "  author: %s\n", term(d.Author))
 	}
 	if d.Prompt != "" {
-		fmt.Fprintf(w, "  prompt: %q\n", d.Prompt)
+		fmt.Fprintf(w, "  prompt: %s\n", term(strconv.Quote(d.Prompt)))
 	}
 	for _, r := range d.Reviews {
-		fmt.Fprintf(w, "  review: %s by %s", r.Decision, cmp.Or(r.Reviewer, "(unknown)"))
+		fmt.Fprintf(w, "  review: %s by %s", term(r.Decision), term(cmp.Or(r.Reviewer, "(unknown)")))
 		if r.Feedback != "" {
-			fmt.Fprintf(w, " with feedback %q", r.Feedback)
+			fmt.Fprintf(w, " with feedback %s", term(strconv.Quote(r.Feedback)))
 		}
 		fmt.Fprintln(w)
 	}
+	if d.Result != nil && d.Result.Reason != "" {
+		fmt.Fprintf(w, "  reason: %s\n", term(d.Result.Reason))
+	}
 	if d.Result != nil && d.Result.Error != "" {
-		fmt.Fprintf(w, "  error: %s\n", d.Result.Error)
+		fmt.Fprintf(w, "  error: %s\n", term(d.Result.Error))
 	}
 	if d.Failure != "" {
-		fmt.Fprintf(w, "  failure: %s\n", d.Failure)
+		fmt.Fprintf(w, "  failure: %s\n", term(d.Failure))
 	}
 	if d.QueryError != "" {
-		fmt.Fprintf(io.ErrOut, "autoscheduler: %s (shown from its search attributes)\n", d.QueryError)
+		fmt.Fprintf(io.ErrOut, "autoscheduler: %s (shown from its search attributes)\n", term(d.QueryError))
 	}
 	if d.Status != nil && d.Status.AwaitingClarification {
-		fmt.Fprintf(w, "The planner asks: %s\n(answer with `autoscheduler clarify %s \"ANSWER\"`)\n", d.Status.Question, d.ID)
+		fmt.Fprintf(w, "The planner asks: %s\n(answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)\n", term(d.Status.Question), term(d.ID), term(d.ID))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, ch := range d.Changes {
@@ -167,7 +249,7 @@ func printDispatch(io *streams, d *dispatches.Detail) error {
 		if ch.Op.Task != "" {
 			call = "task " + ch.Op.Task + ": " + call
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\n", ch.Round, ch.Status, call)
+		fmt.Fprintf(tw, "  %d\t%s\t%s\n", ch.Round, term(ch.Status), term(call))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -10,6 +10,8 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/prefs"
 	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // prefsOutput is `prefs show|set --json`: the preferences as stored, and
@@ -90,6 +92,9 @@ func newPrefsSetCmd(io *streams, stores *config.Stores) *cobra.Command {
 			if len(args) == 0 && strings.TrimSpace(remember) == "" {
 				return usagef("prefs set: nothing to set: give key=value arguments (keys: %s) or --remember TEXT", prefs.Keys)
 			}
+			if err := usertext.Line("--remember", remember, usertext.MaxDescription); err != nil {
+				return usagef("prefs set: %v", err)
+			}
 			// Every argument is checked before anything is stored.
 			var check prefs.Preferences
 			for _, a := range args {
@@ -141,10 +146,10 @@ func newPrefsSetCmd(io *streams, stores *config.Stores) *cobra.Command {
 			}
 			if !asJSON {
 				for _, s := range out.Saved {
-					fmt.Fprintf(io.ErrOut, "saved: %s\n", s)
+					fmt.Fprintf(io.ErrOut, "saved: %s\n", usertext.Terminal(s))
 				}
 				for _, n := range out.Notes {
-					fmt.Fprintf(io.ErrOut, "note: %s\n", n)
+					fmt.Fprintf(io.ErrOut, "note: %s\n", usertext.Terminal(n))
 				}
 			}
 			return printPrefs(io, out, asJSON)
@@ -164,10 +169,13 @@ func prefsError(scheduleID string, err error) error {
 	return err
 }
 
+// printPrefs prints the preferences as a table, control characters in
+// what is stored (preferences saved before values were checked) escaped;
+// --json prints them as stored (JSON escapes control characters).
 func printPrefs(io *streams, out prefsOutput, asJSON bool) error {
 	if asJSON {
-		return writeJSON(io.Out, out)
+		return cmdutil.WriteJSON(io.Out, out)
 	}
-	_, err := fmt.Fprint(io.Out, out.Preferences.String())
+	_, err := fmt.Fprint(io.Out, usertext.TerminalText(out.Preferences.String()))
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -35,7 +36,8 @@ func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *r
 			"  redo     undo them and plan the same prompt again as the next round\n" +
 			"  back     undo them and propose the previous round's changes again as the next round\n" +
 			"           (not on round 1)\n" +
-			"  cancel   undo them and end the dispatch cancelled\n" +
+			"  cancel   undo them and end the dispatch cancelled (at any stage: while it plans, applies or\n" +
+			"           waits for an answer too, as `dispatch cancel` does)\n" +
 			"Exit status: 0 when the dispatch ends accepted or rejected, 1 when it failed, timed out\n" +
 			"or was cancelled, or the review was refused; 2 on a usage error.",
 		Example: "  autoscheduler review dispatch-building accept\n" +
@@ -51,6 +53,9 @@ func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *r
 			}
 			if opts.Feedback != "" && opts.Decision != workflows.DecisionReject {
 				return usagef("review: --feedback goes with reject")
+			}
+			if err := dispatches.CheckText("feedback", opts.Feedback); err != nil {
+				return usagef("review: %v", err)
 			}
 			if opts.Round < 0 {
 				return usagef("review: --round %d: rounds count from 1", opts.Round)
@@ -78,16 +83,20 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	defer c.Close()
 	review := workflows.Review{Decision: opts.Decision, Feedback: opts.Feedback, Reviewer: opts.temporal.who(), Round: opts.Round}
 	if err := dispatches.SendReview(ctx, c, opts.ID, review); err != nil {
+		if strings.Contains(err.Error(), "the planner asked a question") {
+			id := usertext.Terminal(opts.ID)
+			return fmt.Errorf("%w (answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)", err, id, id)
+		}
 		return err
 	}
-	fmt.Fprintf(opts.io.ErrOut, "%s: %s sent as %s\n", opts.ID, opts.Decision, review.Reviewer)
+	fmt.Fprintf(opts.io.ErrOut, "%s: %s sent as %s\n", usertext.Terminal(opts.ID), opts.Decision, usertext.Terminal(review.Reviewer))
 	if opts.Feedback != "" || opts.Decision == workflows.DecisionRedo || opts.Decision == workflows.DecisionBack {
 		// The next round is on its way; see it with `dispatch show`.
 		next := "the next round is being planned"
 		if opts.Decision == workflows.DecisionBack {
 			next = "the next round applies the previous round's changes again"
 		}
-		fmt.Fprintf(opts.io.ErrOut, "%s: see `autoscheduler dispatch show %s`\n", next, opts.ID)
+		fmt.Fprintf(opts.io.ErrOut, "%s: see `autoscheduler dispatch show %s`\n", next, usertext.Terminal(opts.ID))
 		return nil
 	}
 	// Accept commits and reject compensates: wait for that to finish, so
@@ -102,8 +111,11 @@ func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
 		Example: `  autoscheduler clarify dispatch-building "Pour slab Level 2"`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[1] == "" {
-				return usagef("clarify: the answer is empty")
+			if strings.TrimSpace(args[1]) == "" {
+				return usagef("clarify: the answer is empty: say what the planner asked about")
+			}
+			if err := dispatches.CheckText("answer", args[1]); err != nil {
+				return usagef("clarify: %v", err)
 			}
 			c, err := tc.client()
 			if err != nil {
@@ -113,7 +125,8 @@ func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
 			if err := dispatches.SendAnswer(cmd.Context(), c, args[0], args[1], tc.who()); err != nil {
 				return err
 			}
-			fmt.Fprintf(io.ErrOut, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", args[0], args[0])
+			id := usertext.Terminal(args[0])
+			fmt.Fprintf(io.ErrOut, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", id, id)
 			return nil
 		},
 	}

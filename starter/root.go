@@ -53,6 +53,11 @@ func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Comma
 	temporalCfg := &temporalConfig{dial: dial}
 	temporalCfg.bind(root)
 	redact = temporalCfg.Redact
+	// --as is recorded as an author or reviewer and shown to other people
+	// (dispatch show, the review page, refusals naming who decided first):
+	// it is refused before any command runs when it could rewrite their
+	// terminal or is no name at all.
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return temporalCfg.checkAs() }
 	root.AddCommand(
 		newScheduleCmd(io, &stores, nil),
 		newAskCmd(io, &stores, &planning),

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 )
 
 // temporalConfig is where the CLI finds Temporal (config.Temporal, the
@@ -43,6 +44,19 @@ func (cfg *temporalConfig) client() (client.Client, error) {
 	return c, err
 }
 
+// checkAs refuses an --as that is no name: blank, too long, or with
+// control or invisible characters (usertext.Name). Unset is fine: who
+// falls back to the OS user.
+func (cfg *temporalConfig) checkAs() error {
+	if cfg.As == "" {
+		return nil
+	}
+	if err := usertext.Name("--as", cfg.As); err != nil {
+		return usagef("%v", err)
+	}
+	return nil
+}
+
 // who is the name a dispatch or review is recorded under: --as, else the
 // OS user, else $USER.
 func (cfg *temporalConfig) who() string {
@@ -53,13 +67,14 @@ func (cfg *temporalConfig) who() string {
 }
 
 // osUser is the login name, from the OS's user database or $USER (or
-// $USERNAME on Windows); "unknown" when neither says.
+// $USERNAME on Windows); "unknown" when neither says. A value that is no
+// name (usertext.Name: control characters, say) is passed over.
 func osUser() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
+	if u, err := user.Current(); err == nil && usertext.Name("user", u.Username) == nil {
 		return u.Username
 	}
 	for _, k := range []string{"USER", "USERNAME"} {
-		if v := os.Getenv(k); v != "" {
+		if v := os.Getenv(k); usertext.Name(k, v) == nil {
 			return v
 		}
 	}

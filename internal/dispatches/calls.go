@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -38,6 +39,21 @@ func checkName(field, name string) error {
 		return nil
 	}
 	return usertext.Name(field, name)
+}
+
+// CheckText refuses free text a person sends a dispatch — a review's
+// feedback, an answer to the planner's question — that is over
+// scope.MaxPrompt characters (scope.CheckPrompt's error, what naming it)
+// or has control or invisible characters other than line breaks and tabs
+// (a *usertext.Error naming what): it is planned, and shown to the other
+// reviewers.
+func CheckText(what, text string) error {
+	if err := scope.CheckPrompt(what, text); err != nil {
+		return err
+	}
+	// Line breaks and tabs are text here: checked as spaces, so the
+	// error's character position stays right.
+	return usertext.Line(what, strings.NewReplacer("\n", " ", "\t", " ").Replace(text), scope.MaxPrompt)
 }
 
 // Start starts a dispatch; an open one on the same schedule is an
@@ -127,7 +143,7 @@ func sendReview(ctx context.Context, c client.Client, id, runID string, review w
 	if err := checkName("reviewer", review.Reviewer); err != nil {
 		return err
 	}
-	if err := usertext.Description("feedback", review.Feedback); err != nil {
+	if err := CheckText("feedback", review.Feedback); err != nil {
 		return err
 	}
 	err := Update(ctx, c, id, runID, workflows.ReviewUpdate, review, nil)
@@ -151,13 +167,15 @@ func sendReview(ctx context.Context, c client.Client, id, runID string, review w
 
 // cancelsAtReviewOnly says a cancel was refused because the run takes one
 // only at review: a run from before cancel at any stage (its own error
-// type), or a worker from before it ("no review is awaited").
+// type), a worker from before it ("no review is awaited"), or a run from
+// before cancel was a review decision at all.
 func cancelsAtReviewOnly(err error) bool {
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) && app.Type() == workflows.ErrTypeCancelAtReviewOnly {
 		return true
 	}
-	return strings.HasPrefix(RootCause(err), "no review is awaited")
+	reason := RootCause(err)
+	return strings.HasPrefix(reason, "no review is awaited") || strings.HasPrefix(reason, `decision "cancel"`)
 }
 
 // SendAnswer answers the dispatch's open question; a refusal is a
@@ -167,7 +185,7 @@ func SendAnswer(ctx context.Context, c client.Client, id, answer, author string)
 	if err := checkName("author", author); err != nil {
 		return err
 	}
-	if err := usertext.Description("answer", answer); err != nil {
+	if err := CheckText("answer", answer); err != nil {
 		return err
 	}
 	if err := Update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: author}, nil); err != nil {

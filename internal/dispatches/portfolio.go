@@ -10,7 +10,6 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
-	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -69,7 +68,7 @@ func ReviewPortfolio(ctx context.Context, c client.Client, id string, r workflow
 		return st, err
 	}
 	for _, d := range r.Decisions {
-		if err := usertext.Description("feedback", d.Feedback); err != nil {
+		if err := CheckText("feedback", d.Feedback); err != nil {
 			return st, err
 		}
 	}

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -31,5 +32,24 @@ func TestReport(t *testing.T) {
 		if code := Report(&out, c.err); code != c.code || out.String() != c.out {
 			t.Errorf("Report(%v) = %d, %q; want %d, %q", c.err, code, out.String(), c.code, c.out)
 		}
+	}
+}
+
+// TestWriteJSON: --json output carries no character a terminal acts on
+// (encoding/json leaves DEL, C1 controls and bidi overrides raw) and
+// decodes to the same values.
+func TestWriteJSON(t *testing.T) {
+	v := map[string]string{"name": "Mallory\x1b]0;T\a\x7f\u0085\u009b2J\u202e\u2066\u200b\ufeff\u00ad\U000e0001 <b>&é王", "plain": "ok"}
+	var out bytes.Buffer
+	if err := WriteJSON(&out, v); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"Mallory\u001b]0;T\u0007\u007f\u0085\u009b2J\u202e\u2066\u200b\ufeff\u00ad\udb40\udc01 <b>&é王","plain":"ok"}` + "\n"
+	if out.String() != want {
+		t.Errorf("WriteJSON = %s, want %s", out.String(), want)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil || back["name"] != v["name"] || back["plain"] != "ok" {
+		t.Errorf("decoded %q, %v; want %q", back, err, v)
 	}
 }

@@ -1,6 +1,8 @@
 package cmdutil
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +10,56 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 )
+
+// WriteJSON writes v as --json prints it: one JSON document on a line,
+// HTML characters as they are, and every character a terminal acts on or
+// hides written as a \u escape — DEL, the C1 controls (U+0080–U+009F,
+// CSI among them) and the invisible formatting characters (bidi
+// overrides and isolates, zero-width characters). encoding/json escapes
+// only the C0 controls and U+2028/U+2029, so a name stored with the
+// others would reach the terminal of whoever reads the JSON raw. The
+// document decodes to the same values.
+func WriteJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeJSON(buf.Bytes()))
+	return err
+}
+
+// escapeJSON writes the terminal-active characters of encoded JSON as \u
+// escapes. They can only be inside strings (the rest of a JSON document
+// is ASCII), where an escape means the same character.
+func escapeJSON(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == 0x7f || r >= 0x80 && r < 0xa0 || r > 0x7f && unicode.Is(unicode.Cf, r) {
+			if out == nil {
+				out = append(make([]byte, 0, len(b)+16), b[:i]...)
+			}
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+		} else if out != nil {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}
 
 // IsStdout says whether an -o value means standard output ("" or "-").
 func IsStdout(path string) bool { return path == "" || path == "-" }
