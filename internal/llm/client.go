@@ -112,6 +112,8 @@ func New(cfg Config) (*Client, error) {
 		// Retry-After waits are bounded by our policy.
 		option.WithMaxRetries(0),
 		option.WithRequestTimeout(cfg.Timeout),
+		// A reply is read up to the cap and no further.
+		option.WithMiddleware(capReply(cfg.MaxReplyBytes)),
 	}
 	// A classic Azure deployment URL carries its api-version as a query;
 	// it must go with every request rather than be lost in path joining.
@@ -436,7 +438,17 @@ func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewPa
 			return reply{}, usage, fmt.Errorf("llm: %w", ctx.Err()) // the caller gave up: not ours to classify
 		}
 		var e *Error
-		if err == nil {
+		switch {
+		case errors.Is(err, errReplyTooLarge):
+			status := 0
+			if httpRes != nil {
+				status = httpRes.StatusCode
+			}
+			// Not retried: the same request is likely to run away again,
+			// and every attempt would cost the cap in memory and time.
+			return reply{}, usage, &Error{Kind: KindTooLarge, Status: status, Attempts: attempt, cause: err,
+				Message: fmt.Sprintf("the model's reply was larger than %s: refused", byteSize(c.cfg.MaxReplyBytes))}
+		case err == nil:
 			usage.PromptTokens += int(comp.Usage.PromptTokens)
 			usage.CompletionTokens += int(comp.Usage.CompletionTokens)
 			usage.Calls++
@@ -444,7 +456,7 @@ func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewPa
 			if r, e = readCompletion(comp); e == nil {
 				return r, usage, nil
 			}
-		} else {
+		default:
 			e = classify(err, httpRes)
 		}
 		e.Attempts = attempt
@@ -570,4 +582,67 @@ func schemaName(name string) string {
 		return "reply"
 	}
 	return string(b)
+}
+
+// errReplyTooLarge is what reading a reply over the cap fails with.
+var errReplyTooLarge = errors.New("reply over the size cap")
+
+// capReply is the middleware that caps each reply's body at limit bytes:
+// a body that declares more is refused without reading it, and one that
+// streams more fails the read once limit bytes are in (errReplyTooLarge),
+// so no more than limit bytes of a reply are ever held.
+func capReply(limit int64) option.Middleware {
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		res, err := next(req)
+		if err != nil || res == nil || res.Body == nil {
+			return res, err
+		}
+		if res.ContentLength > limit {
+			_ = res.Body.Close()
+			res.Body = io.NopCloser(failingReader{errReplyTooLarge})
+			return res, nil
+		}
+		res.Body = &cappedBody{rc: res.Body, left: limit}
+		return res, nil
+	}
+}
+
+// cappedBody reads rc up to left bytes; a byte more fails the read.
+type cappedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		n, err := b.rc.Read(one[:])
+		if n > 0 {
+			return 0, errReplyTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }
+
+type failingReader struct{ err error }
+
+func (r failingReader) Read([]byte) (int, error) { return 0, r.err }
+
+// byteSize writes a size for people: "1 MB", "64 KB", "1500 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -13,6 +13,11 @@ const (
 	DefaultChatModel   = "gpt-4o-mini"
 	DefaultTimeout     = 60 * time.Second
 	DefaultMaxAttempts = 3
+	// DefaultMaxReplyBytes caps a reply's HTTP body: a chat completion of
+	// any max_tokens a planning step asks for is a few tens of KB, so 1 MB
+	// is far above a real reply and far below what a runaway or hostile
+	// endpoint could send (a 50 MB reply took the CLI to 2 GB).
+	DefaultMaxReplyBytes = 1 << 20
 )
 
 // Environment variables ConfigFromEnv reads.
@@ -38,6 +43,10 @@ type Config struct {
 	// MaxAttempts is how many attempts a retryable failure gets in total;
 	// default 3.
 	MaxAttempts int
+	// MaxReplyBytes caps each reply's HTTP body; a larger one is refused
+	// (KindTooLarge) after reading at most that much. Default
+	// DefaultMaxReplyBytes.
+	MaxReplyBytes int64
 }
 
 // ConfigFromEnv reads OPENAI_API_KEY, OPENAI_BASE_URL and
@@ -84,6 +93,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = DefaultMaxAttempts
+	}
+	if c.MaxReplyBytes <= 0 {
+		c.MaxReplyBytes = DefaultMaxReplyBytes
 	}
 	return c
 }

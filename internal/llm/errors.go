@@ -27,6 +27,8 @@ const (
 	KindContentFilter = "content_filter"
 	KindInvalidOutput = "invalid_output"
 	KindNetwork       = "network"
+	// KindTooLarge: a reply over Config.MaxReplyBytes, refused unread.
+	KindTooLarge = "reply_too_large"
 )
 
 // Error is a failed chat request. Retryable says whether repeating it later
