@@ -875,7 +875,7 @@ func TestNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := llm.Config{APIKey: "k", ChatModel: "gpt-4o-mini", Timeout: 60 * time.Second, MaxAttempts: 3}
+	want := llm.Config{APIKey: "k", ChatModel: "gpt-4o-mini", Timeout: 60 * time.Second, MaxAttempts: 3, MaxReplyBytes: 1 << 20}
 	if got := c.Config(); got != want {
 		t.Errorf("config %+v, want %+v", got, want)
 	}
