@@ -13,6 +13,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/prefs"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -138,12 +139,31 @@ func planRun(ctx context.Context, opts *planOptions) (err error) {
 		return err
 	}
 	in := scope.PlanInput{Prompt: opts.Prompt, Round: 1}
+	var remembered []string
 	if opts.Previous != "" {
 		prev, err := readPreviousRound(opts.Previous)
 		if err != nil {
 			return err
 		}
 		in.Round, in.Feedback, in.Previous = 2, opts.Feedback, prev
+		// As a dispatch does: what the feedback asks to remember is a
+		// preference the round is planned with (nothing is saved here),
+		// and the rest is the feedback; only preferences plan afresh.
+		if stmts, rest, notes := prefs.Remember(opts.Feedback); len(stmts) > 0 {
+			var p prefs.Preferences
+			for _, st := range stmts {
+				if err := prefs.Set(&p, st.Key, st.Value); err != nil {
+					notes = append(notes, fmt.Sprintf("%q: not used: %v", st.Sentence, err))
+					continue
+				}
+				remembered = append(remembered, "preference for this round (a dispatch would save it for the schedule): "+st.Summary)
+			}
+			remembered = append(remembered, notes...)
+			in.Preferences, in.Feedback = &p, rest
+			if rest == "" {
+				in.Previous = nil
+			}
+		}
 	}
 	answers := opts.Answers
 	var round *scope.Round
@@ -157,6 +177,7 @@ func planRun(ctx context.Context, opts *planOptions) (err error) {
 		in.Clarifications = append(in.Clarifications, scope.Clarification{About: round.About, Question: round.Question, Answer: answers[0]})
 		answers = answers[1:]
 	}
+	round.Notes = append(remembered, round.Notes...)
 	if opts.Format == "json" {
 		out := planOutput{Ops: round.Ops, Question: round.Question, Notes: round.Notes, Usage: round.Usage}
 		if out.Ops == nil {

@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"context"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,7 +25,12 @@ import (
 //     naming pattern ("drywall on level 3" → "Drywall Level 3");
 //   - the trade vocabulary's words join typo correction, and a synonym in
 //     the request is read as the word the schedule uses for that trade
-//     (or the trade's own word when the schedule uses none).
+//     (or the trade's own word when the schedule uses none);
+//   - a round planned from feedback changes the previous proposal as the
+//     preferences are now: a preference saved with that very feedback
+//     ("remember: use FS+1 for new inspections") applies to the links and
+//     durations the proposal's words left to the defaults
+//     (currentDefaults), as it would on a redo.
 
 // linkDefault is the type and lag of a new link into succ when the
 // request said typ ("" none) and lag (nil none).
@@ -217,4 +223,109 @@ func daysLabel(d string) string {
 		return "1 day"
 	}
 	return d + " days"
+}
+
+// currentDefaults is the previous proposal of a feedback round with its
+// defaults as the schedule's preferences are now. The step's prompt is
+// planned afresh (no feedback, no answers); where that plans the same
+// changes as the previous proposal's ops of this step — the same kinds on
+// the same activities, in the same order — each of those ops takes the
+// fresh one's link type and lag, and a new activity its duration: what
+// the words left to the defaults, which a preference saved since (with
+// the feedback itself: "make it 3 days. remember: use FS+1 for new
+// inspections") changes. Otherwise the previous ops stay as they were.
+// notes are the fresh plan's notes on the preferences it applied, when
+// they changed something.
+func currentDefaults(ctx context.Context, snap Snapshot, in PlanInput, removals bool) (previous []schedule.Op, notes []string) {
+	previous = in.Previous
+	var mine []int // the indexes of this step's ops in previous
+	for i, op := range previous {
+		if removalOp(op) == removals {
+			mine = append(mine, i)
+		}
+	}
+	if len(mine) == 0 {
+		return previous, nil
+	}
+	fresh := planRules(ctx, snap, PlanInput{Prompt: in.Prompt, Round: in.Round, Removed: in.Removed, Preferences: in.Preferences}, removals)
+	if fresh.Question != "" || len(fresh.Ops) != len(mine) || ctx.Err() != nil {
+		return previous, nil
+	}
+	name := opNames(snap.Schedule, previous, fresh.Ops)
+	for k, i := range mine {
+		if !sameChange(previous[i], fresh.Ops[k], name) {
+			return previous, nil
+		}
+	}
+	var out []schedule.Op
+	changed := false
+	for k, i := range mine {
+		op, f := previous[i], fresh.Ops[k]
+		switch {
+		case op.Relationship != nil && f.Relationship != nil && (op.Relationship.Type != f.Relationship.Type || op.Relationship.Lag != f.Relationship.Lag):
+			r := *op.Relationship
+			r.Type, r.Lag = f.Relationship.Type, f.Relationship.Lag
+			op.Relationship = &r
+		case op.Kind == schedule.AddActivityOp && op.Activity != nil && f.Activity != nil && op.Activity.Duration != f.Activity.Duration:
+			a := *op.Activity
+			a.Duration = f.Activity.Duration
+			op.Activity = &a
+		default:
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(previous)
+		}
+		out[i], changed = op, true
+	}
+	if !changed {
+		return previous, nil
+	}
+	for _, n := range fresh.Notes {
+		if strings.Contains(n, "the schedule's preference") || strings.Contains(n, "the schedule's default") {
+			notes = append(notes, n)
+		}
+	}
+	return out, notes
+}
+
+// opNames names activities by id: the schedule's, and those ops add.
+func opNames(s *schedule.Schedule, opss ...[]schedule.Op) func(id string) string {
+	added := map[string]string{}
+	for _, ops := range opss {
+		for _, op := range ops {
+			if op.Kind == schedule.AddActivityOp && op.Activity != nil {
+				added[op.Activity.ID] = op.Activity.Name
+			}
+		}
+	}
+	return func(id string) string {
+		if n, ok := added[id]; ok {
+			return "new:" + strings.ToLower(n)
+		}
+		if a, ok := s.Activity(id); ok {
+			return "id:" + a.ID
+		}
+		return "?" + id
+	}
+}
+
+// sameChange reports whether two ops make the same change but for their
+// ids, link type and lag, and a new activity's duration.
+func sameChange(a, b schedule.Op, name func(string) string) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch {
+	case a.Kind == schedule.AddActivityOp:
+		return a.Activity != nil && b.Activity != nil && strings.EqualFold(a.Activity.Name, b.Activity.Name)
+	case a.Kind == schedule.AddRelationshipOp:
+		return a.Relationship != nil && b.Relationship != nil &&
+			name(a.Relationship.Predecessor) == name(b.Relationship.Predecessor) && name(a.Relationship.Successor) == name(b.Relationship.Successor)
+	case a.Relationship != nil || b.Relationship != nil:
+		return a.Relationship != nil && b.Relationship != nil && *a.Relationship == *b.Relationship
+	case a.Activity != nil || b.Activity != nil:
+		return a.Activity != nil && b.Activity != nil && a.Activity.ID == b.Activity.ID && a.Activity.Name == b.Activity.Name && a.Activity.Duration == b.Activity.Duration
+	}
+	return a.ActivityID == b.ActivityID && a.RelationshipID == b.RelationshipID
 }

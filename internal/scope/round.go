@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/prefs"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -52,6 +53,10 @@ type RoundInput struct {
 	Feedback   string        `json:"feedback,omitempty"`
 	Previous   []schedule.Op `json:"previous,omitempty"`
 	Round      int           `json:"round"`
+	// Preferences, when set, are every step's (PlanInput.Preferences):
+	// `plan` previews with them; the dispatch's activities load the
+	// stored ones instead.
+	Preferences *prefs.Preferences `json:"preferences,omitempty"`
 }
 
 // Steps lists the round's steps in order, without those that have nothing
@@ -77,6 +82,7 @@ func (r RoundInput) StepInput(st Step, removed []schedule.Op, answers []Clarific
 		Round:          r.Round,
 		Removed:        slices.Clone(removed),
 		Clarifications: slices.Clone(answers),
+		Preferences:    r.Preferences,
 	}
 }
 
@@ -110,7 +116,7 @@ type Round struct {
 // step asks takes the next one, as the workflow's clarify messages would
 // (so a caller that appends the answer to Round.Question and calls again
 // gets the round the dispatch would plan). in.Removed is ignored: the round
-// computes it.
+// computes it; in.Preferences are every step's.
 func PlanRound(ctx context.Context, p Planner, s *schedule.Schedule, in PlanInput) (*Round, error) {
 	if err := in.Check(); err != nil {
 		return nil, err
@@ -119,7 +125,7 @@ func PlanRound(ctx context.Context, p Planner, s *schedule.Schedule, in PlanInpu
 	if err != nil {
 		return nil, err
 	}
-	r, err := PlanSteps(ctx, p, s, RoundInput{Separation: sep, Feedback: in.Feedback, Previous: in.Previous, Round: in.Round}, in.Clarifications)
+	r, err := PlanSteps(ctx, p, s, RoundInput{Separation: sep, Feedback: in.Feedback, Previous: in.Previous, Round: in.Round, Preferences: in.Preferences}, in.Clarifications)
 	if err != nil {
 		return nil, err
 	}

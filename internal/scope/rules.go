@@ -79,9 +79,18 @@ func planStep(ctx context.Context, snap Snapshot, in PlanInput, removals bool) (
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
+	var notes []string
+	if in.Feedback != "" && len(in.Previous) > 0 {
+		in.Previous, notes = currentDefaults(ctx, snap, in, removals)
+	}
 	plan := planRules(ctx, snap, in, removals)
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err // stopped part way: what was planned is not the step's plan
+	}
+	for _, n := range notes {
+		if !slices.Contains(plan.Notes, n) {
+			plan.Notes = append(plan.Notes, n)
+		}
 	}
 	return plan, nil
 }
