@@ -226,3 +226,28 @@ func TestCancelBeforeTheVersion(t *testing.T) {
 		t.Errorf("a cancel outside review in an old run: %v, want %s", err, workflows.ErrTypeCancelAtReviewOnly)
 	}
 }
+
+// TestCancelRefusedWhileEnding: a round that timed out is being
+// compensated to end timed out; a cancel then is refused rather than
+// taken and ignored.
+func TestCancelRefusedWhileEnding(t *testing.T) {
+	f := newFixture(t)
+	f.env.OnActivity(f.acts.Compensate, mockAny, mockAny).After(time.Hour).Return(
+		func(ctx context.Context, in activities.CompensateInput) (activities.ApplyResult, error) {
+			return f.acts.Compensate(ctx, in)
+		})
+	var late func() error
+	f.env.RegisterDelayedCallback(func() {
+		if st := f.status(); st.Stage != workflows.StageCompensating {
+			t.Errorf("stage = %s, want compensating", st.Stage)
+		}
+		late = f.cancel("carol")
+	}, 90*time.Minute)
+	res := f.run(workflows.DispatchInput{Prompt: acceptPrompt, ReviewTimeout: time.Hour})
+	if res.Status != workflows.StatusTimedOut {
+		t.Fatalf("result = %+v", res)
+	}
+	if err := late(); err == nil || !strings.Contains(err.Error(), "the dispatch is ending already") {
+		t.Errorf("a cancel while a timed-out round is compensated: %v", err)
+	}
+}

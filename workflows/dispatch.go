@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -178,13 +179,15 @@ type dispatch struct {
 	reviewer string // who gave the last review
 	reason   string // why the dispatch ended as it did, when not obvious
 	// cancelRun cancels the rounds' context (v.cancelAnywhere); cancelling
-	// is set once a cancel review was taken outside review.
-	cancelRun  workflow.CancelFunc
-	cancelling bool
+	// is set once a cancel review was taken outside review, ending once
+	// the dispatch compensates to end (rejected, timed out, failed).
+	cancelRun          workflow.CancelFunc
+	cancelling, ending bool
 	// decisions are the reviews taken, one a round (takeReview); they add
 	// no commands, so they need no version. A cancel taken outside review
-	// is logged too, after the round's decision if it had one. (In runs without reviewRace, a
-	// review taken as the timer fired is logged though the round timed out.)
+	// is logged too, after the round's decision if it had one. (In runs
+	// without reviewRace, a review taken as the timer fired is logged
+	// though the round timed out.)
 	decisions []Decision
 }
 
@@ -985,6 +988,9 @@ func (w *dispatch) checkCancel(r Review) error {
 	if w.stage == StageCommitting {
 		return fmt.Errorf("round %d is being committed: it can no longer be cancelled", w.round)
 	}
+	if w.ending {
+		return fmt.Errorf("the dispatch is ending already (stage %s, round %d): what it applied is being undone", w.stage, w.round)
+	}
 	return nil
 }
 
@@ -1037,17 +1043,10 @@ func (w *dispatch) cancel(r Review) {
 	by := who(r.Reviewer)
 	w.cancelling, w.reviewer = true, by
 	w.decisions = append(w.decisions, Decision{Round: w.round, Decision: DecisionCancel, Reviewer: by})
-	stage := strings.ReplaceAll(cmpOr(w.stage, "starting"), "_", " ")
+	stage := strings.ReplaceAll(cmp.Or(w.stage, "starting"), "_", " ")
 	w.reason = fmt.Sprintf("cancelled by %s while %s (round %d)", by, stage, w.round)
 	w.logger.Info("Dispatch cancelled", "Round", w.round, "Stage", w.stage, "By", by)
 	w.cancelRun()
-}
-
-func cmpOr(s, or string) string {
-	if s == "" {
-		return or
-	}
-	return s
 }
 
 // commit makes the round's changes final in both stores' ledgers, with who
@@ -1098,6 +1097,7 @@ func (w *dispatch) compensate(ctx workflow.Context) error {
 }
 
 func (w *dispatch) compensateAndFinish(ctx workflow.Context, status string) (*DispatchResult, error) {
+	w.ending = true
 	if err := w.compensate(ctx); err != nil {
 		return w.finish(ctx, StatusFailed, err)
 	}
@@ -1106,6 +1106,7 @@ func (w *dispatch) compensateAndFinish(ctx workflow.Context, status string) (*Di
 
 // abort compensates after a failed step or a cancellation.
 func (w *dispatch) abort(ctx workflow.Context, cause error) (*DispatchResult, error) {
+	w.ending = true
 	status := StatusFailed
 	var canceled *temporal.CanceledError
 	if ctx.Err() != nil || errors.As(cause, &canceled) {
