@@ -40,8 +40,9 @@ import (
 // after re-recording): they are the only cover of the old branches that
 // running dispatches still take. Histories of the new branches are added
 // beside them (TestRecordVersionedHistory in devserver_test.go; with the
-// same RECORD_VERSIONED_HISTORY=1, review_as_the_timer_fires there and
-// TestReviewRoundsOnDevServer in rounds_devserver_test.go save theirs).
+// same RECORD_VERSIONED_HISTORY=1, review_as_the_timer_fires there,
+// TestReviewRoundsOnDevServer in rounds_devserver_test.go and
+// TestCancelOnDevServer in cancel_devserver_test.go save theirs).
 const historiesDir = "testdata/histories"
 
 // minHistories is the number of scenarios TestRecordHistories records.
