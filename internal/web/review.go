@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"go.temporal.io/api/enums/v1"
-
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
@@ -185,52 +183,22 @@ func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
 	s.cancelDispatch(w, r, id, round, s.formName(w, r))
 }
 
-// cancelDispatch sends a cancel as who: the review's cancel decision, which
-// names who cancelled (a dispatch takes it at review, and at any stage
-// where its workflow has cancel at any stage); else, when no review is
-// awaited, Temporal's cancellation of the open run, which every dispatch
-// compensates and ends cancelled on.
+// cancelDispatch sends a cancel as who, at whatever stage the dispatch is:
+// the review's cancel decision, which names who cancelled (a run from
+// before cancel at any stage is cancelled by Temporal's cancellation
+// instead; dispatches.SendReview falls back to it). round > 0 is the round
+// the page showed: refused when another reviewer decided it first.
 func (s *Server) cancelDispatch(w http.ResponseWriter, r *http.Request, id string, round int, who string) {
 	err := dispatches.SendReview(r.Context(), s.temporal, id, workflows.Review{Decision: workflows.DecisionCancel, Round: round, Reviewer: who})
-	switch {
-	case err == nil:
+	if err == nil {
+		s.log.Info("Dispatch cancelled in the web app", "Dispatch", id, "By", who)
 		setFlash(w, fmt.Sprintf("Cancel sent as %s: the dispatch takes back what it applied and ends cancelled.", who))
-	case strings.HasPrefix(dispatches.RootCause(err), "no review is awaited") || !s.running(r, id):
-		s.cancelWorkflow(w, r, id, who)
-		return
-	default:
+	} else {
 		what := "Your cancel was not taken"
 		if round > 0 {
 			what = fmt.Sprintf("Your cancel of round %d was not taken", round)
 		}
 		setRefusal(w, fmt.Sprintf("%s: %s.", what, s.refusalReason(r, id, round, err)))
-	}
-	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
-}
-
-// running says whether the dispatch's latest run is open.
-func (s *Server) running(r *http.Request, id string) bool {
-	desc, err := s.temporal.DescribeWorkflowExecution(r.Context(), id, "")
-	return err == nil && desc.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING
-}
-
-// cancelWorkflow cancels the dispatch's open run (Temporal cancellation:
-// the workflow compensates and ends cancelled) and goes back to its page.
-func (s *Server) cancelWorkflow(w http.ResponseWriter, r *http.Request, id, who string) {
-	ctx := r.Context()
-	desc, err := s.temporal.DescribeWorkflowExecution(ctx, id, "")
-	switch {
-	case err != nil:
-		setRefusal(w, "The dispatch was not cancelled: "+dispatches.RootCause(err)+".")
-	case desc.GetWorkflowExecutionInfo().GetStatus() != enums.WORKFLOW_EXECUTION_STATUS_RUNNING:
-		setRefusal(w, "The dispatch was not cancelled: it has already ended.")
-	default:
-		if err := s.temporal.CancelWorkflow(ctx, id, desc.GetWorkflowExecutionInfo().GetExecution().GetRunId()); err != nil {
-			setRefusal(w, "The dispatch was not cancelled: "+dispatches.RootCause(err)+".")
-		} else {
-			s.log.Info("Dispatch cancelled in the web app", "Dispatch", id, "By", who)
-			setFlash(w, fmt.Sprintf("Cancel sent as %s: the dispatch takes back what it applied and ends cancelled.", who))
-		}
 	}
 	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
 }
@@ -246,7 +214,7 @@ func (s *Server) refusalReason(r *http.Request, id string, round int, err error)
 				return fmt.Sprintf("round %d was already decided: %s; the dispatch ended %s", round, d.Summary(), det.Result.Status)
 			}
 		}
-		return fmt.Sprintf("the dispatch ended %s", det.Outcome)
+		return fmt.Sprintf("the dispatch has already ended (%s)", det.Outcome)
 	}
 	return dispatches.RootCause(err)
 }
