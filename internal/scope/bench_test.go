@@ -130,7 +130,7 @@ func listPrompt(s *schedule.Schedule, size int) string {
 	var xs []string
 	n := len("delete")
 	for i := 0; n < size; i++ {
-		a := s.Activities[(i*7)%len(s.Activities)]
+		a := s.Activities[(i*5)%len(s.Activities)] // every activity before any twice
 		xs = append(xs, a.Name)
 		n += len(a.Name) + 2
 	}
