@@ -36,7 +36,7 @@ test:
 	go vet -tags lite ./starter
 	GOARCH=arm64 go vet ./internal/risk/ ./starter/front/  # the Go loops where the AVX-512 kernels do not build
 	go test -race -count=1 $(PURE)
-	go test -count=1 $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk -e /internal/lazyre -e /internal/usertext)
+	go test -count=1 -timeout 30m $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk -e /internal/lazyre -e /internal/usertext)
 	cd tools/temporal-cluster && go vet ./... && go test -count=1 ./...
 	bash scripts/llm_check_test.sh
 
