@@ -22,10 +22,10 @@ func TestFeedbackRemembersAPreference(t *testing.T) {
 	}{
 		// Only a preference: the prompt is planned again with it.
 		{"only a preference", "remember: use FS+1 for new inspections", 1, "2"},
-		// A preference and a change to the proposal: the change is made to
-		// the proposal as it was (its link kept); the preference is saved
-		// for the new work planned from then on.
-		{"preference and feedback", "make it 3 days. Remember: use FS+1 for new inspections", 0, "3"},
+		// A preference and a change to the proposal: the change is made,
+		// and the round planned from this feedback already follows the
+		// preference (issue 26: it used to keep the old lag 0 until a redo).
+		{"preference and feedback", "make it 3 days. Remember: use FS+1 for new inspections", 1, "3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,18 +18,25 @@ type Regexp struct {
 }
 
 var (
-	mu  sync.Mutex
-	all []*Regexp
+	mu    sync.Mutex
+	all   []*Regexp
+	bySrc = map[string]*Regexp{}
 )
 
 // New is a pattern to compile on first use; an invalid pattern panics then
 // (as regexp.MustCompile would at init); CompileAll lets a test compile
-// them all.
+// them all. The same pattern gives the same Regexp, so a New inside a
+// function (called for every sentence a worker reads) compiles once and
+// holds no more memory however often it runs.
 func New(src string) *Regexp {
-	r := &Regexp{src: src}
 	mu.Lock()
+	defer mu.Unlock()
+	if r, ok := bySrc[src]; ok {
+		return r
+	}
+	r := &Regexp{src: src}
+	bySrc[src] = r
 	all = append(all, r)
-	mu.Unlock()
 	return r
 }
 

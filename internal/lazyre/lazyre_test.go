@@ -54,3 +54,21 @@ func TestCompileAllReportsABadPattern(t *testing.T) {
 		t.Fatal("no error for [a-")
 	}
 }
+
+// TestNewInterns: a New inside a function, run for every sentence, must
+// not compile again nor grow the list of patterns.
+func TestNewInterns(t *testing.T) {
+	first := New(`(?i)^interned\s+pattern$`)
+	if !first.MatchString("Interned pattern") {
+		t.Fatal("the pattern does not match")
+	}
+	n, _ := CompileAll()
+	for range 1000 {
+		if New(`(?i)^interned\s+pattern$`) != first {
+			t.Fatal("New of the same pattern gave another Regexp")
+		}
+	}
+	if m, _ := CompileAll(); m != n {
+		t.Errorf("1000 News of one pattern grew the list from %d to %d", n, m)
+	}
+}
