@@ -57,10 +57,13 @@ func CheckText(what, text string) error {
 }
 
 // Start starts a dispatch; an open one on the same schedule is an
-// *OpenError, an author that is no name a *usertext.Error (nothing
-// started).
+// *OpenError, an author that is no name or a prompt CheckText refuses a
+// *usertext.Error or *scope.TooLongError (nothing started).
 func Start(ctx context.Context, c client.Client, in workflows.DispatchInput) (client.WorkflowRun, error) {
 	if err := checkName("author", in.Author); err != nil {
+		return nil, err
+	}
+	if err := CheckText("prompt", in.Prompt); err != nil {
 		return nil, err
 	}
 	id := workflows.DispatchWorkflowID(in.ScheduleID)

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/internal/web"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -649,4 +650,26 @@ func errorOf(page string) string {
 		page = page[i:]
 	}
 	return page[:min(len(page), 300)]
+}
+
+// TestPromptsOverTheCapOrWithControlsAreRefused: the web's prompt form
+// refuses what `plan` and `prompt` refuse (scope.MaxPrompt; control
+// characters), before any dispatch starts.
+func TestPromptsOverTheCapOrWithControlsAreRefused(t *testing.T) {
+	a := startApp(t)
+	a.importFile(t, "../../examples/building.json", "edge-prompt")
+	b := a.browser(t)
+	for prompt, want := range map[string]string{
+		strings.Repeat("delete A007 ", scope.MaxPrompt/12+1): "too long",
+		"delete A007\x1b[2J": "U+001B",
+		"add \u202eevil":     "U+202E",
+	} {
+		code, body := b.post("/prompt", url.Values{"schedule": {"edge-prompt"}, "prompt": {prompt}, "name": {"erin"}})
+		if body = html.UnescapeString(body); code != http.StatusBadRequest || !strings.Contains(body, "Prompt not sent") || !strings.Contains(body, want) {
+			t.Errorf("a %d-byte prompt: %d, want 400 saying %q:\n%s", len(prompt), code, want, errorOf(body))
+		}
+	}
+	if _, err := a.C.DescribeWorkflowExecution(context.Background(), "dispatch-edge-prompt", ""); err == nil {
+		t.Error("a refused prompt started a dispatch")
+	}
 }

@@ -545,6 +545,10 @@ func (s *Server) submitPrompt(w http.ResponseWriter, r *http.Request) {
 		d.Error = "Choose a schedule."
 	case d.Prompt == "":
 		d.Error = "The prompt is empty: say what to change."
+	default:
+		if err := dispatches.CheckText("prompt", d.Prompt); err != nil {
+			d.Error = "Prompt not sent: " + err.Error() + "."
+		}
 	}
 	if d.Error == "" {
 		sc, err := s.stores.Load(ctx, d.Schedule)
