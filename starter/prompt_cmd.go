@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	stdio "io"
@@ -21,6 +20,8 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -355,7 +356,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 		return writeJSON(opts.io.Out, map[string]any{"dispatch": id, "proposal": p})
 	}
 	if p.AwaitingClarification {
-		fmt.Fprintf(opts.io.Out, "Round %d of %s: the planner asks: %s\n", p.Round, id, p.Question)
+		fmt.Fprintf(opts.io.Out, "Round %d of %s: the planner asks: %s\n", p.Round, id, usertext.Terminal(p.Question))
 		return nil
 	}
 	fmt.Fprintf(opts.io.Out, "Round %d of %s:\n", p.Round, id)
@@ -364,7 +365,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	slices.SortStableFunc(notes, func(a, b string) int { return cmp.Compare(feedbackNoteRank(a), feedbackNoteRank(b)) })
 	for _, n := range notes {
 		if feedbackNoteRank(n) == 0 {
-			fmt.Fprintf(opts.io.Out, "  note: %s\n", n)
+			fmt.Fprintf(opts.io.Out, "  note: %s\n", usertext.Terminal(n))
 		}
 	}
 	if len(p.Tasks) > 0 {
@@ -372,7 +373,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	} else {
 		tw := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
 		for _, ch := range p.Changes {
-			fmt.Fprintf(tw, "  %s\t%s\n", ch.Status, ch.Call)
+			fmt.Fprintf(tw, "  %s\t%s\n", ch.Status, usertext.Terminal(ch.Call))
 			if ch.Op.Source != "" {
 				fmt.Fprintf(tw, "  \t    from %q\n", ch.Op.Source)
 			}
@@ -384,11 +385,11 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	}
 	for _, n := range notes {
 		if feedbackNoteRank(n) != 0 {
-			fmt.Fprintf(opts.io.Out, "  note: %s\n", n)
+			fmt.Fprintf(opts.io.Out, "  note: %s\n", usertext.Terminal(n))
 		}
 	}
 	if p.Question != "" {
-		fmt.Fprintf(opts.io.Out, "  question: %s\n", p.Question)
+		fmt.Fprintf(opts.io.Out, "  question: %s\n", usertext.Terminal(p.Question))
 	}
 	if im := p.Impact; im != nil && im.Diff != nil {
 		fmt.Fprintln(opts.io.Out)
@@ -480,11 +481,7 @@ func checkSchedule(ctx context.Context, stores *config.Stores, scheduleID string
 }
 
 // writeJSON writes v as one line of JSON, HTML characters unescaped.
-func writeJSON(w stdio.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func writeJSON(w stdio.Writer, v any) error { return cmdutil.WriteJSON(w, v) }
 
 // feedbackNoteRank is 0 for a note about the reviewer's feedback, which
 // the review screen shows above the changes.

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -15,11 +16,11 @@ import (
 func writeTaskChanges(w io.Writer, p workflows.Proposal) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, t := range p.Tasks {
-		fmt.Fprintf(tw, "  %s\n", taskHeading(t))
+		fmt.Fprintf(tw, "  %s\n", usertext.Terminal(taskHeading(t)))
 		n := 0
 		for _, ch := range p.Changes {
 			if ch.Op.Task == t.ID {
-				fmt.Fprintf(tw, "    %s\t%s\n", ch.Status, ch.Call)
+				fmt.Fprintf(tw, "    %s\t%s\n", ch.Status, usertext.Terminal(ch.Call))
 				n++
 			}
 		}
