@@ -16,6 +16,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 )
 
 // Client talks to one chat model. It is safe for concurrent use.
@@ -447,7 +449,7 @@ func (c *Client) complete(ctx context.Context, params openai.ChatCompletionNewPa
 			// Not retried: the same request is likely to run away again,
 			// and every attempt would cost the cap in memory and time.
 			return reply{}, usage, &Error{Kind: KindTooLarge, Status: status, Attempts: attempt, cause: err,
-				Message: fmt.Sprintf("the model's reply was larger than %s: refused", byteSize(c.cfg.MaxReplyBytes))}
+				Message: fmt.Sprintf("the model's reply was larger than %s: refused", usertext.Size(c.cfg.MaxReplyBytes))}
 		case err == nil:
 			usage.PromptTokens += int(comp.Usage.PromptTokens)
 			usage.CompletionTokens += int(comp.Usage.CompletionTokens)
@@ -635,14 +637,3 @@ func (b *cappedBody) Close() error { return b.rc.Close() }
 type failingReader struct{ err error }
 
 func (r failingReader) Read([]byte) (int, error) { return 0, r.err }
-
-// byteSize writes a size for people: "1 MB", "64 KB", "1500 bytes".
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}

@@ -195,3 +195,15 @@ func TerminalText(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Size is a byte count for people, exact as limits are: "1 MB", "64 KB",
+// "1500 bytes".
+func Size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

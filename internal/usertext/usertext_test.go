@@ -143,3 +143,11 @@ func FuzzTerminal(f *testing.F) {
 		}
 	})
 }
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{64 << 20: "64 MB", 4096: "4 KB", 1500: "1500 bytes", 1<<20 + 1: "1048577 bytes", 0: "0 bytes"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -150,7 +150,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 	}
 	refuse := func(format string, args ...any) { refuseWith(http.StatusBadRequest, format, args...) }
 	tooLarge := func() {
-		refuseWith(http.StatusRequestEntityTooLarge, "Upload refused: the file is too large (%s at most).", sizeText(s.cfg.MaxUpload))
+		refuseWith(http.StatusRequestEntityTooLarge, "Upload refused: the file is too large (%s at most).", usertext.Size(s.cfg.MaxUpload))
 	}
 	file, header, err := r.FormFile("file")
 	var tooBig *http.MaxBytesError

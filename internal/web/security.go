@@ -285,7 +285,7 @@ func (s *Server) readForm(w, orig http.ResponseWriter, r *http.Request) bool {
 // unread, the browser would see the connection reset, not the answer.
 func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, body io.Reader) {
 	w.Header().Set("Connection", "close")
-	s.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Upload refused: the file is too large (%s at most).", sizeText(s.cfg.MaxUpload)))
+	s.fail(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("Upload refused: the file is too large (%s at most).", usertext.Size(s.cfg.MaxUpload)))
 	http.NewResponseController(w).Flush() //nolint:errcheck // the client went away
 	until := time.Now().Add(time.Minute)
 	if tb, ok := body.(*timedBody); ok {
@@ -302,17 +302,6 @@ func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, body io.Reader
 		}
 		n += int64(k)
 	}
-}
-
-// sizeText is n bytes in the largest whole unit.
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // formNameError is what is wrong with the person's name a form sends
