@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +54,18 @@ func TestWriteJSON(t *testing.T) {
 	var back map[string]string
 	if err := json.Unmarshal(out.Bytes(), &back); err != nil || back["name"] != v["name"] || back["plain"] != "ok" {
 		t.Errorf("decoded %q, %v; want %q", back, err, v)
+	}
+}
+
+// TestWriteOutputNamesThePathAsked: writing into a directory that does not
+// exist (or cannot be written) names the user's path, never the
+// temporary file the write goes through.
+func TestWriteOutputNamesThePathAsked(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{filepath.Join(dir, "missing", "x.npy"), filepath.Join(dir, "a", "b", "c.json")} {
+		err := WriteOutput(path, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+		if err == nil || !strings.Contains(err.Error(), "cannot write "+path) || !strings.Contains(err.Error(), "does not exist") || strings.Contains(err.Error(), ".tmp") {
+			t.Errorf("WriteOutput(%s) = %v", path, err)
+		}
 	}
 }

@@ -89,7 +89,15 @@ func WriteOutput(path string, write func(io.Writer) error) (err error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
-		return err
+		// Name the file asked for, never the temporary one.
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("cannot write %s: the directory %s does not exist", path, filepath.Dir(path))
+		}
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
