@@ -71,20 +71,14 @@ func dispatchCancelRun(ctx context.Context, opts *dispatchCancelOptions) error {
 	if err := c.GetWorkflow(ctx, opts.ID, opts.RunID).Get(ctx, &res); err != nil {
 		return fmt.Errorf("dispatch %s: %s", opts.ID, dispatches.RootCause(err))
 	}
-	if opts.JSON {
-		if err := cmdutil.WriteJSON(opts.io.Out, res); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(opts.io.Out, "%s: %s after %d round(s)\n", term(opts.ID), term(res.Status), res.Rounds)
-		if res.Reason != "" {
-			fmt.Fprintf(opts.io.ErrOut, "%s\n", term(res.Reason))
-		}
+	err = showResult(opts.io, opts.JSON, opts.ID, res)
+	if !opts.JSON && res.Reason != "" {
+		fmt.Fprintf(opts.io.ErrOut, "%s\n", term(res.Reason))
 	}
-	if res.Status == workflows.StatusCancelled {
-		return nil
-	}
-	if err := outcomeErr(opts.ID, res); err != nil {
+	switch {
+	case res.Status == workflows.StatusCancelled:
+		return nil // what the command asked for, not a failure
+	case err != nil:
 		return err
 	}
 	return fmt.Errorf("dispatch %s ended %s before the cancel was taken", opts.ID, res.Status)

@@ -423,7 +423,7 @@ func showResult(io *streams, asJSON bool, id string, res workflows.DispatchResul
 			return err
 		}
 	} else {
-		fmt.Fprintf(io.Out, "%s: %s after %d round(s)\n", id, res.Status, res.Rounds)
+		fmt.Fprintf(io.Out, "%s: %s after %d round(s)\n", usertext.Terminal(id), usertext.Terminal(res.Status), res.Rounds)
 	}
 	return outcomeErr(id, res)
 }

@@ -51,9 +51,7 @@ func CheckText(what, text string) error {
 	if err := scope.CheckPrompt(what, text); err != nil {
 		return err
 	}
-	// Line breaks and tabs are text here: checked as spaces, so the
-	// error's character position stays right.
-	return usertext.Line(what, strings.NewReplacer("\n", " ", "\t", " ").Replace(text), scope.MaxPrompt)
+	return usertext.Text(what, text, scope.MaxPrompt)
 }
 
 // Start starts a dispatch; an open one on the same schedule is an

@@ -88,7 +88,10 @@ func Line(field, s string, max int) error { return check(field, s, max, false) }
 
 // Description checks free text that may have lines and tabs: at most
 // MaxDescription characters, no other control or invisible characters.
-func Description(field, s string) error { return check(field, s, MaxDescription, true) }
+func Description(field, s string) error { return Text(field, s, MaxDescription) }
+
+// Text is Description with its own limit (a prompt, feedback, an answer).
+func Text(field, s string, max int) error { return check(field, s, max, true) }
 
 // ID checks an identifier that becomes part of a path, a URL and a
 // workflow id: 1 to MaxID characters of letters, digits, '.', '_' and '-',

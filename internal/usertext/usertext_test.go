@@ -57,6 +57,12 @@ func TestDescription(t *testing.T) {
 	if err := Description("description", strings.Repeat("a", MaxDescription+1)); err == nil {
 		t.Error("an over-long description accepted")
 	}
+	if err := Text("feedback", "a\n\tb\rc", 100); err == nil || !strings.Contains(err.Error(), "U+000D (CR) at character 5") {
+		t.Errorf("Text with a CR: %v", err)
+	}
+	if err := Text("feedback", strings.Repeat("é", 10), 9); err == nil || !strings.Contains(err.Error(), "10 characters long (9 at most)") {
+		t.Errorf("Text over its limit: %v", err)
+	}
 }
 
 func TestID(t *testing.T) {
