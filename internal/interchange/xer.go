@@ -4,8 +4,10 @@ package interchange
 //
 // An XER file is tab-separated tables: "%T NAME" starts a table, "%F" lists
 // its fields, each "%R" is a row, "%E" ends the file. A file without its %E,
-// or with a row shorter than its %F, is refused with the line (see
-// splitXER): it was cut short. What is read:
+// or whose last row stops short, is refused with the line (see splitXER): it
+// was cut short. A row elsewhere may leave out its last values (P6 writes
+// some rows so); one that leaves out a value the reader needs is refused
+// with its line. What is read:
 //
 //   - PROJECT: the first project in the file; plan_start_date is start_date,
 //     the root PROJWBS node's wbs_name (else proj_short_name) the name, and
@@ -55,6 +57,10 @@ type xerTable struct {
 	fields map[string]int
 	names  []string // the fields in %F order
 	rows   []xerRow
+	// cutRead is the first row the reader asked for a value it does not
+	// have (a row shorter than %F), with what was asked: see shortRead.
+	cutRead      *xerRow
+	cutReadField string
 }
 
 type xerRow struct {
@@ -71,10 +77,34 @@ func (t *xerTable) get(r xerRow, field string) string {
 // text is a row's value of field as written: names and ids keep their
 // spaces, so what a schedule holds comes back from the file the same.
 func (t *xerTable) text(r xerRow, field string) string {
-	if i, ok := t.fields[field]; ok && i < len(r.values) {
+	i, ok := t.fields[field]
+	switch {
+	case !ok:
+		return ""
+	case i < len(r.values):
 		return r.values[i]
+	case t.cutRead == nil:
+		t.cutRead, t.cutReadField = &r, field
 	}
 	return ""
+}
+
+// shortRead is the error of a file whose reading asked a row for a value
+// the row leaves out: its line, table and the fields it lacks, whatever
+// else the reading then made of the empty value. nil when none did.
+func shortRead(tables map[string]*xerTable) error {
+	var first *xerTable
+	for _, t := range tables {
+		if t.cutRead != nil && (first == nil || t.cutRead.line < first.cutRead.line) {
+			first = t
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	r := first.cutRead
+	return fmt.Errorf("line %d: %s row is cut short: it has %d of the %d values its %%F line declares (no %s)",
+		r.line, first.name, len(r.values), len(first.names), strings.Join(first.names[len(r.values):], ", "))
 }
 
 // ParseXER parses and validates an XER file held in memory. Errors name the
@@ -91,23 +121,28 @@ func readXER(data []byte, rs *readState) (*schedule.Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
-	return xerSchedule(tables, rs)
+	s, err := xerSchedule(tables, rs)
+	if cut := shortRead(tables); cut != nil {
+		return nil, cut // before what the reading made of the missing values
+	}
+	return s, err
 }
 
 // splitXER cuts the file into tables. P6 writes the Windows code page of
 // its machine, usually Windows-1252; a byte order mark or valid UTF-8 says
 // otherwise (see decodeWindowsText).
 //
-// P6 ends every export with "%E" and writes every field of every row (an
-// empty value is an empty string between tabs). A file without its %E, or
-// whose last row stops short, was cut short - a download, an upload or a
+// P6 ends every export with "%E". A file without its %E, or whose last row
+// stops short, was cut short - a download, an upload or a
 // copy interrupted - and reads as a smaller valid schedule: the tables
 // after the cut (and the rest of the one cut) are simply missing, typically
 // relationships, so the logic silently goes. Such a file is refused with
 // the line where it ends, unless rs.opts.AllowTruncated says to read it as
 // far as it goes, with a warning naming what may be missing. A row with
-// fewer values than its %F declares anywhere else is refused too, with
-// its line, table and the fields it lacks.
+// fewer values than its %F declares elsewhere is kept: files saved by P6
+// leave out trailing empty values of some rows (PROJECT's last five in
+// ../shared/data/real). Its missing values read as empty, and reading one
+// refuses the file (shortRead).
 func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 	data, _, err := decodeWindowsText(data)
 	if err != nil {
@@ -164,8 +199,8 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 			if len(values) < len(cur.names) {
 				missing := strings.Join(cur.names[len(values):], ", ")
 				if i != last {
-					return nil, fmt.Errorf("line %d: %s row is cut short: it has %d of the %d values its %%F line declares (no %s)",
-						n, cur.name, len(values), len(cur.names), missing)
+					cur.rows = append(cur.rows, xerRow{line: n, values: values})
+					continue
 				}
 				// The file ends in this row: cut short mid-line.
 				if !rs.opts.AllowTruncated {
