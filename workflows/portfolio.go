@@ -52,6 +52,14 @@ func PortfolioWorkflow(ctx workflow.Context, in PortfolioInput) (*PortfolioResul
 	return p.run(ctx)
 }
 
+// Change IDs of the portfolio's versioned behaviours (workflow.GetVersion),
+// each version 1; histories recorded before replay the old branch, and
+// they are kept (testdata/histories/portfolio/*_forward_to_run.json).
+const (
+	versionForwardLatestRun   = "portfolio-forward-latest-run"   // reviews go to the child's latest run
+	versionNoForwardCancelled = "portfolio-no-forward-cancelled" // no held accept forwarded on a cancelled context
+)
+
 type portfolio struct {
 	in     PortfolioInput
 	id     string
@@ -459,7 +467,10 @@ func (p *portfolio) takeReview(ctx workflow.Context, r PortfolioReview) {
 // releaseHeld forwards the held accepts once every live child holds one
 // (fail_fast).
 func (p *portfolio) releaseHeld(ctx workflow.Context) {
-	if p.stopping() || ctx.Err() != nil {
+	if p.stopping() {
+		return
+	}
+	if ctx.Err() != nil && workflow.GetVersion(ctx, versionNoForwardCancelled, workflow.DefaultVersion, 1) >= 1 {
 		return
 	}
 	held := false
@@ -490,7 +501,11 @@ func (p *portfolio) releaseHeld(ctx workflow.Context) {
 // it was given for.
 func (p *portfolio) forward(ctx workflow.Context, c *ChildStatus, r Review) {
 	c.Stage = childReviewSent
-	f := workflow.SignalExternalWorkflow(ctx, c.WorkflowID, "", ReviewSignal, r)
+	runID := "" // the child's latest run
+	if workflow.GetVersion(ctx, versionForwardLatestRun, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		runID = c.RunID // histories recorded before: the run the portfolio started
+	}
+	f := workflow.SignalExternalWorkflow(ctx, c.WorkflowID, runID, ReviewSignal, r)
 	schedule := c.ScheduleID
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		if err := f.Get(ctx, nil); err != nil {

@@ -277,7 +277,9 @@ func TestPortfolioInvalidInput(t *testing.T) {
 // TestPortfolioReplay replays the recorded portfolio histories (kept under
 // testdata/histories/portfolio/, apart from the dispatch histories that
 // TestReplayHistories replays with only the dispatch workflows
-// registered). Record them with
+// registered). The *_forward_to_run.json histories were recorded before
+// the portfolio's versioned changes (versionForwardLatestRun, …) and are
+// kept: new recordings go beside them, never over them. Record with
 //
 //	RECORD_PORTFOLIO_HISTORY=1 GOTOOLCHAIN=local go test -run TestPortfolioOnDevServer ./workflows/
 func TestPortfolioReplay(t *testing.T) {
