@@ -45,10 +45,21 @@ const importChunk = 5000
 // it is an error. progress, if set, is told how many documents are
 // embedded.
 func (c *Coordinator) Import(ctx context.Context, scheduleID string, s *schedule.Schedule, replace bool, progress func(done, total int)) error {
-	if err := CheckScheduleID(scheduleID); err != nil {
+	n, err := schedule.Check(s)
+	if err != nil {
 		return err
 	}
-	if err := schedule.Validate(s); err != nil {
+	return c.ImportChecked(ctx, scheduleID, s, n, replace, progress)
+}
+
+// ImportChecked is Import of a schedule the caller has checked already:
+// n is s's network from schedule.Check (interchange's readers return it),
+// so a file imported is validated and compiled once.
+func (c *Coordinator) ImportChecked(ctx context.Context, scheduleID string, s *schedule.Schedule, n *schedule.Network, replace bool, progress func(done, total int)) error {
+	if n == nil {
+		return c.Import(ctx, scheduleID, s, replace, progress)
+	}
+	if err := CheckScheduleID(scheduleID); err != nil {
 		return err
 	}
 	if err := c.Settle(ctx, scheduleID); err != nil {
@@ -73,7 +84,7 @@ func (c *Coordinator) Import(ctx context.Context, scheduleID string, s *schedule
 	for i := range states {
 		states[i] = s
 	}
-	return c.write(ctx, scheduleID, changes, states, existing, progress)
+	return c.write(ctx, scheduleID, changes, states, n, existing, progress)
 }
 
 // chunk splits a change's puts and deletes into changes of at most n rows
@@ -178,7 +189,7 @@ func (c *Coordinator) ApplyOps(ctx context.Context, scheduleID string, ops []sch
 		applied = append(applied, op)
 		inverses = append(inverses, inv...)
 	}
-	if err := c.write(ctx, scheduleID, changes, states, original, nil); err != nil {
+	if err := c.write(ctx, scheduleID, changes, states, nil, original, nil); err != nil {
 		return nil, nil, err
 	}
 	return applied, inverses, nil
@@ -261,7 +272,9 @@ func touched(current *schedule.Schedule, recorded map[string]Change) Change {
 
 // write applies changes to both stores so that no crash or failure leaves
 // them on different versions. states[i] is the schedule after changes[i]
-// (it supplies relationship ends to the documents); original is the
+// (it supplies relationship ends to the documents) and final, if the
+// caller has it, the last state's network (nil: compiled for the
+// summary); original is the
 // schedule before all of them, for compensation, or nil for an import of a
 // new schedule (compensating that deletes it).
 //
@@ -270,7 +283,7 @@ func touched(current *schedule.Schedule, recorded map[string]Change) Change {
 // the graph in one transaction, then the documents in batches; if those
 // fail, the graph write is compensated before the error is returned, and a
 // process that dies midway leaves the intent for the next one to repair.
-func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Change, states []*schedule.Schedule, original *schedule.Schedule, progress func(done, total int)) error {
+func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Change, states []*schedule.Schedule, final *schedule.Network, original *schedule.Schedule, progress func(done, total int)) error {
 	before := original
 	if before == nil {
 		before = &schedule.Schedule{}
@@ -280,7 +293,7 @@ func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Ch
 	// retry whose changes the ledger skips still leaves it right).
 	graphChanges := changes
 	if len(states) > 0 {
-		sum := Summarize(states[len(states)-1], time.Now())
+		sum := summarize(states[len(states)-1], final, time.Now())
 		graphChanges = append(slices.Clip(changes), Change{Summary: &sum})
 	}
 	if a, ok := c.atomic(); ok {

@@ -36,14 +36,22 @@ type Summary struct {
 
 // Summarize computes a schedule's summary, as written at the time at.
 func Summarize(s *schedule.Schedule, at time.Time) Summary {
+	return summarize(s, nil, at)
+}
+
+// summarize is Summarize with s's compiled network when the caller has it
+// (an import checked the schedule already), nil to compile it here.
+func summarize(s *schedule.Schedule, n *schedule.Network, at time.Time) Summary {
 	// The name as a list shows it: a schedule stored before names had a
 	// limit may have one of megabytes (every page listing it was as big).
 	name, _ := schedule.Truncate(s.Name, schedule.MaxName)
 	sum := Summary{Name: name, Activities: len(s.Activities), Relationships: len(s.Relationships), Updated: at.UTC().Truncate(time.Millisecond)}
-	n, err := schedule.Compile(s)
-	if err != nil {
-		sum.FinishError = err.Error()
-		return sum
+	if n == nil {
+		var err error
+		if n, err = schedule.Compile(s); err != nil {
+			sum.FinishError = err.Error()
+			return sum
+		}
 	}
 	res := n.Compute()
 	sum.Finish = res.ProjectDuration

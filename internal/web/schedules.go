@@ -199,7 +199,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 	}
 	sc := read.Schedule
 	replace := r.FormValue("replace") != ""
-	if err := s.stores.Import(r.Context(), id, sc, replace, nil); err != nil {
+	if err := s.stores.ImportChecked(r.Context(), id, sc, read.Network, replace, nil); err != nil {
 		refuse("Import of %s refused: %v", name, err)
 		return
 	}
