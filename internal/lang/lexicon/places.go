@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -129,6 +130,20 @@ func keys(m map[string]int) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// levelSingular is each of LevelPlurals' singular.
+var levelSingular = map[string]string{"levels": "level", "lvls": "lvl", "floors": "floor", "flrs": "flr", "storeys": "storey", "stories": "story"}
+
+// LevelSingulars lists each level plural and its singular, each followed by
+// suffix, as strings.NewReplacer takes them: "levels ", "level ", ….
+func LevelSingulars(suffix string) []string {
+	var out []string
+	for _, p := range LevelPlurals {
+		out = append(out, p+suffix, levelSingular[p]+suffix)
 	}
 	return out
 }
