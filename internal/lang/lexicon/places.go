@@ -60,11 +60,22 @@ func (p Place) Token() string {
 // "storey 2", "fl 2") or written glued to it ("L2", "lvl2", "storey2").
 // British storey and American story are both here. On their own they stay
 // ordinary words.
-var LevelWords = []string{"level", "lvl", "lv", "l", "floor", "flr", "fl", "storey", "story"}
+var LevelWords = append(slices.Clip(LevelNouns), LevelAbbreviations...)
+
+// LevelNouns are the level words written out, LevelAbbreviations the short
+// ones ("l" is read glued to its number or after a level word).
+var (
+	LevelNouns         = []string{"level", "floor", "storey", "story"}
+	LevelAbbreviations = []string{"lvl", "lv", "flr", "fl", "l"}
+)
 
 // LevelPlurals are the plurals of LevelWords planners write ("levels 2 to
-// 4", "all floors", "both storeys", "upper stories").
-var LevelPlurals = []string{"levels", "lvls", "floors", "flrs", "storeys", "stories"}
+// 4", "all floors", "both storeys", "upper stories"); LevelNounPlurals
+// those of LevelNouns.
+var (
+	LevelNounPlurals = []string{"levels", "floors", "storeys", "stories"}
+	LevelPlurals     = append(slices.Clip(LevelNounPlurals), "lvls", "flrs")
+)
 
 // placeKinds are the kinds named by a word and a number or a letter:
 // "zone 3", "Zone B", "block C", "building 2", "gridline 4", "phase 1".
