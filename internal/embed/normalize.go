@@ -39,8 +39,12 @@ import (
 //     pour → concrete, reinforcement → rebar, elevator → lift, and MEP
 //     expands to mechanical, electrical and plumbing.
 //
-// Every token is non-empty and has no spaces. Changing Normalize changes the
-// local embedder's vectors: bump localName when it does.
+// The level words, trade phrases and synonyms are the lexicon's
+// (internal/lang/lexicon); other place kinds (zones, blocks…) stay words.
+//
+// Every token is non-empty and has no spaces. Changing Normalize (or the
+// lexicon tables it reads) changes the local embedder's vectors: bump
+// localName when it does.
 func Normalize(text string) []string {
 	words := tokenize(text)
 	out := make([]string, 0, len(words)+2)
