@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 )
 
 // DefaultLocalDimensions is the size of Local's vectors when NewLocal is
@@ -47,25 +49,9 @@ var probeScale = float32(1 / math.Sqrt(probes))
 // probeSalt derives a feature's next probe from its hash.
 const probeSalt = 0x9e3779b97f4a7c15
 
-// umbrellas tag a canonical trade token with the umbrella terms planners use
-// for a group of trades: "fit-out" or "finishes" for painting, "services"
-// (MEP) for sprinklers, "envelope" for windows. A tag is hashed like the word
-// itself, so the query "second floor fit-out" meets "Painting Level 2".
-var umbrellas = invert([]group{
-	// Building services (MEP). The example schedules close sprinkler
-	// pipework up under the MEP rough-in inspection, so fire protection
-	// counts as a service.
-	{"service", []string{"electrical", "plumbing", "mechanical", "hvac", "sprinkler"}},
-	{"fit_out", []string{"drywall", "ceiling", "joinery", "door", "fixture", "paint", "tile", "flooring"}},
-	{"finish", []string{"paint", "tile", "flooring"}},
-	{"envelope", []string{"facade", "window", "glazing", "waterproofing", "curtain"}},
-	{"foundation", []string{"pile", "footing"}},
-	{"structure", []string{"formwork", "rebar", "concrete"}},
-	// Site establishment: the temporary facilities go up at set-up.
-	{"setup", []string{"mobilisation", "hoarding", "welfare", "temporary"}},
-	// External works: a package of its own in most schedules.
-	{"external_works", []string{"paving", "landscaping", "planting", "kerb", "fencing"}},
-})
+// umbrellas tag a canonical trade token with its umbrella terms (see
+// lexicon.Umbrellas). A tag is hashed like the word itself.
+var umbrellas = lexicon.Invert(lexicon.Umbrellas)
 
 // Local is a deterministic embedder that needs no model and no network:
 // feature hashing of Normalize's tokens, their bigrams and their character

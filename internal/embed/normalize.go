@@ -1,10 +1,13 @@
 package embed
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 )
 
 // Normalize turns text into the canonical tokens the local embedder hashes.
@@ -36,8 +39,12 @@ import (
 //     pour → concrete, reinforcement → rebar, elevator → lift, and MEP
 //     expands to mechanical, electrical and plumbing.
 //
-// Every token is non-empty and has no spaces. Changing Normalize changes the
-// local embedder's vectors: bump localName when it does.
+// The level words, trade phrases and synonyms are the lexicon's
+// (internal/lang/lexicon); other place kinds (zones, blocks…) stay words.
+//
+// Every token is non-empty and has no spaces. Changing Normalize (or the
+// lexicon tables it reads) changes the local embedder's vectors: bump
+// localName when it does.
 func Normalize(text string) []string {
 	words := tokenize(text)
 	out := make([]string, 0, len(words)+2)
@@ -127,135 +134,31 @@ func fold(r rune) rune {
 	return r
 }
 
-// levelWords name a floor when a number follows them ("level 2", "L 2",
-// "storey 2"). On their own they stay ordinary words.
-var levelWords = map[string]bool{
-	"level": true, "lvl": true, "lv": true, "l": true,
-	"floor": true, "flr": true, "fl": true,
-	"storey": true, "story": true,
-}
-
-// levelPrefixes are the words written glued to the number: "L1", "lvl2".
-var levelPrefixes = []string{"level", "lvl", "lv", "l", "floor", "flr", "fl", "storey", "story"}
-
-var numberWords = map[string]int{
-	"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
-	"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-}
-
-var ordinalWords = map[string]int{
-	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
-	"sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
-}
-
 // matchLevel reports the level token at the start of ws and how many words
 // it used, or 0 words when there is none.
 func matchLevel(ws []string) (string, int) {
-	w := ws[0]
-	for _, p := range levelPrefixes {
-		if rest, ok := strings.CutPrefix(w, p); ok {
-			if n, ok := digits(rest); ok {
-				return levelToken(n), 1
-			}
-		}
-	}
-	if len(ws) < 2 {
+	n, used := lexicon.MatchLevel(ws)
+	if used == 0 {
 		return "", 0
 	}
-	if levelWords[w] {
-		if n, ok := digits(ws[1]); ok {
-			return levelToken(n), 2
-		}
-		if n, ok := numberWords[ws[1]]; ok {
-			return levelToken(n), 2
-		}
-	}
-	if levelWords[ws[1]] && ws[1] != "l" {
-		if n, ok := ordinal(w); ok {
-			return levelToken(n), 2
-		}
-	}
-	return "", 0
-}
-
-// digits parses a level number: one to three digits, leading zeros allowed.
-func digits(s string) (int, bool) {
-	if s == "" || len(s) > 3 {
-		return 0, false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return 0, false
-		}
-	}
-	n, err := strconv.Atoi(s)
-	return n, err == nil
-}
-
-// ordinal parses "third" and "3rd" (any suffix: planners write "2th").
-func ordinal(s string) (int, bool) {
-	if n, ok := ordinalWords[s]; ok {
-		return n, true
-	}
-	for _, suffix := range []string{"st", "nd", "rd", "th"} {
-		if num, ok := strings.CutSuffix(s, suffix); ok {
-			return digits(num)
-		}
-	}
-	return 0, false
+	return levelToken(n), used
 }
 
 func levelToken(n int) string { return "level_" + strconv.Itoa(n) }
 
-// phrases are multi-word trade terms, matched on lower-cased words before
-// stop words and stemming. The first word is the key.
-var phrases = map[string][]struct {
-	rest  []string
-	canon []string
-}{
-	"rough":  {{[]string{"in"}, []string{"rough_in"}}},
-	"first":  {{[]string{"fix"}, []string{"rough_in"}}},
-	"1st":    {{[]string{"fix"}, []string{"rough_in"}}},
-	"second": {{[]string{"fix"}, []string{"second_fix"}}},
-	"2nd":    {{[]string{"fix"}, []string{"second_fix"}}},
-	"fit":    {{[]string{"out"}, []string{"fit_out"}}, {[]string{"outs"}, []string{"fit_out"}}},
-	"set":    {{[]string{"up"}, []string{"setup"}}},
-	"gypsum": {{[]string{"board"}, []string{"drywall"}}, {[]string{"boards"}, []string{"drywall"}}},
-	"plaster": {
-		{[]string{"board"}, []string{"drywall"}},
-		{[]string{"boards"}, []string{"drywall"}},
-	},
-	"air": {
-		{[]string{"conditioning"}, []string{"hvac"}},
-		{[]string{"con"}, []string{"hvac"}},
-	},
-	"steel": {
-		{[]string{"fixing"}, []string{"rebar"}},
-		{[]string{"fixer"}, []string{"rebar"}},
-		{[]string{"fixers"}, []string{"rebar"}},
-	},
-	"hand":   {{[]string{"over"}, []string{"handover"}}},
-	"handed": {{[]string{"over"}, []string{"handover"}}},
-	"external": {
-		{[]string{"works"}, []string{"external_works"}},
-		{[]string{"work"}, []string{"external_works"}},
-	},
-}
+// phrases are lexicon.TradePhrases by their first word.
+var phrases = func() map[string][]lexicon.Phrase {
+	m := map[string][]lexicon.Phrase{}
+	for _, p := range lexicon.TradePhrases {
+		m[p.Words[0]] = append(m[p.Words[0]], p)
+	}
+	return m
+}()
 
 func matchPhrase(ws []string) ([]string, int) {
 	for _, p := range phrases[ws[0]] {
-		if len(ws) <= len(p.rest) {
-			continue
-		}
-		match := true
-		for j, r := range p.rest {
-			if ws[1+j] != r {
-				match = false
-				break
-			}
-		}
-		if match {
-			return p.canon, 1 + len(p.rest)
+		if len(ws) >= len(p.Words) && slices.Equal(ws[:len(p.Words)], p.Words) {
+			return p.Canonical, len(p.Words)
 		}
 	}
 	return nil, 0
@@ -310,51 +213,6 @@ func isLetters(w string) bool {
 	return true
 }
 
-// synonyms map a stemmed word to its canonical tokens. Canonical tokens are
-// the words the example schedules use most, so an unmapped document word
-// still meets a mapped query word.
-var synonyms = invert([]group{
-	{"drywall", []string{"plasterboard", "sheetrock", "gyprock", "partition"}},
-	{"hvac", []string{"ductwork", "duct", "ducting", "aircon", "ventilation"}},
-	// MEP names three trades; a query for it should meet each of them.
-	{"mechanical electrical plumbing", []string{"mep"}},
-	{"electrical", []string{"electric", "electrician"}},
-	{"plumbing", []string{"plumber"}},
-	{"fit_out", []string{"fitout"}},
-	{"roof", []string{"roofing", "rooftop"}},
-	{"concrete", []string{"pour", "poured", "pouring"}},
-	{"rebar", []string{"reinforcement", "reinforcing", "reinforced"}},
-	// Trades named by the work or by the worker.
-	{"paint", []string{"painting", "painted", "painter"}},
-	{"tile", []string{"tiling", "tiled", "tiler"}},
-	{"pile", []string{"piling"}},
-	{"facade", []string{"cladding"}},
-	{"lift", []string{"elevator"}},
-	{"waterproofing", []string{"waterproof"}},
-	{"structure", []string{"structural"}},
-	{"finish", []string{"finishing"}},
-	// Set-up, commissioning, handover.
-	{"setup", []string{"establishment"}},
-	{"mobilisation", []string{"mobilization"}},
-	{"demobilisation", []string{"demobilization"}},
-	{"commission", []string{"commissioning", "commissioned"}},
-	{"decommission", []string{"decommissioning"}},
-	{"test", []string{"testing", "tested"}},
-})
-
-// group lists the words that become canonical (one token or several,
-// separated by spaces).
-type group struct {
-	canonical string
-	words     []string
-}
-
-func invert(groups []group) map[string][]string {
-	m := map[string][]string{}
-	for _, g := range groups {
-		for _, w := range g.words {
-			m[w] = append(m[w], strings.Fields(g.canonical)...)
-		}
-	}
-	return m
-}
+// synonyms map a stemmed word to its canonical tokens (see
+// lexicon.TradeSynonyms).
+var synonyms = lexicon.Invert(lexicon.TradeSynonyms)

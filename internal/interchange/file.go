@@ -269,31 +269,3 @@ func (e *FileError) Error() string {
 }
 
 func (e *FileError) Unwrap() error { return e.Err }
-
-// exportWeek is what both calendar writers export of a (validated)
-// calendar, defaults applied: the calendar itself (never nil), the working
-// periods of each weekday (nil: not worked) and the default day's periods,
-// which a working exception without hours of its own uses.
-func exportWeek(cal *schedule.Calendar) (c *schedule.Calendar, week [7][]string, hours []string) {
-	c = cal
-	if c == nil {
-		c = &schedule.Calendar{}
-	}
-	hours = c.Hours
-	if hours == nil {
-		hours = schedule.DefaultHours
-	}
-	workdays := c.Workdays
-	if workdays == nil {
-		workdays = schedule.DefaultWorkdays
-	}
-	for _, name := range workdays {
-		d, _ := schedule.ParseWeekday(name)
-		week[d] = hours
-	}
-	for name, h := range c.DayHours {
-		d, _ := schedule.ParseWeekday(name)
-		week[d] = h
-	}
-	return c, week, hours
-}

@@ -761,11 +761,8 @@ func (p *mspdiProject) calendar(minutesPerDay float64) (*schedule.Calendar, erro
 			}
 		}
 	}
-	cal := &schedule.Calendar{}
-	dayHours := map[time.Weekday][]string{}
-	count := map[string]int{}
-	var common []string
-	for _, d := range []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday, time.Saturday, time.Sunday} {
+	var hours [7][]string
+	for _, d := range mondayFirst {
 		wd := week[d]
 		if wd == nil {
 			// Not given anywhere: MS Project's default week.
@@ -777,37 +774,18 @@ func (p *mspdiProject) calendar(minutesPerDay float64) (*schedule.Calendar, erro
 		if !isTrue(wd.DayWorking) {
 			continue
 		}
-		hours, err := mspdiHours(wd.WorkingTimes)
+		h, err := mspdiHours(wd.WorkingTimes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: WeekDay DayType %d: %w", where, d+1, err)
 		}
-		cal.Workdays = append(cal.Workdays, schedule.WeekdayNames[d])
-		dayHours[d] = hours
-		key := strings.Join(hours, ",")
-		if count[key]++; count[key] > count[strings.Join(common, ",")] {
-			common = hours
-		}
+		hours[d] = h
 	}
+	cal := &schedule.Calendar{}
+	common, minutes := foldWeek(cal, hours)
 	if len(cal.Workdays) == 0 {
 		return nil, fmt.Errorf("%s: no working days", where)
 	}
-	if !slices.Equal(common, schedule.DefaultHours) {
-		cal.Hours = common
-	}
-	for d, h := range dayHours {
-		if !slices.Equal(h, common) {
-			if cal.DayHours == nil {
-				cal.DayHours = map[string][]string{}
-			}
-			cal.DayHours[schedule.WeekdayNames[d]] = h
-		}
-	}
-	base := 0
-	for _, h := range common {
-		p, _ := schedule.ParsePeriod(h)
-		base += p.Minutes()
-	}
-	if float64(base) != minutesPerDay {
+	if float64(minutes) != minutesPerDay {
 		cal.HoursPerDay = minutesPerDay / 60
 	}
 	// Exceptions.

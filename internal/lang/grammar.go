@@ -1,9 +1,11 @@
 package lang
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -474,9 +476,12 @@ func splitAnd(toks []token, idx []int) ([]int, []int, bool) {
 	return nil, nil, false
 }
 
-var levelInName = lazyre.New(`(?i)^(?:(?:on|at|for|in|of)\s+)?(?:the\s+)?(?:(?:level|floor|storey|story|lvl)\s*(\d+)|l(\d+)|(\d+)(?:st|nd|rd|th)\s+(?:floor|level|storey)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:floor|level|storey))$`)
-
-var ordinals = map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6", "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10"}
+// levelInName is a level written in a new activity's name: "level 2", "L2",
+// "fl 2", "2nd floor", "second storey" (lexicon's level words).
+var levelInName = lazyre.New(`(?i)^(?:(?:on|at|for|in|of)\s+)?(?:the\s+)?(?:` +
+	lexicon.Pattern(lexicon.LevelNouns, slices.DeleteFunc(slices.Clone(lexicon.LevelAbbreviations), func(w string) bool { return w == "l" })) +
+	`\s*(\d+)|l(\d+)|(\d+)(?:st|nd|rd|th)\s+` + lexicon.Pattern(lexicon.LevelNouns) +
+	`|(` + lexicon.Pattern(lexicon.OrdinalWords) + `)\s+` + lexicon.Pattern(lexicon.LevelNouns) + `)$`)
 
 // newName is a new activity's name from the words left when duration and
 // placement are gone: a quoted name as written, else the words with their
@@ -516,7 +521,8 @@ func newName(t *text, idx []int) string {
 					}
 				}
 				if m[4] != "" {
-					level = ordinals[strings.ToLower(m[4])]
+					n, _ := lexicon.Ordinal(strings.ToLower(m[4]))
+					level = strconv.Itoa(n)
 				}
 				n += w - 1
 				found = true

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -182,4 +183,47 @@ func FuzzParse(f *testing.F) {
 		}
 		ParseFeedback(text, opt)
 	})
+}
+
+// TestResolveLevelSpellings: every spelling of a level the lexicon knows
+// resolves as the plain one does ("stories 1 to 3", "fl 2", "lvl 2 to 4"
+// were read as words before the resolver took its level words from it).
+func TestResolveLevelSpellings(t *testing.T) {
+	r := NewResolver(storetest.Building(t))
+	for plain, variants := range map[string][]string{
+		"painting level 2": {"painting storey 2", "painting story 2", "painting second floor", "painting 2nd storey",
+			"painting L2", "painting lvl 2", "painting fl 2", "painting flr 2", "painting lv2", "the level two painting"},
+		"suspended ceilings on levels 1 to 3": {"suspended ceilings on storeys 1 to 3", "suspended ceilings on stories 1 to 3",
+			"suspended ceilings on floors 1 through 3", "suspended ceilings on lvl 1 to 3", "suspended ceilings on fl 1 to 3",
+			"suspended ceilings on floor 1 to floor 3", "suspended ceilings on storey 1 to storey 3"},
+		"painting on levels 2 and 3": {"painting on storeys 2 and 3", "painting on stories 2 and 3", "painting on lvls 2 and 3",
+			"painting on floors 2 and 3", "painting on level 2 and fl 3", "painting on level 2 and story 3"},
+		"all painting": {"painting on every storey", "painting on all stories", "painting on each lvl", "painting on all lvls"},
+	} {
+		want := r.Resolve(Ref{Text: plain, Words: plain})
+		if want.Status != Found {
+			t.Fatalf("%q: status %d", plain, want.Status)
+		}
+		for _, v := range variants {
+			got := r.Resolve(Ref{Text: v, Words: v})
+			if got.Status != Found || !sameIDs(got.Acts, want.Acts) {
+				t.Errorf("%q: status %d with %v, want %d with %v (as %q)", v, got.Status, ids(got.Acts), want.Status, ids(want.Acts), plain)
+			}
+		}
+	}
+}
+
+func ids(acts []schedule.Activity) []string {
+	out := make([]string, len(acts))
+	for i, a := range acts {
+		out[i] = a.ID
+	}
+	return out
+}
+
+func sameIDs(a, b []schedule.Activity) bool {
+	x, y := ids(a), ids(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 )
 
@@ -214,6 +215,10 @@ var qmacros = strings.NewReplacer(
 )
 
 func qre(pattern string) *lazyre.Regexp { return re(qmacros.Replace(pattern)) }
+
+// levelGroup is a level noun, singular or plural, that a question groups by
+// ("float by storey").
+var levelGroup = lexicon.Pattern(lexicon.LevelNouns, lexicon.LevelNounPlurals)
 
 // finishRef is the project finish said as a reference ("the finish").
 var finishRef = lazyre.New(`^` + qmacros.Replace(`{FINISH}`) + `$|^(?:the )?(?:whole |overall |entire )?(?:project|job|programme|program|schedule|building)$`)
@@ -425,8 +430,8 @@ var questions = []qrule{
 	{qre(`{WHATIF} (?P<x>.+?) (?:finishes|finished) (?P<d>{DUR}) (?P<more>later|late|after it does now)`), whatIfDuration},
 
 	// Float by level or trade.
-	{qre(`(?:{WH} )?{BE}(?:the )?(?:float|slack|criticality|critical|total float|critical activities|float and criticality|criticality and float)(?: and (?:float|criticality|critical|slack))? (?:by|per|for each|across|on each|for every|of each|in each|broken down by|grouped by) (?P<g>level|levels|floor|floors|storey|storeys|trade|trades|activity type|work type|type)`), floatBy},
-	{qre(`(?:which|what) (?P<g>level|floor|storey|trade) (?:has|have|is) (?:the )?(?:least|most|lowest|highest|less|more) (?:float|slack|critical|critical activities)`), floatBy},
+	{qre(`(?:{WH} )?{BE}(?:the )?(?:float|slack|criticality|critical|total float|critical activities|float and criticality|criticality and float)(?: and (?:float|criticality|critical|slack))? (?:by|per|for each|across|on each|for every|of each|in each|broken down by|grouped by) (?P<g>` + levelGroup + `|trade|trades|activity type|work type|type)`), floatBy},
+	{qre(`(?:which|what) (?P<g>` + lexicon.Pattern(lexicon.LevelNouns) + `|trade) (?:has|have|is) (?:the )?(?:least|most|lowest|highest|less|more) (?:float|slack|critical|critical activities)`), floatBy},
 
 	// Near critical.
 	{qre(`(?:{WH} )?{BE}(?:the )?(?:near critical|nearly critical|almost critical|close to critical|close to being critical|near to critical|sub critical|near the critical path|close to the critical path)(?: (?:activities|tasks|paths|path|work|items|ones))?(?: (?:with|having|at|of)?(?: a| an)?(?: total)? ?(?:float|slack)?(?: of)? ?(?P<cmp>under|below|less than|fewer than|lower than|smaller than|within|up to|at most|of|no more than|not more than|max|maximum|<)? ?(?P<n>{NUM}(?: days| weeks| hours)?)(?: or less| or under| and under)?(?: (?:of )?(?:float|slack))?)?`), nearCritical},

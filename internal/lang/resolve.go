@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -93,9 +94,11 @@ func (r *Resolver) Vocabulary() map[string]bool { return r.names }
 
 var (
 	listSep    = lazyre.New(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
-	levelRange = lazyre.New(`\b(?:levels?|floors?|storeys?|l)\s*(\d+)\s+(?:to|through|thru|until)\s+(?:levels?\s*|l)?(\d+)\b`)
-	allLevels  = lazyre.New(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? (?:levels|floors|storeys|stories)|(?:every|each) (?:level|floor|storey))\b`)
-	bareLevel  = lazyre.New(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:(?:levels?|floors?|storeys?|lvl|l)\s*)?(\d+|one|two|three|four|five|six|seven|eight|nine|ten)(?:st|nd|rd|th)?(?:\s+(?:floor|level|storey))?$`)
+	levelRange = lazyre.New(`\b` + levelNoun + `\s*(\d+)\s+(?:to|through|thru|until)\s+(?:` + levelNoun + `\s*)?(\d+)\b`)
+	allLevels  = lazyre.New(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? ` + lexicon.Pattern(lexicon.LevelPlurals) + `|(?:every|each) ` + lexicon.Pattern(lexicon.LevelWords) + `)\b`)
+	bareLevel  = lazyre.New(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:` + levelNoun + `\s*)?(\d+|` + strings.Join(lexicon.NumberWords, "|") + `)(?:st|nd|rd|th)?(?:\s+` + lexicon.Pattern(lexicon.LevelWords) + `)?$`)
+	// levelNoun is a level word, singular or plural ("levels 2 to 4").
+	levelNoun  = lexicon.Pattern(lexicon.LevelWords, lexicon.LevelPlurals)
 	pluralHead = map[string]bool{"activities": true, "tasks": true, "items": true, "ones": true, "works": true}
 )
 
@@ -320,7 +323,7 @@ func expandLevels(p string) string {
 }
 
 var (
-	levelPlurals = strings.NewReplacer("levels ", "level ", "floors ", "floor ", "storeys ", "storey ")
+	levelPlurals = strings.NewReplacer(lexicon.LevelSingulars(" ")...)
 	quoteMarks   = strings.NewReplacer(`"`, " ", "“", " ", "”", " ")
 )
 
@@ -592,8 +595,8 @@ func TradeOf(p string) string {
 
 func isLevelWord(w string) bool {
 	switch w {
-	case "on", "at", "in", "for", "level", "levels", "floor", "floors", "storey", "lvl":
+	case "on", "at", "in", "for":
 		return true
 	}
-	return bareLevel.MatchString(w)
+	return lexicon.IsLevelWord(w) || bareLevel.MatchString(w)
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
@@ -623,7 +624,10 @@ func placeholderKind(w string) string {
 	switch strings.ToLower(w) {
 	case "trade", "work", "activity", "name", "discipline", "task":
 		return "trade"
-	case "n", "level", "lvl", "floor", "l", "number", "num", "storey", "story":
+	case "n", "number", "num":
+		return "level"
+	}
+	if lexicon.IsLevelWord(strings.ToLower(w)) {
 		return "level"
 	}
 	return ""
@@ -688,7 +692,7 @@ func (p *Preferences) Name(trade, level string) (string, bool) {
 	return name, name != ""
 }
 
-var levelPartRE = lazyre.New(`(?i)[\s\-_,]*(?:\b(?:levels?|lvl|floors?|storey|story|l)\b\s*)?[-_]?\{level\}`)
+var levelPartRE = lazyre.New(`(?i)[\s\-_,]*(?:\b` + lexicon.Pattern(lexicon.LevelWords, lexicon.LevelPlurals) + `\b\s*)?[-_]?\{level\}`)
 
 func sentenceCase(s string) string {
 	if s == "" {

@@ -358,3 +358,32 @@ func TestValidateRefusesStoredControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestNamingLevelWords: a naming pattern's level placeholder and the level
+// part a name without a level leaves out take every level word of the
+// lexicon, British and American.
+func TestNamingLevelWords(t *testing.T) {
+	for _, tc := range []struct{ pattern, stored, withLevel, without string }{
+		{"{Trade} Level {n}", "{Trade} Level {level}", "Drywall Level 2", "Drywall"},
+		{"<Trade> Storey <storey>", "{Trade} Storey {level}", "Drywall Storey 2", "Drywall"},
+		{"{trade} Story {story}", "{Trade} Story {level}", "Drywall Story 2", "Drywall"},
+		{"{Trade} Fl {fl}", "{Trade} Fl {level}", "Drywall Fl 2", "Drywall"},
+		{"{Trade} FLR-{flr}", "{Trade} FLR-{level}", "Drywall FLR-2", "Drywall"},
+		{"{Trade} Lv{lv}", "{Trade} Lv{level}", "Drywall Lv2", "Drywall"},
+		{"{TRADE} L{floor}", "{TRADE} L{level}", "DRYWALL L2", "DRYWALL"},
+		{"{Trade} - Floors {n}", "{Trade} - Floors {level}", "Drywall - Floors 2", "Drywall"},
+	} {
+		stored, err := ParseNaming(tc.pattern)
+		if err != nil || stored != tc.stored {
+			t.Errorf("ParseNaming(%q) = %q, %v; want %q", tc.pattern, stored, err, tc.stored)
+			continue
+		}
+		p := &Preferences{Naming: stored}
+		if n, _ := p.Name("drywall", "2"); n != tc.withLevel {
+			t.Errorf("%q: Name(drywall, 2) = %q, want %q", tc.pattern, n, tc.withLevel)
+		}
+		if n, _ := p.Name("drywall", ""); n != tc.without {
+			t.Errorf("%q: Name(drywall) = %q, want %q", tc.pattern, n, tc.without)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 )
 
 // Task is one request of a multi-part prompt: "delete the level 4
@@ -182,24 +183,23 @@ func subset(a, b map[string]bool) bool {
 // nameStopWords are the words of a reference that do not name work.
 var nameStopWords = map[string]bool{"the": true, "a": true, "an": true, "new": true, "newly": true, "added": true, "created": true,
 	"inserted": true, "on": true, "of": true, "in": true, "at": true, "for": true, "to": true, "and": true, "each": true, "every": true,
-	"all": true, "level": true, "levels": true, "floor": true, "floors": true, "storey": true, "story": true, "activity": true,
+	"all": true, "activity": true,
 	"activities": true, "task": true, "tasks": true, "work": true, "works": true, "its": true, "their": true, "that": true, "this": true,
 	"these": true, "those": true, "one": true, "ones": true}
 
 // contentWords are the lower-case words of s that name work: no stop
-// words, numbers or level marks ("l4").
+// words, level words ("floor", "storey"), numbers or place marks ("l4",
+// "storey4", "zone3", "gf"; see lexicon).
 func contentWords(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if nameStopWords[w] || strings.IndexFunc(w, unicode.IsLetter) < 0 || levelMark.MatchString(w) {
+		if nameStopWords[w] || lexicon.IsLevelWord(w) || strings.IndexFunc(w, unicode.IsLetter) < 0 || lexicon.IsMark(w) {
 			continue
 		}
 		out[w] = true
 	}
 	return out
 }
-
-var levelMark = regexp.MustCompile(`^(?:l|lvl|level|fl|floor)\d+$`)
 
 // CheckTasks validates tasks from a planner (an LLM's decomposition): ids
 // unique and non-empty, each with a prompt, dependencies on earlier tasks

@@ -1,0 +1,81 @@
+package interchange
+
+// The working week as both formats hold it: a period list per weekday.
+// exportWeek is what the writers start from, foldWeek what the readers end
+// with, so MSPDI and XER fold and unfold a week the same way.
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// exportWeek is what both calendar writers export of a (validated)
+// calendar, defaults applied: the calendar itself (never nil), the working
+// periods of each weekday (nil: not worked) and the default day's periods,
+// which a working exception without hours of its own uses.
+func exportWeek(cal *schedule.Calendar) (c *schedule.Calendar, week [7][]string, hours []string) {
+	c = cal
+	if c == nil {
+		c = &schedule.Calendar{}
+	}
+	hours = c.Hours
+	if hours == nil {
+		hours = schedule.DefaultHours
+	}
+	workdays := c.Workdays
+	if workdays == nil {
+		workdays = schedule.DefaultWorkdays
+	}
+	for _, name := range workdays {
+		d, _ := schedule.ParseWeekday(name)
+		week[d] = hours
+	}
+	for name, h := range c.DayHours {
+		d, _ := schedule.ParseWeekday(name)
+		week[d] = h
+	}
+	return c, week, hours
+}
+
+// mondayFirst is the order a week is folded in: on a tie between two sets
+// of hours, the one Monday's side reaches first is the common one.
+var mondayFirst = [7]time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday, time.Saturday, time.Sunday}
+
+// foldWeek is exportWeek's inverse: from the working periods of each
+// weekday (nil: not worked) it sets cal's Workdays, Hours (the periods most
+// days have, unless they are schedule.DefaultHours) and DayHours (the days
+// that differ). It returns the common periods and their minutes, from
+// which the caller decides HoursPerDay.
+func foldWeek(cal *schedule.Calendar, week [7][]string) (common []string, minutes int) {
+	count := map[string]int{}
+	for _, d := range mondayFirst {
+		h := week[d]
+		if h == nil {
+			continue
+		}
+		cal.Workdays = append(cal.Workdays, schedule.WeekdayNames[d])
+		key := strings.Join(h, ",")
+		if count[key]++; count[key] > count[strings.Join(common, ",")] {
+			common = h
+		}
+	}
+	if !slices.Equal(common, schedule.DefaultHours) {
+		cal.Hours = common
+	}
+	for d, h := range week {
+		if h != nil && !slices.Equal(h, common) {
+			if cal.DayHours == nil {
+				cal.DayHours = map[string][]string{}
+			}
+			cal.DayHours[schedule.WeekdayNames[d]] = h
+		}
+	}
+	for _, h := range common {
+		p, _ := schedule.ParsePeriod(h)
+		minutes += p.Minutes()
+	}
+	return common, minutes
+}
