@@ -1,19 +1,22 @@
 package main
 
 import (
+	"context"
+
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/spf13/cobra"
 )
 
 // temporalUIOptions: where the Temporal Web UI listens; which Temporal it
 // shows comes from the global --temporal-* flags.
 type temporalUIOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	temporal *temporalConfig
 	Listen   string
 }
 
-func newTemporalUICmd(io *streams, temporal *temporalConfig) *cobra.Command {
-	opts := &temporalUIOptions{io: io, temporal: temporal}
+func newTemporalUICmd(f *Factory, runF func(context.Context, *temporalUIOptions) error) *cobra.Command {
+	opts := &temporalUIOptions{io: f.IOStreams, temporal: f.Temporal}
 	cmd := &cobra.Command{
 		Use:   "temporal-ui",
 		Short: "Serve Temporal's Web UI for the Temporal you point at (a cluster, TLS or not)",
@@ -24,6 +27,9 @@ func newTemporalUICmd(io *streams, temporal *temporalConfig) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if liteBuild {
 				return handOff()
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
 			return temporalUIRun(cmd.Context(), opts)
 		},
