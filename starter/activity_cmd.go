@@ -51,10 +51,7 @@ func newActivityAddCmd(f *Factory, fl *editFlags, runF func(context.Context, *ac
 			if _, err := schedule.ParseDuration(a.Duration); err != nil {
 				return usagef("activity add: %v", err)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return activityAddRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, activityAddRun)
 		},
 	}
 	cmd.Flags().StringVar(&a.Name, "name", "", "activity name")
@@ -88,12 +85,13 @@ func newActivityRefCmd(f *Factory, fl *editFlags, use, short string, op func(id 
 				return err
 			}
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return opts.editRef(cmd.Context(), opts.Ref, opts.Op)
+			return cmdutil.RunOr(cmd, opts, runF, activityRefRun)
 		},
 	}
+}
+
+func activityRefRun(ctx context.Context, opts *activityRefOptions) error {
+	return opts.editRef(ctx, opts.Ref, opts.Op)
 }
 
 type activityListOptions struct{ editEnv }
@@ -106,10 +104,7 @@ func newActivityListCmd(f *Factory, fl *editFlags, runF func(context.Context, *a
 			if err := fl.into(&opts.editEnv); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return activityListRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, activityListRun)
 		},
 	}
 }
@@ -144,10 +139,7 @@ func newActivityShowCmd(f *Factory, fl *editFlags, runF func(context.Context, *a
 				return err
 			}
 			opts.Ref = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return activityShowRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, activityShowRun)
 		},
 	}
 }

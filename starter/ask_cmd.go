@@ -88,10 +88,7 @@ func newAskCmd(f *Factory, runF func(context.Context, *askOptions) error) *cobra
 			if (opts.File == "") == (opts.Schedule == "") {
 				return usagef("ask: give one of --file and --schedule")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return askRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, askRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")

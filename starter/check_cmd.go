@@ -76,10 +76,7 @@ func newCheckCmd(f *Factory, runF func(context.Context, *checkOptions) error) *c
 			if err := opts.Limits.Validate(); err != nil {
 				return usagef("check: %v", err)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return checkRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, checkRun)
 		},
 	}
 	fs := cmd.Flags()

@@ -83,10 +83,8 @@ func newDemoCmd(f *Factory, runF func(context.Context, *demoOptions) error) *cob
 			if liteBuild {
 				return handOff()
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return demoRun(cmd.Context(), opts)
+			warnOldAddress(cmd, opts.io)
+			return cmdutil.RunOr(cmd, opts, runF, demoRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.File, "file", opts.File, "the schedule the demo works on")

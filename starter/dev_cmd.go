@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
@@ -41,10 +42,8 @@ func newDevCmd(f *Factory, runF func(context.Context, *devOptions) error) *cobra
 			if liteBuild {
 				return handOff()
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return devRun(cmd.Context(), opts)
+			warnOldAddress(cmd, opts.io)
+			return cmdutil.RunOr(cmd, opts, runF, devRun)
 		},
 	}
 	bindServerFlags(cmd, opts)
@@ -53,13 +52,22 @@ func newDevCmd(f *Factory, runF func(context.Context, *devOptions) error) *cobra
 }
 
 // bindServerFlags binds what dev and demo serve on: --listen (with the
-// old --address, hidden and deprecated, so scripts keep working),
+// old --address, hidden and deprecated, so scripts keep working: see
+// warnOldAddress),
 // --ui-address and the web app's --web-* flags.
 func bindServerFlags(cmd *cobra.Command, opts *devOptions) {
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Listen, "listen", config.DefaultTemporalAddress, "address the dev server's Temporal frontend listens on (loopback); clients reach it with --temporal-address")
 	fs.StringVar(&opts.Listen, "address", config.DefaultTemporalAddress, "old name of --listen")
-	_ = fs.MarkDeprecated("address", "use --listen (--temporal-address is where clients connect)")
+	_ = fs.MarkHidden("address")
 	fs.StringVar(&opts.UIAddress, "ui-address", "127.0.0.1:8233", `Web UI address (loopback), or "-" for none`)
 	opts.Web.bind(cmd, "web-")
+}
+
+// warnOldAddress says on stderr that --address is now --listen (cobra's
+// own deprecation notice would go to stdout).
+func warnOldAddress(cmd *cobra.Command, io *cmdutil.IOStreams) {
+	if cmd.Flags().Changed("address") {
+		fmt.Fprintln(io.ErrOut, "warning: --address is deprecated: use --listen (--temporal-address is where clients connect)")
+	}
 }

@@ -45,10 +45,7 @@ func newDispatchCancelCmd(f *Factory, runF func(context.Context, *dispatchCancel
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return dispatchCancelRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, dispatchCancelRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.RunID, "run", "", "the run to cancel (default: the latest)")
@@ -101,10 +98,7 @@ func newDispatchListCmd(f *Factory, runF func(context.Context, *dispatchListOpti
 			"accepted, rejected, cancelled, timed_out or failed — or the stage of an open one.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return dispatchListRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, dispatchListRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "only this schedule's dispatches")
@@ -159,10 +153,7 @@ func newDispatchShowCmd(f *Factory, runF func(context.Context, *dispatchShowOpti
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return dispatchShowRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, dispatchShowRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.RunID, "run", "", "the run to show (default: the latest)")

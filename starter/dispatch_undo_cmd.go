@@ -30,10 +30,7 @@ func newDispatchUndoCmd(f *Factory, runF func(context.Context, *dispatchUndoOpti
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return dispatchUndoRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, dispatchUndoRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.RunID, "run", "", "the dispatch run to undo (default: the latest)")

@@ -52,10 +52,7 @@ func newExportCmd(f *Factory, runF func(context.Context, *exportOptions) error) 
 			if _, err := interchange.ParseFormat(opts.Format); err != nil || opts.Format == "xml" {
 				return usagef("export: --format %q: want json, mspdi or xer", opts.Format)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return exportRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, exportRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")

@@ -43,10 +43,7 @@ func newImportCmd(f *Factory, runF func(context.Context, *importOptions) error) 
 			if err := store.CheckScheduleID(opts.Schedule); err != nil {
 				return usagef("import: --schedule: %v", err)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return importRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, importRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "id to store the schedule under (letters, digits, '.', '_' and '-')")

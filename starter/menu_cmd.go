@@ -33,10 +33,7 @@ func newMenuCmd(f *Factory, runF func(context.Context, *menuOptions) error) *cob
 			if opts.Schedule == "" {
 				return usagef("menu: --schedule is required")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return menuRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, menuRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")

@@ -62,10 +62,7 @@ func newPlanCmd(f *Factory, runF func(context.Context, *planOptions) error) *cob
 			if err := checkPlanText(opts); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return planRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, planRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.File, "file", "", "schedule file (.json, .xml MSPDI, .xer)")

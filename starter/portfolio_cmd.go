@@ -53,10 +53,7 @@ func newPortfolioSetCmd(f *Factory, runF func(context.Context, *portfolioSetOpti
 				return usagef("portfolio set: %v", err)
 			}
 			opts.Portfolio = pf
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return portfolioSetRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, portfolioSetRun)
 		},
 	}
 }
@@ -93,10 +90,7 @@ func newPortfolioShowCmd(f *Factory, runF func(context.Context, *portfolioShowOp
 			if len(args) == 1 {
 				opts.Name = args[0]
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return portfolioShowRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, portfolioShowRun)
 		},
 	}
 	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print {"portfolios": [{"name", "schedules"}]}`)
@@ -143,10 +137,7 @@ func newPortfolioDeleteCmd(f *Factory, runF func(context.Context, *portfolioDele
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return portfolioDeleteRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, portfolioDeleteRun)
 		},
 	}
 }
@@ -173,10 +164,7 @@ func newPortfolioStatusCmd(f *Factory, runF func(context.Context, *portfolioStat
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return portfolioStatusRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, portfolioStatusRun)
 		},
 	}
 	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, "print the PortfolioStatus as JSON")
@@ -225,10 +213,7 @@ func newPortfolioReviewCmd(f *Factory, runF func(context.Context, *portfolioRevi
 			if opts.Feedback != "" && opts.Decision != workflows.DecisionReject {
 				return usagef("portfolio review: --feedback goes with reject")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return portfolioReviewRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, portfolioReviewRun)
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Schedules, "schedule", nil, "decide only these schedules (repeatable or a,b; default: every one awaiting review)")

@@ -61,10 +61,7 @@ func newPrefsShowCmd(f *Factory, runF func(context.Context, *prefsShowOptions) e
 			if opts.Schedule == "" {
 				return usagef("prefs show: --schedule is required")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return prefsShowRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, prefsShowRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")
@@ -125,10 +122,7 @@ func newPrefsSetCmd(f *Factory, runF func(context.Context, *prefsSetOptions) err
 					return usagef("prefs set: %v", err)
 				}
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return prefsSetRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, prefsSetRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")

@@ -49,7 +49,7 @@ type promptOptions struct {
 	// signal.NotifyContext), where a read of standard input alone would
 	// block on.
 	ctx context.Context
-	// portfolio: --schedules/--portfolio and their flags (portfolio_cmd.go).
+	// portfolio: --schedules/--portfolio and their flags (prompt_portfolio.go).
 	portfolio portfolioOptions
 }
 

@@ -44,10 +44,7 @@ func newRelationshipAddCmd(f *Factory, fl *editFlags, runF func(context.Context,
 			if opts.From == "" || opts.To == "" {
 				return usagef("relationship add: --from and --to are required")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return relationshipAddRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, relationshipAddRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.From, "from", "", "predecessor")
@@ -96,12 +93,13 @@ func newRelationshipDeleteCmd(f *Factory, fl *editFlags, runF func(context.Conte
 				return err
 			}
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return opts.edit(cmd.Context(), schedule.RemoveRelationship(opts.ID))
+			return cmdutil.RunOr(cmd, opts, runF, relationshipDeleteRun)
 		},
 	}
+}
+
+func relationshipDeleteRun(ctx context.Context, opts *relationshipDeleteOptions) error {
+	return opts.edit(ctx, schedule.RemoveRelationship(opts.ID))
 }
 
 type relationshipListOptions struct{ editEnv }
@@ -114,10 +112,7 @@ func newRelationshipListCmd(f *Factory, fl *editFlags, runF func(context.Context
 			if err := fl.into(&opts.editEnv); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return relationshipListRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, relationshipListRun)
 		},
 	}
 }

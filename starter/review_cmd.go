@@ -64,10 +64,7 @@ func newReviewCmd(f *Factory, runF func(context.Context, *reviewOptions) error) 
 			if opts.Decision == workflows.DecisionBack && opts.Round == 1 {
 				return usagef("review: back: round 1 has no previous round to go back to")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return reviewRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, reviewRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Feedback, "feedback", "", "with reject: what to change in the next round")
@@ -127,10 +124,7 @@ func newClarifyCmd(f *Factory, runF func(context.Context, *clarifyOptions) error
 			if err := dispatches.CheckText("answer", opts.Answer); err != nil {
 				return usagef("clarify: %v", err)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return clarifyRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, clarifyRun)
 		},
 	}
 }

@@ -54,10 +54,7 @@ func newScheduleCmd(f *Factory, runF func(context.Context, *scheduleOptions) err
 			if err := cmdutil.CheckFormat(cmd, "schedule"); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return scheduleRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, scheduleRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
@@ -136,10 +133,7 @@ func newScheduleDeleteCmd(f *Factory, runF func(context.Context, *deleteOptions)
 			if !cmd.Flags().Changed("schedule") && len(args) == 0 {
 				return usagef("schedule delete: which schedule? give its id")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return deleteRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, deleteRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (or give it as the argument)")
@@ -232,10 +226,7 @@ func newScheduleListCmd(f *Factory, runF func(context.Context, *listOptions) err
 			"finish, when last written): no schedule is loaded or computed, whatever their size.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return listRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, listRun)
 		},
 	}
 	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print {"schedules": [{"id", "name", "activities", "relationships", "finish", "finish_date", "updated"}]}`)

@@ -50,10 +50,7 @@ func newSearchCmd(f *Factory, runF func(context.Context, *searchOptions) error) 
 			if opts.K < 1 {
 				return usagef("search: -k must be at least 1")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return searchRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, searchRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")

@@ -3,8 +3,9 @@ package main
 import (
 	"context"
 
-	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // temporalUIOptions: where the Temporal Web UI listens; which Temporal it
@@ -28,10 +29,7 @@ func newTemporalUICmd(f *Factory, runF func(context.Context, *temporalUIOptions)
 			if liteBuild {
 				return handOff()
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return temporalUIRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, temporalUIRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:8333", "Web UI address (loopback)")

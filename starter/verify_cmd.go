@@ -44,10 +44,7 @@ func newVerifyCmd(f *Factory, runF func(context.Context, *verifyOptions) error) 
 			if opts.Schedule == "" {
 				return usagef("verify: --schedule is required")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return verifyRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, verifyRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")

@@ -69,10 +69,7 @@ func newWebCmd(f *Factory, runF func(context.Context, *webCmdOptions) error) *co
 					opts.TemporalUI = "http://127.0.0.1:8233" // `autoscheduler dev`'s Web UI
 				}
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return webRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, webRun)
 		},
 	}
 	opts.bind(cmd, "")

@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,4 +95,14 @@ func orList(xs []string) string {
 		return strings.Join(xs, "")
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
+
+// RunOr ends a command's RunE once its flags are checked: runF when one
+// was given (tests check flag parsing through it), else run, the
+// command's own xRun, with the command's context.
+func RunOr[O any](cmd *cobra.Command, opts *O, runF, run func(context.Context, *O) error) error {
+	if runF != nil {
+		return runF(cmd.Context(), opts)
+	}
+	return run(cmd.Context(), opts)
 }
