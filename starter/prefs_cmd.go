@@ -70,15 +70,11 @@ func newPrefsShowCmd(f *Factory, runF func(context.Context, *prefsShowOptions) e
 }
 
 func prefsShowRun(ctx context.Context, opts *prefsShowOptions) error {
-	c, err := opts.stores.Open(ctx)
+	c, p, err := openPrefs(ctx, opts.stores, opts.Schedule)
 	if err != nil {
 		return err
 	}
 	defer c.Close(ctx)
-	p, err := c.Preferences(ctx, opts.Schedule)
-	if err != nil {
-		return prefsError(opts.Schedule, err)
-	}
 	if v, ok, err := c.VectorPreferences(ctx, opts.Schedule); err == nil && ok && !prefs.Equal(v, p) {
 		fmt.Fprintln(opts.io.ErrOut, "warning: the vector store's copy of these preferences differs (a write cut short): `prefs set` with any key rewrites both")
 	}
@@ -148,15 +144,11 @@ func prefsSetRun(ctx context.Context, opts *prefsSetOptions) error {
 			return fmt.Errorf("prefs set --remember: nothing saved: %s", strings.Join(out.Notes, "; "))
 		}
 	}
-	c, err := opts.stores.Open(ctx)
+	c, p, err := openPrefs(ctx, opts.stores, opts.Schedule)
 	if err != nil {
 		return err
 	}
 	defer c.Close(ctx)
-	p, err := c.Preferences(ctx, opts.Schedule)
-	if err != nil {
-		return prefsError(opts.Schedule, err)
-	}
 	for _, a := range opts.Args {
 		if err := prefs.SetArg(&p, a); err != nil {
 			return usagef("prefs set: %v", err)
@@ -182,6 +174,21 @@ func prefsSetRun(ctx context.Context, opts *prefsSetOptions) error {
 		}
 	}
 	return printPrefs(opts.io, out, opts.JSON)
+}
+
+// openPrefs opens the stores and reads a schedule's preferences; the
+// caller closes c.
+func openPrefs(ctx context.Context, stores *config.Stores, scheduleID string) (*store.Coordinator, prefs.Preferences, error) {
+	c, err := stores.Open(ctx)
+	if err != nil {
+		return nil, prefs.Preferences{}, err
+	}
+	p, err := c.Preferences(ctx, scheduleID)
+	if err != nil {
+		c.Close(ctx)
+		return nil, prefs.Preferences{}, prefsError(scheduleID, err)
+	}
+	return c, p, nil
 }
 
 // prefsError says plainly that a schedule is not stored.
