@@ -11,6 +11,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/starter/riskcmd"
 )
 
 // errParsed stops a command after runF has seen its options.
@@ -77,8 +78,8 @@ func TestFlagsReachOptions(t *testing.T) {
 	}
 }
 
-// TestOutputFlags: --json and --format json are the same for plan and
-// schedule; plan's --format is hidden.
+// TestOutputFlags: --json and --format json are the same for plan,
+// schedule and risk; plan's --format is hidden.
 func TestOutputFlags(t *testing.T) {
 	for _, args := range [][]string{{"--json"}, {"--format", "json"}} {
 		f := testFactory()
@@ -92,6 +93,12 @@ func TestOutputFlags(t *testing.T) {
 		cmd = newScheduleCmd(f, func(_ context.Context, o *scheduleOptions) error { sched = o; return errParsed })
 		if _, err := parse(t, f, cmd, append([]string{"schedule", "--file", "x.json"}, args...)...); err != errParsed || sched.Format != "json" {
 			t.Errorf("schedule %q: %v %+v", args, err, sched)
+		}
+		f = testFactory()
+		var risk *riskcmd.Options
+		cmd = riskcmd.New(f.IOStreams.Out, f.IOStreams.ErrOut, nil, func(_ context.Context, o *riskcmd.Options) error { risk = o; return errParsed })
+		if _, err := parse(t, f, cmd, append([]string{"risk", "--file", "x.json"}, args...)...); err != errParsed || risk.Format != "json" {
+			t.Errorf("risk %q: %v %+v", args, err, risk)
 		}
 	}
 	if flag := newPlanCmd(testFactory(), nil).Flags().Lookup("format"); flag == nil || !flag.Hidden {

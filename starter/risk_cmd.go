@@ -14,5 +14,5 @@ import (
 func newRiskCmd(f *Factory) *cobra.Command {
 	return riskcmd.New(f.IOStreams.Out, f.IOStreams.ErrOut, func(ctx context.Context, id string) (*schedule.Schedule, error) {
 		return loadStoredSchedule(ctx, f.Stores, id)
-	})
+	}, nil)
 }

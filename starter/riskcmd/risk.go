@@ -41,8 +41,9 @@ type Options struct {
 }
 
 // New builds the command; it writes to out and errOut and reads stored
-// schedules with loadStored.
-func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) (*schedule.Schedule, error)) *cobra.Command {
+// schedules with loadStored. runF, when set, runs instead of Run once the
+// flags are checked (tests).
+func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) (*schedule.Schedule, error), runF func(context.Context, *Options) error) *cobra.Command {
 	opts := &Options{Out: out, ErrOut: errOut, LoadStored: loadStored}
 	cmd := &cobra.Command{
 		Use:   "risk (--file FILE | --schedule ID) [--iterations N] [--seed N] [--format table|json|html] [--correlate trade]",
@@ -97,7 +98,7 @@ func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) 
 			if opts.Workers < 0 {
 				return cmdutil.Usagef("risk: --workers %d: want 0 (every core) or more", opts.Workers)
 			}
-			return Run(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, Run)
 		},
 	}
 	f := cmd.Flags()
