@@ -9,13 +9,13 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // askOptions are the flags of `autoscheduler ask`.
 type askOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	stores   *config.Stores
 	planning *config.Planning
 	Question string
@@ -70,8 +70,8 @@ CPM report's critical_path order).
 Exit status: 0 when answered (including "which one do you mean?" and the list of forms),
 1 on an error (an unknown schedule, a file that cannot be read), 2 on a usage error.`
 
-func newAskCmd(io *streams, stores *config.Stores, planning *config.Planning) *cobra.Command {
-	opts := &askOptions{io: io, stores: stores, planning: planning}
+func newAskCmd(f *Factory, runF func(context.Context, *askOptions) error) *cobra.Command {
+	opts := &askOptions{io: f.IOStreams, stores: f.Stores, planning: f.Planning}
 	cmd := &cobra.Command{
 		Use:   `ask "QUESTION" (--file FILE | --schedule ID) [--json]`,
 		Short: "Ask a question about a schedule (critical path, drivers, float, what-if)",
@@ -88,12 +88,12 @@ func newAskCmd(io *streams, stores *config.Stores, planning *config.Planning) *c
 			if (opts.File == "") == (opts.Schedule == "") {
 				return usagef("ask: give one of --file and --schedule")
 			}
-			return askRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, askRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print {"answer": "...", "activities": [...]}`)
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print {"answer": "...", "activities": [...]}`)
 	return cmd
 }
 
@@ -135,27 +135,11 @@ func askerFor(planning *config.Planning) (*scope.Asker, error) {
 	return nil, nil
 }
 
-// loadView reads a schedule file or a stored schedule and computes CPM.
-func loadView(ctx context.Context, stores *config.Stores, file, scheduleID string) (*insight.View, error) {
-	if file != "" {
-		s, net, err := interchange.Load(file)
-		if err != nil {
-			return nil, err
-		}
-		return insight.NewOf(s, net.Compute())
-	}
-	s, err := loadStoredSchedule(ctx, stores, scheduleID)
-	if err != nil {
-		return nil, err
-	}
-	return insight.New(s)
-}
-
 // printAnswer prints an offline answer: its words, or with asJSON exactly
 // {"answer": "...", "activities": [...]}.
-func printAnswer(io *streams, asJSON bool, ans insight.Answer) error {
+func printAnswer(io *cmdutil.IOStreams, asJSON bool, ans insight.Answer) error {
 	if asJSON {
-		return writeJSON(io.Out, ans)
+		return cmdutil.WriteJSON(io.Out, ans)
 	}
 	_, err := fmt.Fprintln(io.Out, ans.Answer)
 	return err

@@ -10,11 +10,12 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // checkOptions are the flags of `autoscheduler check`.
 type checkOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	stores   *config.Stores
 	File     string
 	Schedule string
@@ -30,8 +31,8 @@ type checkOutput struct {
 // checkShownOffenders is how many offenders a row of the table lists.
 const checkShownOffenders = 5
 
-func newCheckCmd(io *streams, stores *config.Stores) *cobra.Command {
-	opts := &checkOptions{io: io, stores: stores, Limits: insight.DefaultThresholds()}
+func newCheckCmd(f *Factory, runF func(context.Context, *checkOptions) error) *cobra.Command {
+	opts := &checkOptions{io: f.IOStreams, stores: f.Stores, Limits: insight.DefaultThresholds()}
 	var notApplicable strings.Builder
 	for _, p := range insight.NotApplicable {
 		fmt.Fprintf(&notApplicable, "  %2d %s: %s.\n", p.Point, p.Name, p.Reason)
@@ -75,26 +76,26 @@ func newCheckCmd(io *streams, stores *config.Stores) *cobra.Command {
 			if err := opts.Limits.Validate(); err != nil {
 				return usagef("check: %v", err)
 			}
-			return checkRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, checkRun)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
-	f.StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
-	f.BoolVar(&opts.JSON, "json", false, `print {"checks": [{"id", "name", "passed", "count", "threshold", "offenders"}]}`)
+	fs := cmd.Flags()
+	fs.StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
+	fs.StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
+	cmdutil.AddJSONFlag(fs, &opts.JSON, `print {"checks": [{"id", "name", "passed", "count", "threshold", "offenders"}]}`)
 	l := &opts.Limits
-	f.Float64Var(&l.MissingLogicPct, "max-missing-logic", l.MissingLogicPct, "most activities missing a predecessor or successor, in %")
-	f.IntVar(&l.MaxLeads, "max-leads", l.MaxLeads, "most relationships with a negative lag")
-	f.Float64Var(&l.LagsPct, "max-lags", l.LagsPct, "most relationships with a positive lag, in %")
-	f.Float64Var(&l.MinFSPct, "min-fs", l.MinFSPct, "least share of finish-to-start relationships, in %")
-	f.Float64Var(&l.HighFloatDays, "high-float", l.HighFloatDays, "total float over this many working days is high")
-	f.Float64Var(&l.HighFloatPct, "max-high-float", l.HighFloatPct, "most activities with high float, in %")
-	f.IntVar(&l.MaxNegativeFloat, "max-negative-float", l.MaxNegativeFloat, "most activities with negative float")
-	f.Float64Var(&l.HighDurationDays, "high-duration", l.HighDurationDays, "a duration over this many working days is high")
-	f.Float64Var(&l.HighDurationPct, "max-high-duration", l.HighDurationPct, "most activities with a high duration, in %")
-	f.Float64Var(&l.CriticalPathDelay, "critical-path-delay", l.CriticalPathDelay, "working days the critical path test adds to a critical task")
-	f.IntVar(&l.MaxRedundantLinks, "max-redundant", l.MaxRedundantLinks, "most redundant links")
-	f.Float64Var(&l.MaxDanglingPct, "max-dangling", l.MaxDanglingPct, "most activities with a dangling start (and, apart, finish), in %")
+	fs.Float64Var(&l.MissingLogicPct, "max-missing-logic", l.MissingLogicPct, "most activities missing a predecessor or successor, in %")
+	fs.IntVar(&l.MaxLeads, "max-leads", l.MaxLeads, "most relationships with a negative lag")
+	fs.Float64Var(&l.LagsPct, "max-lags", l.LagsPct, "most relationships with a positive lag, in %")
+	fs.Float64Var(&l.MinFSPct, "min-fs", l.MinFSPct, "least share of finish-to-start relationships, in %")
+	fs.Float64Var(&l.HighFloatDays, "high-float", l.HighFloatDays, "total float over this many working days is high")
+	fs.Float64Var(&l.HighFloatPct, "max-high-float", l.HighFloatPct, "most activities with high float, in %")
+	fs.IntVar(&l.MaxNegativeFloat, "max-negative-float", l.MaxNegativeFloat, "most activities with negative float")
+	fs.Float64Var(&l.HighDurationDays, "high-duration", l.HighDurationDays, "a duration over this many working days is high")
+	fs.Float64Var(&l.HighDurationPct, "max-high-duration", l.HighDurationPct, "most activities with a high duration, in %")
+	fs.Float64Var(&l.CriticalPathDelay, "critical-path-delay", l.CriticalPathDelay, "working days the critical path test adds to a critical task")
+	fs.IntVar(&l.MaxRedundantLinks, "max-redundant", l.MaxRedundantLinks, "most redundant links")
+	fs.Float64Var(&l.MaxDanglingPct, "max-dangling", l.MaxDanglingPct, "most activities with a dangling start (and, apart, finish), in %")
 	return cmd
 }
 
@@ -115,7 +116,7 @@ func checkRun(ctx context.Context, opts *checkOptions) error {
 		return err
 	}
 	if opts.JSON {
-		err = writeJSON(opts.io.Out, checkOutput{Checks: results})
+		err = cmdutil.WriteJSON(opts.io.Out, checkOutput{Checks: results})
 	} else {
 		err = writeCheckTable(opts.io, v, results)
 	}
@@ -130,7 +131,7 @@ func checkRun(ctx context.Context, opts *checkOptions) error {
 
 // writeCheckTable prints the readable report: one row per check with
 // PASS/FAIL, the count, the threshold and the first offenders.
-func writeCheckTable(io *streams, v *insight.View, results []insight.CheckResult) error {
+func writeCheckTable(io *cmdutil.IOStreams, v *insight.View, results []insight.CheckResult) error {
 	w := io.Out
 	title := "the schedule"
 	if v.S.Name != "" {

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -61,10 +61,16 @@ var demoSteps = []demoStep{
 
 const demoSchedule = "building"
 
-func newDemoCmd(io *streams, stores *config.Stores, planning *config.Planning) *cobra.Command {
-	opts := &devOptions{io: io, stores: stores, planning: planning}
-	var exit bool
-	file := "examples/building.json"
+// demoOptions are the flags of `autoscheduler demo`: dev's, the schedule
+// file and whether to stop when done.
+type demoOptions struct {
+	devOptions
+	File string
+	Exit bool
+}
+
+func newDemoCmd(f *Factory, runF func(context.Context, *demoOptions) error) *cobra.Command {
+	opts := &demoOptions{devOptions: devOptions{io: f.IOStreams, stores: f.Stores, planning: f.Planning}, File: "examples/building.json"}
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the durable dispatch end to end on the example building, then keep the Web UI up",
@@ -77,18 +83,18 @@ func newDemoCmd(io *streams, stores *config.Stores, planning *config.Planning) *
 			if liteBuild {
 				return handOff()
 			}
-			return demoRun(cmd.Context(), opts, file, exit)
+			warnOldAddress(cmd, opts.io)
+			return cmdutil.RunOr(cmd, opts, runF, demoRun)
 		},
 	}
-	cmd.Flags().StringVar(&file, "file", file, "the schedule the demo works on")
-	cmd.Flags().StringVar(&opts.Address, "address", "127.0.0.1:7233", "Temporal frontend address (loopback)")
-	cmd.Flags().StringVar(&opts.UIAddress, "ui-address", "127.0.0.1:8233", `Web UI address (loopback), or "-" for none`)
-	cmd.Flags().BoolVar(&exit, "exit", false, "stop when the demo is done instead of keeping the Web UI up")
-	opts.Web.bind(cmd, "web-")
+	cmd.Flags().StringVar(&opts.File, "file", opts.File, "the schedule the demo works on")
+	bindServerFlags(cmd, &opts.devOptions)
+	cmd.Flags().BoolVar(&opts.Exit, "exit", false, "stop when the demo is done instead of keeping the Web UI up")
 	return cmd
 }
 
-func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) error {
+func demoRun(ctx context.Context, demo *demoOptions) error {
+	opts, file, exit := &demo.devOptions, demo.File, demo.Exit
 	dir := filepath.Dir(opts.stores.DBPath)
 	if opts.stores.DBPath == "" {
 		data, err := opts.stores.DataPath()
@@ -115,10 +121,10 @@ func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) erro
 	}
 	out := opts.io.Out
 	fmt.Fprintf(out, "== Importing %s\n", file)
-	if err := importRun(ctx, &importOptions{io: &streams{Out: out, ErrOut: out}, stores: &demoStores, File: file, Schedule: demoSchedule}); err != nil {
+	if err := importRun(ctx, &importOptions{io: &cmdutil.IOStreams{Out: out, ErrOut: out}, stores: &demoStores, File: file, Schedule: demoSchedule}); err != nil {
 		return err
 	}
-	if err := scheduleRun(ctx, &scheduleOptions{io: &streams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"}); err != nil {
+	if err := scheduleRun(ctx, &scheduleOptions{io: &cmdutil.IOStreams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"}); err != nil {
 		return err
 	}
 	runCtx, stop := context.WithCancel(ctx)
@@ -129,7 +135,7 @@ func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) erro
 		scenarioErr = demoScenario(runCtx, opts.io, c)
 		if scenarioErr == nil {
 			fmt.Fprintln(out, "\n== After the demo")
-			scenarioErr = scheduleRun(runCtx, &scheduleOptions{io: &streams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"})
+			scenarioErr = scheduleRun(runCtx, &scheduleOptions{io: &cmdutil.IOStreams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"})
 		}
 		if ui != "" {
 			fmt.Fprintf(out, "\nEvery dispatch is in the Temporal Web UI: %s/namespaces/default/workflows\n", ui)
@@ -148,7 +154,7 @@ func demoRun(ctx context.Context, opts *devOptions, file string, exit bool) erro
 }
 
 // demoScenario runs the demo steps through the same calls `prompt` uses.
-func demoScenario(ctx context.Context, io *streams, c client.Client) error {
+func demoScenario(ctx context.Context, io *cmdutil.IOStreams, c client.Client) error {
 	id := workflows.DispatchWorkflowID(demoSchedule)
 	show := &promptOptions{io: io, DiffLimit: 6}
 	for i, step := range demoSteps {

@@ -1,21 +1,24 @@
 package main
 
 import (
-	"log/slog"
+	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
-	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // devOptions are the flags of `autoscheduler dev`.
 type devOptions struct {
-	io         *streams
-	stores     *config.Stores
-	planning   *config.Planning // nil: the offline rules planner
-	Address    string
+	io       *cmdutil.IOStreams
+	stores   *config.Stores
+	planning *config.Planning // nil: the offline rules planner
+	// Listen is --listen: the address the dev server's Temporal frontend
+	// binds (the clients' --temporal-address is where they dial).
+	Listen     string
 	UIAddress  string
 	TemporalDB string
 	// Web is the review web app's address and token (Listen "" or "-":
@@ -26,8 +29,8 @@ type devOptions struct {
 	ready func(c client.Client, frontend, ui, webURL string)
 }
 
-func newDevCmd(io *streams, stores *config.Stores, planning *config.Planning) *cobra.Command {
-	opts := &devOptions{io: io, stores: stores, planning: planning}
+func newDevCmd(f *Factory, runF func(context.Context, *devOptions) error) *cobra.Command {
+	opts := &devOptions{io: f.IOStreams, stores: f.Stores, planning: f.Planning}
 	cmd := &cobra.Command{
 		Use:   "dev",
 		Short: "Run a Temporal dev server with the Web UI and a worker, in this process",
@@ -39,18 +42,32 @@ func newDevCmd(io *streams, stores *config.Stores, planning *config.Planning) *c
 			if liteBuild {
 				return handOff()
 			}
-			return devRun(cmd.Context(), opts)
+			warnOldAddress(cmd, opts.io)
+			return cmdutil.RunOr(cmd, opts, runF, devRun)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Address, "address", "127.0.0.1:7233", "Temporal frontend address (loopback)")
-	cmd.Flags().StringVar(&opts.UIAddress, "ui-address", "127.0.0.1:8233", `Web UI address (loopback), or "-" for none`)
+	bindServerFlags(cmd, opts)
 	cmd.Flags().StringVar(&opts.TemporalDB, "temporal-db", "", "Temporal's SQLite file (default: temporal.db beside the embedded store)")
-	opts.Web.bind(cmd, "web-")
 	return cmd
 }
 
-// quietSDKLogger keeps the SDK's routine chatter (worker start, polls)
-// out of the terminal; warnings and errors still show.
-func quietSDKLogger(io *streams) sdklog.Logger {
-	return sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.ErrOut, &slog.HandlerOptions{Level: slog.LevelWarn})))
+// bindServerFlags binds what dev and demo serve on: --listen (with the
+// old --address, hidden and deprecated, so scripts keep working: see
+// warnOldAddress),
+// --ui-address and the web app's --web-* flags.
+func bindServerFlags(cmd *cobra.Command, opts *devOptions) {
+	fs := cmd.Flags()
+	fs.StringVar(&opts.Listen, "listen", config.DefaultTemporalAddress, "address the dev server's Temporal frontend listens on (loopback); clients reach it with --temporal-address")
+	fs.StringVar(&opts.Listen, "address", config.DefaultTemporalAddress, "old name of --listen")
+	_ = fs.MarkHidden("address")
+	fs.StringVar(&opts.UIAddress, "ui-address", "127.0.0.1:8233", `Web UI address (loopback), or "-" for none`)
+	opts.Web.bind(cmd, "web-")
+}
+
+// warnOldAddress says on stderr that --address is now --listen (cobra's
+// own deprecation notice would go to stdout).
+func warnOldAddress(cmd *cobra.Command, io *cmdutil.IOStreams) {
+	if cmd.Flags().Changed("address") {
+		fmt.Fprintln(io.ErrOut, "warning: --address is deprecated: use --listen (--temporal-address is where clients connect)")
+	}
 }

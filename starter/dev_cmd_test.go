@@ -12,6 +12,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -33,7 +34,7 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 	go func() {
 		done <- devRun(ctx, &devOptions{
 			io: newTestStreams(), stores: &stores,
-			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
 			ready: func(c client.Client, addr, _, _ string) { frontend = addr; ready <- c },
 		})
 	}()
@@ -184,11 +185,11 @@ func TestDemo(t *testing.T) {
 	dir := t.TempDir()
 	var out strings.Builder
 	opts := &devOptions{
-		io:      &streams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard},
-		stores:  &config.Stores{DBPath: filepath.Join(dir, "unused.db")},
-		Address: "127.0.0.1:0", UIAddress: "-",
+		io:     &cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard},
+		stores: &config.Stores{DBPath: filepath.Join(dir, "unused.db")},
+		Listen: "127.0.0.1:0", UIAddress: "-",
 	}
-	if err := demoRun(context.Background(), opts, "../examples/building.json", true); err != nil {
+	if err := demoRun(context.Background(), &demoOptions{devOptions: *opts, File: "../examples/building.json", Exit: true}); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}
 	for _, want := range []string{
@@ -229,7 +230,7 @@ func cliMenu(t *testing.T, db, frontend string) {
 	}, "\n") + "\n"
 	var out, errOut strings.Builder
 	code := run([]string{"menu", "-s", "building", "--temporal-address", frontend, "--db", db, "--neo4j-uri=", "--weaviate-url="},
-		&streams{In: strings.NewReader(script), Out: &out, ErrOut: &errOut})
+		&cmdutil.IOStreams{In: strings.NewReader(script), Out: &out, ErrOut: &errOut})
 	for _, want := range []string{
 		`add_activity(name="Menu check Level 3", duration="2", description="Added from the menu")`,
 		`add_relationship(type="FS", predecessor="Pour slab Level 3", successor="Menu check Level 3", lag=1)`,

@@ -33,7 +33,7 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	}
 	srv, err := devserver.Start(ctx, devserver.Options{
 		DBPath:           opts.TemporalDB,
-		Address:          opts.Address,
+		Address:          opts.Listen,
 		UIAddress:        opts.UIAddress,
 		SearchAttributes: workflows.SearchAttributes(),
 	})

@@ -16,23 +16,23 @@ import (
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
-func newDispatchCmd(io *streams, tc *temporalConfig, env *editEnv) *cobra.Command {
+func newDispatchCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "dispatch", Short: "List, inspect and cancel dispatches; undo an accepted one"}
-	cmd.AddCommand(newDispatchListCmd(io, tc, nil), newDispatchShowCmd(io, tc, nil), newDispatchCancelCmd(io, tc, nil), newUndoCmd(env))
+	cmd.AddCommand(newDispatchListCmd(f, nil), newDispatchShowCmd(f, nil), newDispatchCancelCmd(f, nil), newDispatchUndoCmd(f, nil))
 	return cmd
 }
 
 // dispatchCancelOptions are the flags of `dispatch cancel`.
 type dispatchCancelOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	temporal *temporalConfig
 	ID       string
 	RunID    string
 	JSON     bool
 }
 
-func newDispatchCancelCmd(io *streams, tc *temporalConfig, runF func(context.Context, *dispatchCancelOptions) error) *cobra.Command {
-	opts := &dispatchCancelOptions{io: io, temporal: tc}
+func newDispatchCancelCmd(f *Factory, runF func(context.Context, *dispatchCancelOptions) error) *cobra.Command {
+	opts := &dispatchCancelOptions{io: f.IOStreams, temporal: f.Temporal}
 	cmd := &cobra.Command{
 		Use:   "cancel DISPATCH-ID [--run RUN-ID] [--json]",
 		Short: "Cancel a dispatch at any stage: undo what it applied and end it cancelled",
@@ -45,14 +45,11 @@ func newDispatchCancelCmd(io *streams, tc *temporalConfig, runF func(context.Con
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return dispatchCancelRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, dispatchCancelRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.RunID, "run", "", "the run to cancel (default: the latest)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the DispatchResult as JSON")
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, "print the DispatchResult as JSON")
 	return cmd
 }
 
@@ -86,14 +83,14 @@ func dispatchCancelRun(ctx context.Context, opts *dispatchCancelOptions) error {
 
 // dispatchListOptions are the flags of `dispatch list`.
 type dispatchListOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	temporal *temporalConfig
 	Schedule string
 	JSON     bool
 }
 
-func newDispatchListCmd(io *streams, tc *temporalConfig, runF func(context.Context, *dispatchListOptions) error) *cobra.Command {
-	opts := &dispatchListOptions{io: io, temporal: tc}
+func newDispatchListCmd(f *Factory, runF func(context.Context, *dispatchListOptions) error) *cobra.Command {
+	opts := &dispatchListOptions{io: f.IOStreams, temporal: f.Temporal}
 	cmd := &cobra.Command{
 		Use:   "list [--schedule ID] [--json]",
 		Short: "List dispatches, newest first, with their outcome and author",
@@ -101,14 +98,11 @@ func newDispatchListCmd(io *streams, tc *temporalConfig, runF func(context.Conte
 			"accepted, rejected, cancelled, timed_out or failed — or the stage of an open one.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return dispatchListRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, dispatchListRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "only this schedule's dispatches")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print JSON: {"dispatches": [{id, run_id, schedule, open, stage, outcome, author, prompt, started, closed}]}`)
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"dispatches": [{id, run_id, schedule, open, stage, outcome, author, prompt, started, closed}]}`)
 	return cmd
 }
 
@@ -142,15 +136,15 @@ func dispatchListRun(ctx context.Context, opts *dispatchListOptions) error {
 
 // dispatchShowOptions are the flags of `dispatch show`.
 type dispatchShowOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	temporal *temporalConfig
 	ID       string
 	RunID    string
 	JSON     bool
 }
 
-func newDispatchShowCmd(io *streams, tc *temporalConfig, runF func(context.Context, *dispatchShowOptions) error) *cobra.Command {
-	opts := &dispatchShowOptions{io: io, temporal: tc}
+func newDispatchShowCmd(f *Factory, runF func(context.Context, *dispatchShowOptions) error) *cobra.Command {
+	opts := &dispatchShowOptions{io: f.IOStreams, temporal: f.Temporal}
 	cmd := &cobra.Command{
 		Use:   "show DISPATCH-ID [--run RUN-ID] [--json]",
 		Short: "Show a dispatch: author, stage or outcome, reviews and change records",
@@ -159,14 +153,11 @@ func newDispatchShowCmd(io *streams, tc *temporalConfig, runF func(context.Conte
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return dispatchShowRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, dispatchShowRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.RunID, "run", "", "the run to show (default: the latest)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print JSON: {id, run_id, open, stage, outcome, author, prompt, status, reviews, changes, result, failure}`)
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {id, run_id, open, stage, outcome, author, prompt, status, reviews, changes, result, failure}`)
 	return cmd
 }
 
@@ -194,7 +185,7 @@ var term = usertext.Terminal
 
 // printDispatch writes d as text; everything it holds is shown through
 // term (--json stays JSON, whose encoder escapes control characters).
-func printDispatch(io *streams, d *dispatches.Detail) error {
+func printDispatch(io *cmdutil.IOStreams, d *dispatches.Detail) error {
 	w := io.Out
 	fmt.Fprintf(w, "%s (run %s)", term(d.ID), term(d.RunID))
 	if d.Open {

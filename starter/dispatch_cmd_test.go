@@ -13,6 +13,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // The dispatch commands against a real dev server: validation before a
@@ -33,7 +34,7 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- devRun(ctx, &devOptions{io: newTestStreams(), stores: &config.Stores{DBPath: db},
-			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
 			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
 	}()
 	var frontend string
@@ -47,7 +48,7 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 	cli := func(stdin string, args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
 		code := run(append(args, append([]string{"--temporal-address", frontend}, storeFlags...)...),
-			&streams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+			&cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 		return code, out.String(), errOut.String()
 	}
 	listed := func() []dispatches.Summary {

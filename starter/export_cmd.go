@@ -20,7 +20,7 @@ import (
 
 // exportOptions are the flags of `autoscheduler export`.
 type exportOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	stores   *config.Stores
 	Schedule string
 	File     string
@@ -32,8 +32,8 @@ type exportOptions struct {
 // deserve a progress bar.
 const progressThreshold = 20_000
 
-func newExportCmd(io *streams, stores *config.Stores, runF func(context.Context, *exportOptions) error) *cobra.Command {
-	opts := &exportOptions{io: io, stores: stores}
+func newExportCmd(f *Factory, runF func(context.Context, *exportOptions) error) *cobra.Command {
+	opts := &exportOptions{io: f.IOStreams, stores: f.Stores}
 	cmd := &cobra.Command{
 		Use:   "export (--schedule ID | --file FILE) --format json|mspdi|xer [-o FILE]",
 		Short: "Write a schedule as JSON, MS Project XML (MSPDI) or Primavera P6 XER",
@@ -52,10 +52,7 @@ func newExportCmd(io *streams, stores *config.Stores, runF func(context.Context,
 			if _, err := interchange.ParseFormat(opts.Format); err != nil || opts.Format == "xml" {
 				return usagef("export: --format %q: want json, mspdi or xer", opts.Format)
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return exportRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, exportRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
@@ -82,7 +79,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	var progress interchange.Progress
 	// The bar draws on stderr: only when someone watches it, and not over
 	// the file itself going to the same terminal.
-	if len(s.Activities) >= progressThreshold && isTTY(opts.io.ErrOut) && (!cmdutil.IsStdout(opts.Output) || !opts.io.OutIsTTY) {
+	if len(s.Activities) >= progressThreshold && opts.io.ErrIsTTY() && (!cmdutil.IsStdout(opts.Output) || !opts.io.OutIsTTY) {
 		progress = progressBar(opts.io, "exporting")
 	}
 	if cmdutil.IsStdout(opts.Output) {
@@ -124,10 +121,4 @@ func outputError(path string, err error) error {
 		return fmt.Errorf("cannot write %s: no permission to create a file in %s", path, dir)
 	}
 	return fmt.Errorf("cannot write %s: %w", path, cause)
-}
-
-// isTTY reports whether w is a terminal.
-func isTTY(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && isTerminal(f)
 }

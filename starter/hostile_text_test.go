@@ -129,7 +129,7 @@ func TestDispatchShowEscapesStoredText(t *testing.T) {
 			QueryError: "query" + bad,
 		}
 		var out, errOut bytes.Buffer
-		if err := printDispatch(&streams{Out: &out, ErrOut: &errOut}, d); err != nil {
+		if err := printDispatch(&cmdutil.IOStreams{Out: &out, ErrOut: &errOut}, d); err != nil {
 			t.Fatal(err)
 		}
 		assertNoRawControl(t, "dispatch show", out.String())
@@ -197,7 +197,7 @@ func TestPrefsRefuseAndEscapeControlCharacters(t *testing.T) {
 	p := prefs.Preferences{Naming: "X\x1b]0;TITLE\a\x1b[2J {Trade}", Trades: []prefs.Trade{{Name: "drywall", Synonyms: []string{"gyp\u202esum"}}},
 		Links: []prefs.LinkDefault{{Scope: "insp\u0085ection", Type: schedule.FS, Lag: 1}}}
 	var out bytes.Buffer
-	if err := printPrefs(&streams{Out: &out}, prefsOutput{Schedule: "building", Preferences: p}, false); err != nil {
+	if err := printPrefs(&cmdutil.IOStreams{Out: &out}, prefsOutput{Schedule: "building", Preferences: p}, false); err != nil {
 		t.Fatal(err)
 	}
 	assertNoRawControl(t, "prefs show", out.String())
@@ -205,7 +205,7 @@ func TestPrefsRefuseAndEscapeControlCharacters(t *testing.T) {
 		t.Errorf("prefs show:\n%s", out.String())
 	}
 	out.Reset()
-	if err := printPrefs(&streams{Out: &out}, prefsOutput{Schedule: "building", Preferences: p}, true); err != nil {
+	if err := printPrefs(&cmdutil.IOStreams{Out: &out}, prefsOutput{Schedule: "building", Preferences: p}, true); err != nil {
 		t.Fatal(err)
 	}
 	var back prefsOutput

@@ -218,7 +218,7 @@ func TestRealModelDispatch(t *testing.T) {
 	planning := &config.Planning{Kind: config.PlannerOpenAI, LLM: cfg}
 	go func() {
 		done <- devRun(runCtx, &devOptions{io: newTestStreams(), stores: &stores, planning: planning,
-			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
 			ready: func(c client.Client, _, _, _ string) { ready <- c }})
 	}()
 	var tc client.Client

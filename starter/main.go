@@ -4,6 +4,8 @@ package main
 import (
 	"os"
 	"runtime/debug"
+
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 func main() {
@@ -12,5 +14,5 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	os.Exit(run(os.Args[1:], newStreams()))
+	os.Exit(run(os.Args[1:], cmdutil.System()))
 }

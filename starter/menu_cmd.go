@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -20,26 +21,27 @@ var menuItems = []string{
 	"Dissolve activity", "Open prompt", "Run schedule", "Quit",
 }
 
-func newMenuCmd(env *editEnv) *cobra.Command {
-	var scheduleID string
+type menuOptions struct{ editEnv }
+
+func newMenuCmd(f *Factory, runF func(context.Context, *menuOptions) error) *cobra.Command {
+	opts := &menuOptions{editEnv: newEditEnv(f)}
 	cmd := &cobra.Command{
 		Use:   "menu --schedule ID",
 		Short: "The interactive loop: add, delete, dissolve, link, prompt, schedule",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if scheduleID == "" {
+			if opts.Schedule == "" {
 				return usagef("menu: --schedule is required")
 			}
-			return menuRun(cmd.Context(), env, scheduleID)
+			return cmdutil.RunOr(cmd, opts, runF, menuRun)
 		},
 	}
-	cmd.Flags().StringVarP(&scheduleID, "schedule", "s", "", "stored schedule id")
+	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id")
 	return cmd
 }
 
-// menuRun loops until Quit or the end of input. A failed action is
-// reported and the loop goes on: one typo should not end the session.
-func menuRun(ctx context.Context, env *editEnv, scheduleID string) error {
+func menuRun(ctx context.Context, opts *menuOptions) error {
+	env := &opts.editEnv
 	in := bufio.NewReader(env.io.In)
 	ask := func(question string) (string, error) {
 		fmt.Fprintf(env.io.ErrOut, "%s: ", question)
@@ -62,13 +64,13 @@ func menuRun(ctx context.Context, env *editEnv, scheduleID string) error {
 		if n == len(menuItems) || strings.EqualFold(choice, "quit") || strings.EqualFold(choice, "q") {
 			return nil
 		}
-		if err := menuAction(ctx, env, scheduleID, n, ask, in); err != nil {
+		if err := menuAction(ctx, env, n, ask, in); err != nil {
 			fmt.Fprintf(env.io.ErrOut, "error: %v\n", err)
 		}
 	}
 }
 
-func menuAction(ctx context.Context, env *editEnv, scheduleID string, n int, ask func(string) (string, error), in *bufio.Reader) error {
+func menuAction(ctx context.Context, env *editEnv, n int, ask func(string) (string, error), in *bufio.Reader) error {
 	answers := func(questions ...string) ([]string, error) {
 		out := make([]string, len(questions))
 		for i, q := range questions {
@@ -85,7 +87,7 @@ func menuAction(ctx context.Context, env *editEnv, scheduleID string, n int, ask
 		if err != nil {
 			return err
 		}
-		return env.editRef(ctx, scheduleID, a[0], op)
+		return env.editRef(ctx, a[0], op)
 	}
 	switch n {
 	case 1:
@@ -96,8 +98,8 @@ func menuAction(ctx context.Context, env *editEnv, scheduleID string, n int, ask
 		if _, err := schedule.ParseDuration(a[1]); err != nil {
 			return err
 		}
-		id := schedule.DerivedID("menu-activity", scheduleID, a[0], a[1], a[2])
-		return env.edit(ctx, scheduleID, schedule.AddActivity(schedule.Activity{ID: id, Name: a[0], Duration: a[1], Description: a[2]}))
+		id := schedule.DerivedID("menu-activity", env.Schedule, a[0], a[1], a[2])
+		return env.edit(ctx, schedule.AddActivity(schedule.Activity{ID: id, Name: a[0], Duration: a[1], Description: a[2]}))
 	case 2:
 		return byRef(schedule.RemoveActivity)
 	case 3:
@@ -115,26 +117,26 @@ func menuAction(ctx context.Context, env *editEnv, scheduleID string, n int, ask
 				return fmt.Errorf("lag %q is not a number of working days", a[3])
 			}
 		}
-		s, err := env.load(ctx, scheduleID)
+		s, err := env.load(ctx)
 		if err != nil {
 			return err
 		}
-		p, err := resolve(s, a[0])
+		p, err := cmdutil.ResolveActivity(s, a[0])
 		if err != nil {
 			return err
 		}
-		q, err := resolve(s, a[1])
+		q, err := cmdutil.ResolveActivity(s, a[1])
 		if err != nil {
 			return err
 		}
-		id := schedule.DerivedID("menu-relationship", scheduleID, p.ID, q.ID, string(t))
-		return env.edit(ctx, scheduleID, schedule.AddRelationship(schedule.Relationship{ID: id, Type: t, Predecessor: p.ID, Successor: q.ID, Lag: lag}))
+		id := schedule.DerivedID("menu-relationship", env.Schedule, p.ID, q.ID, string(t))
+		return env.edit(ctx, schedule.AddRelationship(schedule.Relationship{ID: id, Type: t, Predecessor: p.ID, Successor: q.ID, Lag: lag}))
 	case 4:
 		a, err := answers("Relationship id")
 		if err != nil {
 			return err
 		}
-		return env.edit(ctx, scheduleID, schedule.RemoveRelationship(a[0]))
+		return env.edit(ctx, schedule.RemoveRelationship(a[0]))
 	case 5:
 		return byRef(schedule.DissolveActivity)
 	case 6:
@@ -143,10 +145,10 @@ func menuAction(ctx context.Context, env *editEnv, scheduleID string, n int, ask
 			return err
 		}
 		// The review questions read from the menu's own input.
-		return promptRun(ctx, &promptOptions{io: env.io, temporal: env.temporal, stores: env.stores, Prompt: a[0], Schedule: scheduleID,
+		return promptRun(ctx, &promptOptions{io: env.io, temporal: env.temporal, stores: env.stores, Prompt: a[0], Schedule: env.Schedule,
 			Rounds: workflows.DefaultMaxRounds, Timeout: workflows.DefaultReviewTimeout, in: in})
 	case 7:
-		return scheduleRun(ctx, &scheduleOptions{io: env.io, stores: env.stores, Schedule: scheduleID, Format: "table"})
+		return scheduleRun(ctx, &scheduleOptions{io: env.io, stores: env.stores, Schedule: env.Schedule, Format: "table"})
 	}
 	return errors.New("choose a number from the menu")
 }

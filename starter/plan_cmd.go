@@ -17,11 +17,12 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // planOptions are the flags of `autoscheduler plan`.
 type planOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	planning *config.Planning
 	Prompt   string
 	File     string
@@ -31,20 +32,20 @@ type planOptions struct {
 	Previous string
 }
 
-func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
-	opts := &planOptions{io: io, planning: planning}
+func newPlanCmd(f *Factory, runF func(context.Context, *planOptions) error) *cobra.Command {
+	opts := &planOptions{io: f.IOStreams, planning: f.Planning}
 	cmd := &cobra.Command{
-		Use:   `plan "PROMPT" --file FILE [--format table|json] [--answer TEXT ...] [--feedback TEXT --previous PLAN.json]`,
+		Use:   `plan "PROMPT" --file FILE [--json] [--answer TEXT ...] [--feedback TEXT --previous PLAN.json]`,
 		Short: "Show the changes a prompt would make to a schedule file (no server)",
 		Long: "Plan a prompt as a dispatch round would — separate, removals, additions — against a schedule\n" +
 			"file in memory, and print the ops with the CPM impact. Nothing is stored. When the planner asks\n" +
 			"a question, --answer answers it (repeat the flag for later questions). --feedback previews the\n" +
 			"next round after a rejection with feedback: --previous is the rejected round, as written by\n" +
-			"`plan --format json`. A prompt that is only a question (\"what drives X\") is answered\n" +
+			"`plan --json`. A prompt that is only a question (\"what drives X\") is answered\n" +
 			"as `autoscheduler ask` answers it.",
 		Example: `  autoscheduler plan "Delete all activities on the second floor" --file examples/building.json
-  autoscheduler plan "delete the pour" --file examples/building.json --answer A041 --format json
-  autoscheduler plan "Delete all drywall on level 2" --file examples/building.json --format json > round1.json
+  autoscheduler plan "delete the pour" --file examples/building.json --answer A041 --json
+  autoscheduler plan "Delete all drywall on level 2" --file examples/building.json --json > round1.json
   autoscheduler plan "Delete all drywall on level 2" --file examples/building.json --previous round1.json --feedback "only the drywall board"`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -52,8 +53,8 @@ func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
 			if opts.File == "" {
 				return usagef("plan: --file is required")
 			}
-			if opts.Format != "table" && opts.Format != "json" {
-				return usagef("plan: --format %q: want table or json", opts.Format)
+			if err := cmdutil.CheckFormat(cmd, "plan"); err != nil {
+				return err
 			}
 			if (opts.Previous != "") != (opts.Feedback != "") {
 				return usagef("plan: --feedback and --previous go together: the feedback is on the previous round")
@@ -61,14 +62,15 @@ func newPlanCmd(io *streams, planning *config.Planning) *cobra.Command {
 			if err := checkPlanText(opts); err != nil {
 				return err
 			}
-			return planRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, planRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.File, "file", "", "schedule file (.json, .xml MSPDI, .xer)")
-	cmd.Flags().StringVar(&opts.Format, "format", "table", "output: table or json")
+	// One human format: --json is the flag; --format table|json stays, hidden, for scripts.
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "table", []string{"table", "json"}, "output: table or json (--json)", `print {"ops", "question", "notes", "token_usage"} (answers to a question: {"answer", "activities"})`, true)
 	cmd.Flags().StringArrayVar(&opts.Answers, "answer", nil, "answer to the planner's question (repeatable, in order)")
 	cmd.Flags().StringVar(&opts.Feedback, "feedback", "", "the reviewer's feedback on the previous round")
-	cmd.Flags().StringVar(&opts.Previous, "previous", "", "the previous round, as `plan --format json` wrote it")
+	cmd.Flags().StringVar(&opts.Previous, "previous", "", "the previous round, as `plan --json` wrote it")
 	return cmd
 }
 

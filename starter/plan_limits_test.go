@@ -14,6 +14,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // TestPlanAndPromptRefuseTooLongText: a prompt, feedback or answer over
@@ -59,7 +60,7 @@ func TestPlanInterrupted(t *testing.T) {
 	for i := 0; sb.Len() < 10<<10; i++ {
 		sb.WriteString("extend Painting Level 2 by 1 day; link Tiling Level 3 to Flooring Level 3 SS; ")
 	}
-	opts := &planOptions{io: &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, planning: &config.Planning{}, Prompt: sb.String(), File: "../examples/building.json", Format: "json"}
+	opts := &planOptions{io: &cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, planning: &config.Planning{}, Prompt: sb.String(), File: "../examples/building.json", Format: "json"}
 	err := planRun(ctx, opts)
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Fatalf("err = %v", err)
@@ -77,7 +78,7 @@ func TestPromptReadsStopWhenInterrupted(t *testing.T) {
 	defer w.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	var errOut bytes.Buffer
-	opts := &promptOptions{io: &streams{In: r, Out: io.Discard, ErrOut: &errOut}, ctx: ctx}
+	opts := &promptOptions{io: &cmdutil.IOStreams{In: r, Out: io.Discard, ErrOut: &errOut}, ctx: ctx}
 	in := bufio.NewReader(r)
 	done := make(chan error, 2)
 	go func() {

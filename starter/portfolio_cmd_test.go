@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -35,7 +36,7 @@ func TestPortfolioCommandsOnARealServer(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- devRun(ctx, &devOptions{io: newTestStreams(), stores: &config.Stores{DBPath: db},
-			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
 			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
 	}()
 	var frontend string
@@ -49,7 +50,7 @@ func TestPortfolioCommandsOnARealServer(t *testing.T) {
 	cli := func(stdin string, args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
 		code := run(append(args, append([]string{"--temporal-address", frontend}, storeFlags...)...),
-			&streams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+			&cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 		return code, out.String(), errOut.String()
 	}
 	activities := func(id string) int {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	stdio "io"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -27,7 +26,7 @@ import (
 
 // promptOptions are the flags of `autoscheduler prompt`.
 type promptOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	temporal *temporalConfig
 	// stores is where the schedule is checked before a dispatch starts
 	// (nil: not checked).
@@ -50,12 +49,12 @@ type promptOptions struct {
 	// signal.NotifyContext), where a read of standard input alone would
 	// block on.
 	ctx context.Context
-	// portfolio: --schedules/--portfolio and their flags (portfolio_cmd.go).
+	// portfolio: --schedules/--portfolio and their flags (prompt_portfolio.go).
 	portfolio portfolioOptions
 }
 
-func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF func(context.Context, *promptOptions) error) *cobra.Command {
-	opts := &promptOptions{io: io, temporal: tc, stores: stores}
+func newPromptCmd(f *Factory, runF func(context.Context, *promptOptions) error) *cobra.Command {
+	opts := &promptOptions{io: f.IOStreams, temporal: f.Temporal, stores: f.Stores}
 	cmd := &cobra.Command{
 		Use:   `prompt "TEXT" --schedule ID`,
 		Short: "Ask for a change in plain language, review the proposal, accept or reject",
@@ -104,7 +103,7 @@ func newPromptCmd(io *streams, tc *temporalConfig, stores *config.Stores, runF f
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "accept the first proposal without asking")
 	cmd.Flags().StringArrayVar(&opts.Answers, "answer", nil, "answer to the planner's question, if it asks (repeatable, in order)")
 	cmd.Flags().BoolVar(&opts.NoWait, "no-wait", false, "start the dispatch and return; review later with `autoscheduler review`")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON lines: each proposal as {dispatch, proposal}, then the DispatchResult (with --no-wait: {dispatch, run_id})")
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, "print JSON lines: each proposal as {dispatch, proposal}, then the DispatchResult (with --no-wait: {dispatch, run_id})")
 	cmd.Flags().IntVar(&opts.Rounds, "max-rounds", workflows.DefaultMaxRounds, "rounds of reject-with-feedback before the dispatch gives up")
 	cmd.Flags().DurationVar(&opts.Timeout, "review-timeout", workflows.DefaultReviewTimeout, "how long a proposal waits for review")
 	bindPortfolioFlags(cmd, &opts.portfolio)
@@ -149,7 +148,7 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 	}
 	if opts.NoWait {
 		if opts.JSON {
-			return writeJSON(opts.io.Out, map[string]string{"dispatch": id, "run_id": run.GetRunID()})
+			return cmdutil.WriteJSON(opts.io.Out, map[string]string{"dispatch": id, "run_id": run.GetRunID()})
 		}
 		fmt.Fprintf(opts.io.Out, "started %s (run %s)\n", id, run.GetRunID())
 		return nil
@@ -353,7 +352,7 @@ func decide(opts *promptOptions, in *bufio.Reader, round int) (workflows.Review,
 
 func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	if opts.JSON {
-		return writeJSON(opts.io.Out, map[string]any{"dispatch": id, "proposal": p})
+		return cmdutil.WriteJSON(opts.io.Out, map[string]any{"dispatch": id, "proposal": p})
 	}
 	if p.AwaitingClarification {
 		fmt.Fprintf(opts.io.Out, "Round %d of %s: the planner asks: %s\n", p.Round, id, usertext.Terminal(p.Question))
@@ -417,9 +416,9 @@ func printResult(ctx context.Context, opts *promptOptions, run client.WorkflowRu
 
 // showResult prints a dispatch's result and turns a bad outcome into an
 // error.
-func showResult(io *streams, asJSON bool, id string, res workflows.DispatchResult) error {
+func showResult(io *cmdutil.IOStreams, asJSON bool, id string, res workflows.DispatchResult) error {
 	if asJSON {
-		if err := writeJSON(io.Out, res); err != nil {
+		if err := cmdutil.WriteJSON(io.Out, res); err != nil {
 			return err
 		}
 	} else {
@@ -479,9 +478,6 @@ func checkSchedule(ctx context.Context, stores *config.Stores, scheduleID string
 	_, err := loadStoredSchedule(ctx, stores, scheduleID)
 	return err
 }
-
-// writeJSON writes v as one line of JSON, HTML characters unescaped.
-func writeJSON(w stdio.Writer, v any) error { return cmdutil.WriteJSON(w, v) }
 
 // feedbackNoteRank is 0 for a note about the reviewer's feedback, which
 // the review screen shows above the changes.

@@ -20,6 +20,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -122,7 +123,7 @@ func roundTrip(from, to any) error {
 func runFake(t *testing.T, f *fakeTemporal, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = runWith(append(args, storeArgs(t)...), &streams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, f.dial)
+	code = runWith(append(args, storeArgs(t)...), &cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, f.dial)
 	return code, out.String(), errOut.String()
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -21,7 +22,7 @@ func TestProposalOutputEscapesControls(t *testing.T) {
 			Changes: []workflows.ChangeRecord{{Status: "applied", Call: `delete_activity(name="` + hostile + `")`, Op: schedule.Op{}}}},
 	} {
 		var out bytes.Buffer
-		opts := &promptOptions{io: &streams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard}}
+		opts := &promptOptions{io: &cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: io.Discard}}
 		if err := printProposal(opts, "dispatch-x", p); err != nil {
 			t.Fatal(err)
 		}

@@ -10,12 +10,13 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // reviewOptions are the flags of `autoscheduler review`.
 type reviewOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	temporal *temporalConfig
 	ID       string
 	Decision string
@@ -24,8 +25,8 @@ type reviewOptions struct {
 	JSON     bool
 }
 
-func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *reviewOptions) error) *cobra.Command {
-	opts := &reviewOptions{io: io, temporal: tc}
+func newReviewCmd(f *Factory, runF func(context.Context, *reviewOptions) error) *cobra.Command {
+	opts := &reviewOptions{io: f.IOStreams, temporal: f.Temporal}
 	cmd := &cobra.Command{
 		Use:   "review DISPATCH-ID accept|reject|redo|back|cancel [--feedback TEXT] [--round N]",
 		Short: "Accept, reject, redo, take back or cancel a dispatch's proposal",
@@ -63,15 +64,12 @@ func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *r
 			if opts.Decision == workflows.DecisionBack && opts.Round == 1 {
 				return usagef("review: back: round 1 has no previous round to go back to")
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return reviewRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, reviewRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Feedback, "feedback", "", "with reject: what to change in the next round")
 	cmd.Flags().IntVar(&opts.Round, "round", 0, "the round you reviewed: refused if that round was already decided (by someone else, say) or is not the current one (default: whichever round awaits)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the DispatchResult as JSON")
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, "print the DispatchResult as JSON")
 	return cmd
 }
 
@@ -104,30 +102,43 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	return printResult(ctx, &promptOptions{io: opts.io, JSON: opts.JSON}, c.GetWorkflow(ctx, opts.ID, ""))
 }
 
-func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
+type clarifyOptions struct {
+	io       *cmdutil.IOStreams
+	temporal *temporalConfig
+	ID       string
+	Answer   string
+}
+
+func newClarifyCmd(f *Factory, runF func(context.Context, *clarifyOptions) error) *cobra.Command {
+	opts := &clarifyOptions{io: f.IOStreams, temporal: f.Temporal}
 	return &cobra.Command{
 		Use:     `clarify DISPATCH-ID "ANSWER"`,
 		Short:   "Answer the question a dispatch's planner asked",
 		Example: `  autoscheduler clarify dispatch-building "Pour slab Level 2"`,
 		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if strings.TrimSpace(args[1]) == "" {
+			opts.ID, opts.Answer = args[0], args[1]
+			if strings.TrimSpace(opts.Answer) == "" {
 				return usagef("clarify: the answer is empty: say what the planner asked about")
 			}
-			if err := dispatches.CheckText("answer", args[1]); err != nil {
+			if err := dispatches.CheckText("answer", opts.Answer); err != nil {
 				return usagef("clarify: %v", err)
 			}
-			c, err := tc.client()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			if err := dispatches.SendAnswer(cmd.Context(), c, args[0], args[1], tc.who()); err != nil {
-				return err
-			}
-			id := usertext.Terminal(args[0])
-			fmt.Fprintf(io.ErrOut, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", id, id)
-			return nil
+			return cmdutil.RunOr(cmd, opts, runF, clarifyRun)
 		},
 	}
+}
+
+func clarifyRun(ctx context.Context, opts *clarifyOptions) error {
+	c, err := opts.temporal.client()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := dispatches.SendAnswer(ctx, c, opts.ID, opts.Answer, opts.temporal.who()); err != nil {
+		return err
+	}
+	id := usertext.Terminal(opts.ID)
+	fmt.Fprintf(opts.io.ErrOut, "%s: answer sent; the round goes on (see `autoscheduler dispatch show %s`)\n", id, id)
+	return nil
 }

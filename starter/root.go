@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -10,26 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
-
-// streams are the command's input and outputs; chatter goes to ErrOut so Out
-// stays clean for scripts.
-type streams struct {
-	In          io.Reader
-	Out, ErrOut io.Writer
-	OutIsTTY    bool
-}
-
-func newStreams() *streams {
-	return &streams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutIsTTY: isTerminal(os.Stdout)}
-}
-
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
 
 // Usage errors and exit codes are cmdutil's, shared with the front binary
 // (starter/front).
@@ -41,57 +22,53 @@ const (
 	exitUsage = cmdutil.ExitUsage
 )
 
-// newRoot builds the command tree and says how to redact its errors (the
-// Temporal API key never reaches the terminal). dial, when set, replaces
-// connecting to Temporal (tests hand in their client).
-func newRoot(io *streams, dial func() (client.Client, error)) (root *cobra.Command, redact func(error) error) {
-	root = cmdutil.NewRoot(io.In, io.Out, io.ErrOut)
-	stores := config.StoresFromEnv()
-	stores.BindFlags(root.PersistentFlags())
-	planning := config.PlanningFromEnv()
-	planning.BindFlags(root.PersistentFlags())
-	temporalCfg := &temporalConfig{dial: dial}
-	temporalCfg.bind(root)
-	redact = temporalCfg.Redact
+// newRoot builds the factory once and the command tree from it, and says
+// how to redact its errors (the Temporal API key never reaches the
+// terminal). dial, when set, replaces connecting to Temporal (tests hand
+// in their client).
+func newRoot(ios *cmdutil.IOStreams, dial func() (client.Client, error)) (root *cobra.Command, redact func(error) error) {
+	root = cmdutil.NewRoot(ios.In, ios.Out, ios.ErrOut)
+	f := newFactory(ios, dial)
+	f.bindFlags(root)
 	// --as is recorded as an author or reviewer and shown to other people
 	// (dispatch show, the review page, refusals naming who decided first):
 	// it is refused before any command runs when it could rewrite their
 	// terminal or is no name at all.
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return temporalCfg.checkAs() }
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return f.Temporal.checkAs() }
 	root.AddCommand(
-		newScheduleCmd(io, &stores, nil),
-		newAskCmd(io, &stores, &planning),
-		newCheckCmd(io, &stores),
-		newImportCmd(io, &stores),
-		newExportCmd(io, &stores, nil),
-		newSearchCmd(io, &stores),
-		newVerifyCmd(io, &stores),
-		newDevCmd(io, &stores, &planning),
-		newDemoCmd(io, &stores, &planning),
-		newPlanCmd(io, &planning),
-		newPromptCmd(io, temporalCfg, &stores, nil),
-		newReviewCmd(io, temporalCfg, nil),
-		newPortfolioCmd(io, temporalCfg, &stores),
-		newClarifyCmd(io, temporalCfg),
-		newDispatchCmd(io, temporalCfg, &editEnv{io: io, stores: &stores, temporal: temporalCfg}),
-		newActivityCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
-		newRelationshipCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
-		newMenuCmd(&editEnv{io: io, stores: &stores, temporal: temporalCfg}),
-		newWebCmd(io, &stores, temporalCfg),
-		newPrefsCmd(io, &stores),
-		newRiskCmd(io, &stores),
-		newTemporalUICmd(io, temporalCfg),
+		newScheduleCmd(f, nil),
+		newAskCmd(f, nil),
+		newCheckCmd(f, nil),
+		newImportCmd(f, nil),
+		newExportCmd(f, nil),
+		newSearchCmd(f, nil),
+		newVerifyCmd(f, nil),
+		newDevCmd(f, nil),
+		newDemoCmd(f, nil),
+		newPlanCmd(f, nil),
+		newPromptCmd(f, nil),
+		newReviewCmd(f, nil),
+		newPortfolioCmd(f),
+		newClarifyCmd(f, nil),
+		newDispatchCmd(f),
+		newActivityCmd(f),
+		newRelationshipCmd(f),
+		newMenuCmd(f, nil),
+		newWebCmd(f, nil),
+		newPrefsCmd(f),
+		newRiskCmd(f),
+		newTemporalUICmd(f, nil),
 	)
-	return root, redact
+	return root, f.Temporal.Redact
 }
 
 // run executes the CLI and maps errors to exit codes.
-func run(args []string, io *streams) int { return runWith(args, io, nil) }
+func run(args []string, ios *cmdutil.IOStreams) int { return runWith(args, ios, nil) }
 
 // runWith is run with Temporal's client from dial (nil: dial the
 // configured server).
-func runWith(args []string, io *streams, dial func() (client.Client, error)) int {
-	root, redact := newRoot(io, dial)
+func runWith(args []string, ios *cmdutil.IOStreams, dial func() (client.Client, error)) int {
+	root, redact := newRoot(ios, dial)
 	root.SetArgs(args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -99,5 +76,5 @@ func runWith(args []string, io *streams, dial func() (client.Client, error)) int
 	if err != nil {
 		err = redact(err)
 	}
-	return cmdutil.Report(io.ErrOut, err)
+	return cmdutil.Report(ios.ErrOut, err)
 }

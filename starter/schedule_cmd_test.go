@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(args, &streams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	code = run(args, &cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
 	return code, out.String(), errOut.String()
 }
 
@@ -161,6 +163,6 @@ func TestScheduleDOT(t *testing.T) {
 }
 
 // newTestStreams discards output: for commands run in the background.
-func newTestStreams() *streams {
-	return &streams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}
+func newTestStreams() *cmdutil.IOStreams {
+	return &cmdutil.IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}
 }

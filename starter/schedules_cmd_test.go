@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // import refuses schedule ids that would be unreachable: "", ".", "..",
@@ -105,9 +106,12 @@ func TestScheduleListAndDelete(t *testing.T) {
 	// Delete, with the dispatch check answered by the test.
 	stores := config.StoresFromEnv()
 	var errBuf bytes.Buffer
-	io := &streams{Out: &bytes.Buffer{}, ErrOut: &errBuf}
+	io := &cmdutil.IOStreams{Out: &bytes.Buffer{}, ErrOut: &errBuf}
 	deleteWith := func(open openDispatchFunc, args ...string) error {
-		root := newScheduleDeleteCmd(io, &stores, open)
+		root := newScheduleDeleteCmd(&Factory{IOStreams: io, Stores: &stores}, func(ctx context.Context, opts *deleteOptions) error {
+			opts.openDispatch = open
+			return deleteRun(ctx, opts)
+		})
 		stores.BindFlags(root.Flags())
 		root.SetArgs(append(args, db...))
 		root.SetOut(&bytes.Buffer{})

@@ -58,7 +58,7 @@ func TestDispatchOnConfiguredServers(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- devRun(runCtx, &devOptions{io: newTestStreams(), stores: &stores,
-			Address: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
+			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
 			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
 	}()
 	var frontend string

@@ -1,19 +1,23 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // temporalUIOptions: where the Temporal Web UI listens; which Temporal it
 // shows comes from the global --temporal-* flags.
 type temporalUIOptions struct {
-	io       *streams
+	io       *cmdutil.IOStreams
 	temporal *temporalConfig
 	Listen   string
 }
 
-func newTemporalUICmd(io *streams, temporal *temporalConfig) *cobra.Command {
-	opts := &temporalUIOptions{io: io, temporal: temporal}
+func newTemporalUICmd(f *Factory, runF func(context.Context, *temporalUIOptions) error) *cobra.Command {
+	opts := &temporalUIOptions{io: f.IOStreams, temporal: f.Temporal}
 	cmd := &cobra.Command{
 		Use:   "temporal-ui",
 		Short: "Serve Temporal's Web UI for the Temporal you point at (a cluster, TLS or not)",
@@ -25,7 +29,7 @@ func newTemporalUICmd(io *streams, temporal *temporalConfig) *cobra.Command {
 			if liteBuild {
 				return handOff()
 			}
-			return temporalUIRun(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, temporalUIRun)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:8333", "Web UI address (loopback)")

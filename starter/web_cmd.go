@@ -11,6 +11,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/web"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
 // webOptions are the flags of `autoscheduler web` (and dev's web app).
@@ -29,9 +30,19 @@ func (o *webOptions) bind(cmd *cobra.Command, prefix string) {
 	f.StringArrayVar(&o.AllowedHosts, prefix+"allowed-host", nil, "a host name (or address, optional :port) people reach the web app by, besides loopback names and the --"+prefix+"listen host; repeatable; needs a token. Requests naming any other host are refused (DNS rebinding)")
 }
 
-func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Command {
-	opts := &webOptions{}
-	generate := false
+// webCmdOptions are `autoscheduler web`'s: the web app's flags and what
+// it serves from.
+type webCmdOptions struct {
+	io       *cmdutil.IOStreams
+	stores   *config.Stores
+	temporal *temporalConfig
+	webOptions
+	// GenerateToken is --generate-token: print a token and exit.
+	GenerateToken bool
+}
+
+func newWebCmd(f *Factory, runF func(context.Context, *webCmdOptions) error) *cobra.Command {
+	opts := &webCmdOptions{io: f.IOStreams, stores: f.Stores, temporal: f.Temporal}
 	cmd := &cobra.Command{
 		Use:   "web",
 		Short: "Serve the review web app: import, prompt, review, answer, accept and undo in the browser",
@@ -49,45 +60,49 @@ func newWebCmd(io *streams, stores *config.Stores, tc *temporalConfig) *cobra.Co
 			"  autoscheduler web --listen 0.0.0.0:8090 --allowed-host scheduler.example.com --allowed-host 192.168.1.5",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if generate {
-				t, err := web.GenerateToken()
-				if err != nil {
-					return err
+			if !opts.GenerateToken {
+				// A weak token or a wrong name fails now, not after Temporal and the stores.
+				if err := (web.Config{Listen: opts.Listen, Token: opts.Token, AllowedHosts: opts.AllowedHosts}).Check(); err != nil {
+					return usagef("web: %v", err)
 				}
-				fmt.Fprintln(io.Out, t)
-				return nil
+				if !cmd.Flags().Changed("temporal-ui") && opts.temporal.Address == config.DefaultTemporalAddress {
+					opts.TemporalUI = "http://127.0.0.1:8233" // `autoscheduler dev`'s Web UI
+				}
 			}
-			// A weak token or a wrong name fails now, not after Temporal and the stores.
-			if err := (web.Config{Listen: opts.Listen, Token: opts.Token, AllowedHosts: opts.AllowedHosts}).Check(); err != nil {
-				return usagef("web: %v", err)
-			}
-			ctx := cmd.Context()
-			c, err := tc.client()
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			st, err := stores.Open(ctx)
-			if err != nil {
-				return err
-			}
-			defer st.Close(context.Background())
-			ui := opts.TemporalUI
-			if !cmd.Flags().Changed("temporal-ui") && tc.Address == config.DefaultTemporalAddress {
-				ui = "http://127.0.0.1:8233" // `autoscheduler dev`'s Web UI
-			}
-			return serveWeb(ctx, io, opts, st, c, ui, tc.Namespace, tc.who(), nil)
+			return cmdutil.RunOr(cmd, opts, runF, webRun)
 		},
 	}
 	opts.bind(cmd, "")
-	cmd.Flags().BoolVar(&generate, "generate-token", false, "print a new random token (256 bits) for --token or AUTOSCHEDULER_WEB_TOKEN and exit")
+	cmd.Flags().BoolVar(&opts.GenerateToken, "generate-token", false, "print a new random token (256 bits) for --token or AUTOSCHEDULER_WEB_TOKEN and exit")
 	cmd.Flags().StringVar(&opts.TemporalUI, "temporal-ui", "", "Temporal Web UI base URL, for links to each dispatch's execution (default: dev's, when Temporal is dev's)")
 	return cmd
 }
 
+func webRun(ctx context.Context, opts *webCmdOptions) error {
+	if opts.GenerateToken {
+		t, err := web.GenerateToken()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(opts.io.Out, t)
+		return nil
+	}
+	c, err := opts.temporal.client()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	st, err := opts.stores.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.Background())
+	return serveWeb(ctx, opts.io, &opts.webOptions, st, c, opts.TemporalUI, opts.temporal.Namespace, opts.temporal.who(), nil)
+}
+
 // serveWeb runs the web app until ctx ends, printing its link.
 // ready, when set, is told the app's URL once it listens.
-func serveWeb(ctx context.Context, io *streams, opts *webOptions, st *store.Coordinator, c client.Client, ui, namespace, reviewer string, ready func(url string)) error {
+func serveWeb(ctx context.Context, io *cmdutil.IOStreams, opts *webOptions, st *store.Coordinator, c client.Client, ui, namespace, reviewer string, ready func(url string)) error {
 	srv, err := web.New(web.Config{
 		Listen: opts.Listen, Token: opts.Token, AllowedHosts: opts.AllowedHosts, TemporalUI: ui, Namespace: namespace, Reviewer: reviewer,
 	}, st, c)

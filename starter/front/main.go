@@ -35,7 +35,7 @@ func main() {
 	args := os.Args[1:]
 	risk := riskcmd.New(os.Stdout, os.Stderr, func(context.Context, string) (*schedule.Schedule, error) {
 		return nil, fmt.Errorf("stored schedules are read by %s (serves hands --schedule to it)", cliBinary)
-	})
+	}, nil)
 	if !serves(args, risk) {
 		err := cmdutil.HandOff(cliBinary, "commands other than `risk --file`")
 		os.Exit(cmdutil.Report(os.Stderr, err))

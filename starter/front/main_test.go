@@ -40,7 +40,7 @@ func TestServes(t *testing.T) {
 	}
 	load := func(context.Context, string) (*schedule.Schedule, error) { return nil, nil }
 	for _, c := range cases {
-		risk := riskcmd.New(io.Discard, io.Discard, load)
+		risk := riskcmd.New(io.Discard, io.Discard, load, nil)
 		if got := serves(c.args, risk); got != c.want {
 			t.Errorf("serves(%q) = %v, want %v", c.args, got, c.want)
 		}

@@ -41,8 +41,9 @@ type Options struct {
 }
 
 // New builds the command; it writes to out and errOut and reads stored
-// schedules with loadStored.
-func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) (*schedule.Schedule, error)) *cobra.Command {
+// schedules with loadStored. runF, when set, runs instead of Run once the
+// flags are checked (tests).
+func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) (*schedule.Schedule, error), runF func(context.Context, *Options) error) *cobra.Command {
 	opts := &Options{Out: out, ErrOut: errOut, LoadStored: loadStored}
 	cmd := &cobra.Command{
 		Use:   "risk (--file FILE | --schedule ID) [--iterations N] [--seed N] [--format table|json|html] [--correlate trade]",
@@ -74,10 +75,8 @@ func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) 
 			if (opts.File == "") == (opts.Schedule == "") {
 				return cmdutil.Usagef("risk: give one of --file and --schedule")
 			}
-			switch opts.Format {
-			case "table", "json", "html":
-			default:
-				return cmdutil.Usagef("risk: --format %q: want table, json or html", opts.Format)
+			if err := cmdutil.CheckFormat(cmd, "risk"); err != nil {
+				return err
 			}
 			if opts.Iterations < 1 || opts.Iterations > maxIterations {
 				return cmdutil.Usagef("risk: --iterations %d: want 1 to %d", opts.Iterations, maxIterations)
@@ -99,7 +98,7 @@ func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) 
 			if opts.Workers < 0 {
 				return cmdutil.Usagef("risk: --workers %d: want 0 (every core) or more", opts.Workers)
 			}
-			return Run(cmd.Context(), opts)
+			return cmdutil.RunOr(cmd, opts, runF, Run)
 		},
 	}
 	f := cmd.Flags()
@@ -107,7 +106,7 @@ func New(out, errOut io.Writer, loadStored func(ctx context.Context, id string) 
 	f.StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
 	f.IntVarP(&opts.Iterations, "iterations", "n", 10000, "number of Monte Carlo iterations")
 	f.Uint64Var(&opts.Seed, "seed", 1, "random seed: the same seed gives the same result")
-	f.StringVar(&opts.Format, "format", "table", "output format: table, json or html")
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "table", []string{"table", "json", "html"}, "output format: table, json or html", "print the report as JSON (--format json)", false)
 	f.StringVar(&opts.Correlate, "correlate", "", `correlate durations within groups: "trade"`)
 	f.Float64Var(&opts.Correlation, "correlation", risk.DefaultCorrelation, "ρ for --correlate: correlation of the normal scores of two activities of a group")
 	f.IntVar(&opts.Workers, "workers", 0, "goroutines running iterations (0: every core); the result does not depend on it")

@@ -6,12 +6,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
-// newUndoCmd is `dispatch undo`: an accepted dispatch's changes, taken
+// dispatchUndoOptions are `dispatch undo`: an accepted dispatch's changes, taken
 // back through an EditWorkflow with the inverses the graph ledger kept.
-func newUndoCmd(env *editEnv) *cobra.Command {
-	var runID string
+type dispatchUndoOptions struct {
+	editEnv
+	ID    string
+	RunID string
+}
+
+func newDispatchUndoCmd(f *Factory, runF func(context.Context, *dispatchUndoOptions) error) *cobra.Command {
+	opts := &dispatchUndoOptions{editEnv: newEditEnv(f)}
 	cmd := &cobra.Command{
 		Use:   "undo DISPATCH-ID [--run RUN-ID]",
 		Short: "Take back an accepted dispatch's changes (its latest run, or --run)",
@@ -22,32 +29,35 @@ func newUndoCmd(env *editEnv) *cobra.Command {
 		Example: "  autoscheduler dispatch undo dispatch-building",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return undoRun(cmd.Context(), env, args[0], runID)
+			opts.ID = args[0]
+			return cmdutil.RunOr(cmd, opts, runF, dispatchUndoRun)
 		},
 	}
-	cmd.Flags().StringVar(&runID, "run", "", "the dispatch run to undo (default: the latest)")
-	cmd.Flags().BoolVar(&env.JSON, "json", false, `print JSON: {"edit", "applied": [ops]}`)
+	cmd.Flags().StringVar(&opts.RunID, "run", "", "the dispatch run to undo (default: the latest)")
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"edit", "applied": [ops]}`)
 	return cmd
 }
 
-func undoRun(ctx context.Context, env *editEnv, id, runID string) error {
+func dispatchUndoRun(ctx context.Context, opts *dispatchUndoOptions) error {
+	id := opts.ID
 	scheduleID, ok := dispatches.ScheduleOf(id)
 	if !ok {
 		return usagef("undo: %q is not a dispatch id (dispatch-<schedule>)", id)
 	}
-	c, err := env.temporal.client()
+	opts.Schedule = scheduleID
+	c, err := opts.temporal.client()
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	stores, err := env.stores.Open(ctx)
+	stores, err := opts.stores.Open(ctx)
 	if err != nil {
 		return err
 	}
-	ops, _, err := dispatches.UndoOps(ctx, c, stores.Graph, id, runID)
+	ops, _, err := dispatches.UndoOps(ctx, c, stores.Graph, id, opts.RunID)
 	stores.Close(ctx)
 	if err != nil {
 		return err
 	}
-	return env.edit(ctx, scheduleID, ops...)
+	return opts.edit(ctx, ops...)
 }
