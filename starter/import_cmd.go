@@ -75,7 +75,7 @@ func importRun(ctx context.Context, opts *importOptions) error {
 	if opts.io.ErrIsTTY() {
 		progress = progressBar(opts.io, "embedding")
 	}
-	if err := c.Import(ctx, opts.Schedule, s, opts.Replace, progress); err != nil {
+	if err := c.ImportChecked(ctx, opts.Schedule, s, read.Network, opts.Replace, progress); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.io.ErrOut, "imported %s as %q: %d activities, %d relationships in %s\n",
