@@ -9,14 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/llm"
-	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -93,21 +91,6 @@ type ImpactInput struct {
 	ScheduleID string        `json:"schedule_id"`
 	Inverses   []schedule.Op `json:"inverses,omitempty"`
 	OpIDs      []string      `json:"op_ids,omitempty"`
-}
-
-// Impact is the CPM effect of a round's changes. Critical paths list
-// activity ids by early start; FloatChanged lists the ids, in schedule order,
-// of activities in both versions whose total float changed.
-type Impact struct {
-	FinishBefore   float64  `json:"finish_before"`
-	FinishAfter    float64  `json:"finish_after"`
-	CriticalBefore []string `json:"critical_before"`
-	CriticalAfter  []string `json:"critical_after"`
-	FloatChanged   []string `json:"float_changed,omitempty"`
-	// Diff is the review screen's before/after: what changed, finish moved
-	// by how much (with dates when the schedule has a start date), which
-	// activities became critical.
-	Diff *render.ChangeDiff `json:"diff,omitempty"`
 }
 
 // CommitInput names the ops being committed, the dispatch (workflow and
@@ -307,32 +290,31 @@ func CompensatingOps(scopeName string, inverses []schedule.Op) []schedule.Op {
 
 // ComputeImpact compares the CPM results before and after the provisional
 // changes (see ImpactInput).
-func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact, error) {
+func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (schedule.Impact, error) {
 	defer keepAlive(ctx)()
 	after, err := a.load(ctx, in.ScheduleID)
 	if err != nil {
-		return Impact{}, err
+		return schedule.Impact{}, err
 	}
 	inverses := in.Inverses
 	if len(in.OpIDs) > 0 {
 		if inverses, err = a.inversesOf(ctx, in.ScheduleID, in.OpIDs); err != nil {
-			return Impact{}, err
+			return schedule.Impact{}, err
 		}
 	}
 	before := after.Clone()
 	if err := schedule.Undo(before, inverses); err != nil {
-		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
+		return schedule.Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
 	}
 	rb, err := schedule.Analyze(before)
 	if err != nil {
-		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM before: %v", err), ErrTypeImpact, err)
+		return schedule.Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM before: %v", err), ErrTypeImpact, err)
 	}
 	ra, err := schedule.Analyze(after)
 	if err != nil {
-		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM after: %v", err), ErrTypeImpact, err)
+		return schedule.Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM after: %v", err), ErrTypeImpact, err)
 	}
-	imp := compareCPM(after, rb, ra)
-	imp.Diff = render.NewChangeDiffOf(before, after, rb, ra)
+	imp := schedule.ImpactOf(before, after, rb, ra)
 	if imp.Diff.Impact != nil {
 		imp.Diff.Impact.Risk = riskImpact(before, after)
 	}
@@ -340,33 +322,6 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact,
 	// (Temporal refuses payloads over 2 MB): lists beyond this are counted.
 	imp.Diff.Cap(MaxDiffEntries)
 	return imp, nil
-}
-
-// compareCPM is the Impact of going from the schedule rb was computed on
-// to after, whose CPM is ra.
-func compareCPM(after *schedule.Schedule, rb, ra *schedule.Result) Impact {
-	floatOf := func(r *schedule.Result) map[string]float64 {
-		m := map[string]float64{}
-		for i := range r.Net.Len() {
-			m[r.Net.ID(i)] = r.TotalFloat[i]
-		}
-		return m
-	}
-	fb, fa := floatOf(rb), floatOf(ra)
-	imp := Impact{
-		FinishBefore:   rb.ProjectDuration,
-		FinishAfter:    ra.ProjectDuration,
-		CriticalBefore: rb.CriticalPath(),
-		CriticalAfter:  ra.CriticalPath(),
-	}
-	for _, act := range after.Activities {
-		b, okB := fb[act.ID]
-		f, okA := fa[act.ID]
-		if okA && okB && math.Abs(b-f) > schedule.Epsilon {
-			imp.FloatChanged = append(imp.FloatChanged, act.ID)
-		}
-	}
-	return imp
 }
 
 // Commit makes a dispatch's changes final: the documents they touched are

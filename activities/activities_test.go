@@ -122,7 +122,7 @@ func TestComputeImpact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var imp activities.Impact
+	var imp schedule.Impact
 	if err := v.Get(&imp); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestInversesByReference(t *testing.T) {
 		t.Fatalf("apply result = %+v", res)
 	}
 	ids := []string{res.Applied[0].ID, res.Applied[1].ID}
-	var byRef, inline activities.Impact
+	var byRef, inline schedule.Impact
 	v, err = env.ExecuteActivity(a.ComputeImpact, activities.ImpactInput{ScheduleID: scheduleID, OpIDs: ids})
 	if err != nil {
 		t.Fatal(err)

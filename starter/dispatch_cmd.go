@@ -250,7 +250,7 @@ func printDispatch(io *streams, d *dispatches.Detail) error {
 	}
 	if d.Status != nil && d.Status.Impact != nil && d.Status.Impact.Diff != nil {
 		fmt.Fprintln(w)
-		return d.Status.Impact.Diff.WriteText(w, render.DiffOptions{Color: io.OutIsTTY})
+		return render.WriteComparison(w, d.Status.Impact.Diff, render.DiffOptions{Color: io.OutIsTTY})
 	}
 	return nil
 }

@@ -393,7 +393,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	}
 	if im := p.Impact; im != nil && im.Diff != nil {
 		fmt.Fprintln(opts.io.Out)
-		return im.Diff.WriteText(opts.io.Out, render.DiffOptions{Color: opts.io.OutIsTTY, Limit: opts.DiffLimit})
+		return render.WriteComparison(opts.io.Out, im.Diff, render.DiffOptions{Color: opts.io.OutIsTTY, Limit: opts.DiffLimit})
 	}
 	if im := p.Impact; im != nil {
 		fmt.Fprintf(opts.io.Out, "  project finish: %s -> %s working days (%+g)\n", render.Days(im.FinishBefore), render.Days(im.FinishAfter), im.FinishAfter-im.FinishBefore)

@@ -9,7 +9,6 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/autoscheduler/autoscheduler/activities"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 )
@@ -309,9 +308,12 @@ type Status struct {
 }
 
 // Impact is the CPM effect of a round's changes (finish in working days,
-// critical paths and changed floats as activity ids). It is the
-// ComputeImpact activity's result, hence an alias.
-type Impact = activities.Impact
+// critical paths and changed floats as activity ids, and the comparison
+// the review shows). It is the ComputeImpact activity's result, and
+// activities cannot import this package (it imports them), so the domain
+// defines it beside the comparison it carries (Diff, a schedule.Comparison)
+// and this is its name in the dispatch's contract.
+type Impact = schedule.Impact
 
 // ProposalRequest asks for the proposal of Round or a later one (0: any):
 // the Update returns once that round awaits review or an answer, or fails

@@ -11,6 +11,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -26,7 +27,7 @@ type reviewData struct {
 	AwaitingReview bool
 	Question       string
 	Proposal       *workflows.Proposal
-	Diff           *render.ChangeDiff
+	Diff           *schedule.Comparison
 	Decisions      []workflows.Decision
 	// Changes are the records of every round (the proposal's round first
 	// on the page, in Proposal).
