@@ -196,24 +196,18 @@ func (a *Activities) ApplyOps(ctx context.Context, in ApplyInput) (ApplyResult, 
 }
 
 // inversesOf reads the inverses of applied ops from the graph store's
-// ledger, in the order of opIDs (each op's own inverses in their order):
-// what ApplyOps returned for them. The ledger keeps compensated ops too, so
-// a retried compensation reads the same list.
+// ledger (store.Coordinator.Inverses): an op it does not hold fails
+// without retry (NotRecorded), a store that cannot be read is retried.
 func (a *Activities) inversesOf(ctx context.Context, scheduleID string, opIDs []string) ([]schedule.Op, error) {
-	recorded, err := a.Stores.Graph.Recorded(ctx, scheduleID, opIDs)
-	if err != nil {
+	inverses, err := a.Stores.Inverses(ctx, scheduleID, opIDs, false)
+	var missing *store.NotRecordedError
+	switch {
+	case errors.As(err, &missing):
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeNotRecorded, err)
+	case err != nil:
 		return nil, classify(err, "reading the ledger")
 	}
-	var out []schedule.Op
-	for _, id := range opIDs {
-		ch, ok := recorded[id]
-		if !ok {
-			return nil, temporal.NewNonRetryableApplicationError(
-				fmt.Sprintf("op %s of schedule %q is not in the ledger: its inverse is unknown", id, scheduleID), ErrTypeNotRecorded, store.ErrNotRecorded)
-		}
-		out = append(out, ch.Inverse...)
-	}
-	return out, nil
+	return inverses, nil
 }
 
 // Compensate applies the inverses in reverse order, in one all-or-nothing
@@ -228,7 +222,7 @@ func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyR
 			return ApplyResult{}, err
 		}
 	}
-	ops := CompensatingOps(in.Scope, inverses)
+	ops := schedule.CompensatingOps(in.Scope, inverses)
 	if len(ops) == 0 {
 		return ApplyResult{}, nil
 	}
@@ -278,16 +272,6 @@ func keepAlive(ctx context.Context) (stop func()) {
 	return func() { close(done) }
 }
 
-// CompensatingOps is the batch Compensate applies: the inverses reversed,
-// each with an ID scoped to the compensation and its position.
-func CompensatingOps(scopeName string, inverses []schedule.Op) []schedule.Op {
-	ops := make([]schedule.Op, 0, len(inverses))
-	for i := len(inverses) - 1; i >= 0; i-- {
-		ops = append(ops, inverses[i].WithScope(fmt.Sprintf("%s/compensate/%d", scopeName, len(ops))))
-	}
-	return ops
-}
-
 // ComputeImpact compares the CPM results before and after the provisional
 // changes (see ImpactInput).
 func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (schedule.Impact, error) {
@@ -302,9 +286,9 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (schedul
 			return schedule.Impact{}, err
 		}
 	}
-	before := after.Clone()
-	if err := schedule.Undo(before, inverses); err != nil {
-		return schedule.Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
+	before, err := schedule.Before(after, inverses)
+	if err != nil {
+		return schedule.Impact{}, temporal.NewNonRetryableApplicationError("impact: "+err.Error(), ErrTypeImpact, err)
 	}
 	rb, err := schedule.Analyze(before)
 	if err != nil {

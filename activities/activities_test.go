@@ -166,18 +166,6 @@ func TestComputeImpact(t *testing.T) {
 	}
 }
 
-func TestCompensatingOpsReverseAndDeterministic(t *testing.T) {
-	inv := []schedule.Op{schedule.RemoveActivity("X"), schedule.RemoveRelationship("R")}
-	ops := activities.CompensatingOps("s", inv)
-	if ops[0].Kind != schedule.RemoveRelationshipOp || ops[1].Kind != schedule.RemoveActivityOp {
-		t.Errorf("not reversed: %+v", ops)
-	}
-	again := activities.CompensatingOps("s", inv)
-	if ops[0].ID == "" || ops[0].ID != again[0].ID || ops[0].ID == ops[1].ID {
-		t.Errorf("ids %q %q %q", ops[0].ID, again[0].ID, ops[1].ID)
-	}
-}
-
 // TestInversesByReference: with ByReference the result leaves the inverses
 // in the ledger; Compensate and ComputeImpact read them by op ID, with the
 // same effect as the inverses themselves, and a retried compensation is a

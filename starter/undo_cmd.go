@@ -44,7 +44,7 @@ func undoRun(ctx context.Context, env *editEnv, id, runID string) error {
 	if err != nil {
 		return err
 	}
-	ops, _, err := dispatches.UndoOps(ctx, c, stores.Graph, id, runID)
+	ops, _, err := dispatches.UndoOps(ctx, c, stores, id, runID)
 	stores.Close(ctx)
 	if err != nil {
 		return err

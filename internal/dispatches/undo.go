@@ -7,7 +7,6 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/autoscheduler/autoscheduler/activities"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -21,9 +20,10 @@ func ScheduleOf(id string) (string, bool) {
 
 // UndoOps are the ops that take back an accepted dispatch run (runID ""
 // for the latest): the inverses the graph ledger kept for its committed
-// ops, in reverse order, with op IDs scoped to this run's undo so a second
-// undo of it changes nothing. It also returns the run it read.
-func UndoOps(ctx context.Context, c client.Client, graph store.GraphStore, id, runID string) (ops []schedule.Op, run string, err error) {
+// ops (store.Coordinator.Inverses), in reverse order, with op IDs scoped to
+// this run's undo so a second undo of it changes nothing (schedule.UndoOps).
+// It also returns the run it read.
+func UndoOps(ctx context.Context, c client.Client, stores *store.Coordinator, id, runID string) (ops []schedule.Op, run string, err error) {
 	scheduleID, ok := ScheduleOf(id)
 	if !ok {
 		return nil, "", fmt.Errorf("undo: %q is not a dispatch id (dispatch-<schedule>)", id)
@@ -43,50 +43,12 @@ func UndoOps(ctx context.Context, c client.Client, graph store.GraphStore, id, r
 			opIDs = append(opIDs, ch.Op.ID)
 		}
 	}
-	inverses, err := ledgerInverses(ctx, graph, scheduleID, opIDs, true)
+	inverses, err := stores.Inverses(ctx, scheduleID, opIDs, true)
 	if err != nil {
 		return nil, run, fmt.Errorf("dispatch %s: %w", id, err)
 	}
 	if len(inverses) == 0 {
 		return nil, run, fmt.Errorf("dispatch %s (run %s) committed no changes", id, run)
 	}
-	return activities.CompensatingOps("undo/"+id+"/"+run, inverses), run, nil
-}
-
-// Before is the schedule as it was before the ops opIDs were applied to
-// after: the inverses the graph ledger kept, undone on a copy.
-func Before(ctx context.Context, graph store.GraphStore, scheduleID string, after *schedule.Schedule, opIDs []string) (*schedule.Schedule, error) {
-	before := after.Clone()
-	if len(opIDs) == 0 {
-		return before, nil
-	}
-	inverses, err := ledgerInverses(ctx, graph, scheduleID, opIDs, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := schedule.Undo(before, inverses); err != nil {
-		return nil, fmt.Errorf("undoing the round on a copy: %w", err)
-	}
-	return before, nil
-}
-
-// ledgerInverses are the inverses the graph ledger kept for opIDs, in
-// their order; with committed, each op must be committed too.
-func ledgerInverses(ctx context.Context, graph store.GraphStore, scheduleID string, opIDs []string, committed bool) ([]schedule.Op, error) {
-	recorded, err := graph.Recorded(ctx, scheduleID, opIDs)
-	if err != nil {
-		return nil, err
-	}
-	var inverses []schedule.Op
-	for _, op := range opIDs {
-		ch, ok := recorded[op]
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("op %s of schedule %q is not in the ledger: its inverse is unknown", op, scheduleID)
-		case committed && ch.Committed == nil:
-			return nil, fmt.Errorf("op %s is not committed in the ledger of schedule %q", op, scheduleID)
-		}
-		inverses = append(inverses, ch.Inverse...)
-	}
-	return inverses, nil
+	return schedule.UndoOps(id, run, inverses), run, nil
 }

@@ -316,7 +316,7 @@ func (s *Server) roundReports(r *http.Request, scheduleID string, round int, cha
 	if err != nil {
 		return nil, nil, err
 	}
-	sb, err := dispatches.Before(r.Context(), s.stores.Graph, scheduleID, sa, opIDs)
+	sb, err := s.stores.Before(r.Context(), scheduleID, sa, opIDs)
 	if err != nil {
 		return nil, nil, err
 	}

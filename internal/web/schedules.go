@@ -496,7 +496,7 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a dispatch of schedule %q", dispatchID, id))
 		return
 	}
-	ops, run, err := dispatches.UndoOps(ctx, s.temporal, s.stores.Graph, dispatchID, runID)
+	ops, run, err := dispatches.UndoOps(ctx, s.temporal, s.stores, dispatchID, runID)
 	if err == nil {
 		var res workflows.EditResult
 		_, res, err = dispatches.Edit(ctx, s.temporal, id, s.name(r), ops)
