@@ -12,7 +12,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -160,7 +159,7 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 		}
 		answers := step.answers
 		for round, review := range step.reviews {
-			proposal, err := dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round+1)
+			proposal, err := workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round+1)
 			if err != nil {
 				return err
 			}
@@ -169,11 +168,11 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 					return err
 				}
 				fmt.Fprintf(io.Out, "  -> answer %q\n", answers[0])
-				if err := dispatches.SendAnswer(ctx, c, id, answers[0], "demo"); err != nil {
+				if err := workflows.SendAnswer(ctx, c, id, answers[0], "demo"); err != nil {
 					return err
 				}
 				answers = answers[1:]
-				if proposal, err = dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round+1); err != nil {
+				if proposal, err = workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round+1); err != nil {
 					return err
 				}
 			}
@@ -186,7 +185,7 @@ func demoScenario(ctx context.Context, io *streams, c client.Client) error {
 			}
 			fmt.Fprintf(io.Out, "  -> %s\n", verdict)
 			review.Round = proposal.Round
-			if err := dispatches.SendReview(ctx, c, id, review); err != nil {
+			if err := workflows.SendReview(ctx, c, id, review); err != nil {
 				return err
 			}
 		}

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // editEnv is what the direct-edit commands share: the stores to read the
@@ -43,7 +43,7 @@ func (e *editEnv) edit(ctx context.Context, scheduleID string, ops ...schedule.O
 		return err
 	}
 	defer c.Close()
-	id, res, err := dispatches.Edit(ctx, c, scheduleID, e.temporal.who(), ops)
+	id, res, err := workflows.Edit(ctx, c, scheduleID, e.temporal.who(), ops)
 	if err != nil {
 		return err
 	}

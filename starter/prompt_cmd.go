@@ -16,7 +16,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -136,11 +135,11 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 	}
 	defer c.Close()
 	id := workflows.DispatchWorkflowID(opts.Schedule)
-	run, err := dispatches.Start(ctx, c, workflows.DispatchInput{
+	run, err := workflows.Start(ctx, c, workflows.DispatchInput{
 		ScheduleID: opts.Schedule, Prompt: opts.Prompt, Author: opts.temporal.who(),
 		MaxRounds: opts.Rounds, ReviewTimeout: opts.Timeout, AutoAccept: opts.Yes && opts.NoWait,
 	})
-	var open *dispatches.OpenError
+	var open *workflows.OpenError
 	if errors.As(err, &open) {
 		return fmt.Errorf("%w (review it with `autoscheduler review %s accept|reject`)", err, id)
 	}
@@ -164,7 +163,7 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 		in = bufio.NewReader(opts.io.In)
 	}
 	for round := 1; ; round++ {
-		proposal, err := dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round)
+		proposal, err := workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round)
 		if err != nil {
 			// The dispatch ended without (another) proposal: show how.
 			return printResult(ctx, opts, run)
@@ -178,10 +177,10 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 			if err != nil {
 				return err
 			}
-			if err := dispatches.SendAnswer(ctx, c, id, answer, opts.temporal.who()); err != nil {
+			if err := workflows.SendAnswer(ctx, c, id, answer, opts.temporal.who()); err != nil {
 				return err
 			}
-			if proposal, err = dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
+			if proposal, err = workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
 				return printResult(ctx, opts, run)
 			}
 		}
@@ -193,7 +192,7 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 			return err
 		}
 		review.Reviewer, review.Round = opts.temporal.who(), proposal.Round
-		if err := dispatches.SendReview(ctx, c, id, review); err != nil {
+		if err := workflows.SendReview(ctx, c, id, review); err != nil {
 			return err
 		}
 		// Feedback, redo and back go on to the next round; the rest end.
@@ -410,7 +409,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 func printResult(ctx context.Context, opts *promptOptions, run client.WorkflowRun) error {
 	var res workflows.DispatchResult
 	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("dispatch %s: %s", run.GetID(), dispatches.RootCause(err))
+		return fmt.Errorf("dispatch %s: %s", run.GetID(), workflows.RootCause(err))
 	}
 	return showResult(opts.io, opts.JSON, run.GetID(), res)
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -54,7 +53,7 @@ func newReviewCmd(io *streams, tc *temporalConfig, runF func(context.Context, *r
 			if opts.Feedback != "" && opts.Decision != workflows.DecisionReject {
 				return usagef("review: --feedback goes with reject")
 			}
-			if err := dispatches.CheckText("feedback", opts.Feedback); err != nil {
+			if err := workflows.CheckText("feedback", opts.Feedback); err != nil {
 				return usagef("review: %v", err)
 			}
 			if opts.Round < 0 {
@@ -82,7 +81,7 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	}
 	defer c.Close()
 	review := workflows.Review{Decision: opts.Decision, Feedback: opts.Feedback, Reviewer: opts.temporal.who(), Round: opts.Round}
-	if err := dispatches.SendReview(ctx, c, opts.ID, review); err != nil {
+	if err := workflows.SendReview(ctx, c, opts.ID, review); err != nil {
 		if strings.Contains(err.Error(), "the planner asked a question") {
 			id := usertext.Terminal(opts.ID)
 			return fmt.Errorf("%w (answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)", err, id, id)
@@ -114,7 +113,7 @@ func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
 			if strings.TrimSpace(args[1]) == "" {
 				return usagef("clarify: the answer is empty: say what the planner asked about")
 			}
-			if err := dispatches.CheckText("answer", args[1]); err != nil {
+			if err := workflows.CheckText("answer", args[1]); err != nil {
 				return usagef("clarify: %v", err)
 			}
 			c, err := tc.client()
@@ -122,7 +121,7 @@ func newClarifyCmd(io *streams, tc *temporalConfig) *cobra.Command {
 				return err
 			}
 			defer c.Close()
-			if err := dispatches.SendAnswer(cmd.Context(), c, args[0], args[1], tc.who()); err != nil {
+			if err := workflows.SendAnswer(cmd.Context(), c, args[0], args[1], tc.who()); err != nil {
 				return err
 			}
 			id := usertext.Terminal(args[0])

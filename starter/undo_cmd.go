@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // newUndoCmd is `dispatch undo`: an accepted dispatch's changes, taken
@@ -31,7 +31,7 @@ func newUndoCmd(env *editEnv) *cobra.Command {
 }
 
 func undoRun(ctx context.Context, env *editEnv, id, runID string) error {
-	scheduleID, ok := dispatches.ScheduleOf(id)
+	scheduleID, ok := workflows.ScheduleOf(id)
 	if !ok {
 		return usagef("undo: %q is not a dispatch id (dispatch-<schedule>)", id)
 	}
@@ -44,7 +44,7 @@ func undoRun(ctx context.Context, env *editEnv, id, runID string) error {
 	if err != nil {
 		return err
 	}
-	ops, _, err := dispatches.UndoOps(ctx, c, stores, id, runID)
+	ops, _, err := workflows.UndoOps(ctx, c, stores, id, runID)
 	stores.Close(ctx)
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ const (
 	// first when someone did; the signal is ignored then. A cancel is
 	// taken at every stage (dispatches since "cancel-any-stage"): while
 	// the round plans, applies or waits for an answer too, unless the
-	// dispatch ended or its round was accepted (see dispatches.Cancel).
+	// dispatch ended or its round was accepted (see Cancel).
 	ReviewSignal = "review"
 	ReviewUpdate = "review"
 	// ProposalUpdate takes a ProposalRequest, waits until a proposal is

@@ -1,4 +1,4 @@
-package dispatches
+package workflows
 
 import (
 	"context"
@@ -9,12 +9,11 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // ScheduleOf is the schedule a dispatch id (dispatch-<schedule>) names.
 func ScheduleOf(id string) (string, bool) {
-	scheduleID, ok := strings.CutPrefix(id, workflows.DispatchWorkflowID(""))
+	scheduleID, ok := strings.CutPrefix(id, DispatchWorkflowID(""))
 	return scheduleID, ok && scheduleID != ""
 }
 
@@ -29,17 +28,17 @@ func UndoOps(ctx context.Context, c client.Client, stores *store.Coordinator, id
 		return nil, "", fmt.Errorf("undo: %q is not a dispatch id (dispatch-<schedule>)", id)
 	}
 	wf := c.GetWorkflow(ctx, id, runID)
-	var res workflows.DispatchResult
+	var res DispatchResult
 	if err := wf.Get(ctx, &res); err != nil {
 		return nil, "", fmt.Errorf("dispatch %s: %s", id, RootCause(err))
 	}
 	run = wf.GetRunID()
-	if res.Status != workflows.StatusAccepted {
+	if res.Status != StatusAccepted {
 		return nil, run, fmt.Errorf("dispatch %s (run %s) ended %s: only an accepted dispatch has changes to undo", id, run, res.Status)
 	}
 	var opIDs []string
 	for _, ch := range res.Changes {
-		if ch.Status == workflows.ChangeCommitted {
+		if ch.Status == ChangeCommitted {
 			opIDs = append(opIDs, ch.Op.ID)
 		}
 	}
