@@ -1,9 +1,12 @@
-// Package workflows holds the durable dispatch and edit workflows and their
-// public contract: task queue, workflow IDs, message names and payloads.
+// Package workflows holds the durable dispatch, edit and portfolio
+// workflows, their public contract (task queue, workflow-ID helpers,
+// message names and payloads, in api.go and api_portfolio.go) and the
+// Temporal client calls the CLI and the web app make (client*.go).
 package workflows
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
@@ -19,6 +22,13 @@ const TaskQueue = "autoscheduler"
 // DispatchWorkflowID is the ID of a schedule's dispatch: one open dispatch
 // per schedule, so a second submit fails naming the open one.
 func DispatchWorkflowID(scheduleID string) string { return "dispatch-" + scheduleID }
+
+// ScheduleOf is the schedule a dispatch id (dispatch-<schedule>) names:
+// DispatchWorkflowID's inverse.
+func ScheduleOf(id string) (string, bool) {
+	scheduleID, ok := strings.CutPrefix(id, DispatchWorkflowID(""))
+	return scheduleID, ok && scheduleID != ""
+}
 
 // Message names.
 const (

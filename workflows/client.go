@@ -1,8 +1,9 @@
-// Package dispatches is the client side of the dispatch workflows: the
-// Temporal calls the CLI and the review web app both make — start a
-// dispatch, wait for its proposal, review it, answer its question, list and
-// describe dispatches, undo an accepted one.
 package workflows
+
+// The client side of the workflows (client*.go): the Temporal calls the
+// CLI and the review web app both make — start a dispatch, wait for its
+// proposal, review it, answer its question, list and describe dispatches,
+// undo an accepted one, start and review a portfolio.
 
 import (
 	"context"

@@ -4,20 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"time"
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 )
-
-// NewPortfolioID is a fresh portfolio workflow ID: the portfolio's name
-// (or "adhoc") and the start time in base 36, so two portfolios of the
-// same name started a moment apart do not collide (the children's IDs,
-// not the parent's, carry the per-schedule lock).
-func NewPortfolioID(name string) string {
-	return PortfolioWorkflowID(name, strconv.FormatInt(time.Now().UnixNano(), 36))
-}
 
 // StartPortfolio checks in and starts a portfolio as id. The children's
 // workflow IDs are known at once (DispatchWorkflowID of each

@@ -3,19 +3,12 @@ package workflows
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
-
-// ScheduleOf is the schedule a dispatch id (dispatch-<schedule>) names.
-func ScheduleOf(id string) (string, bool) {
-	scheduleID, ok := strings.CutPrefix(id, DispatchWorkflowID(""))
-	return scheduleID, ok && scheduleID != ""
-}
 
 // UndoOps are the ops that take back an accepted dispatch run (runID ""
 // for the latest): the inverses the graph ledger kept for its committed
