@@ -48,7 +48,7 @@ func TestClientCancelOnDevServer(t *testing.T) {
 	}
 	defer st.Close(context.Background())
 	stores := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
-	s, err := interchange.ReadFile("../../examples/building.json")
+	s, err := interchange.ReadFile("../examples/building.json")
 	if err != nil {
 		t.Fatal(err)
 	}
