@@ -28,7 +28,7 @@ import (
 //   - the after schedule's links as WriteGanttHTML draws them, those not in
 //     before with class "link added", and before's links not in after
 //     drawn dashed with class "link removed" (links match as in
-//     ChangeDiff: by predecessor, successor, type and lag);
+//     schedule.Compare: by predecessor, successor, type and lag);
 //   - an axis over the later of the two finishes, the after finish line as
 //     on the one-schedule page and, when the finish moved, a second line of
 //     class "finish before";
