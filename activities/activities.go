@@ -9,14 +9,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/autoscheduler/autoscheduler/internal/llm"
-	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -93,21 +91,6 @@ type ImpactInput struct {
 	ScheduleID string        `json:"schedule_id"`
 	Inverses   []schedule.Op `json:"inverses,omitempty"`
 	OpIDs      []string      `json:"op_ids,omitempty"`
-}
-
-// Impact is the CPM effect of a round's changes. Critical paths list
-// activity ids by early start; FloatChanged lists the ids, in schedule order,
-// of activities in both versions whose total float changed.
-type Impact struct {
-	FinishBefore   float64  `json:"finish_before"`
-	FinishAfter    float64  `json:"finish_after"`
-	CriticalBefore []string `json:"critical_before"`
-	CriticalAfter  []string `json:"critical_after"`
-	FloatChanged   []string `json:"float_changed,omitempty"`
-	// Diff is the review screen's before/after: what changed, finish moved
-	// by how much (with dates when the schedule has a start date), which
-	// activities became critical.
-	Diff *render.ChangeDiff `json:"diff,omitempty"`
 }
 
 // CommitInput names the ops being committed, the dispatch (workflow and
@@ -213,24 +196,18 @@ func (a *Activities) ApplyOps(ctx context.Context, in ApplyInput) (ApplyResult, 
 }
 
 // inversesOf reads the inverses of applied ops from the graph store's
-// ledger, in the order of opIDs (each op's own inverses in their order):
-// what ApplyOps returned for them. The ledger keeps compensated ops too, so
-// a retried compensation reads the same list.
+// ledger (store.Coordinator.Inverses): an op it does not hold fails
+// without retry (NotRecorded), a store that cannot be read is retried.
 func (a *Activities) inversesOf(ctx context.Context, scheduleID string, opIDs []string) ([]schedule.Op, error) {
-	recorded, err := a.Stores.Graph.Recorded(ctx, scheduleID, opIDs)
-	if err != nil {
+	inverses, err := a.Stores.Inverses(ctx, scheduleID, opIDs, false)
+	var missing *store.NotRecordedError
+	switch {
+	case errors.As(err, &missing):
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeNotRecorded, err)
+	case err != nil:
 		return nil, classify(err, "reading the ledger")
 	}
-	var out []schedule.Op
-	for _, id := range opIDs {
-		ch, ok := recorded[id]
-		if !ok {
-			return nil, temporal.NewNonRetryableApplicationError(
-				fmt.Sprintf("op %s of schedule %q is not in the ledger: its inverse is unknown", id, scheduleID), ErrTypeNotRecorded, store.ErrNotRecorded)
-		}
-		out = append(out, ch.Inverse...)
-	}
-	return out, nil
+	return inverses, nil
 }
 
 // Compensate applies the inverses in reverse order, in one all-or-nothing
@@ -245,7 +222,7 @@ func (a *Activities) Compensate(ctx context.Context, in CompensateInput) (ApplyR
 			return ApplyResult{}, err
 		}
 	}
-	ops := CompensatingOps(in.Scope, inverses)
+	ops := schedule.CompensatingOps(in.Scope, inverses)
 	if len(ops) == 0 {
 		return ApplyResult{}, nil
 	}
@@ -295,44 +272,33 @@ func keepAlive(ctx context.Context) (stop func()) {
 	return func() { close(done) }
 }
 
-// CompensatingOps is the batch Compensate applies: the inverses reversed,
-// each with an ID scoped to the compensation and its position.
-func CompensatingOps(scopeName string, inverses []schedule.Op) []schedule.Op {
-	ops := make([]schedule.Op, 0, len(inverses))
-	for i := len(inverses) - 1; i >= 0; i-- {
-		ops = append(ops, inverses[i].WithScope(fmt.Sprintf("%s/compensate/%d", scopeName, len(ops))))
-	}
-	return ops
-}
-
 // ComputeImpact compares the CPM results before and after the provisional
 // changes (see ImpactInput).
-func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact, error) {
+func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (schedule.Impact, error) {
 	defer keepAlive(ctx)()
 	after, err := a.load(ctx, in.ScheduleID)
 	if err != nil {
-		return Impact{}, err
+		return schedule.Impact{}, err
 	}
 	inverses := in.Inverses
 	if len(in.OpIDs) > 0 {
 		if inverses, err = a.inversesOf(ctx, in.ScheduleID, in.OpIDs); err != nil {
-			return Impact{}, err
+			return schedule.Impact{}, err
 		}
 	}
-	before := after.Clone()
-	if err := schedule.Undo(before, inverses); err != nil {
-		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: undoing the round on a copy: %v", err), ErrTypeImpact, err)
+	before, err := schedule.Before(after, inverses)
+	if err != nil {
+		return schedule.Impact{}, temporal.NewNonRetryableApplicationError("impact: "+err.Error(), ErrTypeImpact, err)
 	}
 	rb, err := schedule.Analyze(before)
 	if err != nil {
-		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM before: %v", err), ErrTypeImpact, err)
+		return schedule.Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM before: %v", err), ErrTypeImpact, err)
 	}
 	ra, err := schedule.Analyze(after)
 	if err != nil {
-		return Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM after: %v", err), ErrTypeImpact, err)
+		return schedule.Impact{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("impact: CPM after: %v", err), ErrTypeImpact, err)
 	}
-	imp := compareCPM(after, rb, ra)
-	imp.Diff = render.NewChangeDiffOf(before, after, rb, ra)
+	imp := schedule.ImpactOf(before, after, rb, ra)
 	if imp.Diff.Impact != nil {
 		imp.Diff.Impact.Risk = riskImpact(before, after)
 	}
@@ -340,33 +306,6 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (Impact,
 	// (Temporal refuses payloads over 2 MB): lists beyond this are counted.
 	imp.Diff.Cap(MaxDiffEntries)
 	return imp, nil
-}
-
-// compareCPM is the Impact of going from the schedule rb was computed on
-// to after, whose CPM is ra.
-func compareCPM(after *schedule.Schedule, rb, ra *schedule.Result) Impact {
-	floatOf := func(r *schedule.Result) map[string]float64 {
-		m := map[string]float64{}
-		for i := range r.Net.Len() {
-			m[r.Net.ID(i)] = r.TotalFloat[i]
-		}
-		return m
-	}
-	fb, fa := floatOf(rb), floatOf(ra)
-	imp := Impact{
-		FinishBefore:   rb.ProjectDuration,
-		FinishAfter:    ra.ProjectDuration,
-		CriticalBefore: rb.CriticalPath(),
-		CriticalAfter:  ra.CriticalPath(),
-	}
-	for _, act := range after.Activities {
-		b, okB := fb[act.ID]
-		f, okA := fa[act.ID]
-		if okA && okB && math.Abs(b-f) > schedule.Epsilon {
-			imp.FloatChanged = append(imp.FloatChanged, act.ID)
-		}
-	}
-	return imp
 }
 
 // Commit makes a dispatch's changes final: the documents they touched are

@@ -122,7 +122,7 @@ func TestComputeImpact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var imp activities.Impact
+	var imp schedule.Impact
 	if err := v.Get(&imp); err != nil {
 		t.Fatal(err)
 	}
@@ -166,18 +166,6 @@ func TestComputeImpact(t *testing.T) {
 	}
 }
 
-func TestCompensatingOpsReverseAndDeterministic(t *testing.T) {
-	inv := []schedule.Op{schedule.RemoveActivity("X"), schedule.RemoveRelationship("R")}
-	ops := activities.CompensatingOps("s", inv)
-	if ops[0].Kind != schedule.RemoveRelationshipOp || ops[1].Kind != schedule.RemoveActivityOp {
-		t.Errorf("not reversed: %+v", ops)
-	}
-	again := activities.CompensatingOps("s", inv)
-	if ops[0].ID == "" || ops[0].ID != again[0].ID || ops[0].ID == ops[1].ID {
-		t.Errorf("ids %q %q %q", ops[0].ID, again[0].ID, ops[1].ID)
-	}
-}
-
 // TestInversesByReference: with ByReference the result leaves the inverses
 // in the ledger; Compensate and ComputeImpact read them by op ID, with the
 // same effect as the inverses themselves, and a retried compensation is a
@@ -198,7 +186,7 @@ func TestInversesByReference(t *testing.T) {
 		t.Fatalf("apply result = %+v", res)
 	}
 	ids := []string{res.Applied[0].ID, res.Applied[1].ID}
-	var byRef, inline activities.Impact
+	var byRef, inline schedule.Impact
 	v, err = env.ExecuteActivity(a.ComputeImpact, activities.ImpactInput{ScheduleID: scheduleID, OpIDs: ids})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package activities
 
 import (
-	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/risk"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -23,7 +22,7 @@ const (
 // riskImpact is the change's effect on the P80 finish when either version
 // has duration distributions; nil when neither has (or a version cannot be
 // simulated: the CPM impact says why).
-func riskImpact(before, after *schedule.Schedule) *render.RiskImpact {
+func riskImpact(before, after *schedule.Schedule) *schedule.RiskChange {
 	mb, err := risk.Compile(before)
 	if err != nil {
 		return nil
@@ -45,5 +44,5 @@ func riskImpact(before, after *schedule.Schedule) *render.RiskImpact {
 	if err != nil {
 		return nil
 	}
-	return render.NewRiskImpact(before, after, iterations, ReviewRiskSeed, rb.P50, rb.P80, ra.P50, ra.P80)
+	return schedule.NewRiskChange(before, after, iterations, ReviewRiskSeed, rb.P50, rb.P80, ra.P50, ra.P80)
 }

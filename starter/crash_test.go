@@ -13,7 +13,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -120,7 +119,7 @@ func TestWorkerCrashMidDispatch(t *testing.T) {
 	if err := handle.Get(updateCtx, &proposal); err != nil {
 		t.Fatal(err)
 	}
-	if err := dispatches.SendReview(updateCtx, tc, id, workflows.Review{Decision: "accept"}); err != nil {
+	if err := workflows.SendReview(updateCtx, tc, id, workflows.Review{Decision: "accept"}); err != nil {
 		t.Fatal(err)
 	}
 	var res workflows.DispatchResult

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"go.temporal.io/sdk/client"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -166,7 +165,7 @@ func demoScenario(ctx context.Context, io *cmdutil.IOStreams, c client.Client) e
 		}
 		answers := step.answers
 		for round, review := range step.reviews {
-			proposal, err := dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round+1)
+			proposal, err := workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round+1)
 			if err != nil {
 				return err
 			}
@@ -175,11 +174,11 @@ func demoScenario(ctx context.Context, io *cmdutil.IOStreams, c client.Client) e
 					return err
 				}
 				fmt.Fprintf(io.Out, "  -> answer %q\n", answers[0])
-				if err := dispatches.SendAnswer(ctx, c, id, answers[0], "demo"); err != nil {
+				if err := workflows.SendAnswer(ctx, c, id, answers[0], "demo"); err != nil {
 					return err
 				}
 				answers = answers[1:]
-				if proposal, err = dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round+1); err != nil {
+				if proposal, err = workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round+1); err != nil {
 					return err
 				}
 			}
@@ -192,7 +191,7 @@ func demoScenario(ctx context.Context, io *cmdutil.IOStreams, c client.Client) e
 			}
 			fmt.Fprintf(io.Out, "  -> %s\n", verdict)
 			review.Round = proposal.Round
-			if err := dispatches.SendReview(ctx, c, id, review); err != nil {
+			if err := workflows.SendReview(ctx, c, id, review); err != nil {
 				return err
 			}
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
@@ -60,13 +59,13 @@ func dispatchCancelRun(ctx context.Context, opts *dispatchCancelOptions) error {
 	}
 	defer c.Close()
 	by := opts.temporal.who()
-	if err := dispatches.Cancel(ctx, c, opts.ID, opts.RunID, by); err != nil {
+	if err := workflows.Cancel(ctx, c, opts.ID, opts.RunID, by); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.io.ErrOut, "%s: cancel sent as %s; undoing what it applied\n", term(opts.ID), term(by))
 	var res workflows.DispatchResult
 	if err := c.GetWorkflow(ctx, opts.ID, opts.RunID).Get(ctx, &res); err != nil {
-		return fmt.Errorf("dispatch %s: %s", opts.ID, dispatches.RootCause(err))
+		return fmt.Errorf("dispatch %s: %s", opts.ID, workflows.RootCause(err))
 	}
 	err = showResult(opts.io, opts.JSON, opts.ID, res)
 	if !opts.JSON && res.Reason != "" {
@@ -112,15 +111,15 @@ func dispatchListRun(ctx context.Context, opts *dispatchListOptions) error {
 		return err
 	}
 	defer c.Close()
-	list, err := dispatches.List(ctx, c, opts.Schedule)
+	list, err := workflows.List(ctx, c, opts.Schedule)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
 		if list == nil {
-			list = []dispatches.Summary{}
+			list = []workflows.Summary{}
 		}
-		return cmdutil.WriteJSON(opts.io.Out, map[string][]dispatches.Summary{"dispatches": list})
+		return cmdutil.WriteJSON(opts.io.Out, map[string][]workflows.Summary{"dispatches": list})
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(opts.io.ErrOut, "no dispatches")
@@ -167,7 +166,7 @@ func dispatchShowRun(ctx context.Context, opts *dispatchShowOptions) error {
 		return err
 	}
 	defer c.Close()
-	d, err := dispatches.Describe(ctx, c, opts.ID, opts.RunID)
+	d, err := workflows.Describe(ctx, c, opts.ID, opts.RunID)
 	if err != nil {
 		return err
 	}
@@ -185,7 +184,7 @@ var term = usertext.Terminal
 
 // printDispatch writes d as text; everything it holds is shown through
 // term (--json stays JSON, whose encoder escapes control characters).
-func printDispatch(io *cmdutil.IOStreams, d *dispatches.Detail) error {
+func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 	w := io.Out
 	fmt.Fprintf(w, "%s (run %s)", term(d.ID), term(d.RunID))
 	if d.Open {
@@ -241,7 +240,7 @@ func printDispatch(io *cmdutil.IOStreams, d *dispatches.Detail) error {
 	}
 	if d.Status != nil && d.Status.Impact != nil && d.Status.Impact.Diff != nil {
 		fmt.Fprintln(w)
-		return d.Status.Impact.Diff.WriteText(w, render.DiffOptions{Color: io.OutIsTTY})
+		return render.WriteComparison(w, d.Status.Impact.Diff, render.DiffOptions{Color: io.OutIsTTY})
 	}
 	return nil
 }

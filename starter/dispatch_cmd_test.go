@@ -12,8 +12,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // The dispatch commands against a real dev server: validation before a
@@ -51,10 +51,10 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 			&cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 		return code, out.String(), errOut.String()
 	}
-	listed := func() []dispatches.Summary {
+	listed := func() []workflows.Summary {
 		t.Helper()
 		code, out, errOut := cli("", "dispatch", "list", "--json")
-		var list struct{ Dispatches []dispatches.Summary }
+		var list struct{ Dispatches []workflows.Summary }
 		if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
 			t.Fatalf("dispatch list --json: exit %d %v %s", code, err, errOut)
 		}
@@ -102,7 +102,7 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 		t.Errorf("review after the timeout: exit %d %s", code, errOut)
 	}
 	code, out, _ = cli("", "dispatch", "show", "dispatch-building", "--json")
-	var d dispatches.Detail
+	var d workflows.Detail
 	if err := json.Unmarshal([]byte(out), &d); code != exitOK || err != nil || d.Outcome != "timed_out" || d.Author != "bob" || d.Result == nil || len(d.Reviews) != 0 {
 		t.Errorf("dispatch show --json of the timed-out dispatch: exit %d %v\n%s", code, err, out)
 	}

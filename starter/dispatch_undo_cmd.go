@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // dispatchUndoOptions are `dispatch undo`: an accepted dispatch's changes, taken
@@ -40,7 +40,7 @@ func newDispatchUndoCmd(f *Factory, runF func(context.Context, *dispatchUndoOpti
 
 func dispatchUndoRun(ctx context.Context, opts *dispatchUndoOptions) error {
 	id := opts.ID
-	scheduleID, ok := dispatches.ScheduleOf(id)
+	scheduleID, ok := workflows.ScheduleOf(id)
 	if !ok {
 		return usagef("undo: %q is not a dispatch id (dispatch-<schedule>)", id)
 	}
@@ -54,7 +54,7 @@ func dispatchUndoRun(ctx context.Context, opts *dispatchUndoOptions) error {
 	if err != nil {
 		return err
 	}
-	ops, _, err := dispatches.UndoOps(ctx, c, stores.Graph, id, opts.RunID)
+	ops, _, err := workflows.UndoOps(ctx, c, stores, id, opts.RunID)
 	stores.Close(ctx)
 	if err != nil {
 		return err

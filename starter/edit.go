@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // editEnv is what the direct edits (activity, relationship, dispatch
@@ -67,7 +67,7 @@ func (e *editEnv) edit(ctx context.Context, ops ...schedule.Op) error {
 		return err
 	}
 	defer c.Close()
-	id, res, err := dispatches.Edit(ctx, c, e.Schedule, e.temporal.who(), ops)
+	id, res, err := workflows.Edit(ctx, c, e.Schedule, e.temporal.who(), ops)
 	if err != nil {
 		return err
 	}

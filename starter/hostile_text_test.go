@@ -11,7 +11,6 @@ import (
 	"go.temporal.io/api/enums/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/prefs"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
@@ -115,8 +114,8 @@ func TestReviewTextAndBlankAnswer(t *testing.T) {
 // what was stored before names were checked, escaped; --json stays JSON.
 func TestDispatchShowEscapesStoredText(t *testing.T) {
 	for _, bad := range hostile {
-		d := &dispatches.Detail{
-			Summary: dispatches.Summary{ID: "dispatch-building", RunID: "run-1", Open: true, Stage: "awaiting_clarification",
+		d := &workflows.Detail{
+			Summary: workflows.Summary{ID: "dispatch-building", RunID: "run-1", Open: true, Stage: "awaiting_clarification",
 				Author: "Mallory" + bad, Prompt: "delete the pour" + bad},
 			Round: 1,
 			Status: &workflows.Status{Stage: workflows.StageAwaitingClarification, Round: 1, AwaitingClarification: true,
@@ -144,7 +143,7 @@ func TestDispatchShowEscapesStoredText(t *testing.T) {
 			t.Fatal(err)
 		}
 		assertNoRawControl(t, "dispatch show --json", strings.ReplaceAll(js.String(), "\n", ""))
-		var back dispatches.Detail
+		var back workflows.Detail
 		if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 			t.Fatal(err)
 		}

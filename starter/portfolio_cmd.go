@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -177,7 +176,7 @@ func portfolioStatusRun(ctx context.Context, opts *portfolioStatusOptions) error
 		return err
 	}
 	defer c.Close()
-	st, err := dispatches.PortfolioStatus(ctx, c, opts.ID)
+	st, err := workflows.QueryPortfolioStatus(ctx, c, opts.ID)
 	if err != nil {
 		return err
 	}
@@ -235,7 +234,7 @@ func portfolioReviewRun(ctx context.Context, opts *portfolioReviewOptions) error
 		return err
 	}
 	defer c.Close()
-	st, err := dispatches.ReviewPortfolio(ctx, c, opts.ID, r)
+	st, err := workflows.ReviewPortfolio(ctx, c, opts.ID, r)
 	if err != nil {
 		return err
 	}

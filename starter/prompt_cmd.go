@@ -15,7 +15,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -135,11 +134,11 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 	}
 	defer c.Close()
 	id := workflows.DispatchWorkflowID(opts.Schedule)
-	run, err := dispatches.Start(ctx, c, workflows.DispatchInput{
+	run, err := workflows.Start(ctx, c, workflows.DispatchInput{
 		ScheduleID: opts.Schedule, Prompt: opts.Prompt, Author: opts.temporal.who(),
 		MaxRounds: opts.Rounds, ReviewTimeout: opts.Timeout, AutoAccept: opts.Yes && opts.NoWait,
 	})
-	var open *dispatches.OpenError
+	var open *workflows.OpenError
 	if errors.As(err, &open) {
 		return fmt.Errorf("%w (review it with `autoscheduler review %s accept|reject`)", err, id)
 	}
@@ -163,7 +162,7 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 		in = bufio.NewReader(opts.io.In)
 	}
 	for round := 1; ; round++ {
-		proposal, err := dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round)
+		proposal, err := workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round)
 		if err != nil {
 			// The dispatch ended without (another) proposal: show how.
 			return printResult(ctx, opts, run)
@@ -177,10 +176,10 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 			if err != nil {
 				return err
 			}
-			if err := dispatches.SendAnswer(ctx, c, id, answer, opts.temporal.who()); err != nil {
+			if err := workflows.SendAnswer(ctx, c, id, answer, opts.temporal.who()); err != nil {
 				return err
 			}
-			if proposal, err = dispatches.AwaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
+			if proposal, err = workflows.AwaitProposal(ctx, c, id, run.GetRunID(), round); err != nil {
 				return printResult(ctx, opts, run)
 			}
 		}
@@ -192,7 +191,7 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 			return err
 		}
 		review.Reviewer, review.Round = opts.temporal.who(), proposal.Round
-		if err := dispatches.SendReview(ctx, c, id, review); err != nil {
+		if err := workflows.SendReview(ctx, c, id, review); err != nil {
 			return err
 		}
 		// Feedback, redo and back go on to the next round; the rest end.
@@ -392,7 +391,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	}
 	if im := p.Impact; im != nil && im.Diff != nil {
 		fmt.Fprintln(opts.io.Out)
-		return im.Diff.WriteText(opts.io.Out, render.DiffOptions{Color: opts.io.OutIsTTY, Limit: opts.DiffLimit})
+		return render.WriteComparison(opts.io.Out, im.Diff, render.DiffOptions{Color: opts.io.OutIsTTY, Limit: opts.DiffLimit})
 	}
 	if im := p.Impact; im != nil {
 		fmt.Fprintf(opts.io.Out, "  project finish: %s -> %s working days (%+g)\n", render.Days(im.FinishBefore), render.Days(im.FinishAfter), im.FinishAfter-im.FinishBefore)
@@ -409,7 +408,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 func printResult(ctx context.Context, opts *promptOptions, run client.WorkflowRun) error {
 	var res workflows.DispatchResult
 	if err := run.Get(ctx, &res); err != nil {
-		return fmt.Errorf("dispatch %s: %s", run.GetID(), dispatches.RootCause(err))
+		return fmt.Errorf("dispatch %s: %s", run.GetID(), workflows.RootCause(err))
 	}
 	return showResult(opts.io, opts.JSON, run.GetID(), res)
 }

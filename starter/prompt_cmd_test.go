@@ -19,7 +19,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -334,7 +333,7 @@ func TestDispatchListOutcomesAndPages(t *testing.T) {
 	f.listCalls = 0
 	code, out, _ = runFake(t, f, "", "dispatch", "list", "--json")
 	var list struct {
-		Dispatches []dispatches.Summary `json:"dispatches"`
+		Dispatches []workflows.Summary `json:"dispatches"`
 	}
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil || len(list.Dispatches) != 5 {
 		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
@@ -367,7 +366,7 @@ func TestAPIKeyNeverPrinted(t *testing.T) {
 func TestRootCause(t *testing.T) {
 	app := temporal.NewApplicationError(`schedule not found: "x"`, "NotFound")
 	wrapped := fmt.Errorf("workflow execution error (type: DispatchWorkflow): %w", fmt.Errorf("activity error: %w", app))
-	if got := dispatches.RootCause(wrapped); got != `schedule not found: "x"` {
+	if got := workflows.RootCause(wrapped); got != `schedule not found: "x"` {
 		t.Errorf("rootCause = %q", got)
 	}
 }

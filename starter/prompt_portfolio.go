@@ -13,7 +13,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -112,12 +111,12 @@ func promptPortfolioRun(ctx context.Context, opts *promptOptions) error {
 		return err
 	}
 	defer c.Close()
-	id := dispatches.NewPortfolioID(p.Name)
+	id := workflows.NewPortfolioID(p.Name)
 	mode := p.Mode
 	if opts.NoWait {
 		mode = workflows.PortfolioAsync
 	}
-	run, in, err := dispatches.StartPortfolio(ctx, c, id, workflows.PortfolioInput{
+	run, in, err := workflows.StartPortfolio(ctx, c, id, workflows.PortfolioInput{
 		Name: p.Name, Schedules: schedules, Prompt: opts.Prompt, Author: opts.temporal.who(),
 		Mode: mode, Strategy: p.OnError, MaxRetries: p.Retries, AfterRetries: p.AfterRetry,
 		MaxRounds: opts.Rounds, ReviewTimeout: opts.Timeout,
@@ -163,15 +162,15 @@ func reviewPortfolioLoop(ctx context.Context, opts *promptOptions, c client.Clie
 	}
 	shown := map[string]int{} // schedule -> round whose proposal was printed
 	for {
-		st, err := dispatches.AwaitPortfolioReady(ctx, c, id)
+		st, err := workflows.AwaitPortfolioReady(ctx, c, id)
 		if err != nil || st.Stage == workflows.PortfolioDone {
 			return printPortfolioResult(ctx, opts, c, id)
 		}
-		props, err := dispatches.PortfolioProposals(ctx, c, st)
+		props, err := workflows.PortfolioProposals(ctx, c, st)
 		if err != nil {
 			return err
 		}
-		var asks, reviews []dispatches.ChildProposal
+		var asks, reviews []workflows.ChildProposal
 		for _, cp := range props {
 			switch {
 			case cp.Proposal.AwaitingClarification:
@@ -190,7 +189,7 @@ func reviewPortfolioLoop(ctx context.Context, opts *promptOptions, c client.Clie
 			if err != nil {
 				return err
 			}
-			if err := dispatches.SendAnswer(ctx, c, cp.WorkflowID, answer, opts.temporal.who()); err != nil {
+			if err := workflows.SendAnswer(ctx, c, cp.WorkflowID, answer, opts.temporal.who()); err != nil {
 				return err
 			}
 		}
@@ -222,7 +221,7 @@ func reviewPortfolioLoop(ctx context.Context, opts *promptOptions, c client.Clie
 		if err != nil {
 			return err
 		}
-		if _, err := dispatches.ReviewPortfolio(ctx, c, id, review); err != nil {
+		if _, err := workflows.ReviewPortfolio(ctx, c, id, review); err != nil {
 			return err
 		}
 	}
@@ -251,7 +250,7 @@ func printScreenHeader(opts *promptOptions, st workflows.PortfolioStatus) {
 
 // decidePortfolio asks for the screen's decisions: accept all, reject
 // all, reject all with feedback, or per schedule (each as `prompt` asks).
-func decidePortfolio(opts *promptOptions, in *bufio.Reader, reviews []dispatches.ChildProposal) (workflows.PortfolioReview, error) {
+func decidePortfolio(opts *promptOptions, in *bufio.Reader, reviews []workflows.ChildProposal) (workflows.PortfolioReview, error) {
 	r := workflows.PortfolioReview{Reviewer: opts.temporal.who()}
 	all := func(d workflows.ScheduleDecision) (workflows.PortfolioReview, error) {
 		for _, cp := range reviews {
@@ -310,7 +309,7 @@ func decidePortfolio(opts *promptOptions, in *bufio.Reader, reviews []dispatches
 // any child that did not end as a person chose (accepted or rejected)
 // makes it an error (exit 1), as for one dispatch.
 func printPortfolioResult(ctx context.Context, opts *promptOptions, c client.Client, id string) error {
-	res, err := dispatches.PortfolioResult(ctx, c, id)
+	res, err := workflows.AwaitPortfolioResult(ctx, c, id)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -55,7 +54,7 @@ func newReviewCmd(f *Factory, runF func(context.Context, *reviewOptions) error) 
 			if opts.Feedback != "" && opts.Decision != workflows.DecisionReject {
 				return usagef("review: --feedback goes with reject")
 			}
-			if err := dispatches.CheckText("feedback", opts.Feedback); err != nil {
+			if err := workflows.CheckText("feedback", opts.Feedback); err != nil {
 				return usagef("review: %v", err)
 			}
 			if opts.Round < 0 {
@@ -80,7 +79,7 @@ func reviewRun(ctx context.Context, opts *reviewOptions) error {
 	}
 	defer c.Close()
 	review := workflows.Review{Decision: opts.Decision, Feedback: opts.Feedback, Reviewer: opts.temporal.who(), Round: opts.Round}
-	if err := dispatches.SendReview(ctx, c, opts.ID, review); err != nil {
+	if err := workflows.SendReview(ctx, c, opts.ID, review); err != nil {
 		if strings.Contains(err.Error(), "the planner asked a question") {
 			id := usertext.Terminal(opts.ID)
 			return fmt.Errorf("%w (answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)", err, id, id)
@@ -121,7 +120,7 @@ func newClarifyCmd(f *Factory, runF func(context.Context, *clarifyOptions) error
 			if strings.TrimSpace(opts.Answer) == "" {
 				return usagef("clarify: the answer is empty: say what the planner asked about")
 			}
-			if err := dispatches.CheckText("answer", opts.Answer); err != nil {
+			if err := workflows.CheckText("answer", opts.Answer); err != nil {
 				return usagef("clarify: %v", err)
 			}
 			return cmdutil.RunOr(cmd, opts, runF, clarifyRun)
@@ -135,7 +134,7 @@ func clarifyRun(ctx context.Context, opts *clarifyOptions) error {
 		return err
 	}
 	defer c.Close()
-	if err := dispatches.SendAnswer(ctx, c, opts.ID, opts.Answer, opts.temporal.who()); err != nil {
+	if err := workflows.SendAnswer(ctx, c, opts.ID, opts.Answer, opts.temporal.who()); err != nil {
 		return err
 	}
 	id := usertext.Terminal(opts.ID)

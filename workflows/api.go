@@ -1,15 +1,17 @@
-// Package workflows holds the durable dispatch and edit workflows and their
-// public contract: task queue, workflow IDs, message names and payloads.
+// Package workflows holds the durable dispatch, edit and portfolio
+// workflows, their public contract (task queue, workflow-ID helpers,
+// message names and payloads, in api.go and api_portfolio.go) and the
+// Temporal client calls the CLI and the web app make (client*.go).
 package workflows
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/autoscheduler/autoscheduler/activities"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 )
@@ -21,6 +23,13 @@ const TaskQueue = "autoscheduler"
 // per schedule, so a second submit fails naming the open one.
 func DispatchWorkflowID(scheduleID string) string { return "dispatch-" + scheduleID }
 
+// ScheduleOf is the schedule a dispatch id (dispatch-<schedule>) names:
+// DispatchWorkflowID's inverse.
+func ScheduleOf(id string) (string, bool) {
+	scheduleID, ok := strings.CutPrefix(id, DispatchWorkflowID(""))
+	return scheduleID, ok && scheduleID != ""
+}
+
 // Message names.
 const (
 	// ReviewSignal and ReviewUpdate carry a Review. The Update's validator
@@ -29,7 +38,7 @@ const (
 	// first when someone did; the signal is ignored then. A cancel is
 	// taken at every stage (dispatches since "cancel-any-stage"): while
 	// the round plans, applies or waits for an answer too, unless the
-	// dispatch ended or its round was accepted (see dispatches.Cancel).
+	// dispatch ended or its round was accepted (see Cancel).
 	ReviewSignal = "review"
 	ReviewUpdate = "review"
 	// ProposalUpdate takes a ProposalRequest, waits until a proposal is
@@ -309,9 +318,12 @@ type Status struct {
 }
 
 // Impact is the CPM effect of a round's changes (finish in working days,
-// critical paths and changed floats as activity ids). It is the
-// ComputeImpact activity's result, hence an alias.
-type Impact = activities.Impact
+// critical paths and changed floats as activity ids, and the comparison
+// the review shows). It is the ComputeImpact activity's result, and
+// activities cannot import this package (it imports them), so the domain
+// defines it beside the comparison it carries (Diff, a schedule.Comparison)
+// and this is its name in the dispatch's contract.
+type Impact = schedule.Impact
 
 // ProposalRequest asks for the proposal of Round or a later one (0: any):
 // the Update returns once that round awaits review or an answer, or fails

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -93,6 +94,14 @@ func PortfolioWorkflowID(name, suffix string) string {
 		name = "adhoc"
 	}
 	return fmt.Sprintf("portfolio-%s-%s", name, suffix)
+}
+
+// NewPortfolioID is a fresh portfolio workflow ID: the portfolio's name
+// (or "adhoc") and the start time in base 36, so two portfolios of the
+// same name started a moment apart do not collide (the children's IDs,
+// not the parent's, carry the per-schedule lock).
+func NewPortfolioID(name string) string {
+	return PortfolioWorkflowID(name, strconv.FormatInt(time.Now().UnixNano(), 36))
 }
 
 // PortfolioInput starts a portfolio.

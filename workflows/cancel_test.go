@@ -19,7 +19,7 @@ import (
 // askPrompt applies a removal, then asks which pour the addition follows.
 const askPrompt = `delete activity Site hoarding; add activity "Crane check" 1 day after the pour`
 
-// cancel sends a cancel review by who (as dispatches.Cancel does).
+// cancel sends a cancel review by who (as workflows.Cancel does).
 func (f *fixture) cancel(who string) func() error {
 	return f.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionCancel, Reviewer: who}, nil)
 }

@@ -24,7 +24,7 @@ const (
 	ErrTypeNoQuestion    = "NoQuestionOpen"
 	ErrTypeDispatchEnded = "DispatchEnded"
 	// ErrTypeCancelAtReviewOnly: a cancel review sent to a run from before
-	// cancel at any stage, at a stage other than review. dispatches.Cancel
+	// cancel at any stage, at a stage other than review. Cancel
 	// cancels such a run through Temporal's workflow cancellation instead.
 	ErrTypeCancelAtReviewOnly = "CancelAtReviewOnly"
 	// ErrTypeContinuedAsNew: a proposal Update waiting when the dispatch

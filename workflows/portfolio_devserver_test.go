@@ -14,7 +14,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -136,8 +135,8 @@ func (l *live) portfolioCase(prefix string) *pfCase {
 func (pc *pfCase) start(in workflows.PortfolioInput) string {
 	pc.l.t.Helper()
 	in.Schedules, in.Prompt, in.Author = pc.ids, portfolioPrompt, "ann"
-	id := dispatches.NewPortfolioID("")
-	if _, _, err := dispatches.StartPortfolio(pc.l.ctx, pc.l.c, id, in); err != nil {
+	id := workflows.NewPortfolioID("")
+	if _, _, err := workflows.StartPortfolio(pc.l.ctx, pc.l.c, id, in); err != nil {
 		pc.l.t.Fatal(err)
 	}
 	return id
@@ -145,7 +144,7 @@ func (pc *pfCase) start(in workflows.PortfolioInput) string {
 
 func (pc *pfCase) ready(id string) workflows.PortfolioStatus {
 	pc.l.t.Helper()
-	st, err := dispatches.AwaitPortfolioReady(pc.l.ctx, pc.l.c, id)
+	st, err := workflows.AwaitPortfolioReady(pc.l.ctx, pc.l.c, id)
 	if err != nil {
 		pc.l.t.Fatal(err)
 	}
@@ -154,7 +153,7 @@ func (pc *pfCase) ready(id string) workflows.PortfolioStatus {
 
 func (pc *pfCase) review(id, reviewer string, ds ...workflows.ScheduleDecision) workflows.PortfolioStatus {
 	pc.l.t.Helper()
-	st, err := dispatches.ReviewPortfolio(pc.l.ctx, pc.l.c, id, workflows.PortfolioReview{Reviewer: reviewer, Decisions: ds})
+	st, err := workflows.ReviewPortfolio(pc.l.ctx, pc.l.c, id, workflows.PortfolioReview{Reviewer: reviewer, Decisions: ds})
 	if err != nil {
 		pc.l.t.Fatal(err)
 	}
@@ -163,7 +162,7 @@ func (pc *pfCase) review(id, reviewer string, ds ...workflows.ScheduleDecision) 
 
 func (pc *pfCase) result(id string) workflows.PortfolioResult {
 	pc.l.t.Helper()
-	res, err := dispatches.PortfolioResult(pc.l.ctx, pc.l.c, id)
+	res, err := workflows.AwaitPortfolioResult(pc.l.ctx, pc.l.c, id)
 	if err != nil {
 		pc.l.t.Fatal(err)
 	}
@@ -278,7 +277,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 			t.Errorf("dispatch-ff-a's parent = %v, want %s", p, id)
 		}
 		// The query answers after the end too.
-		st, err := dispatches.PortfolioStatus(l.ctx, l.c, id)
+		st, err := workflows.QueryPortfolioStatus(l.ctx, l.c, id)
 		if err != nil || st.Stage != workflows.PortfolioDone || st.Result != workflows.PortfolioFailed {
 			t.Errorf("status %+v, %v", st, err)
 		}
@@ -301,12 +300,12 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 		if want := []string{"awaiting_review/", "done/failed", "awaiting_review/"}; !slices.Equal(stages, want) {
 			t.Fatalf("stages at ready = %v, want %v", stages, want)
 		}
-		props, err := dispatches.PortfolioProposals(l.ctx, l.c, st)
+		props, err := workflows.PortfolioProposals(l.ctx, l.c, st)
 		if err != nil || len(props) != 2 || len(props[0].Proposal.Changes) != 1 || props[1].ScheduleID != x+"ce-c" {
 			t.Fatalf("proposals %+v, %v", props, err)
 		}
 		// A review of the failed schedule is refused.
-		if _, err := dispatches.ReviewPortfolio(l.ctx, l.c, id, workflows.PortfolioReview{Decisions: []workflows.ScheduleDecision{{ScheduleID: x + "ce-b", Decision: "accept"}}}); err == nil || !strings.Contains(err.Error(), "ended failed") {
+		if _, err := workflows.ReviewPortfolio(l.ctx, l.c, id, workflows.PortfolioReview{Decisions: []workflows.ScheduleDecision{{ScheduleID: x + "ce-b", Decision: "accept"}}}); err == nil || !strings.Contains(err.Error(), "ended failed") {
 			t.Errorf("review of the failed schedule: %v", err)
 		}
 		pc.review(id, "pm", workflows.ScheduleDecision{ScheduleID: x + "ce-a", Decision: "accept"}, workflows.ScheduleDecision{ScheduleID: x + "ce-c", Decision: "reject"})
@@ -425,7 +424,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 		}
 		// Async: the children are reviewed on their own, directly.
 		for _, s := range []string{x + "lk-a", x + "lk-b"} {
-			if err := dispatches.SendReview(l.ctx, l.c, workflows.DispatchWorkflowID(s), workflows.Review{Decision: "reject", Reviewer: "pm"}); err != nil {
+			if err := workflows.SendReview(l.ctx, l.c, workflows.DispatchWorkflowID(s), workflows.Review{Decision: "reject", Reviewer: "pm"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -433,7 +432,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 		if res.Status != workflows.PortfolioPartial || !slices.Equal(res.Failed, []string{x + "lk-c"}) {
 			t.Errorf("result %+v", res)
 		}
-		if err := dispatches.SendReview(l.ctx, l.c, open.GetID(), workflows.Review{Decision: "reject", Reviewer: "bob"}); err != nil {
+		if err := workflows.SendReview(l.ctx, l.c, open.GetID(), workflows.Review{Decision: "reject", Reviewer: "bob"}); err != nil {
 			t.Fatal(err)
 		}
 		if r := l.result(open); r.Status != workflows.StatusRejected {

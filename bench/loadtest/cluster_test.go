@@ -12,7 +12,6 @@ import (
 	"go.temporal.io/api/enums/v1"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -60,7 +59,7 @@ func TestClusterAdmitsMTLSAndAPIKeyOnly(t *testing.T) {
 			c, err := tc.cfg.Dial(quietLogger())
 			if err == nil {
 				defer c.Close()
-				_, err = dispatches.List(ctx, c, "no-such-schedule")
+				_, err = workflows.List(ctx, c, "no-such-schedule")
 			}
 			switch {
 			case tc.admit && err != nil:

@@ -11,7 +11,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -92,7 +91,7 @@ func retry[T any](ctx context.Context, f func(context.Context) (T, error)) (T, e
 		callCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		v, err := f(callCtx)
 		cancel()
-		var refused *dispatches.RefusedError
+		var refused *workflows.RefusedError
 		var app *temporal.ApplicationError
 		if err == nil || errors.As(err, &refused) || errors.As(err, &app) || ctx.Err() != nil || time.Now().After(deadline) {
 			return v, err
@@ -108,8 +107,8 @@ func drive(ctx context.Context, c client.Client, p dispatchPlan) (out outcome) {
 	start := time.Now()
 	mayHaveStarted := false
 	_, err := retry(ctx, func(ctx context.Context) (struct{}, error) {
-		_, err := dispatches.Start(ctx, c, workflows.DispatchInput{ScheduleID: p.ScheduleID, Prompt: p.prompt(), Author: "loadtest"})
-		var open *dispatches.OpenError
+		_, err := workflows.Start(ctx, c, workflows.DispatchInput{ScheduleID: p.ScheduleID, Prompt: p.prompt(), Author: "loadtest"})
+		var open *workflows.OpenError
 		switch {
 		case errors.As(err, &open) && mayHaveStarted:
 			// A start retried after its reply was lost: ours is running
@@ -217,7 +216,7 @@ func abandon(ctx context.Context, c client.Client, id string) {
 
 func awaitProposal(ctx context.Context, c client.Client, id string, round int) (workflows.Proposal, error) {
 	p, err := retry(ctx, func(ctx context.Context) (workflows.Proposal, error) {
-		return dispatches.AwaitProposal(ctx, c, id, "", round)
+		return workflows.AwaitProposal(ctx, c, id, "", round)
 	})
 	if err != nil {
 		return p, fmt.Errorf("proposal of round %d: %w", round, err)
@@ -229,7 +228,7 @@ func awaitProposal(ctx context.Context, c client.Client, id string, round int) (
 // the dispatch's state rather than trusted or retried blindly.
 func review(ctx context.Context, c client.Client, id string, r workflows.Review) error {
 	_, err := retry(ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, dispatches.Update(ctx, c, id, "", workflows.ReviewUpdate, r, nil)
+		return struct{}{}, workflows.Update(ctx, c, id, "", workflows.ReviewUpdate, r, nil)
 	})
 	if err == nil {
 		return nil
@@ -244,7 +243,7 @@ func review(ctx context.Context, c client.Client, id string, r workflows.Review)
 // attempt went through and only the reply was lost).
 func decided(ctx context.Context, c client.Client, id string, r workflows.Review) bool {
 	var st workflows.Status
-	if err := dispatches.Query(ctx, c, id, "", workflows.StatusQuery, &st); err != nil {
+	if err := workflows.Query(ctx, c, id, "", workflows.StatusQuery, &st); err != nil {
 		return false
 	}
 	for _, d := range st.Decisions {
@@ -257,7 +256,7 @@ func decided(ctx context.Context, c client.Client, id string, r workflows.Review
 
 func answer(ctx context.Context, c client.Client, id, text string) error {
 	_, err := retry(ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, dispatches.Update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: text, Author: "loadtest"}, nil)
+		return struct{}{}, workflows.Update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: text, Author: "loadtest"}, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("answer: %w", err)

@@ -17,7 +17,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -168,7 +167,7 @@ func cancelLeftovers(ctx context.Context, ids []string) error {
 	}
 	defer c.Close()
 	for _, id := range ids {
-		open, err := dispatches.List(ctx, c, id)
+		open, err := workflows.List(ctx, c, id)
 		if err != nil {
 			return err
 		}

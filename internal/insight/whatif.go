@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -32,7 +31,7 @@ type WhatIfResult struct {
 	Synthetic []string `json:"synthetic,omitempty"`
 	// Diff is the review screen's comparison of the two versions (what
 	// changed in the schedule, and its CPM impact).
-	Diff *render.ChangeDiff `json:"diff"`
+	Diff *schedule.Comparison `json:"diff"`
 	// After is the changed copy's view, for asking it more; not JSON.
 	After *View `json:"-"`
 }
@@ -75,7 +74,7 @@ func (v *View) whatIf(ops []schedule.Op, synthetic []string) (*WhatIfResult, err
 		FinishDateBefore: v.finishDate(v.R.ProjectDuration), FinishDateAfter: va.finishDate(va.R.ProjectDuration),
 		BecameCritical: []string{}, NoLongerCritical: []string{}, Changed: []ActivityImpact{},
 		Synthetic: synthetic,
-		Diff:      render.NewChangeDiffOf(v.S, after, v.R, va.R),
+		Diff:      schedule.CompareResults(v.S, after, v.R, va.R),
 		After:     va,
 	}
 	for _, j := range va.scheduleOrder() {

@@ -34,7 +34,7 @@ func TestChangeDiff(t *testing.T) {
 		change func(s *schedule.Schedule)
 		want   []string // lines (or parts of lines) of the text, in order
 		absent []string
-		check  func(t *testing.T, d *render.ChangeDiff)
+		check  func(t *testing.T, d *schedule.Comparison)
 	}{
 		{
 			name:   "no change",
@@ -49,8 +49,8 @@ func TestChangeDiff(t *testing.T) {
 			want: []string{"Activities\n", "  ~ Pour slab (B): duration 3 -> 5 d\n",
 				"  Project finish: 10 -> 12 working days: finish moves later by 2 working days\n", "  Total float changed on 1 activity\n"},
 			absent: []string{"Became critical", "No longer critical", "Relationships\n"},
-			check: func(t *testing.T, d *render.ChangeDiff) {
-				if im := d.Impact; im.FinishChange != 2 || im.FloatChanged != 1 || len(d.Changed) != 1 || d.Changed[0].Changes[0] != (render.FieldChange{Field: "duration", Before: "3", After: "5"}) {
+			check: func(t *testing.T, d *schedule.Comparison) {
+				if im := d.Impact; im.FinishChange != 2 || im.FloatChanged != 1 || len(d.Changed) != 1 || d.Changed[0].Changes[0] != (schedule.FieldChange{Field: "duration", Before: "3", After: "5"}) {
 					t.Errorf("impact %+v, changed %+v", im, d.Changed)
 				}
 			},
@@ -72,7 +72,7 @@ func TestChangeDiff(t *testing.T) {
 				"  Project finish: 10 -> 8 working days: finish moves earlier by 2 working days\n",
 				"  Became critical (1): Survey (D)\n", "  Total float changed on 1 activity\n"},
 			absent: []string{"No longer critical", "  + "},
-			check: func(t *testing.T, d *render.ChangeDiff) {
+			check: func(t *testing.T, d *schedule.Comparison) {
 				if len(d.Removed) != 1 || !d.Removed[0].Critical || len(d.RelationshipsRemoved) != 2 || d.RelationshipsRemoved[0].ID != "R1" ||
 					d.Impact.FinishChange != -2 || len(d.Impact.BecameCritical) != 1 {
 					t.Errorf("diff %+v, impact %+v", d, d.Impact)
@@ -121,7 +121,7 @@ func TestChangeDiff(t *testing.T) {
 			},
 			want:   []string{"  + Cure -FS-> Excavate\n", "CPM impact\n", "  CPM after the change: circular logic: "},
 			absent: []string{"Project finish"},
-			check: func(t *testing.T, d *render.ChangeDiff) {
+			check: func(t *testing.T, d *schedule.Comparison) {
 				if d.Impact != nil || !strings.HasPrefix(d.ImpactError, "CPM after the change: circular logic") {
 					t.Errorf("impact %+v, error %q", d.Impact, d.ImpactError)
 				}
@@ -159,7 +159,7 @@ func TestChangeDiff(t *testing.T) {
 				t.Error("the diff modified the before schedule")
 			}
 			if tc.check != nil {
-				tc.check(t, render.NewChangeDiff(before, after))
+				tc.check(t, schedule.Compare(before, after))
 			}
 		})
 	}
@@ -196,7 +196,7 @@ func TestChangeDiffDatesAndColour(t *testing.T) {
 	}
 
 	// The JSON form: stable keys, dates, [] for empty lists.
-	b, err := json.Marshal(render.NewChangeDiff(before, after))
+	b, err := json.Marshal(schedule.Compare(before, after))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,12 +219,12 @@ func TestChangeDiffDatesAndColour(t *testing.T) {
 	}
 	// A diff that travelled as JSON (a workflow's history) prints the same,
 	// dates included; Limit shortens the lists.
-	var back render.ChangeDiff
+	var back schedule.Comparison
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
 	var again, limited bytes.Buffer
-	if err := back.WriteText(&again, render.DiffOptions{}); err != nil {
+	if err := render.WriteComparison(&again, &back, render.DiffOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if again.String() != plain.String() {
@@ -240,13 +240,13 @@ func TestChangeDiffDatesAndColour(t *testing.T) {
 	}
 	// Cap cuts the lists themselves (for a workflow history) and the text
 	// still counts what was cut.
-	capped := render.NewChangeDiff(before, more)
+	capped := schedule.Compare(before, more)
 	capped.Cap(1)
 	if len(capped.Added) != 1 || capped.Omitted["added"] != 2 {
 		t.Fatalf("capped: %d added, omitted %v", len(capped.Added), capped.Omitted)
 	}
 	var cappedText bytes.Buffer
-	if err := capped.WriteText(&cappedText, render.DiffOptions{}); err != nil {
+	if err := render.WriteComparison(&cappedText, capped, render.DiffOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(cappedText.String(), "  + Snag (E, 1 d)\n    … and 2 more\n") {
@@ -269,7 +269,7 @@ func TestChangeDiffQuotesControlCharacters(t *testing.T) {
 }
 
 func TestChangeDiffNilSchedules(t *testing.T) {
-	d := render.NewChangeDiff(nil, diffBase())
+	d := schedule.Compare(nil, diffBase())
 	if len(d.Added) != 4 || len(d.RelationshipsAdded) != 4 || d.Impact == nil || d.Impact.FinishBefore != 0 || d.Impact.FinishAfter != 10 {
 		t.Errorf("diff from nothing: %+v", d)
 	}

@@ -590,15 +590,7 @@ func arrow(t schedule.RelType, lag float64) string {
 }
 
 // typeLag is "FS", "SS+2" or "FF-1.5": the lag only when it is not zero.
-func typeLag(t schedule.RelType, lag float64) string {
-	switch {
-	case round(lag) > 0:
-		return string(t) + "+" + Days(lag)
-	case round(lag) < 0:
-		return string(t) + Days(lag)
-	}
-	return string(t)
-}
+func typeLag(t schedule.RelType, lag float64) string { return schedule.TypeLag(t, lag) }
 
 // ganttLegend's items use their own classes (sw-*), so counting "bar"
 // elements counts activities only.

@@ -28,7 +28,7 @@ import (
 //   - the after schedule's links as WriteGanttHTML draws them, those not in
 //     before with class "link added", and before's links not in after
 //     drawn dashed with class "link removed" (links match as in
-//     ChangeDiff: by predecessor, successor, type and lag);
+//     schedule.Compare: by predecessor, successor, type and lag);
 //   - an axis over the later of the two finishes, the after finish line as
 //     on the one-schedule page and, when the finish moved, a second line of
 //     class "finish before";
@@ -144,16 +144,16 @@ func newGanttDiff(before, after *Report) *gantt {
 }
 
 // unmatchedGanttLinks marks the links that other does not have, matched as
-// ChangeDiff matches relationships (unmatchedLinks): by what they say, each
+// schedule.Compare matches relationships: by what they say (LinkKey), each
 // of other's relationships matching at most one link.
 func unmatchedGanttLinks(links []ganttLink, other *schedule.Schedule) []bool {
-	have := make(map[linkKey]int, len(other.Relationships))
+	have := make(map[schedule.LinkKey]int, len(other.Relationships))
 	for _, r := range other.Relationships {
-		have[keyOf(r)]++
+		have[schedule.LinkKeyOf(r)]++
 	}
 	out := make([]bool, len(links))
 	for n, l := range links {
-		k := keyOf(*l.rel)
+		k := schedule.LinkKeyOf(*l.rel)
 		if have[k] > 0 {
 			have[k]--
 		} else {

@@ -80,16 +80,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // round trims binary noise (0.30000000000000004) from reported times.
 // Beyond 2^53 millionths a float holds no digit to trim (and v*1e6 could
 // overflow): such a value is kept as it is.
-func round(v float64) float64 {
-	if math.Abs(v) >= 1<<53/1e6 {
-		return v
-	}
-	r := math.Round(v*1e6) / 1e6
-	if r == 0 {
-		return 0 // no "-0"
-	}
-	return r
-}
+func round(v float64) float64 { return schedule.RoundDays(v) }
 
 func appendNumber(b []byte, v float64) []byte {
 	r := round(v)

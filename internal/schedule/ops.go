@@ -170,6 +170,36 @@ func Undo(s *Schedule, inverses []Op) error {
 	return nil
 }
 
+// Before is after as it was before the ops whose inverses (in application
+// order, as ApplyAll returns them) are given: they are undone on a copy,
+// after is left as it is.
+func Before(after *Schedule, inverses []Op) (*Schedule, error) {
+	before := after.Clone()
+	if err := Undo(before, inverses); err != nil {
+		return nil, fmt.Errorf("undoing the round on a copy: %w", err)
+	}
+	return before, nil
+}
+
+// CompensatingOps is the batch that takes back ops whose inverses (in
+// application order) are given: the inverses reversed, each with an ID
+// scoped to scopeName and its position, so applying the batch again (a
+// retry) changes nothing.
+func CompensatingOps(scopeName string, inverses []Op) []Op {
+	ops := make([]Op, 0, len(inverses))
+	for i := len(inverses) - 1; i >= 0; i-- {
+		ops = append(ops, inverses[i].WithScope(fmt.Sprintf("%s/compensate/%d", scopeName, len(ops))))
+	}
+	return ops
+}
+
+// UndoOps is the batch that takes back the accepted dispatch dispatchID's
+// run runID, given the inverses its committed ops kept: CompensatingOps
+// scoped to that run's undo, so a second undo of it changes nothing.
+func UndoOps(dispatchID, runID string, inverses []Op) []Op {
+	return CompensatingOps("undo/"+dispatchID+"/"+runID, inverses)
+}
+
 // inverseOf finishes inverse ops: deterministic IDs derived from the forward
 // op's ID, and calls written against s (which still holds every name used).
 func inverseOf(s *Schedule, forward Op, inv ...Op) []Op {

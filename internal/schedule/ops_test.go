@@ -363,3 +363,36 @@ func TestUpdateRelationship(t *testing.T) {
 		t.Error("Source changed the op id or was lost")
 	}
 }
+
+func TestCompensatingOpsReverseAndDeterministic(t *testing.T) {
+	inv := []schedule.Op{schedule.RemoveActivity("X"), schedule.RemoveRelationship("R")}
+	ops := schedule.CompensatingOps("s", inv)
+	if ops[0].Kind != schedule.RemoveRelationshipOp || ops[1].Kind != schedule.RemoveActivityOp {
+		t.Errorf("not reversed: %+v", ops)
+	}
+	again := schedule.CompensatingOps("s", inv)
+	if ops[0].ID == "" || ops[0].ID != again[0].ID || ops[0].ID == ops[1].ID {
+		t.Errorf("ids %q %q %q", ops[0].ID, again[0].ID, ops[1].ID)
+	}
+	// An undo is the compensation scoped to the dispatch run it takes back.
+	undo := schedule.UndoOps("dispatch-x", "run1", inv)
+	if want := schedule.CompensatingOps("undo/dispatch-x/run1", inv); !reflect.DeepEqual(undo, want) || undo[0].ID == ops[0].ID {
+		t.Errorf("undo ops %+v, want %+v", undo, want)
+	}
+}
+
+func TestBeforeUndoesOnACopy(t *testing.T) {
+	s := &schedule.Schedule{Activities: []schedule.Activity{{ID: "A", Name: "Dig", Duration: "2"}}}
+	after := s.Clone()
+	_, inverses, err := schedule.ApplyAll(after, []schedule.Op{schedule.AddActivity(schedule.Activity{ID: "B", Name: "Pour", Duration: "1"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := schedule.Before(after, inverses)
+	if err != nil || len(before.Activities) != 1 || len(after.Activities) != 2 {
+		t.Fatalf("before %+v, after %+v, err %v", before, after, err)
+	}
+	if _, err := schedule.Before(s, inverses); err == nil || !strings.HasPrefix(err.Error(), "undoing the round on a copy: ") {
+		t.Errorf("undoing what was never applied: %v", err)
+	}
+}

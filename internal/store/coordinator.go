@@ -563,6 +563,55 @@ func calendarKey(s *schedule.Schedule) string {
 	return string(b)
 }
 
+// NotRecordedError is an op the graph ledger does not hold, so its inverse
+// is unknown; it is ErrNotRecorded (errors.Is).
+type NotRecordedError struct{ ScheduleID, OpID string }
+
+func (e *NotRecordedError) Error() string {
+	return fmt.Sprintf("op %s of schedule %q is not in the ledger: its inverse is unknown", e.OpID, e.ScheduleID)
+}
+
+func (e *NotRecordedError) Unwrap() error { return ErrNotRecorded }
+
+// Inverses reads the inverses the graph ledger kept for the applied ops
+// opIDs, in the order of opIDs (each op's own inverses in their order):
+// what ApplyOps returned for them. An op the ledger does not hold is a
+// *NotRecordedError; with committed, an op not yet committed is refused
+// too. The ledger keeps compensated ops, so a retried compensation reads
+// the same list.
+func (c *Coordinator) Inverses(ctx context.Context, scheduleID string, opIDs []string, committed bool) ([]schedule.Op, error) {
+	recorded, err := c.Graph.Recorded(ctx, scheduleID, opIDs)
+	if err != nil {
+		return nil, err
+	}
+	var inverses []schedule.Op
+	for _, op := range opIDs {
+		ch, ok := recorded[op]
+		switch {
+		case !ok:
+			return nil, &NotRecordedError{ScheduleID: scheduleID, OpID: op}
+		case committed && ch.Committed == nil:
+			return nil, fmt.Errorf("op %s is not committed in the ledger of schedule %q", op, scheduleID)
+		}
+		inverses = append(inverses, ch.Inverse...)
+	}
+	return inverses, nil
+}
+
+// Before is the schedule as it was before the ops opIDs were applied to
+// after: the inverses the graph ledger kept (Inverses), undone on a copy
+// (schedule.Before). No ops: a copy of after.
+func (c *Coordinator) Before(ctx context.Context, scheduleID string, after *schedule.Schedule, opIDs []string) (*schedule.Schedule, error) {
+	if len(opIDs) == 0 {
+		return after.Clone(), nil
+	}
+	inverses, err := c.Inverses(ctx, scheduleID, opIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	return schedule.Before(after, inverses)
+}
+
 // Load reads a stored schedule; ErrBusy while another process is writing
 // it (a half-written schedule is never served).
 func (c *Coordinator) Load(ctx context.Context, scheduleID string) (*schedule.Schedule, error) {

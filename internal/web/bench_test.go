@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -21,7 +20,7 @@ func proposal25(b *testing.B, a *app, scheduleID string) string {
 	a.importFile(b, "../../examples/building.json", scheduleID)
 	br := a.browser(b)
 	id := br.prompt(scheduleID, "Delete all activities on the second floor", "bench")
-	p, err := dispatches.AwaitProposal(context.Background(), a.C, id, "", 1)
+	p, err := workflows.AwaitProposal(context.Background(), a.C, id, "", 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -29,7 +28,7 @@ func proposal25(b *testing.B, a *app, scheduleID string) string {
 		b.Fatalf("the proposal has %d changes, want 25", len(p.Changes))
 	}
 	b.Cleanup(func() {
-		_ = dispatches.SendReview(context.Background(), a.C, id, workflows.Review{Decision: workflows.DecisionReject})
+		_ = workflows.SendReview(context.Background(), a.C, id, workflows.Review{Decision: workflows.DecisionReject})
 		_ = a.C.GetWorkflow(context.Background(), id, "").Get(context.Background(), nil)
 	})
 	return id
@@ -76,7 +75,7 @@ func BenchmarkCLIProposal25Ops(b *testing.B) {
 	a := startApp(b)
 	id := proposal25(b, a, "bench-review-cli")
 	for b.Loop() {
-		if _, err := dispatches.AwaitProposal(context.Background(), a.C, id, "", 1); err != nil {
+		if _, err := workflows.AwaitProposal(context.Background(), a.C, id, "", 1); err != nil {
 			b.Fatal(err)
 		}
 	}

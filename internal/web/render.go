@@ -66,8 +66,10 @@ var funcs = template.FuncMap{
 		return dt
 	},
 	// first keeps a long list short; more counts the rest.
-	"first":    func(n int, list []render.DiffActivity) []render.DiffActivity { return list[:min(n, len(list))] },
-	"more":     func(n int, list []render.DiffActivity) int { return max(len(list)-n, 0) },
+	"first": func(n int, list []schedule.ComparedActivity) []schedule.ComparedActivity {
+		return list[:min(n, len(list))]
+	},
+	"more":     func(n int, list []schedule.ComparedActivity) int { return max(len(list)-n, 0) },
 	"firstIDs": func(n int, ids []string) []string { return ids[:min(n, len(ids))] },
 	"moreIDs":  func(n int, ids []string) int { return max(len(ids)-n, 0) },
 	"decision": func(d workflows.Decision) string { return d.Summary() },

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -26,7 +26,7 @@ type reviewData struct {
 	AwaitingReview bool
 	Question       string
 	Proposal       *workflows.Proposal
-	Diff           *render.ChangeDiff
+	Diff           *schedule.Comparison
 	Decisions      []workflows.Decision
 	// Changes are the records of every round (the proposal's round first
 	// on the page, in Proposal).
@@ -56,13 +56,13 @@ type reviewData struct {
 func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
-	if _, ok := dispatches.ScheduleOf(id); !ok {
+	if _, ok := workflows.ScheduleOf(id); !ok {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id (dispatch-<schedule>)", id))
 		return
 	}
-	det, err := dispatches.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
+	det, err := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
 	if err != nil {
-		s.fail(w, r, http.StatusNotFound, dispatches.RootCause(err))
+		s.fail(w, r, http.StatusNotFound, workflows.RootCause(err))
 		return
 	}
 	d := reviewData{
@@ -80,8 +80,8 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 		d.AwaitingReview, d.Question = st.AwaitingReview, st.Question
 		if st.AwaitingReview || st.AwaitingClarification {
 			var p workflows.Proposal
-			if err := dispatches.Query(ctx, s.temporal, det.ID, det.RunID, workflows.ProposalQuery, &p); err != nil {
-				d.Error = cmp.Or(d.Error, "Cannot read the proposal: "+dispatches.RootCause(err))
+			if err := workflows.Query(ctx, s.temporal, det.ID, det.RunID, workflows.ProposalQuery, &p); err != nil {
+				d.Error = cmp.Or(d.Error, "Cannot read the proposal: "+workflows.RootCause(err))
 			} else {
 				d.Proposal = &p
 				if p.Impact != nil {
@@ -135,7 +135,7 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	review.Round = round
-	if err := dispatches.SendReview(r.Context(), s.temporal, id, review); err != nil {
+	if err := workflows.SendReview(r.Context(), s.temporal, id, review); err != nil {
 		if st, ok := s.asking(r, id); ok {
 			// The planner waits for an answer, not a review: reject and
 			// cancel end the dispatch as cancel does at any stage.
@@ -158,7 +158,7 @@ func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 // question, with its status.
 func (s *Server) asking(r *http.Request, id string) (workflows.Status, bool) {
 	var st workflows.Status
-	err := dispatches.Query(r.Context(), s.temporal, id, "", workflows.StatusQuery, &st)
+	err := workflows.Query(r.Context(), s.temporal, id, "", workflows.StatusQuery, &st)
 	return st, err == nil && st.AwaitingClarification
 }
 
@@ -167,7 +167,7 @@ func (s *Server) asking(r *http.Request, id string) (workflows.Status, bool) {
 // round applied is taken back and the dispatch ends cancelled.
 func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if _, ok := dispatches.ScheduleOf(id); !ok {
+	if _, ok := workflows.ScheduleOf(id); !ok {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id (dispatch-<schedule>)", id))
 		return
 	}
@@ -186,10 +186,10 @@ func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
 // cancelDispatch sends a cancel as who, at whatever stage the dispatch is:
 // the review's cancel decision, which names who cancelled (a run from
 // before cancel at any stage is cancelled by Temporal's cancellation
-// instead; dispatches.SendReview falls back to it). round > 0 is the round
+// instead; workflows.SendReview falls back to it). round > 0 is the round
 // the page showed: refused when another reviewer decided it first.
 func (s *Server) cancelDispatch(w http.ResponseWriter, r *http.Request, id string, round int, who string) {
-	err := dispatches.SendReview(r.Context(), s.temporal, id, workflows.Review{Decision: workflows.DecisionCancel, Round: round, Reviewer: who})
+	err := workflows.SendReview(r.Context(), s.temporal, id, workflows.Review{Decision: workflows.DecisionCancel, Round: round, Reviewer: who})
 	if err == nil {
 		s.log.Info("Dispatch cancelled in the web app", "Dispatch", id, "By", who)
 		setFlash(w, fmt.Sprintf("Cancel sent as %s: the dispatch takes back what it applied and ends cancelled.", who))
@@ -207,7 +207,7 @@ func (s *Server) cancelDispatch(w http.ResponseWriter, r *http.Request, id strin
 // itself; one that has ended since the page was drawn cannot, so its
 // result says who decided the round.
 func (s *Server) refusalReason(r *http.Request, id string, round int, err error) string {
-	det, derr := dispatches.Describe(r.Context(), s.temporal, id, "")
+	det, derr := workflows.Describe(r.Context(), s.temporal, id, "")
 	if derr == nil && !det.Open && det.Result != nil {
 		for _, d := range det.Result.Decisions {
 			if d.Round == round {
@@ -216,7 +216,7 @@ func (s *Server) refusalReason(r *http.Request, id string, round int, err error)
 		}
 		return fmt.Sprintf("the dispatch has already ended (%s)", det.Outcome)
 	}
-	return dispatches.RootCause(err)
+	return workflows.RootCause(err)
 }
 
 func decisionText(r workflows.Review) string {
@@ -241,8 +241,8 @@ func (s *Server) clarify(w http.ResponseWriter, r *http.Request) {
 	answer := strings.TrimSpace(r.FormValue("answer"))
 	if answer == "" {
 		setRefusal(w, "The answer is empty.")
-	} else if err := dispatches.SendAnswer(r.Context(), s.temporal, id, answer, s.formName(w, r)); err != nil {
-		setRefusal(w, "Your answer was not taken: "+dispatches.RootCause(err)+".")
+	} else if err := workflows.SendAnswer(r.Context(), s.temporal, id, answer, s.formName(w, r)); err != nil {
+		setRefusal(w, "Your answer was not taken: "+workflows.RootCause(err)+".")
 	} else {
 		setFlash(w, "Answer sent: the round goes on.")
 	}
@@ -255,7 +255,7 @@ func (s *Server) clarify(w http.ResponseWriter, r *http.Request) {
 func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
-	scheduleID, ok := dispatches.ScheduleOf(id)
+	scheduleID, ok := workflows.ScheduleOf(id)
 	if !ok {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id", id))
 		return
@@ -264,13 +264,13 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var st workflows.Status
-	if err := dispatches.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err != nil {
-		s.fail(w, r, http.StatusNotFound, dispatches.RootCause(err))
+	if err := workflows.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err != nil {
+		s.fail(w, r, http.StatusNotFound, workflows.RootCause(err))
 		return
 	}
 	var changes []workflows.ChangeRecord
-	if err := dispatches.Query(ctx, s.temporal, id, "", workflows.ChangesQuery, &changes); err != nil {
-		s.fail(w, r, http.StatusBadGateway, dispatches.RootCause(err))
+	if err := workflows.Query(ctx, s.temporal, id, "", workflows.ChangesQuery, &changes); err != nil {
+		s.fail(w, r, http.StatusBadGateway, workflows.RootCause(err))
 		return
 	}
 	rb, ra, err := s.roundReports(r, scheduleID, st.Round, changes)
@@ -285,7 +285,7 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 // review beyond its proposal: the checks it makes worse, and its
 // before/after Gantt, drawn from the same load and CPM for the page's
 // frame to fetch.
-func (s *Server) compareRound(r *http.Request, d *reviewData, det *dispatches.Detail, round int) {
+func (s *Server) compareRound(r *http.Request, d *reviewData, det *workflows.Detail, round int) {
 	rb, ra, err := s.roundReports(r, det.Schedule, round, det.Changes)
 	if err == nil {
 		d.WorseChecks, err = worseChecks(rb, ra)
@@ -315,7 +315,7 @@ func (s *Server) roundReports(r *http.Request, scheduleID string, round int, cha
 	if err != nil {
 		return nil, nil, err
 	}
-	sb, err := dispatches.Before(r.Context(), s.stores.Graph, scheduleID, sa, opIDs)
+	sb, err := s.stores.Before(r.Context(), scheduleID, sa, opIDs)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -16,7 +16,6 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
@@ -44,7 +43,7 @@ type scheduleRow struct {
 	store.ScheduleInfo
 	Finish  string // the project finish: a date, or working days
 	Updated string
-	Open    *dispatches.Summary
+	Open    *workflows.Summary
 	Error   string
 	// Reachable says the schedule's id can be a web address (ids stored
 	// before they were checked, such as "..", cannot); DeleteAction is
@@ -76,11 +75,11 @@ func (s *Server) renderSchedules(w http.ResponseWriter, r *http.Request, status 
 	if err != nil {
 		d.Error = cmp.Or(d.Error, "Cannot list the stored schedules: "+err.Error())
 	}
-	open, err := dispatches.ListOpen(ctx, s.temporal)
+	open, err := workflows.ListOpen(ctx, s.temporal)
 	if err != nil {
-		d.Error = cmp.Or(d.Error, "Cannot list open dispatches (is Temporal up?): "+dispatches.RootCause(err))
+		d.Error = cmp.Or(d.Error, "Cannot list open dispatches (is Temporal up?): "+workflows.RootCause(err))
 	}
-	bySchedule := map[string]*dispatches.Summary{}
+	bySchedule := map[string]*workflows.Summary{}
 	for i := range open {
 		bySchedule[open[i].Schedule] = &open[i]
 	}
@@ -245,7 +244,7 @@ func (s *Server) deleteSchedule(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &missing):
 	case err != nil:
-		refuse("Schedule %q was not deleted: cannot check it for an open dispatch (is Temporal up?): %s", shown, dispatches.RootCause(err))
+		refuse("Schedule %q was not deleted: cannot check it for an open dispatch (is Temporal up?): %s", shown, workflows.RootCause(err))
 		return
 	case desc.GetWorkflowExecutionInfo().GetStatus() == enums.WORKFLOW_EXECUTION_STATUS_RUNNING:
 		refuse("Schedule %q was not deleted: dispatch %s is open on it. Review, reject or cancel it first.", shown, dispatchID)
@@ -302,7 +301,7 @@ type scheduleData struct {
 
 // historyRow is one dispatch of a schedule's history.
 type historyRow struct {
-	dispatches.Summary
+	workflows.Summary
 	UILink string // the execution in the Temporal Web UI
 }
 
@@ -363,9 +362,9 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 			d.SearchError = err.Error()
 		}
 	}
-	list, err := dispatches.List(ctx, s.temporal, id)
+	list, err := workflows.List(ctx, s.temporal, id)
 	if err != nil {
-		d.Error = cmp.Or(d.Error, "Cannot read the dispatch history (is Temporal up?): "+dispatches.RootCause(err))
+		d.Error = cmp.Or(d.Error, "Cannot read the dispatch history (is Temporal up?): "+workflows.RootCause(err))
 	}
 	for _, sum := range list {
 		row := historyRow{Summary: sum, UILink: s.uiLink(sum.ID, sum.RunID)}
@@ -492,14 +491,14 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	dispatchID, runID := r.FormValue("dispatch"), r.FormValue("run")
-	if scheduleID, ok := dispatches.ScheduleOf(dispatchID); !ok || scheduleID != id {
+	if scheduleID, ok := workflows.ScheduleOf(dispatchID); !ok || scheduleID != id {
 		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a dispatch of schedule %q", dispatchID, id))
 		return
 	}
-	ops, run, err := dispatches.UndoOps(ctx, s.temporal, s.stores.Graph, dispatchID, runID)
+	ops, run, err := workflows.UndoOps(ctx, s.temporal, s.stores, dispatchID, runID)
 	if err == nil {
 		var res workflows.EditResult
-		_, res, err = dispatches.Edit(ctx, s.temporal, id, s.name(r), ops)
+		_, res, err = workflows.Edit(ctx, s.temporal, id, s.name(r), ops)
 		if err == nil && len(res.Applied) == 0 {
 			setFlash(w, fmt.Sprintf("Dispatch %s (run %s) was already undone: nothing changed.", dispatchID, run))
 		} else if err == nil {
@@ -507,7 +506,7 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		setFlash(w, "Undo refused: "+dispatches.RootCause(err))
+		setFlash(w, "Undo refused: "+workflows.RootCause(err))
 	}
 	http.Redirect(w, r, "/s/"+url.PathEscape(id), http.StatusSeeOther)
 }
@@ -546,7 +545,7 @@ func (s *Server) submitPrompt(w http.ResponseWriter, r *http.Request) {
 	case d.Prompt == "":
 		d.Error = "The prompt is empty: say what to change."
 	default:
-		if err := dispatches.CheckText("prompt", d.Prompt); err != nil {
+		if err := workflows.CheckText("prompt", d.Prompt); err != nil {
 			d.Error = "Prompt not sent: " + err.Error() + "."
 		}
 	}
@@ -566,15 +565,15 @@ func (s *Server) submitPrompt(w http.ResponseWriter, r *http.Request) {
 		s.renderPrompt(w, r, http.StatusBadRequest, d)
 		return
 	}
-	run, err := dispatches.Start(ctx, s.temporal, workflows.DispatchInput{ScheduleID: d.Schedule, Prompt: d.Prompt, Author: author})
-	var open *dispatches.OpenError
+	run, err := workflows.Start(ctx, s.temporal, workflows.DispatchInput{ScheduleID: d.Schedule, Prompt: d.Prompt, Author: author})
+	var open *workflows.OpenError
 	if errors.As(err, &open) {
 		d.Error, d.OpenID = err.Error()+": review it first.", open.ID
 		s.renderPrompt(w, r, http.StatusConflict, d)
 		return
 	}
 	if err != nil {
-		d.Error = "Cannot start the dispatch: " + dispatches.RootCause(err)
+		d.Error = "Cannot start the dispatch: " + workflows.RootCause(err)
 		s.renderPrompt(w, r, http.StatusBadGateway, d)
 		return
 	}

@@ -1,7 +1,7 @@
 // Package web is the review web app: server-rendered pages (html/template,
 // assets embedded) where planners import schedules, submit prompts, and
 // review, answer and accept dispatches. It talks to Temporal through the
-// same calls as the CLI (internal/dispatches) and to the configured stores.
+// same calls as the CLI (the workflows package's client*.go) and to the configured stores.
 package web
 
 import (

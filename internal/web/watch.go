@@ -14,7 +14,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -107,7 +106,7 @@ func (h *watchHub) run(ctx context.Context, id string, w *watch) {
 	retry := time.Second
 	for ctx.Err() == nil {
 		var st workflows.Status
-		err := dispatches.Query(ctx, h.temporal, id, "", workflows.StatusQuery, &st)
+		err := workflows.Query(ctx, h.temporal, id, "", workflows.StatusQuery, &st)
 		if err == nil {
 			p := progress{Stage: st.Stage, Round: st.Round, Ready: st.AwaitingReview || st.AwaitingClarification}
 			h.publish(w, p)
@@ -127,7 +126,7 @@ func (h *watchHub) run(ctx context.Context, id string, w *watch) {
 		}
 		if err != nil {
 			h.log.Warn("Watching a dispatch", "Dispatch", id, "Error", err)
-			h.publish(w, progress{Error: dispatches.RootCause(err)})
+			h.publish(w, progress{Error: workflows.RootCause(err)})
 		}
 		// A failed call (Temporal restarting) is tried again, slowly.
 		select {
@@ -150,7 +149,7 @@ func (h *watchHub) follow(ctx context.Context, id string, w *watch, p progress) 
 			req.Round++
 		}
 		var got workflows.Proposal
-		if err := dispatches.Update(ctx, h.temporal, id, "", workflows.ProposalUpdate, req, &got); err != nil {
+		if err := workflows.Update(ctx, h.temporal, id, "", workflows.ProposalUpdate, req, &got); err != nil {
 			return err
 		}
 		p = progress{Stage: got.Stage, Round: got.Round, Ready: got.AwaitingClarification || got.Stage == workflows.StageAwaitingReview}
@@ -172,7 +171,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	if _, ok := dispatches.ScheduleOf(id); !ok {
+	if _, ok := workflows.ScheduleOf(id); !ok {
 		http.Error(w, "not a dispatch id", http.StatusNotFound)
 		return
 	}

@@ -1,4 +1,4 @@
-package dispatches_test
+package workflows_test
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/activities"
 	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/dispatches"
 	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -25,14 +24,14 @@ import (
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
-// TestCancelOnDevServer: Cancel — what the CLI's `dispatch cancel` and
+// TestClientCancelOnDevServer: Cancel — what the CLI's `dispatch cancel` and
 // the web app's cancel button call — ends a dispatch that waits for an
 // answer (issue 26, item 14): what it applied is undone, it ends
 // cancelled by who sent it, and `dispatch show` lists the cancel. A
 // reject then is refused pointing to the cancel; a name with control
 // characters is refused before anything is sent; a second cancel is
 // refused.
-func TestCancelOnDevServer(t *testing.T) {
+func TestClientCancelOnDevServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
 	}
@@ -49,7 +48,7 @@ func TestCancelOnDevServer(t *testing.T) {
 	}
 	defer st.Close(context.Background())
 	stores := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
-	s, err := interchange.ReadFile("../../examples/building.json")
+	s, err := interchange.ReadFile("../examples/building.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,26 +67,26 @@ func TestCancelOnDevServer(t *testing.T) {
 	}
 	defer w.Stop()
 
-	run, err := dispatches.Start(ctx, c, workflows.DispatchInput{ScheduleID: "building", Author: "ann",
+	run, err := workflows.Start(ctx, c, workflows.DispatchInput{ScheduleID: "building", Author: "ann",
 		Prompt: `delete activity Site hoarding; add activity "Crane check" 1 day after the pour`})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := run.GetID()
-	p, err := dispatches.AwaitProposal(ctx, c, id, "", 1)
+	p, err := workflows.AwaitProposal(ctx, c, id, "", 1)
 	if err != nil || !p.AwaitingClarification || len(p.Changes) != 1 {
 		t.Fatalf("proposal = %+v, %v; want a question after one removal", p, err)
 	}
-	var refused *dispatches.RefusedError
-	err = dispatches.SendReview(ctx, c, id, workflows.Review{Decision: workflows.DecisionReject, Reviewer: "bob"})
+	var refused *workflows.RefusedError
+	err = workflows.SendReview(ctx, c, id, workflows.Review{Decision: workflows.DecisionReject, Reviewer: "bob"})
 	if !errors.As(err, &refused) || !strings.Contains(err.Error(), "answer it, or cancel the dispatch") {
 		t.Errorf("a reject while a question is open: %v", err)
 	}
 	var bad *usertext.Error
-	if err := dispatches.Cancel(ctx, c, id, "", "Mallory\x1b]0;TITLE\a\x1b[2J"); !errors.As(err, &bad) || bad.Field != "reviewer" {
+	if err := workflows.Cancel(ctx, c, id, "", "Mallory\x1b]0;TITLE\a\x1b[2J"); !errors.As(err, &bad) || bad.Field != "reviewer" {
 		t.Errorf("a cancel by a name with escapes: %v, want a *usertext.Error", err)
 	}
-	if err := dispatches.Cancel(ctx, c, id, run.GetRunID(), "carol"); err != nil {
+	if err := workflows.Cancel(ctx, c, id, run.GetRunID(), "carol"); err != nil {
 		t.Fatalf("cancel: %v", err)
 	}
 	var res workflows.DispatchResult
@@ -105,14 +104,14 @@ func TestCancelOnDevServer(t *testing.T) {
 	if _, ok := after.Activity("A003"); !ok {
 		t.Error("the removal was not undone")
 	}
-	d, err := dispatches.Describe(ctx, c, id, run.GetRunID())
+	d, err := workflows.Describe(ctx, c, id, run.GetRunID())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Outcome != workflows.StatusCancelled || len(d.Reviews) != 1 || d.Reviews[0].Decision != workflows.DecisionCancel || d.Reviews[0].Reviewer != "carol" {
 		t.Errorf("described: outcome %q, reviews %+v", d.Outcome, d.Reviews)
 	}
-	if err := dispatches.Cancel(ctx, c, id, run.GetRunID(), "carol"); !errors.As(err, &refused) || refused.What != "cancel" {
+	if err := workflows.Cancel(ctx, c, id, run.GetRunID(), "carol"); !errors.As(err, &refused) || refused.What != "cancel" {
 		t.Errorf("a cancel of an ended dispatch: %v", err)
 	}
 }
@@ -155,7 +154,7 @@ func TestCancelOldRuns(t *testing.T) {
 		errors.New(`decision "cancel": must be "accept" or "reject"`),
 	} {
 		f := &fakeClient{updateErr: refusal}
-		if err := dispatches.Cancel(ctx, f, "dispatch-building", "run-1", "carol"); err != nil {
+		if err := workflows.Cancel(ctx, f, "dispatch-building", "run-1", "carol"); err != nil {
 			t.Errorf("cancel refused with %q: %v, want the workflow cancelled", refusal, err)
 		}
 		if len(f.cancelled) != 1 || f.cancelled[0] != "dispatch-building/run-1" {
@@ -167,13 +166,13 @@ func TestCancelOldRuns(t *testing.T) {
 		}
 	}
 	f := &fakeClient{updateErr: temporal.NewApplicationError("round 1 was already decided: accepted by bob", workflows.ErrTypeNoReview)}
-	var refused *dispatches.RefusedError
-	if err := dispatches.Cancel(ctx, f, "dispatch-building", "", "carol"); !errors.As(err, &refused) || !strings.Contains(err.Error(), "cancel of dispatch-building refused: round 1 was already decided: accepted by bob") || len(f.cancelled) != 0 {
+	var refused *workflows.RefusedError
+	if err := workflows.Cancel(ctx, f, "dispatch-building", "", "carol"); !errors.As(err, &refused) || !strings.Contains(err.Error(), "cancel of dispatch-building refused: round 1 was already decided: accepted by bob") || len(f.cancelled) != 0 {
 		t.Errorf("a cancel of an accepted round: %v, cancelled %v", err, f.cancelled)
 	}
 	// A review other than a cancel is never turned into one.
 	f = &fakeClient{updateErr: errors.New("no review is awaited (stage planning_additions, round 1)")}
-	if err := dispatches.SendReview(ctx, f, "dispatch-building", workflows.Review{Decision: workflows.DecisionReject}); !errors.As(err, &refused) || len(f.cancelled) != 0 {
+	if err := workflows.SendReview(ctx, f, "dispatch-building", workflows.Review{Decision: workflows.DecisionReject}); !errors.As(err, &refused) || len(f.cancelled) != 0 {
 		t.Errorf("a reject while planning: %v, cancelled %v", err, f.cancelled)
 	}
 }
@@ -188,24 +187,24 @@ func TestNamesRefusedBeforeSending(t *testing.T) {
 		var e *usertext.Error
 		checks := map[string]error{
 			"author (start)": func() error {
-				_, err := dispatches.Start(ctx, f, workflows.DispatchInput{ScheduleID: "b", Prompt: "x", Author: "ann" + bad})
+				_, err := workflows.Start(ctx, f, workflows.DispatchInput{ScheduleID: "b", Prompt: "x", Author: "ann" + bad})
 				return err
 			}(),
-			"reviewer (review)": dispatches.SendReview(ctx, f, "d", workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "bob" + bad}),
-			"feedback (review)": dispatches.SendReview(ctx, f, "d", workflows.Review{Decision: workflows.DecisionReject, Reviewer: "bob", Feedback: "no" + bad}),
-			"reviewer (cancel)": dispatches.Cancel(ctx, f, "d", "", "carol"+bad),
-			"author (answer)":   dispatches.SendAnswer(ctx, f, "d", "A041", "pm"+bad),
-			"answer (answer)":   dispatches.SendAnswer(ctx, f, "d", "A041"+bad, "pm"),
+			"reviewer (review)": workflows.SendReview(ctx, f, "d", workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "bob" + bad}),
+			"feedback (review)": workflows.SendReview(ctx, f, "d", workflows.Review{Decision: workflows.DecisionReject, Reviewer: "bob", Feedback: "no" + bad}),
+			"reviewer (cancel)": workflows.Cancel(ctx, f, "d", "", "carol"+bad),
+			"author (answer)":   workflows.SendAnswer(ctx, f, "d", "A041", "pm"+bad),
+			"answer (answer)":   workflows.SendAnswer(ctx, f, "d", "A041"+bad, "pm"),
 			"author (edit)": func() error {
-				_, _, err := dispatches.Edit(ctx, f, "b", "ann"+bad, []schedule.Op{schedule.RemoveActivity("A003")})
+				_, _, err := workflows.Edit(ctx, f, "b", "ann"+bad, []schedule.Op{schedule.RemoveActivity("A003")})
 				return err
 			}(),
 			"author (portfolio)": func() error {
-				_, _, err := dispatches.StartPortfolio(ctx, f, "p", workflows.PortfolioInput{Author: "ann" + bad})
+				_, _, err := workflows.StartPortfolio(ctx, f, "p", workflows.PortfolioInput{Author: "ann" + bad})
 				return err
 			}(),
 			"reviewer (portfolio review)": func() error {
-				_, err := dispatches.ReviewPortfolio(ctx, f, "p", workflows.PortfolioReview{Reviewer: "bob" + bad})
+				_, err := workflows.ReviewPortfolio(ctx, f, "p", workflows.PortfolioReview{Reviewer: "bob" + bad})
 				return err
 			}(),
 		}
@@ -221,10 +220,10 @@ func TestNamesRefusedBeforeSending(t *testing.T) {
 	}
 	// Feedback and answers keep their lines and tabs; too long is
 	// scope's error.
-	if err := dispatches.CheckText("feedback", "keep the roof\n\tand the crane"); err != nil {
+	if err := workflows.CheckText("feedback", "keep the roof\n\tand the crane"); err != nil {
 		t.Errorf("two lines of feedback: %v", err)
 	}
-	if err := dispatches.CheckText("answer", strings.Repeat("x", scope.MaxPrompt+1)); !errors.Is(err, scope.ErrTooLong) {
+	if err := workflows.CheckText("answer", strings.Repeat("x", scope.MaxPrompt+1)); !errors.Is(err, scope.ErrTooLong) {
 		t.Errorf("an answer over MaxPrompt: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package dispatches
+package workflows
 
 import (
 	"context"
@@ -13,8 +13,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
-
-	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // Summary is what the visibility store says of a dispatch: one row of
@@ -49,12 +47,12 @@ func (d Summary) State() string {
 // (and its --json) and the web app's review page shows of a closed one.
 type Detail struct {
 	Summary
-	Round   int                       `json:"round,omitempty"`
-	Status  *workflows.Status         `json:"status,omitempty"`
-	Reviews []workflows.Review        `json:"reviews"`
-	Changes []workflows.ChangeRecord  `json:"changes"`
-	Result  *workflows.DispatchResult `json:"result,omitempty"`
-	Failure string                    `json:"failure,omitempty"`
+	Round   int             `json:"round,omitempty"`
+	Status  *Status         `json:"status,omitempty"`
+	Reviews []Review        `json:"reviews"`
+	Changes []ChangeRecord  `json:"changes"`
+	Result  *DispatchResult `json:"result,omitempty"`
+	Failure string          `json:"failure,omitempty"`
 	// QueryError says why an open dispatch could not be asked for its
 	// status or changes.
 	QueryError string `json:"query_error,omitempty"`
@@ -114,10 +112,10 @@ func summarize(e *workflowpb.WorkflowExecutionInfo) Summary {
 		d.Closed = e.GetCloseTime().AsTime()
 	}
 	attrs := e.GetSearchAttributes().GetIndexedFields()
-	d.Schedule = payloadString(attrs[workflows.ScheduleIDAttribute.GetName()])
-	d.Stage = payloadString(attrs[workflows.DispatchStageAttribute.GetName()])
+	d.Schedule = payloadString(attrs[ScheduleIDAttribute.GetName()])
+	d.Stage = payloadString(attrs[DispatchStageAttribute.GetName()])
 	if !d.Open {
-		d.Outcome = payloadString(attrs[workflows.DispatchOutcomeAttribute.GetName()])
+		d.Outcome = payloadString(attrs[DispatchOutcomeAttribute.GetName()])
 	}
 	memo := e.GetMemo().GetFields()
 	d.Author = payloadString(memo["author"])
@@ -131,17 +129,17 @@ func summarize(e *workflowpb.WorkflowExecutionInfo) Summary {
 func legacyOutcome(ctx context.Context, c client.Client, e *workflowpb.WorkflowExecutionInfo) string {
 	switch e.GetStatus() {
 	case enums.WORKFLOW_EXECUTION_STATUS_COMPLETED:
-		var res workflows.DispatchResult
+		var res DispatchResult
 		if err := c.GetWorkflow(ctx, e.GetExecution().GetWorkflowId(), e.GetExecution().GetRunId()).Get(ctx, &res); err == nil && res.Status != "" {
 			return res.Status
 		}
 		return "completed"
 	case enums.WORKFLOW_EXECUTION_STATUS_FAILED:
-		return workflows.StatusFailed
+		return StatusFailed
 	case enums.WORKFLOW_EXECUTION_STATUS_TIMED_OUT:
-		return workflows.StatusTimedOut
+		return StatusTimedOut
 	case enums.WORKFLOW_EXECUTION_STATUS_CANCELED:
-		return workflows.StatusCancelled
+		return StatusCancelled
 	}
 	return strings.ToLower(strings.TrimPrefix(e.GetStatus().String(), "WorkflowExecutionStatus"))
 }
@@ -164,20 +162,20 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 		return nil, fmt.Errorf("dispatch %s: %w", id, err)
 	}
 	info := desc.GetWorkflowExecutionInfo()
-	d := &Detail{Summary: summarize(info), Reviews: []workflows.Review{}, Changes: []workflows.ChangeRecord{}}
+	d := &Detail{Summary: summarize(info), Reviews: []Review{}, Changes: []ChangeRecord{}}
 	if err := readHistory(ctx, c, d); err != nil {
 		return nil, err
 	}
 	if d.Open {
 		// A run that has not registered its queries yet (or closed just
 		// now) is still described, from its visibility record.
-		var status workflows.Status
-		var changes []workflows.ChangeRecord
-		if err := Query(ctx, c, d.ID, d.RunID, workflows.StatusQuery, &status); err != nil {
+		var status Status
+		var changes []ChangeRecord
+		if err := Query(ctx, c, d.ID, d.RunID, StatusQuery, &status); err != nil {
 			d.QueryError = err.Error()
 			return d, nil
 		}
-		if err := Query(ctx, c, d.ID, d.RunID, workflows.ChangesQuery, &changes); err != nil {
+		if err := Query(ctx, c, d.ID, d.RunID, ChangesQuery, &changes); err != nil {
 			d.QueryError = err.Error()
 		}
 		d.Status, d.Stage, d.Round = &status, status.Stage, status.Round
@@ -212,7 +210,7 @@ func readHistory(ctx context.Context, c client.Client, d *Detail) error {
 		}
 		switch ev.GetEventType() {
 		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
-			var in workflows.DispatchInput
+			var in DispatchInput
 			if payloads := ev.GetWorkflowExecutionStartedEventAttributes().GetInput(); payloads != nil && dc.FromPayloads(payloads, &in) == nil {
 				if d.Author == "" {
 					d.Author = in.Author
@@ -226,15 +224,15 @@ func readHistory(ctx context.Context, c client.Client, d *Detail) error {
 			}
 		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
 			input := ev.GetWorkflowExecutionUpdateAcceptedEventAttributes().GetAcceptedRequest().GetInput()
-			if input.GetName() == workflows.ReviewUpdate {
+			if input.GetName() == ReviewUpdate {
 				d.addReview(dc, input.GetArgs())
 			}
 		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
-			if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a.GetSignalName() == workflows.ReviewSignal {
+			if a := ev.GetWorkflowExecutionSignaledEventAttributes(); a.GetSignalName() == ReviewSignal {
 				d.addReview(dc, a.GetInput())
 			}
 		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
-			var res workflows.DispatchResult
+			var res DispatchResult
 			if err := dc.FromPayloads(ev.GetWorkflowExecutionCompletedEventAttributes().GetResult(), &res); err == nil {
 				d.Result = &res
 			}
@@ -250,7 +248,7 @@ func readHistory(ctx context.Context, c client.Client, d *Detail) error {
 }
 
 func (d *Detail) addReview(dc converter.DataConverter, payloads *commonpb.Payloads) {
-	var r workflows.Review
+	var r Review
 	if payloads != nil && dc.FromPayloads(payloads, &r) == nil && r.Decision != "" {
 		d.Reviews = append(d.Reviews, r)
 	}

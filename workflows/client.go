@@ -1,8 +1,9 @@
-// Package dispatches is the client side of the dispatch workflows: the
-// Temporal calls the CLI and the review web app both make — start a
-// dispatch, wait for its proposal, review it, answer its question, list and
-// describe dispatches, undo an accepted one.
-package dispatches
+package workflows
+
+// The client side of the workflows (client*.go): the Temporal calls the
+// CLI and the review web app both make — start a dispatch, wait for its
+// proposal, review it, answer its question, list and describe dispatches,
+// undo an accepted one, start and review a portfolio.
 
 import (
 	"context"
@@ -18,7 +19,6 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
-	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // OpenError is a dispatch refused because the schedule already has an
@@ -57,18 +57,18 @@ func CheckText(what, text string) error {
 // Start starts a dispatch; an open one on the same schedule is an
 // *OpenError, an author that is no name or a prompt CheckText refuses a
 // *usertext.Error or *scope.TooLongError (nothing started).
-func Start(ctx context.Context, c client.Client, in workflows.DispatchInput) (client.WorkflowRun, error) {
+func Start(ctx context.Context, c client.Client, in DispatchInput) (client.WorkflowRun, error) {
 	if err := checkName("author", in.Author); err != nil {
 		return nil, err
 	}
 	if err := CheckText("prompt", in.Prompt); err != nil {
 		return nil, err
 	}
-	id := workflows.DispatchWorkflowID(in.ScheduleID)
+	id := DispatchWorkflowID(in.ScheduleID)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: workflows.TaskQueue,
+		ID: id, TaskQueue: TaskQueue,
 		WorkflowExecutionErrorWhenAlreadyStarted: true,
-	}, workflows.DispatchWorkflow, in)
+	}, DispatchWorkflow, in)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
 		return nil, &OpenError{ScheduleID: in.ScheduleID, ID: id}
@@ -91,9 +91,9 @@ func Update(ctx context.Context, c client.Client, id, runID, name string, arg, o
 
 // AwaitProposal waits, without polling, for the proposal of round (or a
 // question asked while planning it).
-func AwaitProposal(ctx context.Context, c client.Client, id, runID string, round int) (workflows.Proposal, error) {
-	var proposal workflows.Proposal
-	err := Update(ctx, c, id, runID, workflows.ProposalUpdate, workflows.ProposalRequest{Round: round}, &proposal)
+func AwaitProposal(ctx context.Context, c client.Client, id, runID string, round int) (Proposal, error) {
+	var proposal Proposal
+	err := Update(ctx, c, id, runID, ProposalUpdate, ProposalRequest{Round: round}, &proposal)
 	return proposal, err
 }
 
@@ -116,7 +116,7 @@ func (e *RefusedError) Error() string {
 // reviewer that is no name, or feedback with control characters, a
 // *usertext.Error (nothing sent). A cancel is taken at any stage, as
 // Cancel takes it.
-func SendReview(ctx context.Context, c client.Client, id string, review workflows.Review) error {
+func SendReview(ctx context.Context, c client.Client, id string, review Review) error {
 	return sendReview(ctx, c, id, "", review)
 }
 
@@ -137,18 +137,18 @@ func SendReview(ctx context.Context, c client.Client, id string, review workflow
 // Temporal's workflow cancellation: it compensates and ends cancelled
 // the same, but its history does not say by whom.
 func Cancel(ctx context.Context, c client.Client, id, runID, by string) error {
-	return sendReview(ctx, c, id, runID, workflows.Review{Decision: workflows.DecisionCancel, Reviewer: by})
+	return sendReview(ctx, c, id, runID, Review{Decision: DecisionCancel, Reviewer: by})
 }
 
-func sendReview(ctx context.Context, c client.Client, id, runID string, review workflows.Review) error {
+func sendReview(ctx context.Context, c client.Client, id, runID string, review Review) error {
 	if err := checkName("reviewer", review.Reviewer); err != nil {
 		return err
 	}
 	if err := CheckText("feedback", review.Feedback); err != nil {
 		return err
 	}
-	err := Update(ctx, c, id, runID, workflows.ReviewUpdate, review, nil)
-	if err != nil && review.Decision == workflows.DecisionCancel && cancelsAtReviewOnly(err) {
+	err := Update(ctx, c, id, runID, ReviewUpdate, review, nil)
+	if err != nil && review.Decision == DecisionCancel && cancelsAtReviewOnly(err) {
 		// A run from before cancel at any stage, not at review: Temporal's
 		// cancellation, which every dispatch compensates and ends on.
 		if cerr := c.CancelWorkflow(ctx, id, runID); cerr != nil {
@@ -158,7 +158,7 @@ func sendReview(ctx context.Context, c client.Client, id, runID string, review w
 	}
 	if err != nil {
 		what := "review"
-		if review.Decision == workflows.DecisionCancel {
+		if review.Decision == DecisionCancel {
 			what = "cancel"
 		}
 		return &RefusedError{What: what, ID: id, Reason: RootCause(err)}
@@ -172,7 +172,7 @@ func sendReview(ctx context.Context, c client.Client, id, runID string, review w
 // before cancel was a review decision at all.
 func cancelsAtReviewOnly(err error) bool {
 	var app *temporal.ApplicationError
-	if errors.As(err, &app) && app.Type() == workflows.ErrTypeCancelAtReviewOnly {
+	if errors.As(err, &app) && app.Type() == ErrTypeCancelAtReviewOnly {
 		return true
 	}
 	reason := RootCause(err)
@@ -189,7 +189,7 @@ func SendAnswer(ctx context.Context, c client.Client, id, answer, author string)
 	if err := CheckText("answer", answer); err != nil {
 		return err
 	}
-	if err := Update(ctx, c, id, "", workflows.ClarifyUpdate, workflows.Clarification{Answer: answer, Author: author}, nil); err != nil {
+	if err := Update(ctx, c, id, "", ClarifyUpdate, Clarification{Answer: answer, Author: author}, nil); err != nil {
 		return &RefusedError{What: "answer", ID: id, Reason: RootCause(err)}
 	}
 	return nil
@@ -225,14 +225,14 @@ func RootCause(err error) string {
 
 // Edit applies ops directly through an EditWorkflow (no review) and
 // returns its workflow id and result.
-func Edit(ctx context.Context, c client.Client, scheduleID, author string, ops []schedule.Op) (string, workflows.EditResult, error) {
+func Edit(ctx context.Context, c client.Client, scheduleID, author string, ops []schedule.Op) (string, EditResult, error) {
 	if err := checkName("author", author); err != nil {
-		return "", workflows.EditResult{}, err
+		return "", EditResult{}, err
 	}
 	id := fmt.Sprintf("edit-%s-%d", scheduleID, time.Now().UnixNano())
-	var res workflows.EditResult
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.TaskQueue},
-		workflows.EditWorkflow, workflows.EditInput{ScheduleID: scheduleID, Ops: ops, Author: author})
+	var res EditResult
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: TaskQueue},
+		EditWorkflow, EditInput{ScheduleID: scheduleID, Ops: ops, Author: author})
 	if err != nil {
 		return id, res, err
 	}
