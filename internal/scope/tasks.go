@@ -33,7 +33,7 @@ type Task struct {
 // Steps are the task's planning steps, as RoundInput.Steps lists a
 // round's: without those that have nothing to plan.
 func (t Task) Steps(feedback string) []Step {
-	return RoundInput{Separation: Separation{Removals: t.Removals, Additions: t.Additions}, Feedback: feedback}.Steps()
+	return RoundInput{Separation: &Separation{Removals: t.Removals, Additions: t.Additions}, Feedback: feedback}.Steps()
 }
 
 // Decompose splits a prompt into tasks, one a request, with the
