@@ -441,6 +441,9 @@ func sameRound(t *testing.T, round int, p workflows.Proposal, r *scope.Round) {
 		}
 	}
 	want = r.Ops
+	if len(want) == 0 {
+		t.Errorf("round %d applied nothing", round)
+	}
 	for _, ops := range [][]schedule.Op{got, want} {
 		for i := range ops {
 			ops[i].ID = ""

@@ -56,8 +56,13 @@ func DecomposeContext(ctx context.Context, prompt string) ([]Task, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return decompose(reqs), nil
+}
+
+// decompose is Decompose of a prompt read into its requests.
+func decompose(reqs []lang.Request) []Task {
 	if len(reqs) < 2 {
-		return nil, nil
+		return nil
 	}
 	tasks := make([]Task, len(reqs))
 	created := make([][]map[string]bool, len(reqs)) // the names each request creates, as content words
@@ -89,7 +94,7 @@ func DecomposeContext(ctx context.Context, prompt string) ([]Task, error) {
 		}
 		tasks[i] = t
 	}
-	return tasks, nil
+	return tasks
 }
 
 func appendOnce(list []string, s string) []string {
