@@ -38,6 +38,11 @@ const DefaultNewDuration = "5"
 // both: its old links are removed in one step and its new ones added in
 // the other.
 //
+// Each planning step reads its part again, against the schedule as the
+// step finds it: typo correction to the schedule's names and where a name
+// ends (lang.Options) depend on it, and a step's new IDs derive from its
+// words.
+//
 // A prompt over MaxPrompt is refused (ErrTooLong); a cancelled ctx stops
 // it with ctx's error.
 func (Rules) Separate(ctx context.Context, prompt string) (Separation, error) {
