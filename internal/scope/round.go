@@ -26,6 +26,9 @@ import (
 //     answers hold for the whole round: an activity named by both steps is
 //     asked about once). A step that asks more than MaxQuestionsPerStep
 //     questions is left out of the round with a note.
+//   - A prompt of several requests is planned task by task, in order, each
+//     task its own steps (Task); see engine.tasks for kept, failed and
+//     blocked tasks.
 
 // MaxQuestionsPerStep bounds the questions one step of a round may ask. A
 // planner that keeps asking would otherwise grow a dispatch's history
@@ -161,6 +164,10 @@ func (s Separation) PlannedAsTasks() bool { return len(s.Tasks) > 1 && CheckTask
 // applied through fx. What the round shows goes to rep as it goes. A
 // question the effects cannot answer now stops the round with
 // rep.Question set and no error.
+//
+// The dispatch workflow runs it in its workflow code, so it stays
+// deterministic: no I/O, clock, goroutines or map iteration order here;
+// whatever else is done goes through fx.
 func RunRound(ctx context.Context, fx RoundEffects, in RoundInput, old Legacy, rep *RoundReport) error {
 	if in.Separation == nil {
 		sep, err := fx.Separate(ctx)
