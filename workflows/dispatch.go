@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -172,12 +173,10 @@ type dispatch struct {
 	applied  []string      // op IDs of the current round, in application order (v.byReference)
 	usage    scope.TokenUsage
 	impact   *Impact
-	notes    []string
-	tasks    []TaskReport // the current round's, for a multi-part prompt
-	carried  []string     // notes for the next round (preferences saved)
-	question string
-	reviewer string // who gave the last review
-	reason   string // why the dispatch ended as it did, when not obvious
+	report   scope.RoundReport // the current round's notes, question and tasks
+	carried  []string          // notes for the next round (preferences saved)
+	reviewer string            // who gave the last review
+	reason   string            // why the dispatch ended as it did, when not obvious
 	// cancelRun cancels the rounds' context (v.cancelAnywhere); cancelling
 	// is set once a cancel review was taken outside review, ending once
 	// the dispatch compensates to end (rejected, timed out, failed).
@@ -340,7 +339,7 @@ func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
 		}
 	}
 	for round := first; ; round++ {
-		w.round, w.impact, w.notes, w.question, w.tasks = round, nil, w.carried, "", nil
+		w.round, w.impact, w.report = round, nil, scope.RoundReport{Notes: w.carried}
 		w.carried = nil
 		var err error
 		if back != nil {
@@ -476,11 +475,11 @@ func (w *dispatch) opsOf(round int) []schedule.Op {
 // are applied again, with fresh op IDs scoped to this round, and the CPM
 // impact computed, without planning.
 func (w *dispatch) reapply(ctx workflow.Context, b BackState) error {
-	w.notes = append(w.notes, fmt.Sprintf("Round %d is round %d's proposal again, taken back by %s.", w.round, b.Round, b.Reviewer))
-	if w.v.taskGraph && w.sep != nil && len(w.sep.Tasks) > 1 {
-		w.tasks = scope.NewTaskReports(w.sep.Tasks)
-		for i := range w.tasks {
-			w.tasks[i].Status = scope.TaskKept
+	w.report.Notes = append(w.report.Notes, fmt.Sprintf("Round %d is round %d's proposal again, taken back by %s.", w.round, b.Round, b.Reviewer))
+	if w.v.taskGraph && w.sep != nil && w.sep.PlannedAsTasks() {
+		w.report.Tasks = scope.NewTaskReports(w.sep.Tasks)
+		for i := range w.report.Tasks {
+			w.report.Tasks[i].Status = scope.TaskKept
 		}
 	}
 	if len(b.Ops) > 0 {
@@ -525,209 +524,127 @@ func capChanges(changes []ChangeRecord, omitted int) ([]ChangeRecord, int) {
 	return changes, omitted
 }
 
-// propose runs a round's steps up to the review: separate, plan and apply
-// removals, plan and apply additions, CPM impact. The steps and their
-// inputs are scope.RoundInput's, as in scope.PlanRound.
+// propose runs a round up to the review: scope.RunRound, the round's
+// control flow as scope.PlanRound runs it in memory, with the dispatch's
+// effects (activities, the wait for an answer), then the CPM impact.
 func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []schedule.Op) error {
 	w.setStage(ctx, StageSeparating)
-	if w.sep == nil || !w.v.separateOnce {
-		var sep scope.Separation
-		if err := workflow.ExecuteActivity(plannerOptions(ctx), a.SeparatePrompt, w.in.Prompt).Get(ctx, &sep); err != nil {
-			return fmt.Errorf("separating the prompt: %w", err)
-		}
-		w.usage = w.usage.Add(sep.Usage)
-		w.sep = &sep
+	rin := scope.RoundInput{Feedback: feedback, Previous: previous, Round: w.round}
+	if w.v.separateOnce {
+		rin.Separation = w.sep // nil in the first round: separated then
 	}
-	rin := scope.RoundInput{Separation: *w.sep, Feedback: feedback, Previous: previous, Round: w.round}
-	if w.v.taskGraph && len(w.sep.Tasks) > 1 && scope.CheckTasks(w.sep.Tasks) == nil {
-		if err := w.proposeTasks(ctx, rin); err != nil {
-			return err
-		}
-		return w.computeImpact(ctx)
-	}
-	// The person's answers hold for the whole round: an activity named in
-	// both steps (re-sequencing) is asked about once.
-	var answers []scope.Clarification
-	if err := w.runSteps(ctx, rin, rin.Steps(), "", &answers); err != nil {
+	old := scope.Legacy{NoTasks: !w.v.taskGraph, QuestionsAtReview: !w.v.clarifies, UnboundedQuestions: !w.v.bounded}
+	if err := scope.RunRound(context.Background(), &roundEffects{w: w, ctx: ctx}, rin, old, &w.report); err != nil {
 		return err
 	}
 	return w.computeImpact(ctx)
 }
 
-// runSteps plans and applies steps, their ops tagged with task (a task of
-// a multi-part prompt, "" for a prompt of one request). answers are the
-// round's answers so far; the steps' answers are added to them.
-func (w *dispatch) runSteps(ctx workflow.Context, rin scope.RoundInput, steps []scope.Step, task string, answers *[]scope.Clarification) error {
-	stages := map[string][2]string{
-		scope.StepRemovals:  {StagePlanningRemovals, StageApplyingRemovals},
-		scope.StepAdditions: {StagePlanningAdditions, StageApplyingAdditions},
+// roundEffects are a round's scope.RoundEffects in the dispatch: each
+// planning and applying step an activity, with its stage shown first. They
+// run on ctx (the context RunRound is given is not the workflow's).
+type roundEffects struct {
+	w   *dispatch
+	ctx workflow.Context
+	// Where the unit's (Begin) inverses, applied op IDs and change
+	// records start in the round's.
+	inverses, applied, changes int
+}
+
+// stepStages are each step kind's planning and applying stages.
+var stepStages = map[string][2]string{
+	scope.StepRemovals:  {StagePlanningRemovals, StageApplyingRemovals},
+	scope.StepAdditions: {StagePlanningAdditions, StageApplyingAdditions},
+	scope.StepKept:      {"", StageApplyingAdditions},
+}
+
+func (fx *roundEffects) Separate(context.Context) (scope.Separation, error) {
+	var sep scope.Separation
+	if err := workflow.ExecuteActivity(plannerOptions(fx.ctx), a.SeparatePrompt, fx.w.in.Prompt).Get(fx.ctx, &sep); err != nil {
+		return scope.Separation{}, fmt.Errorf("separating the prompt: %w", err)
 	}
-	// What the steps' removals took out starts here (a task's own).
-	fromInverses, fromApplied := len(w.inverses), len(w.applied)
-	for _, st := range steps {
-		planStage, applyStage := stages[st.Kind][0], stages[st.Kind][1]
-		fn := a.PlanRemovals
-		if st.Kind == scope.StepAdditions {
-			fn = a.PlanAdditions
+	fx.w.usage = fx.w.usage.Add(sep.Usage)
+	fx.w.sep = &sep
+	return sep, nil
+}
+
+func (fx *roundEffects) Begin(string) {
+	fx.inverses, fx.applied, fx.changes = len(fx.w.inverses), len(fx.w.applied), len(fx.w.changes)
+}
+
+func (fx *roundEffects) Plan(_ context.Context, st scope.Step, in scope.PlanInput) (scope.Plan, error) {
+	w := fx.w
+	fn := a.PlanRemovals
+	if st.Kind == scope.StepAdditions {
+		fn = a.PlanAdditions
+	}
+	w.setStage(fx.ctx, stepStages[st.Kind][0])
+	// What the unit's removals took out: the additions step of "X
+	// instead of Y" re-creates those links elsewhere.
+	req := activities.PlanRequest{ScheduleID: w.in.ScheduleID, Input: in}
+	if w.v.byReference {
+		req.RemovedBy = slices.Clone(w.applied[fx.applied:])
+	} else {
+		req.Input.Removed = slices.Clone(w.inverses[fx.inverses:])
+	}
+	var plan scope.Plan
+	if err := workflow.ExecuteActivity(plannerOptions(fx.ctx), fn, req).Get(fx.ctx, &plan); err != nil {
+		return scope.Plan{}, fmt.Errorf("planning %s: %w", st.Kind, err)
+	}
+	w.usage = w.usage.Add(plan.Usage)
+	return plan, nil
+}
+
+func (fx *roundEffects) Ask(_ context.Context, _ scope.Step, plan scope.Plan) (string, bool, error) {
+	answer, err := fx.w.awaitAnswer(fx.ctx, plan.Question)
+	return answer, err == nil, err
+}
+
+// Apply applies ops with op IDs scoped to the round, the task and the step.
+func (fx *roundEffects) Apply(_ context.Context, st scope.Step, task string, ops []schedule.Op) error {
+	w := fx.w
+	w.setStage(fx.ctx, stepStages[st.Kind][1])
+	opScope := fmt.Sprintf("%s/round-%d/%s", w.scope, w.round, st.Kind)
+	if task != "" {
+		opScope = fmt.Sprintf("%s/round-%d/task-%s/%s", w.scope, w.round, task, st.Kind)
+	}
+	scoped := make([]schedule.Op, len(ops))
+	for i, op := range ops {
+		scoped[i] = op.WithScope(opScope)
+	}
+	if err := w.apply(fx.ctx, scoped); err != nil {
+		if st.Kind == scope.StepKept {
+			return fmt.Errorf("re-applying its ops: %w", err)
 		}
-		w.setStage(ctx, planStage)
-		// What this round's removals took out: the additions step of "X
-		// instead of Y" re-creates those links elsewhere.
-		req := activities.PlanRequest{ScheduleID: w.in.ScheduleID}
-		removed := w.inverses[fromInverses:]
-		if w.v.byReference {
-			removed, req.RemovedBy = nil, slices.Clone(w.applied[fromApplied:])
-		}
-		req.Input = rin.StepInput(st, removed, *answers)
-		var plan scope.Plan
-		asked := 0
-		for {
-			plan = scope.Plan{} // decoding into the last plan would keep its question
-			if err := workflow.ExecuteActivity(plannerOptions(ctx), fn, req).Get(ctx, &plan); err != nil {
-				return fmt.Errorf("planning %s: %w", st.Kind, err)
-			}
-			w.usage = w.usage.Add(plan.Usage)
-			if plan.Question == "" || !w.v.clarifies || (w.v.bounded && asked == scope.MaxQuestionsPerStep) {
-				break
-			}
-			// The planner asks instead of guessing: nothing of this step is
-			// applied until the person answers; then the step plans again.
-			answer, err := w.awaitAnswer(ctx, plan.Question)
-			if err != nil {
-				return err
-			}
-			asked++
-			*answers = append(*answers, scope.Clarification{About: plan.About, Question: plan.Question, Answer: answer})
-			req.Input = rin.StepInput(st, removed, *answers)
-			w.setStage(ctx, planStage)
-		}
-		w.notes = append(w.notes, plan.Notes...)
-		if plan.Question != "" && w.v.clarifies && w.v.bounded {
-			// Still asking after MaxQuestionsPerStep answers: the step is left
-			// out, said so at review (as scope.PlanRound does).
-			w.notes = append(w.notes, scope.QuestionLimitNote(st, plan.Question))
-			continue
-		}
-		if plan.Question != "" {
-			w.question = strings.TrimSpace(w.question + " " + plan.Question)
-		}
-		if len(plan.Ops) == 0 {
-			continue
-		}
-		w.setStage(ctx, applyStage)
-		opScope := fmt.Sprintf("%s/round-%d/%s", w.scope, w.round, st.Kind)
-		if task != "" {
-			opScope = fmt.Sprintf("%s/round-%d/task-%s/%s", w.scope, w.round, task, st.Kind)
-		}
-		ops := make([]schedule.Op, len(plan.Ops))
-		for i, op := range scope.TagTask(plan.Ops, task) {
-			ops[i] = op.WithScope(opScope)
-		}
-		if err := w.apply(ctx, ops); err != nil {
-			return fmt.Errorf("applying %s: %w", st.Kind, err)
-		}
+		return fmt.Errorf("applying %s: %w", st.Kind, err)
 	}
 	return nil
 }
 
-// proposeTasks plans a multi-part prompt's tasks in dependency order
-// (v.taskGraph), as scope.PlanSteps does in memory: a task whose
-// dependency failed is blocked; with feedback that names tasks ("task 2:
-// 3 days, not 2"), the named tasks are planned with it, the tasks that
-// depend on them afresh, and the others keep their ops (re-applied); a
-// task that fails is compensated and reported with the tasks it blocks,
-// and the round goes on to review with the rest.
-func (w *dispatch) proposeTasks(ctx workflow.Context, rin scope.RoundInput) error {
-	tasks := w.sep.Tasks
-	fb := scope.ReadTaskFeedback(rin.Feedback, tasks)
-	if note := fb.UnknownTasksNote(tasks); note != "" {
-		w.notes = append(w.notes, note)
-	}
-	w.tasks = scope.NewTaskReports(tasks)
-	var answers []scope.Clarification
-	var failures []error
-	for i, t := range tasks {
-		rep := &w.tasks[i]
-		if b := scope.Blockers(t, w.tasks); len(b) > 0 {
-			rep.Status, rep.BlockedBy = scope.TaskBlocked, b
-			continue
-		}
-		feedback, replan := fb.For(t, tasks)
-		previous := scope.TaskOps(rin.Previous, t.ID)
-		fromInverses, fromApplied, fromChanges, notes := len(w.inverses), len(w.applied), len(w.changes), len(w.notes)
-		var err error
-		if !replan {
-			rep.Status = scope.TaskPlanning
-			err = w.reapplyTask(ctx, t, previous)
-			rep.Status = scope.TaskKept
-		} else {
-			rep.Status = scope.TaskPlanning
-			tin := rin
-			tin.Feedback, tin.Previous = feedback, previous
-			if feedback == "" {
-				tin.Previous = nil // planned afresh: a task it depends on changed
-			}
-			err = w.runSteps(ctx, tin, t.Steps(feedback), t.ID, &answers)
-			rep.Status, rep.Feedback = scope.TaskPlanned, feedback
-		}
-		rep.Notes = slices.Clone(w.notes[notes:])
-		if err == nil {
-			continue
-		}
-		var canceled *temporal.CanceledError
-		if ctx.Err() != nil || errors.As(err, &canceled) || errors.Is(err, errUnanswered) {
-			return err
-		}
-		w.logger.Warn("Task failed", "Round", w.round, "Task", t.ID, "Error", err)
-		if cerr := w.compensateTask(ctx, t, fromInverses, fromApplied, fromChanges); cerr != nil {
-			return errors.Join(err, cerr)
-		}
-		rep.Status, rep.Error = scope.TaskFailed, err.Error()
-		w.notes = append(w.notes, scope.TaskFailedNote(t, err, tasks))
-		failures = append(failures, fmt.Errorf("task %s: %w", t.ID, err))
-	}
-	if len(failures) > 0 && !slices.ContainsFunc(w.tasks, func(r TaskReport) bool { return r.Status == scope.TaskPlanned || r.Status == scope.TaskKept }) {
-		// Nothing is left to review: the dispatch fails as a prompt of one
-		// request does.
-		return errors.Join(failures...)
-	}
-	return nil
-}
-
-// reapplyTask applies a kept task's ops of the previous round again, with
-// op IDs scoped to this round.
-func (w *dispatch) reapplyTask(ctx workflow.Context, t scope.Task, previous []schedule.Op) error {
-	if len(previous) == 0 {
+// Fail compensates what a failed task applied (the round's changes from
+// the unit's marks on), so a failed task leaves nothing behind.
+func (fx *roundEffects) Fail(_ context.Context, t scope.Task, cause error) error {
+	w := fx.w
+	w.logger.Warn("Task failed", "Round", w.round, "Task", t.ID, "Error", cause)
+	if len(w.inverses) == fx.inverses && len(w.applied) == fx.applied {
 		return nil
 	}
-	w.setStage(ctx, StageApplyingAdditions)
-	opScope := fmt.Sprintf("%s/round-%d/task-%s/kept", w.scope, w.round, t.ID)
-	ops := scope.KeptOps(previous)
-	for i := range ops {
-		ops[i] = ops[i].WithScope(opScope)
-	}
-	if err := w.apply(ctx, ops); err != nil {
-		return fmt.Errorf("re-applying its ops: %w", err)
-	}
-	return nil
-}
-
-// compensateTask undoes what a failed task applied (the round's changes
-// from the given marks on), so a failed task leaves nothing behind.
-func (w *dispatch) compensateTask(ctx workflow.Context, t scope.Task, fromInverses, fromApplied, fromChanges int) error {
-	if len(w.inverses) == fromInverses && len(w.applied) == fromApplied {
-		return nil
-	}
-	dctx, cancel := workflow.NewDisconnectedContext(ctx)
+	dctx, cancel := workflow.NewDisconnectedContext(fx.ctx)
 	defer cancel()
 	w.setStage(dctx, StageCompensating)
-	if err := w.compensateSince(dctx, fmt.Sprintf("%s/round-%d/task-%s", w.scope, w.round, t.ID), fromInverses, fromApplied); err != nil {
+	if err := w.compensateSince(dctx, fmt.Sprintf("%s/round-%d/task-%s", w.scope, w.round, t.ID), fx.inverses, fx.applied); err != nil {
 		return fmt.Errorf("compensating task %s: %w", t.ID, err)
 	}
-	for i := fromChanges; i < len(w.changes); i++ {
+	for i := fx.changes; i < len(w.changes); i++ {
 		w.changes[i].Status = ChangeCompensated
 	}
 	return nil
+}
+
+// Ends: a cancellation or a question not answered in time ends the round.
+func (fx *roundEffects) Ends(err error) bool {
+	var canceled *temporal.CanceledError
+	return fx.ctx.Err() != nil || errors.As(err, &canceled) || errors.Is(err, errUnanswered)
 }
 
 // compensateSince undoes what the round applied from the given marks on
@@ -843,8 +760,8 @@ var errUnanswered = errors.New("the question was not answered in time")
 // an answer, the review timeout (errUnanswered) or cancellation.
 func (w *dispatch) awaitAnswer(ctx workflow.Context, question string) (string, error) {
 	w.setStage(ctx, StageAwaitingClarification)
-	w.question, w.asking = question, true
-	defer func() { w.question, w.asking, w.answered = "", false, false }()
+	w.report.Question, w.asking = question, true
+	defer func() { w.report.Question, w.asking, w.answered = "", false, false }()
 
 	var answer Clarification
 	got, err := receiveWithin(ctx, w.answers, w.in.ReviewTimeout, &answer, w.v.reviewRace)
@@ -1217,12 +1134,12 @@ func (w *dispatch) status() Status {
 	return Status{
 		Stage: w.stage, Round: w.round, AwaitingReview: w.awaiting && !w.pending,
 		AwaitingClarification: w.asking && !w.answered,
-		Impact:                w.impact, TokenUsage: w.usage, Question: w.question, Result: w.result,
+		Impact:                w.impact, TokenUsage: w.usage, Question: w.report.Question, Result: w.result,
 		Decisions: slices.Clone(w.decisions), Cancelling: w.cancelling && w.stage != StageDone,
 	}
 }
 
 func (w *dispatch) proposal() *Proposal {
 	changes, omitted := capChanges(w.roundChanges(), 0)
-	return &Proposal{Stage: w.stage, AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.notes, Question: w.question, Tasks: slices.Clone(w.tasks)}
+	return &Proposal{Stage: w.stage, AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.report.Notes, Question: w.report.Question, Tasks: slices.Clone(w.report.Tasks)}
 }

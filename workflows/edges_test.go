@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -332,8 +333,16 @@ func TestDispatchSeparatesOnce(t *testing.T) {
 
 // TestDispatchRoundIsPlanRound: the planner sees the same steps with the
 // same inputs in a dispatch (answer given to the clarify Update) as in
-// scope.PlanRound answered the same way — what `plan` previews.
+// scope.PlanRound answered the same way — what `plan` previews; and a
+// multi-part prompt with a failing task and feedback naming tasks gives
+// the same ops and task states in both (scope.RunRound is their one
+// control flow).
 func TestDispatchRoundIsPlanRound(t *testing.T) {
+	t.Run("question", dispatchQuestionIsPlanRound)
+	t.Run("tasks", dispatchTasksArePlanSteps)
+}
+
+func dispatchQuestionIsPlanRound(t *testing.T) {
 	const prompt = `delete activity Site hoarding; add activity "Crane check" 1 day after the pour`
 	const answer = "Pour slab Level 2"
 	rec := &scopetest.Recorder{Planner: scope.Rules{}}
@@ -362,6 +371,118 @@ func TestDispatchRoundIsPlanRound(t *testing.T) {
 	if got, want := describe(dispatched), describe(rec.Calls()); got != want {
 		t.Errorf("dispatch steps:\n%s\nPlanRound steps:\n%s", got, want)
 	}
+}
+
+// dispatchTasksArePlanSteps runs five tasks — the fourth fails after its
+// removals step applied, the fifth depends on it — then feedback naming
+// tasks 2 and 4, through a dispatch and through scope.PlanRound and
+// scope.PlanSteps: the planner's inputs, the ops, the task reports and the
+// notes are the same.
+func dispatchTasksArePlanSteps(t *testing.T) {
+	const prompt = taskPrompt + "; make painting on level 3 follow drywall taping level 3 instead of suspended ceilings level 3, " +
+		"then shorten painting level 3 by 1 day"
+	const feedback = "task 2: 3 days, not 2; task 4: with no lag"
+	rec := &scopetest.Recorder{Planner: failingPlanner{word: "instead of"}}
+	f := newFixtureWith(t, rec)
+	before := f.load()
+	var p1, p2 workflows.Proposal
+	f.env.RegisterDelayedCallback(func() {
+		f.query(workflows.ProposalQuery, &p1)
+		f.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Round: 1, Reviewer: "pm", Feedback: feedback}, nil)
+	}, time.Hour)
+	f.env.RegisterDelayedCallback(func() {
+		f.query(workflows.ProposalQuery, &p2)
+		f.update(workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionAccept, Round: 2, Reviewer: "pm"}, nil)
+	}, 2*time.Hour)
+	if res := f.run(workflows.DispatchInput{Prompt: prompt}); res.Status != workflows.StatusAccepted || res.Rounds != 2 {
+		t.Fatalf("result = %+v\n%s", res, calls(res.Changes))
+	}
+	if got := taskStatuses(p1.Tasks); got != "1:planned 2:planned 3:planned 4:failed 5:blocked" {
+		t.Fatalf("round 1 tasks = %s", got)
+	}
+	if got := taskStatuses(p2.Tasks); got != "1:kept 2:planned 3:planned 4:failed 5:blocked" {
+		t.Fatalf("round 2 tasks = %s", got)
+	}
+	dispatched := rec.Calls()
+
+	rec.Reset()
+	ctx := context.Background()
+	r1, err := scope.PlanRound(ctx, rec, before, scope.PlanInput{Prompt: prompt, Round: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRound(t, 1, p1, r1)
+	// Round 2 plans from the separation with the feedback and round 1's
+	// ops as the dispatch holds them (the failed task's too).
+	var previous []schedule.Op
+	for _, c := range p1.Changes {
+		previous = append(previous, c.Op)
+	}
+	r2, err := scope.PlanSteps(ctx, rec, before, scope.RoundInput{Separation: &r1.Separation, Feedback: feedback, Previous: previous, Round: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRound(t, 2, p2, r2)
+	if got, want := describe(dispatched), describe(rec.Calls()); got != want {
+		t.Errorf("dispatch steps:\n%s\nPlanRound and PlanSteps steps:\n%s", got, want)
+	}
+}
+
+// sameRound fails t unless the dispatch's proposal p shows round r: the
+// ops applied (op IDs aside: the dispatch scopes them), the task reports
+// and the notes. A failed task's error differs only in what wraps the
+// planner's (the activity error); the dispatch's must hold PlanRound's.
+func sameRound(t *testing.T, round int, p workflows.Proposal, r *scope.Round) {
+	t.Helper()
+	var got, want []schedule.Op
+	for _, c := range p.Changes {
+		if c.Status == workflows.ChangeApplied {
+			got = append(got, c.Op)
+		}
+	}
+	want = r.Ops
+	if len(want) == 0 {
+		t.Errorf("round %d applied nothing", round)
+	}
+	for _, ops := range [][]schedule.Op{got, want} {
+		for i := range ops {
+			ops[i].ID = ""
+		}
+	}
+	if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
+		t.Errorf("round %d ops:\ndispatch  %s\nPlanRound %s", round, g, w)
+	}
+	tasks, notes := slices.Clone(p.Tasks), slices.Clone(p.Notes)
+	if len(tasks) != len(r.Tasks) {
+		t.Fatalf("round %d: %d tasks in the dispatch, %d in PlanRound", round, len(tasks), len(r.Tasks))
+	}
+	for i, rep := range tasks {
+		if rep.Error == r.Tasks[i].Error {
+			continue
+		}
+		if r.Tasks[i].Error == "" || !strings.Contains(rep.Error, r.Tasks[i].Error) {
+			t.Errorf("round %d task %s: error %q in the dispatch, %q in PlanRound", round, rep.ID, rep.Error, r.Tasks[i].Error)
+		}
+		for j := range notes {
+			notes[j] = strings.ReplaceAll(notes[j], rep.Error, r.Tasks[i].Error)
+		}
+		tasks[i].Error = r.Tasks[i].Error
+	}
+	if g, w := jsonOf(t, tasks), jsonOf(t, r.Tasks); g != w {
+		t.Errorf("round %d tasks:\ndispatch  %s\nPlanRound %s", round, g, w)
+	}
+	if g, w := jsonOf(t, notes), jsonOf(t, r.Notes); g != w {
+		t.Errorf("round %d notes:\ndispatch  %s\nPlanRound %s", round, g, w)
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // describe is the steps' inputs, with ops as their calls (IDs differ).

@@ -2,6 +2,8 @@ package scope_test
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -79,4 +81,107 @@ func opCalls(ops []schedule.Op) string {
 		out = append(out, op.Call)
 	}
 	return strings.Join(out, "\n")
+}
+
+// script is RoundEffects that log what the round asks of them: each
+// planning step asks, questions times, before it proposes one op.
+type script struct {
+	questions int    // a step asks this many questions, then plans
+	answers   int    // answers the person gives in all (then none comes)
+	asked     int    // questions asked of the current step
+	step      string // the current step's kind and prompt
+	log       []string
+}
+
+func (s *script) Separate(context.Context) (scope.Separation, error) {
+	s.log = append(s.log, "separate")
+	return scope.Separation{Removals: "delete A; delete B", Additions: "add C", Tasks: []scope.Task{
+		{ID: "1", Prompt: "delete A", Removals: "delete A"}, {ID: "2", Prompt: "delete B, then add C", Removals: "delete B", Additions: "add C", DependsOn: []string{"1"}},
+	}}, nil
+}
+
+func (s *script) Begin(task string) { s.log = append(s.log, "begin "+task) }
+
+func (s *script) Plan(_ context.Context, st scope.Step, in scope.PlanInput) (scope.Plan, error) {
+	s.log = append(s.log, fmt.Sprintf("plan %s %q answers=%d", st.Kind, in.Prompt, len(in.Clarifications)))
+	if step := st.Kind + in.Prompt; step != s.step {
+		s.step, s.asked = step, 0
+	}
+	if s.asked < s.questions {
+		s.asked++
+		return scope.Plan{Question: "which one?", About: in.Prompt, Ops: []schedule.Op{schedule.RemoveActivity("x")}}, nil
+	}
+	return scope.Plan{Ops: []schedule.Op{schedule.RemoveActivity(in.Prompt)}}, nil
+}
+
+func (s *script) Ask(context.Context, scope.Step, scope.Plan) (string, bool, error) {
+	if s.answers == 0 {
+		return "", false, nil
+	}
+	s.answers--
+	s.log = append(s.log, "answered")
+	return "that one", true, nil
+}
+
+func (s *script) Apply(_ context.Context, st scope.Step, task string, ops []schedule.Op) error {
+	s.log = append(s.log, fmt.Sprintf("apply %s task=%q %s", st.Kind, task, ops[0].ActivityID))
+	return nil
+}
+
+func (s *script) Fail(context.Context, scope.Task, error) error { return nil }
+func (s *script) Ends(error) bool                               { return false }
+
+// TestRunRoundLegacy: the behaviours of dispatches recorded before a
+// versioned change, which they replay, beside today's round.
+func TestRunRoundLegacy(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name                string
+		old                 scope.Legacy
+		questions, answers  int
+		want, question, tag string
+	}{
+		{"today: tasks in order, each step asking once", scope.Legacy{}, 1, 9,
+			"separate|begin 1|plan removals \"delete A\" answers=0|answered|plan removals \"delete A\" answers=1|apply removals task=\"1\" delete A|" +
+				"begin 2|plan removals \"delete B\" answers=1|answered|plan removals \"delete B\" answers=2|apply removals task=\"2\" delete B|" +
+				"plan additions \"add C\" answers=2|answered|plan additions \"add C\" answers=3|apply additions task=\"2\" add C", "", "1:planned 2:planned"},
+		{"today: no answer stops the round at the question", scope.Legacy{}, 1, 1,
+			"separate|begin 1|plan removals \"delete A\" answers=0|answered|plan removals \"delete A\" answers=1|apply removals task=\"1\" delete A|" +
+				"begin 2|plan removals \"delete B\" answers=1", "which one?", "1:planned 2:asking"},
+		{"today: a step still asking after the cap is left out", scope.Legacy{NoTasks: true}, 9, 99,
+			"separate|begin |" + strings.Repeat("plan removals \"delete A; delete B\" answers=N|answered|", scope.MaxQuestionsPerStep) +
+				"plan removals \"delete A; delete B\" answers=N|" + strings.Repeat("plan additions \"add C\" answers=N|answered|", scope.MaxQuestionsPerStep) +
+				"plan additions \"add C\" answers=N", "", ""},
+		{"before task-graph and clarification-stage: the prompt whole, questions at review", scope.Legacy{NoTasks: true, QuestionsAtReview: true}, 1, 9,
+			"separate|begin |plan removals \"delete A; delete B\" answers=N|apply removals task=\"\" x|plan additions \"add C\" answers=N|apply additions task=\"\" x",
+			"which one? which one?", ""},
+		{"before bounded-dispatch: no cap on questions", scope.Legacy{NoTasks: true, UnboundedQuestions: true}, scope.MaxQuestionsPerStep + 1, 99,
+			"separate|begin |" + strings.Repeat("plan removals \"delete A; delete B\" answers=N|answered|", scope.MaxQuestionsPerStep+1) +
+				"plan removals \"delete A; delete B\" answers=N|apply removals task=\"\" delete A; delete B|" +
+				strings.Repeat("plan additions \"add C\" answers=N|answered|", scope.MaxQuestionsPerStep+1) + "plan additions \"add C\" answers=N|apply additions task=\"\" add C", "", ""},
+	}
+	answersN := regexp.MustCompile(`answers=\d+`)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fx := &script{questions: c.questions, answers: c.answers}
+			var rep scope.RoundReport
+			if err := scope.RunRound(ctx, fx, scope.RoundInput{Round: 1}, c.old, &rep); err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(fx.log, "|")
+			if strings.Contains(c.want, "answers=N") {
+				got = answersN.ReplaceAllString(got, "answers=N")
+			}
+			if got != c.want {
+				t.Errorf("effects:\n got %s\nwant %s", strings.ReplaceAll(got, "|", "\n     "), strings.ReplaceAll(c.want, "|", "\n     "))
+			}
+			var tasks []string
+			for _, r := range rep.Tasks {
+				tasks = append(tasks, r.ID+":"+r.Status)
+			}
+			if rep.Question != c.question || strings.Join(tasks, " ") != c.tag {
+				t.Errorf("question %q, tasks %q", rep.Question, tasks)
+			}
+		})
+	}
 }

@@ -33,8 +33,15 @@ const NotUnderstood = "not understood by the offline planner: say it like \"dele
 const DefaultNewDuration = "5"
 
 // Separate splits the prompt into its removal commands and the rest, each
-// as the person wrote it. Re-sequencing goes in both: its old links are
-// removed in one step and its new ones added in the other.
+// as the person wrote it, and a prompt of several requests into its tasks
+// (Decompose), from one reading of the prompt. Re-sequencing goes in
+// both: its old links are removed in one step and its new ones added in
+// the other.
+//
+// Each planning step reads its part again, against the schedule as the
+// step finds it: typo correction to the schedule's names and where a name
+// ends (lang.Options) depend on it, and a step's new IDs derive from its
+// words.
 //
 // A prompt over MaxPrompt is refused (ErrTooLong); a cancelled ctx stops
 // it with ctx's error.
@@ -42,23 +49,24 @@ func (Rules) Separate(ctx context.Context, prompt string) (Separation, error) {
 	if err := CheckPrompt("prompt", prompt); err != nil {
 		return Separation{}, err
 	}
-	var rem, add []string
-	for _, c := range lang.Parse(prompt, lang.Options{Context: ctx}) {
-		if c.Kind.Removal() {
-			rem = append(rem, c.Source)
-		}
-		if c.Kind.Addition() {
-			add = append(add, c.Source)
-		}
-	}
+	// The requests' commands are lang.Parse's, in order: a request is
+	// one command and the clauses an ellipsis adds to it.
+	reqs := lang.Requests(prompt, lang.Options{Context: ctx})
 	if err := ctx.Err(); err != nil {
 		return Separation{}, err
 	}
-	tasks, err := DecomposeContext(ctx, prompt)
-	if err != nil {
-		return Separation{}, err
+	var rem, add []string
+	for _, r := range reqs {
+		for _, c := range r.Commands {
+			if c.Kind.Removal() {
+				rem = append(rem, c.Source)
+			}
+			if c.Kind.Addition() {
+				add = append(add, c.Source)
+			}
+		}
 	}
-	return Separation{Removals: strings.Join(rem, "; "), Additions: strings.Join(add, "; "), Tasks: tasks}, nil
+	return Separation{Removals: strings.Join(rem, "; "), Additions: strings.Join(add, "; "), Tasks: decompose(reqs)}, nil
 }
 
 // PlanRemovals plans the removals step. An input over MaxPrompt is

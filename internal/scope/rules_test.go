@@ -2,11 +2,14 @@ package scope
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
@@ -233,4 +236,46 @@ func FuzzRules(f *testing.F) {
 			t.Fatalf("additions refused: %v", err)
 		}
 	})
+}
+
+// TestSeparateReadsThePromptOnce: Separate's one reading (lang.Requests)
+// gives the removals and additions a reading by lang.Parse gives, and the
+// tasks Decompose gives, for every prompt of the corpus.
+func TestSeparateReadsThePromptOnce(t *testing.T) {
+	raw, err := os.ReadFile("testdata/prompts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []corpusCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatal(err)
+	}
+	prompts := []string{"delete painting on level 2, then level 3", "make fitouts on floor 4 come after fitouts on floor 2 instead of floor 3, then level 5"}
+	for _, c := range cases {
+		prompts = append(prompts, c.Prompt)
+	}
+	for _, p := range prompts {
+		sep, err := Rules{}.Separate(context.Background(), p)
+		if err != nil {
+			t.Fatalf("%q: %v", p, err)
+		}
+		var rem, add []string
+		for _, c := range lang.Parse(p, lang.Options{}) {
+			if c.Kind.Removal() {
+				rem = append(rem, c.Source)
+			}
+			if c.Kind.Addition() {
+				add = append(add, c.Source)
+			}
+		}
+		if sep.Removals != strings.Join(rem, "; ") || sep.Additions != strings.Join(add, "; ") {
+			t.Errorf("%q: separated %q / %q, parsed %q / %q", p, sep.Removals, sep.Additions, rem, add)
+		}
+		if got, want := fmt.Sprint(sep.Tasks), fmt.Sprint(Decompose(p)); got != want {
+			t.Errorf("%q: tasks %s, Decompose %s", p, got, want)
+		}
+	}
+	if len(prompts) < 150 {
+		t.Errorf("%d prompts", len(prompts))
+	}
 }

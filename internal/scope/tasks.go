@@ -34,7 +34,7 @@ type Task struct {
 // Steps are the task's planning steps, as RoundInput.Steps lists a
 // round's: without those that have nothing to plan.
 func (t Task) Steps(feedback string) []Step {
-	return RoundInput{Separation: Separation{Removals: t.Removals, Additions: t.Additions}, Feedback: feedback}.Steps()
+	return RoundInput{Separation: &Separation{Removals: t.Removals, Additions: t.Additions}, Feedback: feedback}.Steps()
 }
 
 // Decompose splits a prompt into tasks, one a request, with the
@@ -57,8 +57,13 @@ func DecomposeContext(ctx context.Context, prompt string) ([]Task, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	return decompose(reqs), nil
+}
+
+// decompose is Decompose of a prompt read into its requests.
+func decompose(reqs []lang.Request) []Task {
 	if len(reqs) < 2 {
-		return nil, nil
+		return nil
 	}
 	tasks := make([]Task, len(reqs))
 	created := make([][]map[string]bool, len(reqs)) // the names each request creates, as content words
@@ -90,7 +95,7 @@ func DecomposeContext(ctx context.Context, prompt string) ([]Task, error) {
 		}
 		tasks[i] = t
 	}
-	return tasks, nil
+	return tasks
 }
 
 func appendOnce(list []string, s string) []string {
