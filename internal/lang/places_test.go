@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
@@ -53,6 +54,21 @@ func TestTradeOfLevelSpellings(t *testing.T) {
 	for _, name := range []string{"Level 3 painting", "L3 painting", "storey3 painting"} {
 		if got := TradeOf(name); got != "painting" {
 			t.Errorf("TradeOf(%q) = %q, want painting", name, got)
+		}
+	}
+}
+
+// TestCorrectLevelNouns: typo correction knows the lexicon's level nouns
+// (and so corrects into them) but not its abbreviations, which would make
+// "levl" as close to "lvl" as to "level".
+func TestCorrectLevelNouns(t *testing.T) {
+	for typed, want := range map[string]string{
+		"painting on levl 2": "painting on level 2", "painting on levles 2 to 3": "painting on levels 2 to 3",
+		"painting on sorey 2": "painting on storey 2", "painting on fllor 2": "painting on floor 2",
+		"painting on stories 2 and 3": "painting on stories 2 and 3", "painting on lvl 2": "painting on lvl 2", "painting on flr 2": "painting on flr 2",
+	} {
+		if got := strings.Join(CorrectWords(typed, nil), " "); got != want {
+			t.Errorf("CorrectWords(%q) = %q, want %q", typed, got, want)
 		}
 	}
 }
