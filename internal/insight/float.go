@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 )
 
 // FloatGroup is total float and criticality over one level or trade.
@@ -25,6 +27,8 @@ type FloatGroup struct {
 
 // FloatBy groups the activities by "level" or "trade" and reports per
 // group: how many, how many critical, and the least and mean total float.
+// A level is any of the lexicon's level nouns ("floor", "storeys"), as a
+// float-by question says it.
 //
 // Levels and trades come from activity names as the language layer reads
 // them: the level is LevelOf(name) ("Painting Level 3" is level 3; "L3",
@@ -35,8 +39,8 @@ type FloatGroup struct {
 func (v *View) FloatBy(group string) ([]FloatGroup, error) {
 	var key func(name string) (string, string)
 	byLevel := false
-	switch strings.ToLower(strings.TrimSpace(group)) {
-	case "level", "levels", "floor", "floors":
+	switch g := strings.ToLower(strings.TrimSpace(group)); {
+	case slices.Contains(lexicon.LevelNouns, g) || slices.Contains(lexicon.LevelNounPlurals, g):
 		byLevel = true
 		key = func(name string) (string, string) {
 			l := LevelOf(name)
@@ -45,7 +49,7 @@ func (v *View) FloatBy(group string) ([]FloatGroup, error) {
 			}
 			return l, "Level " + l
 		}
-	case "trade", "trades":
+	case g == "trade" || g == "trades":
 		key = func(name string) (string, string) {
 			t := TradeOf(name)
 			return strings.ToLower(t), t // shown as first written

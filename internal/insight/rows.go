@@ -51,8 +51,9 @@ type Row struct {
 }
 
 // LevelOf is the level an activity's name says, as the language layer
-// reads levels (lang.LevelOf: "Level 3", "L3", "level three", "3rd floor",
-// "storey 3" are all "3"); "" when the name says none ("Roof slab
+// reads levels (lang.LevelOf, whose words are the lexicon's through
+// lexicon.MatchLevel: "Level 3", "L3", "level three", "3rd floor",
+// "storey 3", "fl 3" are all "3"); "" when the name says none ("Roof slab
 // formwork", "Handover"). Only the name counts, never the description.
 func LevelOf(name string) string {
 	return strings.TrimPrefix(lang.LevelOf(name), "level_")

@@ -2,6 +2,7 @@ package insight
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -319,6 +320,34 @@ func TestFloatBy(t *testing.T) {
 	}
 	if _, err := v.FloatBy("colour"); err == nil {
 		t.Error("FloatBy accepted an unknown group")
+	}
+}
+
+// TestFloatByLevelNouns: FloatBy groups by level for every level noun of
+// the lexicon, as a float-by question says it ("level", "floors" before;
+// "storey", "storeys", "story", "stories" are new), and a row's level and
+// trade read every spelling of a level in a name.
+func TestFloatByLevelNouns(t *testing.T) {
+	v := toolView(t, toolBuilding)
+	want, err := v.FloatBy("level")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []string{"levels", "floor", "Floors", "storey", "storeys", "story", "Stories"} {
+		got, err := v.FloatBy(g)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("FloatBy(%q) = %d groups, %v; want FloatBy(\"level\")", g, len(got), err)
+		}
+	}
+	for _, name := range []string{"Painting Level 3", "Painting L3", "Painting level three", "Painting 3rd floor", "Painting third floor",
+		"Painting Storey 3", "Painting Story 3", "Painting third storey", "Painting Fl 3", "Painting Flr 3", "Painting Lvl 3", "Painting 3rd fl",
+		"Painting Lv3", "Painting Storey3", "Painting Level-3"} {
+		if l, tr := LevelOf(name), TradeOf(name); l != "3" || tr != "Painting" {
+			t.Errorf("%q: level %q, trade %q; want 3, Painting", name, l, tr)
+		}
+		if l, ok := ParseLevel(name[len("Painting "):]); !ok || l != "3" {
+			t.Errorf("ParseLevel(%q) = %q, %v; want 3", name[len("Painting "):], l, ok)
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -479,7 +478,7 @@ func splitAnd(toks []token, idx []int) ([]int, []int, bool) {
 // levelInName is a level written in a new activity's name: "level 2", "L2",
 // "fl 2", "2nd floor", "second storey" (lexicon's level words).
 var levelInName = lazyre.New(`(?i)^(?:(?:on|at|for|in|of)\s+)?(?:the\s+)?(?:` +
-	lexicon.Pattern(lexicon.LevelNouns, slices.DeleteFunc(slices.Clone(lexicon.LevelAbbreviations), func(w string) bool { return w == "l" })) +
+	lexicon.Pattern(lexicon.LevelWordsApart) +
 	`\s*(\d+)|l(\d+)|(\d+)(?:st|nd|rd|th)\s+` + lexicon.Pattern(lexicon.LevelNouns) +
 	`|(` + lexicon.Pattern(lexicon.OrdinalWords) + `)\s+` + lexicon.Pattern(lexicon.LevelNouns) + `)$`)
 

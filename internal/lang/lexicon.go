@@ -10,7 +10,11 @@
 // file; the shapes of sentences live in grammar.go.
 package lang
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
+)
 
 // verbs maps a written verb (one word, lower case) to its canonical verb.
 // Multi-word verbs are in phrases.
@@ -227,7 +231,7 @@ followed following precede precedes preceded preceding start starts started star
 finishing complete completes completed end ends ended day days week weeks hour hours month months working work workday
 lag lead delay gap overlap link links linked linking relationship relationships dependency dependencies logic tie ties
 connection connections predecessor predecessors successor successors activity activities task tasks item items milestone
-milestones duration length name called named new old level levels floor floors storey storeys story stories roof site
+milestones duration length name called named new old roof site
 delete remove dissolve add insert create include link unlink change update modify adjust extend shorten reduce increase
 decrease rename move resequence reorder scrap bin drop kill cancel eliminate erase axe ditch omit cut lose connect join
 chain disconnect detach keep retain preserve maintain bridge together same time earlier later critical path float slack
@@ -285,5 +289,9 @@ var lexiconWords = func() map[string]bool {
 			add(w)
 		}
 	}
+	// The level nouns, not their abbreviations: "levl" is as close to
+	// "lvl" as to "level", and a word with two close words stays as typed.
+	add(lexicon.LevelNouns...)
+	add(lexicon.LevelNounPlurals...)
 	return m
 }()

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
@@ -24,6 +25,50 @@ func TestLevelSpellingsInRequests(t *testing.T) {
 		qs, ok := ParseQuestions(text, opt)
 		if !ok || len(qs) != 1 || qs[0].Kind != AskFloatBy || qs[0].Group != "level" {
 			t.Errorf("%q: %v %+v, want float by level", text, ok, qs)
+		}
+	}
+}
+
+// TestTradeOfLevelSpellings: a name's trade is its words without its
+// level, however the level is written. A level written as one word ("L3",
+// "Lv3", "Level-3") took the word before it too: "Painting L3" had no
+// trade, so insight grouped it under its whole name and scope named new
+// scope and read feedback as if it said a level only.
+func TestTradeOfLevelSpellings(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  bool // the trade was lost before
+	}{
+		{"Painting Level 3", false}, {"Painting level three", false}, {"Painting 3rd floor", false}, {"Painting third storey", false},
+		{"Painting Storey 3", false}, {"Painting Story 3", false}, {"Painting Fl 3", false}, {"Painting Flr 3", false},
+		{"Painting Lvl 3", false}, {"Painting 3rd fl", false}, {"Painting on level 3", false},
+		{"Painting L3", true}, {"Painting Lv3", true}, {"Painting Storey3", true}, {"Painting Level-3", true}, {"Painting FL3", true},
+	} {
+		if got := LevelOf(tc.name); got != "level_3" {
+			t.Errorf("LevelOf(%q) = %q, want level_3", tc.name, got)
+		}
+		if got := TradeOf(tc.name); got != "Painting" {
+			t.Errorf("TradeOf(%q) = %q, want Painting (lost before: %v)", tc.name, got, tc.new)
+		}
+	}
+	for _, name := range []string{"Level 3 painting", "L3 painting", "storey3 painting"} {
+		if got := TradeOf(name); got != "painting" {
+			t.Errorf("TradeOf(%q) = %q, want painting", name, got)
+		}
+	}
+}
+
+// TestCorrectLevelNouns: typo correction knows the lexicon's level nouns
+// (and so corrects into them) but not its abbreviations, which would make
+// "levl" as close to "lvl" as to "level".
+func TestCorrectLevelNouns(t *testing.T) {
+	for typed, want := range map[string]string{
+		"painting on levl 2": "painting on level 2", "painting on levles 2 to 3": "painting on levels 2 to 3",
+		"painting on sorey 2": "painting on storey 2", "painting on fllor 2": "painting on floor 2",
+		"painting on stories 2 and 3": "painting on stories 2 and 3", "painting on lvl 2": "painting on lvl 2", "painting on flr 2": "painting on flr 2",
+	} {
+		if got := strings.Join(CorrectWords(typed, nil), " "); got != want {
+			t.Errorf("CorrectWords(%q) = %q, want %q", typed, got, want)
 		}
 	}
 }

@@ -574,6 +574,9 @@ func LevelOf(p string) string {
 }
 
 // TradeOf is a phrase's words without its level, for naming new scope.
+// A level is one word ("L3", "storey3", "Level-3") or two ("floor 3",
+// "3rd fl"): a word is cut with the next only when neither is a level on
+// its own, so "Painting L3" keeps "Painting".
 func TradeOf(p string) string {
 	f := strings.Fields(stripFillers(p))
 	var out []string
@@ -581,7 +584,7 @@ func TradeOf(p string) string {
 		if len(levelsOf(f[i])) > 0 {
 			continue
 		}
-		if i+1 < len(f) && len(levelsOf(f[i]+" "+f[i+1])) > 0 {
+		if i+1 < len(f) && len(levelsOf(f[i+1])) == 0 && len(levelsOf(f[i]+" "+f[i+1])) > 0 {
 			i++
 			continue
 		}

@@ -225,6 +225,27 @@ func TestRemember(t *testing.T) {
 	}
 }
 
+// TestRememberLevelWordsAreNoTrades: a level noun of the lexicon is a
+// place, never a trade or its synonym ("level" and "floor" were refused
+// before; "storey" and "story" are new). Abbreviations stay trade words
+// (LVL is laminated veneer lumber), as do words that only start like one.
+func TestRememberLevelWordsAreNoTrades(t *testing.T) {
+	for _, tc := range []struct {
+		feedback string
+		saved    bool
+	}{
+		{"remember: floor means drywall", false}, {"remember that level is drywall", false},
+		{"remember: storey means drywall", false}, {"remember that story board is drywall", false},
+		{"remember that flooring is tiling", true},
+		{"remember: flashing means roofing", true}, {"remember: lvl beams means timber", true},
+	} {
+		stmts, _, _ := Remember(tc.feedback)
+		if saved := len(stmts) > 0; saved != tc.saved {
+			t.Errorf("Remember(%q) saved %v, want %v", tc.feedback, stmts, tc.saved)
+		}
+	}
+}
+
 func FuzzSet(f *testing.F) {
 	for _, s := range []string{"link\x00FS+1", "link:inspection\x00FS 2 days", "duration\x00triangular(1,2,4)", "naming\x00<Trade> L<n>", "trades\x00a=b|c, d", "lag\x00-1", "x\x00y"} {
 		f.Add(s)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 )
@@ -485,13 +486,15 @@ func tradeWords(s string) string {
 }
 
 // plainWords reports whether trade words are words: no numbers, types,
-// placeholders or sentence words that say something else.
+// placeholders or sentence words that say something else. A level noun
+// of the lexicon ("floor", "storey") is a place, never a trade; the
+// abbreviations are not refused: LVL beams are timber.
 func plainWords(ws ...string) bool {
 	for _, w := range ws {
 		if w == "" || len(strings.Fields(w)) > 4 || strings.ContainsAny(w, "0123456789{}<>()[]=+") || typeRE.MatchString(w) {
 			return false
 		}
-		if lazyre.New(`(?i)\b(?:delete|remove|add|link|move|not|wrong|should|must|activity|activities|level|floor|duration|days?|lag|this|that|it)\b`).MatchString(w) {
+		if lazyre.New(`(?i)\b(?:delete|remove|add|link|move|not|wrong|should|must|activity|activities|` + lexicon.Pattern(lexicon.LevelNouns) + `|duration|days?|lag|this|that|it)\b`).MatchString(w) {
 			return false
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -128,9 +129,8 @@ func (b *builder) activity(ref string) (schedule.Activity, bool) {
 var (
 	noneAnswer  = regexp.MustCompile(`^(?:none|nothing|neither|no|nope|skip|skip it|cancel|never ?mind|forget it|ignore it|ignore that|leave it|leave it out|drop it|none of them|none of those)\.?$`)
 	allAnswer   = regexp.MustCompile(`^(?:all|both|all of them|both of them|every one|everything|each|all of those|all \w+|yes,? all|yes,? both|the lot|them all|all levels|every level)\.?$`)
-	indexAnswer = regexp.MustCompile(`^(?:the )?(?:#?(\d+)|(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last))(?: one)?\.?$`)
+	indexAnswer = regexp.MustCompile(`^(?:the )?(?:#?(\d+)|(` + lexicon.Pattern(lexicon.OrdinalWords) + `|last))(?: one)?\.?$`)
 	manyWords   = regexp.MustCompile(`\b(?:all|both|every|each|everything|and)\b|,`)
-	ordinalNums = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 )
 
 // refActs resolves a reference to activities: one, or several where many
@@ -185,7 +185,7 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 			if m[2] == "last" {
 				n = len(cands)
 			} else if m[2] != "" {
-				n = ordinalNums[m[2]]
+				n, _ = lexicon.Ordinal(m[2])
 			}
 			if n >= 1 && n <= len(cands) {
 				cands = []schedule.Activity{cands[n-1]}

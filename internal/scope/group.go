@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -22,7 +23,9 @@ type group struct {
 }
 
 var (
-	levelPhrase    = regexp.MustCompile(`(?i)\s*\b(?:on|at|in|of|for)?\s*(?:the\s+)?(?:(?:level|floor|storey|story|lvl)\s*\d+|l\d+|(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:floor|level|storey|story))\b`)
+	// levelPhrase is a numbered level as Normalize reads it (the lexicon's
+	// spellings: "floor 4", "L4", "fl 4", "storey four", "2nd flr").
+	levelPhrase    = regexp.MustCompile(`(?i)\s*\b(?:on|at|in|of|for)?\s*(?:the\s+)?` + lexicon.LevelPattern + `\b`)
 	leadingFillers = regexp.MustCompile(`(?i)^(?:(?:all|every|the|of|activities|activity)\s+)+`)
 )
 

@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
 // eachLevel is "on each level", "every floor", "per storey", "on all
-// levels" in a placement: one new activity a level is meant.
-var eachLevel = regexp.MustCompile(`(?i)\b(?:each|every|all|per)\s+(?:of\s+the\s+)?(?:levels?|floors?|storeys?|stor(?:y|ies)|lvls?)\b`)
+// levels", "each flr" (the lexicon's level words) in a placement: one new
+// activity a level is meant.
+var eachLevel = regexp.MustCompile(`(?i)\b(?:each|every|all|per)\s+(?:of\s+the\s+)?` + lexicon.Pattern(lexicon.LevelWordsApart, lexicon.LevelPlurals) + `\b`)
 
 // addPerLevel adds one activity per level when the placement says "on each
 // level" ("add a 2 day fire-stopping after drywall board on each level"):

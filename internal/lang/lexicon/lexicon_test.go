@@ -10,24 +10,47 @@ import (
 // British and American spellings alike: "second floor" = L2 = level 2 =
 // storey 2.
 func TestMatchLevel(t *testing.T) {
-	for _, tc := range []struct {
-		text string
-		n    int // 0 words used when -1
-		used int
-	}{
-		{"level 2", 2, 2}, {"level two", 2, 2}, {"l2", 2, 1}, {"l 2", 2, 2}, {"lvl 2", 2, 2}, {"lvl2", 2, 1},
-		{"lv2", 2, 1}, {"lv 2", 2, 2}, {"floor 2", 2, 2}, {"flr 2", 2, 2}, {"fl2", 2, 1}, {"fl 2", 2, 2},
-		{"storey 2", 2, 2}, {"storey2", 2, 1}, {"story 2", 2, 2}, {"level 02", 2, 2},
-		{"second floor", 2, 2}, {"2nd floor", 2, 2}, {"second storey", 2, 2}, {"2nd story", 2, 2},
-		{"second level", 2, 2}, {"2th floor", 2, 2}, {"tenth floor", 10, 2}, {"level ten", 10, 2},
-		{"level 120 drywall", 120, 2}, {"first floor", 1, 2}, {"level zero", 0, 2},
-		// Not a numbered level.
-		{"level", -1, 0}, {"level 1234", -1, 0}, {"ground floor", -1, 0}, {"2nd l", -1, 0},
-		{"second fix", -1, 0}, {"floor tiling", -1, 0}, {"l", -1, 0}, {"lift 2", -1, 0}, {"", -1, 0},
-	} {
+	for _, tc := range levelCases {
 		n, used := MatchLevel(strings.Fields(tc.text))
 		if used != tc.used || used > 0 && n != tc.n {
 			t.Errorf("MatchLevel(%q) = %d, %d words; want %d, %d words", tc.text, n, used, tc.n, tc.used)
+		}
+	}
+}
+
+// levelCases are ways of writing a level, and words that are none: the
+// level and how many words MatchLevel reads.
+var levelCases = []struct {
+	text string
+	n    int // 0 words used when -1
+	used int
+}{
+	{"level 2", 2, 2}, {"level two", 2, 2}, {"l2", 2, 1}, {"l 2", 2, 2}, {"lvl 2", 2, 2}, {"lvl2", 2, 1},
+	{"lv2", 2, 1}, {"lv 2", 2, 2}, {"floor 2", 2, 2}, {"flr 2", 2, 2}, {"fl2", 2, 1}, {"fl 2", 2, 2},
+	{"storey 2", 2, 2}, {"storey2", 2, 1}, {"story 2", 2, 2}, {"level 02", 2, 2},
+	{"second floor", 2, 2}, {"2nd floor", 2, 2}, {"second storey", 2, 2}, {"2nd story", 2, 2},
+	{"second level", 2, 2}, {"2th floor", 2, 2}, {"tenth floor", 10, 2}, {"level ten", 10, 2},
+	{"level 120 drywall", 120, 2}, {"first floor", 1, 2}, {"level zero", 0, 2},
+	// Not a numbered level.
+	{"level", -1, 0}, {"level 1234", -1, 0}, {"ground floor", -1, 0}, {"2nd l", -1, 0},
+	{"second fix", -1, 0}, {"floor tiling", -1, 0}, {"l", -1, 0}, {"lift 2", -1, 0}, {"", -1, 0},
+}
+
+// TestLevelPattern: LevelPattern finds in text the levels MatchLevel
+// reads in words, whichever way they are written, and nothing else: the
+// scope's group phrases and per-level placements are built on it.
+func TestLevelPattern(t *testing.T) {
+	whole := regexp.MustCompile(`(?i)^` + LevelPattern + `$`)
+	for _, tc := range levelCases {
+		ws := strings.Fields(tc.text)
+		want := tc.used > 0 && tc.used == len(ws)
+		if got := whole.MatchString(tc.text); got != want {
+			t.Errorf("LevelPattern matches %q: %v, want %v (MatchLevel reads %d of %d words)", tc.text, got, want, tc.used, len(ws))
+		}
+	}
+	for _, s := range []string{"Level-2", "STOREY_4", "2nd-floor", "L 12", "Fl3", "Second FLR"} {
+		if !whole.MatchString(s) {
+			t.Errorf("LevelPattern does not match %q", s)
 		}
 	}
 }

@@ -69,6 +69,20 @@ var (
 	LevelAbbreviations = []string{"lvl", "lv", "flr", "fl", "l"}
 )
 
+// LevelWordsApart are the LevelWords that name a level apart from its
+// number: after an ordinal or a floor's name ("2nd fl", "ground floor")
+// and in "every storey", "per flr". "l" is a level only before its number.
+var LevelWordsApart = slices.DeleteFunc(slices.Clone(LevelWords), func(w string) bool { return w == "l" })
+
+// LevelPattern is MatchLevel as a regexp group, for finding a numbered
+// level in text (add (?i) for any case, \b for whole words): a level word
+// and one to three digits, spaced or glued ("level 2", "L2", "storey 02"),
+// or its number in words ("level two"); or an ordinal and a level word
+// ("2nd fl", "second storey"). Words may be joined by "-" or "_" as
+// Normalize's tokens are ("Level-2").
+var LevelPattern = `(?:` + Pattern(LevelWords) + `(?:[\s_-]*\d{1,3}|[\s_-]+` + Pattern(NumberWords) + `)` +
+	`|(?:\d{1,3}(?:st|nd|rd|th)|` + Pattern(OrdinalWords) + `)[\s_-]+` + Pattern(LevelWordsApart) + `)`
+
 // LevelPlurals are the plurals of LevelWords planners write ("levels 2 to
 // 4", "all floors", "both storeys", "upper stories"); LevelNounPlurals
 // those of LevelNouns.
@@ -232,7 +246,7 @@ func MatchLevel(ws []string) (n, used int) {
 			return n, 2
 		}
 	}
-	if in(LevelWords, ws[1]) && ws[1] != "l" {
+	if in(LevelWordsApart, ws[1]) {
 		if n, ok := Ordinal(w); ok {
 			return n, 2
 		}
@@ -279,7 +293,7 @@ func MatchPlace(ws []string) (Place, int) {
 	for _, s := range specialLevels {
 		for _, first := range s.words {
 			f := strings.Fields(first)
-			if len(ws) > len(f) && slicesEqual(ws[:len(f)], f) && in(LevelWords, ws[len(f)]) && ws[len(f)] != "l" {
+			if len(ws) > len(f) && slicesEqual(ws[:len(f)], f) && in(LevelWordsApart, ws[len(f)]) {
 				return Place{Kind: s.kind}, len(f) + 1
 			}
 		}
