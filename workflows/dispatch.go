@@ -49,12 +49,13 @@ const (
 	versionTaskGraph      = "task-graph"            // multi-part prompts planned as tasks
 	versionRemember       = "remember-preferences"  // "remember: …" in feedback saves preferences
 	versionCancelAnywhere = "cancel-any-stage"      // a cancel review is taken at every stage
+	versionReplanFailed   = "replan-failed-tasks"   // a failed task's undone ops are not the next round's
 )
 
 // versions says which versioned behaviours this run has.
 type versions struct {
 	clarifies, commitDetached, bounded, byReference, people, outcome, reviewRace, separateOnce bool
-	reviewActions, taskGraph, remember, cancelAnywhere                                         bool
+	reviewActions, taskGraph, remember, cancelAnywhere, replanFailed                           bool
 }
 
 func getVersions(ctx workflow.Context) versions {
@@ -74,6 +75,7 @@ func getVersions(ctx workflow.Context) versions {
 		taskGraph:      on(versionTaskGraph),
 		remember:       on(versionRemember),
 		cancelAnywhere: on(versionCancelAnywhere),
+		replanFailed:   on(versionReplanFailed),
 	}
 }
 
@@ -533,7 +535,7 @@ func (w *dispatch) propose(ctx workflow.Context, feedback string, previous []sch
 	if w.v.separateOnce {
 		rin.Separation = w.sep // nil in the first round: separated then
 	}
-	old := scope.Legacy{NoTasks: !w.v.taskGraph, QuestionsAtReview: !w.v.clarifies, UnboundedQuestions: !w.v.bounded}
+	old := scope.Legacy{NoTasks: !w.v.taskGraph, QuestionsAtReview: !w.v.clarifies, UnboundedQuestions: !w.v.bounded, KeepTasksWithoutOps: !w.v.replanFailed}
 	if err := scope.RunRound(context.Background(), &roundEffects{w: w, ctx: ctx}, rin, old, &w.report); err != nil {
 		return err
 	}
@@ -1122,9 +1124,15 @@ func (w *dispatch) roundChanges() []ChangeRecord {
 	return out
 }
 
+// roundOps are the ops the round left applied, the next round's
+// previous: a failed task's compensated ops are not (they were, before
+// replan-failed-tasks, and such a task was "kept" by applying them again).
 func (w *dispatch) roundOps() []schedule.Op {
 	var ops []schedule.Op
 	for _, c := range w.roundChanges() {
+		if w.v.replanFailed && c.Status == ChangeCompensated {
+			continue
+		}
 		ops = append(ops, c.Op)
 	}
 	return ops

@@ -339,7 +339,15 @@ func TestDispatchSeparatesOnce(t *testing.T) {
 // control flow).
 func TestDispatchRoundIsPlanRound(t *testing.T) {
 	t.Run("question", dispatchQuestionIsPlanRound)
-	t.Run("tasks", dispatchTasksArePlanSteps)
+	// Feedback naming tasks 2 and 4: the failed task is planned again.
+	t.Run("tasks", func(t *testing.T) {
+		dispatchTasksArePlanSteps(t, "task 2: 3 days, not 2; task 4: with no lag", "1:kept 2:planned 3:planned 4:failed 5:blocked")
+	})
+	// Feedback naming task 2 only: the task that failed is planned again
+	// too, not "kept" by applying its undone ops again (replan-failed-tasks).
+	t.Run("failed task not named", func(t *testing.T) {
+		dispatchTasksArePlanSteps(t, "task 2: 3 days, not 2", "1:kept 2:planned 3:planned 4:failed 5:blocked")
+	})
 }
 
 func dispatchQuestionIsPlanRound(t *testing.T) {
@@ -374,14 +382,13 @@ func dispatchQuestionIsPlanRound(t *testing.T) {
 }
 
 // dispatchTasksArePlanSteps runs five tasks — the fourth fails after its
-// removals step applied, the fifth depends on it — then feedback naming
-// tasks 2 and 4, through a dispatch and through scope.PlanRound and
-// scope.PlanSteps: the planner's inputs, the ops, the task reports and the
-// notes are the same.
-func dispatchTasksArePlanSteps(t *testing.T) {
+// removals step applied, the fifth depends on it — then feedback, through
+// a dispatch and through scope.PlanRound and scope.PlanSteps: the
+// planner's inputs, the ops, the task reports (round 2's are want2) and
+// the notes are the same.
+func dispatchTasksArePlanSteps(t *testing.T, feedback, want2 string) {
 	const prompt = taskPrompt + "; make painting on level 3 follow drywall taping level 3 instead of suspended ceilings level 3, " +
 		"then shorten painting level 3 by 1 day"
-	const feedback = "task 2: 3 days, not 2; task 4: with no lag"
 	rec := &scopetest.Recorder{Planner: failingPlanner{word: "instead of"}}
 	f := newFixtureWith(t, rec)
 	before := f.load()
@@ -400,8 +407,8 @@ func dispatchTasksArePlanSteps(t *testing.T) {
 	if got := taskStatuses(p1.Tasks); got != "1:planned 2:planned 3:planned 4:failed 5:blocked" {
 		t.Fatalf("round 1 tasks = %s", got)
 	}
-	if got := taskStatuses(p2.Tasks); got != "1:kept 2:planned 3:planned 4:failed 5:blocked" {
-		t.Fatalf("round 2 tasks = %s", got)
+	if got := taskStatuses(p2.Tasks); got != want2 {
+		t.Fatalf("round 2 tasks = %s, want %s", got, want2)
 	}
 	dispatched := rec.Calls()
 
@@ -412,11 +419,13 @@ func dispatchTasksArePlanSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameRound(t, 1, p1, r1)
-	// Round 2 plans from the separation with the feedback and round 1's
-	// ops as the dispatch holds them (the failed task's too).
+	// Round 2 plans from the separation with the feedback and the ops
+	// round 1 left applied (not the failed task's, which were undone).
 	var previous []schedule.Op
 	for _, c := range p1.Changes {
-		previous = append(previous, c.Op)
+		if c.Status == workflows.ChangeApplied {
+			previous = append(previous, c.Op)
+		}
 	}
 	r2, err := scope.PlanSteps(ctx, rec, before, scope.RoundInput{Separation: &r1.Separation, Feedback: feedback, Previous: previous, Round: 2}, nil)
 	if err != nil {

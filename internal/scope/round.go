@@ -140,6 +140,10 @@ type Legacy struct {
 	// UnboundedQuestions: a step may ask any number of questions (before
 	// bounded-dispatch).
 	UnboundedQuestions bool
+	// KeepTasksWithoutOps: feedback that names other tasks keeps a task
+	// that has no ops of the last round (it failed, was blocked or planned
+	// nothing) as it is, planning nothing (before replan-failed-tasks).
+	KeepTasksWithoutOps bool
 }
 
 // RoundReport is what a round shows as it goes (a dispatch's queries read
@@ -300,6 +304,11 @@ func (e *engine) tasks(ctx context.Context, in RoundInput) error {
 		}
 		feedback, replan := fb.For(t, tasks)
 		previous := TaskOps(in.Previous, t.ID)
+		if !replan && len(previous) == 0 && !e.old.KeepTasksWithoutOps {
+			// Nothing of it to keep (it failed, was blocked or planned
+			// nothing last round): it is planned afresh, not reported kept.
+			replan = true
+		}
 		notes := len(e.rep.Notes)
 		e.fx.Begin(t.ID)
 		rep.Status = TaskPlanning

@@ -185,3 +185,31 @@ func TestRunRoundLegacy(t *testing.T) {
 		})
 	}
 }
+
+// TestRunRoundTaskWithoutOps: feedback that names task 2 plans task 1
+// again when the last round left none of its ops (it failed, was blocked
+// or planned nothing); dispatches recorded before replan-failed-tasks kept
+// it as it was, planning nothing.
+func TestRunRoundTaskWithoutOps(t *testing.T) {
+	for _, c := range []struct {
+		old  scope.Legacy
+		want string
+	}{
+		{scope.Legacy{}, "1:planned 2:planned"},
+		{scope.Legacy{KeepTasksWithoutOps: true}, "1:kept 2:planned"},
+	} {
+		fx := &script{answers: 9}
+		var rep scope.RoundReport
+		in := scope.RoundInput{Round: 2, Feedback: "task 2: not B"}
+		if err := scope.RunRound(context.Background(), fx, in, c.old, &rep); err != nil {
+			t.Fatal(err)
+		}
+		var tasks []string
+		for _, r := range rep.Tasks {
+			tasks = append(tasks, r.ID+":"+r.Status)
+		}
+		if got := strings.Join(tasks, " "); got != c.want {
+			t.Errorf("%+v: tasks %s, want %s (effects %s)", c.old, got, c.want, strings.Join(fx.log, "|"))
+		}
+	}
+}
