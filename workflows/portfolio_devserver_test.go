@@ -282,8 +282,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 			t.Errorf("status %+v, %v", st, err)
 		}
 		if record {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("portfolio/portfolio_fail_fast", l.c.GetWorkflow(l.ctx, id, ""))
+			l.save("portfolio/portfolio_fail_fast", l.c.GetWorkflow(l.ctx, id, ""))
 		}
 	})
 
@@ -315,8 +314,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 			t.Errorf("failed %v, decisions %+v", res.Failed, res.Decisions)
 		}
 		if record {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("portfolio/portfolio_continue_on_error", l.c.GetWorkflow(l.ctx, id, ""))
+			l.save("portfolio/portfolio_continue_on_error", l.c.GetWorkflow(l.ctx, id, ""))
 		}
 	})
 
@@ -333,8 +331,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 		res := pc.result(id)
 		pc.expect(res, workflows.PortfolioCompleted, workflows.StatusAccepted, workflows.StatusAccepted, workflows.StatusAccepted)
 		if record {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("portfolio/portfolio_retry", l.c.GetWorkflow(l.ctx, id, ""))
+			l.save("portfolio/portfolio_retry", l.c.GetWorkflow(l.ctx, id, ""))
 		}
 	})
 
