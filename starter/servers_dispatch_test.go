@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-
 	"github.com/autoscheduler/autoscheduler/internal/config"
 )
 
@@ -52,25 +50,9 @@ func TestDispatchOnConfiguredServers(t *testing.T) {
 		b, _ := json.Marshal([]any{g, v})
 		return string(b)
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- devRun(runCtx, &devOptions{io: newTestStreams(), stores: &stores,
-			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
-	}()
-	var frontend string
-	select {
-	case frontend = <-ready:
-	case err := <-done:
-		t.Fatalf("dev stopped: %v", err)
-	case <-time.After(2 * time.Minute):
-		t.Fatal("dev did not start")
-	}
+	dev := startDev(t, dir, &devOptions{stores: &stores})
 	cli := func(args ...string) (int, string, string) {
-		return runCLI(t, append(args, "--temporal-address", frontend)...)
+		return runCLI(t, append(args, "--temporal-address", dev.frontend)...)
 	}
 
 	before := dumps()
@@ -100,8 +82,7 @@ func TestDispatchOnConfiguredServers(t *testing.T) {
 	if drift, err := c.Verify(ctx, id); err != nil || len(drift) > 0 {
 		t.Fatalf("Neo4j and Weaviate disagree: %v %v", drift, err)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := dev.stop(); err != nil {
 		t.Fatal(err)
 	}
 }
