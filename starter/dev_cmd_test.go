@@ -21,13 +21,7 @@ import (
 // `autoscheduler dev` end to end: a real Temporal server and worker in
 // process, on the embedded store, running an edit and a dispatch.
 func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "store.db")
-	if code, _, errOut := runCLI(t, "import", "../examples/building.json", "--schedule", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 {
-		t.Fatalf("import: %s", errOut)
-	}
-	dev := startDev(t, dir, &devOptions{stores: &config.Stores{DBPath: db}})
+	db, dev := devOnEmbedded(t, "../examples/building.json", "building")
 	ctx, tc, frontend := t.Context(), dev.client, dev.frontend
 
 	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "edit-test", TaskQueue: workflows.TaskQueue},
@@ -102,6 +96,22 @@ func startDev(t *testing.T, dir string, opts *devOptions) *runningDev {
 		t.Fatal("dev did not start in 2 minutes")
 	}
 	return d
+}
+
+// devOnEmbedded imports file under each id into a new embedded store with
+// the CLI and runs dev on it with the offline planner: the store's file
+// and dev.
+func devOnEmbedded(t *testing.T, file string, ids ...string) (db string, dev *runningDev) {
+	t.Helper()
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	db = filepath.Join(dir, "store.db")
+	for _, id := range ids {
+		if code, _, errOut := runCLI(t, "import", file, "--schedule", id, "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 {
+			t.Fatalf("import %s as %s: %s", file, id, errOut)
+		}
+	}
+	return db, startDev(t, dir, &devOptions{stores: &config.Stores{DBPath: db}})
 }
 
 // cliAt runs the CLI against the dev server at frontend, with flags after

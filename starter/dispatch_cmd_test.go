@@ -2,12 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -16,15 +14,8 @@ import (
 // show` on closed dispatches, described from their history (issue 12,
 // items 8, 13 and 14).
 func TestDispatchCommandsOnARealServer(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "store.db")
-	storeFlags := []string{"--db", db, "--neo4j-uri=", "--weaviate-url="}
-	if code, _, errOut := runCLI(t, append([]string{"import", "../examples/building.json", "--schedule", "building"}, storeFlags...)...); code != 0 {
-		t.Fatalf("import: %s", errOut)
-	}
-	dev := startDev(t, dir, &devOptions{stores: &config.Stores{DBPath: db}})
-	cli := cliAt(dev.frontend, storeFlags...)
+	db, dev := devOnEmbedded(t, "../examples/building.json", "building")
+	cli := cliAt(dev.frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")
 	listed := func() []workflows.Summary {
 		t.Helper()
 		code, out, errOut := cli("", "dispatch", "list", "--json")

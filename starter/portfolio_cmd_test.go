@@ -2,12 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -16,17 +14,8 @@ import (
 // by an open dispatch: continue_on_error reviews the others), and async
 // with a review through the portfolio.
 func TestPortfolioCommandsOnARealServer(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "store.db")
-	storeFlags := []string{"--db", db, "--neo4j-uri=", "--weaviate-url="}
-	for _, id := range []string{"pa", "pb", "pc"} {
-		if code, _, errOut := runCLI(t, append([]string{"import", "testdata/two.json", "--schedule", id}, storeFlags...)...); code != 0 {
-			t.Fatalf("import %s: %s", id, errOut)
-		}
-	}
-	dev := startDev(t, dir, &devOptions{stores: &config.Stores{DBPath: db}})
-	cli := cliAt(dev.frontend, storeFlags...)
+	db, dev := devOnEmbedded(t, "testdata/two.json", "pa", "pb", "pc")
+	cli := cliAt(dev.frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")
 	activities := func(id string) int {
 		t.Helper()
 		code, out, errOut := cli("", "schedule", "--schedule", id, "--format", "json")
