@@ -18,7 +18,10 @@ import (
 )
 
 // chromium finds a headless-capable Chromium (CI must have one).
-func chromium(t *testing.T) string { t.Helper(); return rendertest.Chromium(t, "the Gantt browser test") }
+func chromium(t *testing.T) string {
+	t.Helper()
+	return rendertest.Chromium(t, "the Gantt browser test")
+}
 
 // runChromium runs one headless Chromium command with a fresh profile.
 // Headless Chromium can hang, so it gets a deadline, and WaitDelay stops

@@ -144,7 +144,10 @@ func TestHTMLSelfContained(t *testing.T) {
 }
 
 // chromium finds a headless-capable Chromium (CI must have one).
-func chromium(t *testing.T) string { t.Helper(); return rendertest.Chromium(t, "the risk page's browser test") }
+func chromium(t *testing.T) string {
+	t.Helper()
+	return rendertest.Chromium(t, "the risk page's browser test")
+}
 
 // TestHTMLInChromium loads the page in headless Chromium (chromedp): both
 // SVGs render with a non-empty bounding box, every histogram bin and the

@@ -35,7 +35,10 @@ import (
 const chromeWait = 2 * time.Minute
 
 // chromiumPath finds a headless-capable Chromium (CI must have one).
-func chromiumPath(t testing.TB) string { t.Helper(); return rendertest.Chromium(t, "the web app's browser tests") }
+func chromiumPath(t testing.TB) string {
+	t.Helper()
+	return rendertest.Chromium(t, "the web app's browser tests")
+}
 
 // chrome is one tab of a headless Chromium. Each newChrome is its own
 // browser process with its own profile: one person (own cookies, so own
