@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
 // Dispatches through the real dev server on Neo4j + Weaviate: an accepted
@@ -38,18 +38,7 @@ func TestDispatchOnConfiguredServers(t *testing.T) {
 	if code, _, errOut := runCLI(t, "import", "../examples/building.json", "--schedule", id); code != 0 {
 		t.Fatalf("import into the servers: %s", errOut)
 	}
-	dumps := func() string {
-		g, err := c.Graph.Dump(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := c.Vectors.Dump(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal([]any{g, v})
-		return string(b)
-	}
+	dumps := func() string { return storetest.Dumps(t, c, id) }
 	dev := startDev(t, dir, &devOptions{stores: &stores})
 	cli := func(args ...string) (int, string, string) {
 		return runCLI(t, append(args, "--temporal-address", dev.frontend)...)

@@ -16,6 +16,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 	"github.com/autoscheduler/autoscheduler/workflows"
 	"github.com/autoscheduler/autoscheduler/workflows/workflowstest"
 )
@@ -76,19 +77,8 @@ func (l *live) saveIfRecording(name string, run client.WorkflowRun) {
 	}
 }
 
-func (l *live) dump(id string) string {
-	l.t.Helper()
-	g, err := l.stores.Graph.Dump(l.ctx, id)
-	if err != nil {
-		l.t.Fatal(err)
-	}
-	v, err := l.stores.Vectors.Dump(l.ctx, id)
-	if err != nil {
-		l.t.Fatal(err)
-	}
-	b, _ := json.Marshal([]any{g, v})
-	return string(b)
-}
+// dump is both stores' canonical views of id, for before/after equality.
+func (l *live) dump(id string) string { l.t.Helper(); return storetest.Dumps(l.t, l.stores, id) }
 
 func (l *live) start(in workflows.DispatchInput) client.WorkflowRun {
 	l.t.Helper()
