@@ -170,6 +170,21 @@ func (b *browser) post(path string, form url.Values) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// events opens the event stream of dispatch id's page for a minute at
+// most; it is closed when the test ends.
+func (b *browser) events(id string) *http.Response {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	b.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/d/"+id+"/events", nil)
+	resp, err := b.http.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
 // waitFor polls cond (test code, against the test's own clock) until it
 // holds or a minute passes.
 func waitFor(t testing.TB, what string, cond func() bool) {

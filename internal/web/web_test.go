@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/web"
@@ -420,14 +419,7 @@ func TestEventsStreamTheStage(t *testing.T) {
 	a.importFile(t, "../../examples/building.json", "events")
 	b := a.browser(t)
 	id := b.prompt("events", "Delete activity A007", "dave")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/d/"+id+"/events", nil)
-	resp, err := b.http.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := b.events(id)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("Content-Type = %q", ct)
 	}
