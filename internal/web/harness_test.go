@@ -158,7 +158,13 @@ func (b *browser) post(path string, form url.Values) (int, string) {
 	if !form.Has("csrf") {
 		form.Set("csrf", b.csrf())
 	}
-	resp, err := b.http.PostForm(b.base+path, form)
+	return b.posted(b.http.PostForm(b.base+path, form))
+}
+
+// posted is a post's status and redirect target, or its body when it
+// does not redirect.
+func (b *browser) posted(resp *http.Response, err error) (int, string) {
+	b.t.Helper()
 	if err != nil {
 		b.t.Fatal(err)
 	}

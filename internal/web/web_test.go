@@ -208,16 +208,7 @@ func (b *browser) upload(name string, data []byte, fields map[string]string) (in
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write(data)
 	mw.Close()
-	resp, err := b.http.Post(b.base+"/import", mw.FormDataContentType(), &body)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	page, _ := io.ReadAll(resp.Body)
-	if loc := resp.Header.Get("Location"); loc != "" {
-		return resp.StatusCode, loc
-	}
-	return resp.StatusCode, string(page)
+	return b.posted(b.http.Post(b.base+"/import", mw.FormDataContentType(), &body))
 }
 
 func TestImportByUpload(t *testing.T) {
