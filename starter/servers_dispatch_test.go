@@ -4,29 +4,20 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/config/configtest"
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
 // Dispatches through the real dev server on Neo4j + Weaviate: an accepted
 // change lands in both, a rejected one leaves both exactly as they were.
 func TestDispatchOnConfiguredServers(t *testing.T) {
-	stores := config.StoresFromEnv()
-	if stores.Neo4jURI == "" || stores.WeaviateURL == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
-		}
-		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(make -s services)\") to run against the servers")
-	}
+	stores := configtest.Servers(t)
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := t.TempDir()
-	stores.DBPath = filepath.Join(dir, "unused.db")
 	ctx := context.Background()
 	c, err := stores.Open(ctx)
 	if err != nil {

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
-
+	"github.com/autoscheduler/autoscheduler/internal/config/configtest"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -225,15 +223,8 @@ func TestPortfolioOnDevServer(t *testing.T) {
 // (NEO4J_URI and WEAVIATE_URL), schedules under a random prefix, deleted
 // after.
 func TestPortfolioOnConfiguredServers(t *testing.T) {
-	cfg := config.StoresFromEnv()
-	if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
-		}
-		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(scripts/services.sh up)\") to run against the servers")
-	}
+	cfg := configtest.Servers(t)
 	l := startLive(t)
-	cfg.DBPath = filepath.Join(t.TempDir(), "unused.db")
 	c, err := cfg.Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
