@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,33 +21,8 @@ import (
 // `autoscheduler dev` end to end: a real Temporal server and worker in
 // process, on the embedded store, running an edit and a dispatch.
 func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "store.db")
-	if code, _, errOut := runCLI(t, "import", "../examples/building.json", "--schedule", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 {
-		t.Fatalf("import: %s", errOut)
-	}
-	stores := config.Stores{DBPath: db}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ready := make(chan client.Client, 1)
-	var frontend string
-	done := make(chan error, 1)
-	go func() {
-		done <- devRun(ctx, &devOptions{
-			io: newTestStreams(), stores: &stores,
-			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(c client.Client, addr, _, _ string) { frontend = addr; ready <- c },
-		})
-	}()
-	var tc client.Client
-	select {
-	case tc = <-ready:
-	case err := <-done:
-		t.Fatalf("dev stopped: %v", err)
-	case <-time.After(2 * time.Minute):
-		t.Fatal("dev did not start in 2 minutes")
-	}
+	db, dev := devOnEmbedded(t, "../examples/building.json", "building")
+	ctx, tc, frontend := t.Context(), dev.client, dev.frontend
 
 	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: "edit-test", TaskQueue: workflows.TaskQueue},
 		workflows.EditWorkflow, workflows.EditInput{ScheduleID: "building", Ops: []schedule.Op{schedule.RemoveActivity("A147")}})
@@ -75,13 +52,76 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 	cliPrompts(t, db, frontend)
 	cliEdits(t, db, frontend)
 	cliMenu(t, db, frontend)
-	cancel()
-	if err := <-done; err != nil {
+	if err := dev.stop(); err != nil {
 		t.Fatalf("dev: %v", err)
 	}
 	code, out, _ := runCLI(t, "schedule", "--schedule", "building", "--db", db, "--neo4j-uri=", "--weaviate-url=")
 	if code != 0 || strings.Contains(out, "Handover") || strings.Contains(out, "Final inspection") || !strings.Contains(out, "143 activities") {
 		t.Fatalf("the stored schedule does not show both changes:\n%.300s", out)
+	}
+}
+
+// runningDev is `autoscheduler dev` run by a test in the background.
+type runningDev struct {
+	client   client.Client
+	frontend string
+	// stop ends it and returns devRun's error; the test's end stops it
+	// too.
+	stop func() error
+}
+
+// startDev runs devRun with opts' io (default: discarded), stores and
+// planning — the rest is set here: a free frontend port, no UI, the
+// Temporal database in dir — and returns once it serves.
+func startDev(t *testing.T, dir string, opts *devOptions) *runningDev {
+	t.Helper()
+	if opts.io == nil {
+		opts.io = newTestStreams()
+	}
+	opts.Listen, opts.UIAddress, opts.TemporalDB = "127.0.0.1:0", "-", filepath.Join(dir, "temporal.db")
+	d := &runningDev{}
+	ready := make(chan struct{}, 1)
+	opts.ready = func(c client.Client, addr, _, _ string) { d.client, d.frontend = c, addr; ready <- struct{}{} }
+	ctx, cancel := context.WithCancel(context.Background())
+	var runErr error
+	exited := make(chan struct{})
+	go func() { runErr = devRun(ctx, opts); close(exited) }()
+	d.stop = sync.OnceValue(func() error { cancel(); <-exited; return runErr })
+	t.Cleanup(func() { _ = d.stop() })
+	select {
+	case <-ready:
+	case <-exited:
+		t.Fatalf("dev stopped: %v", runErr)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("dev did not start in 2 minutes")
+	}
+	return d
+}
+
+// devOnEmbedded imports file under each id into a new embedded store with
+// the CLI and runs dev on it with the offline planner: the store's file
+// and dev.
+func devOnEmbedded(t *testing.T, file string, ids ...string) (db string, dev *runningDev) {
+	t.Helper()
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	db = filepath.Join(dir, "store.db")
+	for _, id := range ids {
+		if code, _, errOut := runCLI(t, "import", file, "--schedule", id, "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 {
+			t.Fatalf("import %s as %s: %s", file, id, errOut)
+		}
+	}
+	return db, startDev(t, dir, &devOptions{stores: &config.Stores{DBPath: db}})
+}
+
+// cliAt runs the CLI against the dev server at frontend, with flags after
+// the command's and stdin given.
+func cliAt(frontend string, flags ...string) func(stdin string, args ...string) (int, string, string) {
+	return func(stdin string, args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := run(append(args, append([]string{"--temporal-address", frontend}, flags...)...),
+			&cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+		return code, out.String(), errOut.String()
 	}
 }
 

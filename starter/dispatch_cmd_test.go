@@ -1,18 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-
-	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -21,36 +14,8 @@ import (
 // show` on closed dispatches, described from their history (issue 12,
 // items 8, 13 and 14).
 func TestDispatchCommandsOnARealServer(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "store.db")
-	storeFlags := []string{"--db", db, "--neo4j-uri=", "--weaviate-url="}
-	if code, _, errOut := runCLI(t, append([]string{"import", "../examples/building.json", "--schedule", "building"}, storeFlags...)...); code != 0 {
-		t.Fatalf("import: %s", errOut)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- devRun(ctx, &devOptions{io: newTestStreams(), stores: &config.Stores{DBPath: db},
-			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
-	}()
-	var frontend string
-	select {
-	case frontend = <-ready:
-	case err := <-done:
-		t.Fatalf("dev stopped: %v", err)
-	case <-time.After(2 * time.Minute):
-		t.Fatal("dev did not start")
-	}
-	cli := func(stdin string, args ...string) (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := run(append(args, append([]string{"--temporal-address", frontend}, storeFlags...)...),
-			&cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
-		return code, out.String(), errOut.String()
-	}
+	db, dev := devOnEmbedded(t, "../examples/building.json", "building")
+	cli := cliAt(dev.frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")
 	listed := func() []workflows.Summary {
 		t.Helper()
 		code, out, errOut := cli("", "dispatch", "list", "--json")
@@ -114,8 +79,7 @@ func TestDispatchCommandsOnARealServer(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "timed_out") || !strings.Contains(out, "rejected") || strings.Contains(out, "completed") {
 		t.Errorf("dispatch list:\n%s", out)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := dev.stop(); err != nil {
 		t.Fatal(err)
 	}
 }

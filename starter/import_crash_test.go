@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/config/configtest"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -42,14 +43,7 @@ func TestImportKilledAtRandomPoints(t *testing.T) {
 		killImports(t, bin, cfg, []string{"--db", cfg.DBPath, "--neo4j-uri=", "--weaviate-url="}, 3000)
 	})
 	t.Run("neo4j+weaviate", func(t *testing.T) {
-		cfg := config.StoresFromEnv()
-		if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
-			}
-			t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(make -s services)\") to run against the servers")
-		}
-		cfg.DBPath = filepath.Join(dir, "unused.db")
+		cfg := configtest.Servers(t)
 		// Smaller: every run's repair re-reads the documents over HTTP.
 		killImports(t, bin, cfg, nil, 800)
 	})

@@ -211,24 +211,8 @@ func TestRealModelDispatch(t *testing.T) {
 	ctx := context.Background()
 	before := loadStored(t, &stores, "building")
 
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ready := make(chan client.Client, 1)
-	done := make(chan error, 1)
-	planning := &config.Planning{Kind: config.PlannerOpenAI, LLM: cfg}
-	go func() {
-		done <- devRun(runCtx, &devOptions{io: newTestStreams(), stores: &stores, planning: planning,
-			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(c client.Client, _, _, _ string) { ready <- c }})
-	}()
-	var tc client.Client
-	select {
-	case tc = <-ready:
-	case err := <-done:
-		t.Fatalf("dev stopped: %v", err)
-	case <-time.After(2 * time.Minute):
-		t.Fatal("dev did not start in 2 minutes")
-	}
+	dev := startDev(t, dir, &devOptions{stores: &stores, planning: &config.Planning{Kind: config.PlannerOpenAI, LLM: cfg}})
+	tc := dev.client
 
 	const prompt = "delete activity Final inspection"
 	start := time.Now()
@@ -245,8 +229,7 @@ func TestRealModelDispatch(t *testing.T) {
 		t.Fatalf("the dispatch failed as a workflow: %v", err)
 	}
 	took := time.Since(start).Round(time.Millisecond)
-	cancel()
-	if err := <-done; err != nil {
+	if err := dev.stop(); err != nil {
 		t.Fatalf("dev: %v", err)
 	}
 	var committed []schedule.Op

@@ -1,18 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-
-	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -21,38 +14,8 @@ import (
 // by an open dispatch: continue_on_error reviews the others), and async
 // with a review through the portfolio.
 func TestPortfolioCommandsOnARealServer(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	dir := t.TempDir()
-	db := filepath.Join(dir, "store.db")
-	storeFlags := []string{"--db", db, "--neo4j-uri=", "--weaviate-url="}
-	for _, id := range []string{"pa", "pb", "pc"} {
-		if code, _, errOut := runCLI(t, append([]string{"import", "testdata/two.json", "--schedule", id}, storeFlags...)...); code != 0 {
-			t.Fatalf("import %s: %s", id, errOut)
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- devRun(ctx, &devOptions{io: newTestStreams(), stores: &config.Stores{DBPath: db},
-			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
-	}()
-	var frontend string
-	select {
-	case frontend = <-ready:
-	case err := <-done:
-		t.Fatalf("dev stopped: %v", err)
-	case <-time.After(2 * time.Minute):
-		t.Fatal("dev did not start")
-	}
-	cli := func(stdin string, args ...string) (int, string, string) {
-		var out, errOut bytes.Buffer
-		code := run(append(args, append([]string{"--temporal-address", frontend}, storeFlags...)...),
-			&cmdutil.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
-		return code, out.String(), errOut.String()
-	}
+	db, dev := devOnEmbedded(t, "testdata/two.json", "pa", "pb", "pc")
+	cli := cliAt(dev.frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")
 	activities := func(id string) int {
 		t.Helper()
 		code, out, errOut := cli("", "schedule", "--schedule", id, "--format", "json")
@@ -187,8 +150,7 @@ func TestPortfolioCommandsOnARealServer(t *testing.T) {
 	if code, out, errOut := cli("", "verify", "--schedule", "pc"); code != 0 {
 		t.Errorf("verify pc: %s%s", out, errOut)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := dev.stop(); err != nil {
 		t.Fatal(err)
 	}
 }

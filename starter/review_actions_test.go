@@ -60,14 +60,7 @@ func TestReviewActionsSent(t *testing.T) {
 		{Decision: workflows.DecisionBack, Reviewer: "bob", Round: 2},
 		{Decision: workflows.DecisionCancel, Reviewer: "bob"},
 	}
-	if len(f.reviews) != len(want) {
-		t.Fatalf("reviews = %+v", f.reviews)
-	}
-	for i := range want {
-		if f.reviews[i] != want[i] {
-			t.Errorf("review %d = %+v, want %+v", i, f.reviews[i], want[i])
-		}
-	}
+	wantReviews(t, f.reviews, want)
 }
 
 // The interactive review (prompt, and the menu's Open prompt) offers d
@@ -92,14 +85,7 @@ func TestPromptReviewActions(t *testing.T) {
 		{Decision: workflows.DecisionBack, Reviewer: "bob", Round: 2},
 		{Decision: workflows.DecisionCancel, Reviewer: "bob", Round: 3},
 	}
-	if len(f.reviews) != len(want) {
-		t.Fatalf("reviews = %+v", f.reviews)
-	}
-	for i := range want {
-		if f.reviews[i] != want[i] {
-			t.Errorf("review %d = %+v, want %+v", i, f.reviews[i], want[i])
-		}
-	}
+	wantReviews(t, f.reviews, want)
 }
 
 // The menu's Open prompt asks the same question: redo, then cancel.
@@ -114,5 +100,18 @@ func TestMenuReviewActions(t *testing.T) {
 	}
 	if len(f.reviews) != 2 || f.reviews[0].Decision != workflows.DecisionRedo || f.reviews[1].Decision != workflows.DecisionCancel || f.reviews[1].Round != 2 {
 		t.Errorf("reviews = %+v", f.reviews)
+	}
+}
+
+// wantReviews checks the reviews sent, in order.
+func wantReviews(t *testing.T, got, want []workflows.Review) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("reviews = %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("review %d = %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }

@@ -2,33 +2,22 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-
-	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/config/configtest"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
 // Dispatches through the real dev server on Neo4j + Weaviate: an accepted
 // change lands in both, a rejected one leaves both exactly as they were.
 func TestDispatchOnConfiguredServers(t *testing.T) {
-	stores := config.StoresFromEnv()
-	if stores.Neo4jURI == "" || stores.WeaviateURL == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
-		}
-		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(make -s services)\") to run against the servers")
-	}
+	stores := configtest.Servers(t)
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := t.TempDir()
-	stores.DBPath = filepath.Join(dir, "unused.db")
 	ctx := context.Background()
 	c, err := stores.Open(ctx)
 	if err != nil {
@@ -40,37 +29,10 @@ func TestDispatchOnConfiguredServers(t *testing.T) {
 	if code, _, errOut := runCLI(t, "import", "../examples/building.json", "--schedule", id); code != 0 {
 		t.Fatalf("import into the servers: %s", errOut)
 	}
-	dumps := func() string {
-		g, err := c.Graph.Dump(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := c.Vectors.Dump(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := json.Marshal([]any{g, v})
-		return string(b)
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	ready := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- devRun(runCtx, &devOptions{io: newTestStreams(), stores: &stores,
-			Listen: "127.0.0.1:0", UIAddress: "-", TemporalDB: filepath.Join(dir, "temporal.db"),
-			ready: func(_ client.Client, addr, _, _ string) { ready <- addr }})
-	}()
-	var frontend string
-	select {
-	case frontend = <-ready:
-	case err := <-done:
-		t.Fatalf("dev stopped: %v", err)
-	case <-time.After(2 * time.Minute):
-		t.Fatal("dev did not start")
-	}
+	dumps := func() string { return storetest.Dumps(t, c, id) }
+	dev := startDev(t, dir, &devOptions{stores: &stores})
 	cli := func(args ...string) (int, string, string) {
-		return runCLI(t, append(args, "--temporal-address", frontend)...)
+		return runCLI(t, append(args, "--temporal-address", dev.frontend)...)
 	}
 
 	before := dumps()
@@ -100,8 +62,7 @@ func TestDispatchOnConfiguredServers(t *testing.T) {
 	if drift, err := c.Verify(ctx, id); err != nil || len(drift) > 0 {
 		t.Fatalf("Neo4j and Weaviate disagree: %v %v", drift, err)
 	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := dev.stop(); err != nil {
 		t.Fatal(err)
 	}
 }

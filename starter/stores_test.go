@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/config/configtest"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
@@ -14,14 +13,7 @@ import (
 // The contract once more, on Neo4j and Weaviate together, opened the way
 // the CLI opens them: the configuration users run.
 func TestContractOnConfiguredServers(t *testing.T) {
-	cfg := config.StoresFromEnv()
-	cfg.DBPath = t.TempDir() + "/unused.db"
-	if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
-		}
-		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(make -s services)\") to run against the servers")
-	}
+	cfg := configtest.Servers(t)
 	t.Setenv("OPENAI_API_KEY", "")
 	storetest.Run(t, func(t *testing.T) (store.GraphStore, store.VectorStore) {
 		c, err := cfg.Open(context.Background())

@@ -1,7 +1,6 @@
 package workflows_test
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,19 +17,13 @@ import (
 // replay test replays (the "review-actions" version).
 func TestReviewActionsOnDevServer(t *testing.T) {
 	l := startLive(t)
-	s, err := readBuilding()
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := l.worker(scope.Rules{})
 	defer w.Stop()
 
 	t.Run("redo_back_accept", func(t *testing.T) {
 		l.t = t
 		const id = "actions-redo-back"
-		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-			t.Fatal(err)
-		}
+		l.importBuilding(id)
 		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete activity Site hoarding", Author: "ann"})
 		proposal := func(round int) workflows.Proposal {
 			var p workflows.Proposal
@@ -78,18 +71,13 @@ func TestReviewActionsOnDevServer(t *testing.T) {
 		if res.Status != workflows.StatusAccepted || res.Rounds != 4 || !slices.Equal(got, want) {
 			t.Fatalf("result = %+v, decisions %v", res, got)
 		}
-		if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("dispatch_review_actions", run)
-		}
+		l.saveIfRecording("dispatch_review_actions", run)
 	})
 
 	t.Run("cancel", func(t *testing.T) {
 		l.t = t
 		const id = "actions-cancel"
-		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-			t.Fatal(err)
-		}
+		l.importBuilding(id)
 		before := l.dump(id)
 		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete activity Site hoarding", Author: "ann"})
 		if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &workflows.Proposal{}); err != nil {

@@ -1,7 +1,6 @@
 package workflows_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -19,16 +18,10 @@ import (
 // replay test replays.
 func TestCancelOnDevServer(t *testing.T) {
 	l := startLive(t)
-	s, err := readBuilding()
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := l.worker(scope.Rules{})
 	defer w.Stop()
 	const id = "cancel-asking"
-	if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	l.importBuilding(id)
 	before := l.dump(id)
 	run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: askPrompt, Author: "ann"})
 	var p workflows.Proposal
@@ -38,7 +31,7 @@ func TestCancelOnDevServer(t *testing.T) {
 	if !p.AwaitingClarification || len(p.Changes) != 1 {
 		t.Fatalf("proposal = %+v, want a question after one removal", p)
 	}
-	err = l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Reviewer: "bob"}, nil)
+	err := l.update(run, workflows.ReviewUpdate, workflows.Review{Decision: workflows.DecisionReject, Reviewer: "bob"}, nil)
 	if err == nil || !strings.Contains(err.Error(), "answer it, or cancel the dispatch") {
 		t.Errorf("a reject while asking: %v", err)
 	}
@@ -56,8 +49,5 @@ func TestCancelOnDevServer(t *testing.T) {
 	if l.dump(id) != before {
 		t.Error("the stores changed")
 	}
-	if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
-		r := &recorder{t: t, ctx: l.ctx, c: l.c}
-		r.save("dispatch_cancel_awaiting_answer", run)
-	}
+	l.saveIfRecording("dispatch_cancel_awaiting_answer", run)
 }

@@ -3,25 +3,18 @@ package workflows_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/worker"
 
-	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/embed"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
-	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/workflows"
+	"github.com/autoscheduler/autoscheduler/workflows/workflowstest"
 )
 
 // TestClientCancelOnDevServer: Cancel — what the CLI's `dispatch cancel` and
@@ -35,37 +28,10 @@ func TestClientCancelOnDevServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
 	}
+	e := workflowstest.Start(t, workflowstest.Options{Import: map[string]string{"building": "../examples/building.json"}, Planner: scope.Rules{}})
+	c, stores := e.Client, e.Stores
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Options{Address: "127.0.0.1:0", UIAddress: "-", SearchAttributes: workflows.SearchAttributes()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close(context.Background())
-	stores := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
-	s, err := interchange.ReadFile("../examples/building.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stores.Import(ctx, "building", s, false, nil); err != nil {
-		t.Fatal(err)
-	}
-	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
 
 	run, err := workflows.Start(ctx, c, workflows.DispatchInput{ScheduleID: "building", Author: "ann",
 		Prompt: `delete activity Site hoarding; add activity "Crane check" 1 day after the pour`})

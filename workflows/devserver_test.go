@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,14 +13,12 @@ import (
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 	"github.com/autoscheduler/autoscheduler/workflows"
+	"github.com/autoscheduler/autoscheduler/workflows/workflowstest"
 )
 
 // live is a dev server, an embedded store and a client: the edges that
@@ -42,50 +39,46 @@ func startLiveWith(t *testing.T, dynamic map[string]any) *live {
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
 	}
+	e := workflowstest.Start(t, workflowstest.Options{DynamicConfig: dynamic, Identity: "history-recorder", Logger: testLogger(t)})
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	t.Cleanup(cancel)
-	srv, err := devserver.Start(ctx, devserver.Options{Address: "127.0.0.1:0", UIAddress: "-", SearchAttributes: workflows.SearchAttributes(), DynamicConfig: dynamic})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Stop() })
-	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close(context.Background()) })
-	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Identity: "history-recorder", Logger: testLogger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return &live{t: t, ctx: ctx, c: c, stores: &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}}
+	return &live{t: t, ctx: ctx, c: e.Client, stores: e.Stores}
 }
 
 // worker starts a worker whose activities plan with p.
 func (l *live) worker(p scope.Planner) worker.Worker {
 	l.t.Helper()
-	w := worker.New(l.c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: l.stores, Planner: p})
-	if err := w.Start(); err != nil {
+	w, err := workflowstest.StartWorker(l.c, l.stores, p)
+	if err != nil {
 		l.t.Fatal(err)
 	}
 	return w
 }
 
-func (l *live) dump(id string) string {
+// importBuilding stores examples/building.json under id and returns it.
+func (l *live) importBuilding(id string) *schedule.Schedule {
 	l.t.Helper()
-	g, err := l.stores.Graph.Dump(l.ctx, id)
+	s, err := readBuilding()
 	if err != nil {
 		l.t.Fatal(err)
 	}
-	v, err := l.stores.Vectors.Dump(l.ctx, id)
-	if err != nil {
+	if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
 		l.t.Fatal(err)
 	}
-	b, _ := json.Marshal([]any{g, v})
-	return string(b)
+	return s
 }
+
+// saveIfRecording saves run's history as testdata/histories/<name>.json
+// when RECORD_VERSIONED_HISTORY=1, for the replay test.
+func (l *live) saveIfRecording(name string, run client.WorkflowRun) {
+	l.t.Helper()
+	if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
+		l.save(name, run)
+	}
+}
+
+// dump is both stores' canonical views of id, for before/after equality.
+func (l *live) dump(id string) string { l.t.Helper(); return storetest.Dumps(l.t, l.stores, id) }
 
 func (l *live) start(in workflows.DispatchInput) client.WorkflowRun {
 	l.t.Helper()
@@ -222,13 +215,7 @@ func TestDispatchOnDevServer(t *testing.T) {
 	t.Run("review_as_the_timer_fires", func(t *testing.T) {
 		l.t = t
 		const id = "building"
-		s, err := readBuilding()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-			t.Fatal(err)
-		}
+		l.importBuilding(id)
 		w := l.worker(scope.Rules{})
 		const timeout = 3 * time.Second
 		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete activity Final inspection", Author: "ann", ReviewTimeout: timeout})
@@ -252,10 +239,7 @@ func TestDispatchOnDevServer(t *testing.T) {
 		if res.Status != workflows.StatusAccepted {
 			t.Fatalf("the review was taken, yet the dispatch ended %s", res.Status)
 		}
-		if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("dispatch_review_at_timeout", run)
-		}
+		l.saveIfRecording("dispatch_review_at_timeout", run)
 	})
 }
 
@@ -269,13 +253,7 @@ func TestRecordVersionedHistory(t *testing.T) {
 		t.Skip("set RECORD_VERSIONED_HISTORY=1 to record it")
 	}
 	l := startLive(t)
-	s, err := readBuilding()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.stores.Import(l.ctx, "replay-v2", s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	l.importBuilding("replay-v2")
 	w := l.worker(scope.Rules{})
 	defer w.Stop()
 	run := l.start(workflows.DispatchInput{ScheduleID: "replay-v2", Prompt: "delete activity Snagging inspection", Author: "recorder"})
@@ -293,8 +271,7 @@ func TestRecordVersionedHistory(t *testing.T) {
 	if res := l.result(run); res.Status != workflows.StatusAccepted || res.Rounds != 2 {
 		t.Fatalf("result = %+v", res)
 	}
-	r := &recorder{t: t, ctx: l.ctx, c: l.c}
-	r.save("dispatch_v2_reject_feedback_accept", run)
+	l.save("dispatch_v2_reject_feedback_accept", run)
 }
 
 func readBuilding() (*schedule.Schedule, error) {

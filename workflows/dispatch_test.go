@@ -53,26 +53,7 @@ func newFixtureWith(t *testing.T, planner scope.Planner) *fixture {
 }
 
 // dump is the canonical content of both stores, for before/after equality.
-func (f *fixture) dump() string {
-	f.t.Helper()
-	ctx := context.Background()
-	g, err := f.stores.Graph.Dump(ctx, scheduleID)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	v, err := f.stores.Vectors.Dump(ctx, scheduleID)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	b, err := json.Marshal(struct {
-		G *store.GraphDump
-		V *store.VectorDump
-	}{g, v})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return string(b)
-}
+func (f *fixture) dump() string { f.t.Helper(); return storetest.Dumps(f.t, f.stores, scheduleID) }
 
 func (f *fixture) load() *schedule.Schedule {
 	f.t.Helper()

@@ -28,19 +28,13 @@ const historyLimit = 150
 // each their own short EditWorkflow. Both leave the stores consistent.
 func TestLongHistoriesStayBounded(t *testing.T) {
 	l := startLiveWith(t, map[string]any{"limit.historyCount.suggestContinueAsNew": historyLimit})
-	s, err := readBuilding()
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := l.worker(scope.Rules{})
 	defer w.Stop()
 
 	t.Run("dispatch_of_many_rounds", func(t *testing.T) {
 		l.t = t
 		const id, rounds = "long-dispatch", 9
-		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-			t.Fatal(err)
-		}
+		l.importBuilding(id)
 		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete activity Site hoarding", Author: "ann", MaxRounds: rounds})
 		feedback := []string{"delete activity Setting-out survey", "delete activity Site hoarding"}
 		for round := 1; round <= rounds; round++ {
@@ -102,9 +96,7 @@ func TestLongHistoriesStayBounded(t *testing.T) {
 	t.Run("many_edits", func(t *testing.T) {
 		l.t = t
 		const id, edits = "many-edits", 40
-		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-			t.Fatal(err)
-		}
+		s := l.importBuilding(id)
 		for i := range edits {
 			a := schedule.Activity{ID: fmt.Sprintf("E%02d", i), Name: fmt.Sprintf("Extra %02d", i), Duration: "1"}
 			run, err := l.c.ExecuteWorkflow(l.ctx, client.StartWorkflowOptions{ID: fmt.Sprintf("edit-%s-%d", id, i), TaskQueue: workflows.TaskQueue},

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/autoscheduler/autoscheduler/internal/config"
-
+	"github.com/autoscheduler/autoscheduler/internal/config/configtest"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -225,15 +223,8 @@ func TestPortfolioOnDevServer(t *testing.T) {
 // (NEO4J_URI and WEAVIATE_URL), schedules under a random prefix, deleted
 // after.
 func TestPortfolioOnConfiguredServers(t *testing.T) {
-	cfg := config.StoresFromEnv()
-	if cfg.Neo4jURI == "" || cfg.WeaviateURL == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but NEO4J_URI or WEAVIATE_URL is not set")
-		}
-		t.Skip("set NEO4J_URI and WEAVIATE_URL (eval \"$(scripts/services.sh up)\") to run against the servers")
-	}
+	cfg := configtest.Servers(t)
 	l := startLive(t)
-	cfg.DBPath = filepath.Join(t.TempDir(), "unused.db")
 	c, err := cfg.Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -282,8 +273,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 			t.Errorf("status %+v, %v", st, err)
 		}
 		if record {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("portfolio/portfolio_fail_fast", l.c.GetWorkflow(l.ctx, id, ""))
+			l.save("portfolio/portfolio_fail_fast", l.c.GetWorkflow(l.ctx, id, ""))
 		}
 	})
 
@@ -315,8 +305,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 			t.Errorf("failed %v, decisions %+v", res.Failed, res.Decisions)
 		}
 		if record {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("portfolio/portfolio_continue_on_error", l.c.GetWorkflow(l.ctx, id, ""))
+			l.save("portfolio/portfolio_continue_on_error", l.c.GetWorkflow(l.ctx, id, ""))
 		}
 	})
 
@@ -333,8 +322,7 @@ func portfolioScenarios(t *testing.T, l *live, x string, record bool) {
 		res := pc.result(id)
 		pc.expect(res, workflows.PortfolioCompleted, workflows.StatusAccepted, workflows.StatusAccepted, workflows.StatusAccepted)
 		if record {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("portfolio/portfolio_retry", l.c.GetWorkflow(l.ctx, id, ""))
+			l.save("portfolio/portfolio_retry", l.c.GetWorkflow(l.ctx, id, ""))
 		}
 	})
 

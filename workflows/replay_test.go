@@ -18,14 +18,11 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
-	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
 	"github.com/autoscheduler/autoscheduler/workflows"
+	"github.com/autoscheduler/autoscheduler/workflows/workflowstest"
 )
 
 // historiesDir holds recorded workflow histories, one scenario a file, in
@@ -116,57 +113,28 @@ func TestReplayDetectsNonDeterminism(t *testing.T) {
 // recorder runs scenarios on an in-process Temporal dev server and a worker
 // on an embedded store, each on its own copy of examples/building.json.
 type recorder struct {
-	t      *testing.T
-	ctx    context.Context
-	c      client.Client
-	stores *store.Coordinator
-	s      *schedule.Schedule
+	*live
+	s *schedule.Schedule
 }
 
 func TestRecordHistories(t *testing.T) {
 	if os.Getenv("RECORD_HISTORIES") != "1" {
 		t.Skip("set RECORD_HISTORIES=1 to record the replay histories")
 	}
+	// A fixed identity keeps the host name out of the recorded histories.
+	e := workflowstest.Start(t, workflowstest.Options{Identity: "history-recorder", Logger: testLogger(t), Planner: scope.Rules{}})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-
-	srv, err := devserver.Start(ctx, devserver.Options{
-		DBPath: "", Address: "127.0.0.1:0", UIAddress: "-",
-		SearchAttributes: workflows.SearchAttributes(),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
-
-	st, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close(context.Background())
-	stores := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
 	s, err := interchange.ReadFile("../examples/building.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	// A fixed identity keeps the host name out of the recorded histories.
-	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Identity: "history-recorder", Logger: testLogger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-
 	if err := os.MkdirAll(historiesDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r := &recorder{t: t, ctx: ctx, c: c, stores: stores, s: s}
+	r := &recorder{live: &live{t: t, ctx: ctx, c: e.Client, stores: e.Stores}, s: s}
+	c := r.c
 
 	t.Run("dispatch_accept", func(t *testing.T) {
 		r.t = t
@@ -271,17 +239,6 @@ func (r *recorder) dispatch(id string, in workflows.DispatchInput) client.Workfl
 	return run
 }
 
-func (r *recorder) update(run client.WorkflowRun, name string, arg, out any) error {
-	h, err := r.c.UpdateWorkflow(r.ctx, client.UpdateWorkflowOptions{
-		WorkflowID: run.GetID(), RunID: run.GetRunID(), UpdateName: name,
-		WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{arg},
-	})
-	if err != nil {
-		return err
-	}
-	return h.Get(r.ctx, out)
-}
-
 func (r *recorder) proposal(run client.WorkflowRun, round int) workflows.Proposal {
 	r.t.Helper()
 	var p workflows.Proposal
@@ -312,26 +269,26 @@ func (r *recorder) expect(run client.WorkflowRun, status string, rounds int) {
 }
 
 // save writes the run's full history as historiesDir/<name>.json.
-func (r *recorder) save(name string, run client.WorkflowRun) {
-	r.t.Helper()
+func (l *live) save(name string, run client.WorkflowRun) {
+	l.t.Helper()
 	hist := &historypb.History{}
-	it := r.c.GetWorkflowHistory(r.ctx, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	it := l.c.GetWorkflowHistory(l.ctx, run.GetID(), run.GetRunID(), false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
-			r.t.Fatal(err)
+			l.t.Fatal(err)
 		}
 		hist.Events = append(hist.Events, ev)
 	}
 	last := hist.Events[len(hist.Events)-1].GetEventType()
 	if last != enums.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED {
-		r.t.Fatalf("history ends with %v, want a completed workflow", last)
+		l.t.Fatalf("history ends with %v, want a completed workflow", last)
 	}
 	b, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(hist)
 	if err != nil {
-		r.t.Fatal(err)
+		l.t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(historiesDir, name+".json"), append(b, '\n'), 0o644); err != nil {
-		r.t.Fatal(err)
+		l.t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package workflows_test
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -23,10 +22,6 @@ import (
 // replays (round-tagged reviews, a refused review signal, a watch).
 func TestReviewRoundsOnDevServer(t *testing.T) {
 	l := startLive(t)
-	s, err := readBuilding()
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := l.worker(scope.Rules{})
 	defer func() { w.Stop() }()
 	const survey = "delete activity Setting-out survey"
@@ -34,9 +29,7 @@ func TestReviewRoundsOnDevServer(t *testing.T) {
 	t.Run("superseded_round", func(t *testing.T) {
 		l.t = t
 		const id = "rounds-superseded"
-		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-			t.Fatal(err)
-		}
+		l.importBuilding(id)
 		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete activity Site hoarding", Author: "ann"})
 		var p workflows.Proposal
 		if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &p); err != nil {
@@ -102,10 +95,7 @@ func TestReviewRoundsOnDevServer(t *testing.T) {
 		if res.Status != workflows.StatusAccepted || res.Rounds != 2 || res.Reviewer != "carol" || !slices.Equal(res.Decisions, want) {
 			t.Fatalf("result = %+v", res)
 		}
-		if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
-			r := &recorder{t: t, ctx: l.ctx, c: l.c}
-			r.save("dispatch_round_review", run)
-		}
+		l.saveIfRecording("dispatch_round_review", run)
 	})
 
 	// Two people accept and reject round 1 at once: the review the server
@@ -115,9 +105,7 @@ func TestReviewRoundsOnDevServer(t *testing.T) {
 	t.Run("two_reviewers", func(t *testing.T) {
 		l.t = t
 		const id = "rounds-two-reviewers"
-		if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-			t.Fatal(err)
-		}
+		l.importBuilding(id)
 		run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "delete activity Site hoarding", Author: "ann"})
 		if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &workflows.Proposal{}); err != nil {
 			t.Fatal(err)

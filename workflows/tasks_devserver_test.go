@@ -1,7 +1,6 @@
 package workflows_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -16,16 +15,10 @@ import (
 // replays.
 func TestTaskGraphOnDevServer(t *testing.T) {
 	l := startLive(t)
-	s, err := readBuilding()
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := l.worker(scope.Rules{})
 	defer w.Stop()
 	const id = "task-graph"
-	if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	l.importBuilding(id)
 	run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: taskPrompt, Author: "ann"})
 	proposal := func(round int) workflows.Proposal {
 		var p workflows.Proposal
@@ -66,10 +59,7 @@ func TestTaskGraphOnDevServer(t *testing.T) {
 	if n != 4 {
 		t.Errorf("%d fire-stopping activities, want 4", n)
 	}
-	if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
-		r := &recorder{t: t, ctx: l.ctx, c: l.c}
-		r.save("dispatch_task_graph", run)
-	}
+	l.saveIfRecording("dispatch_task_graph", run)
 }
 
 // TestRememberOnDevServer: feedback that only sets a preference plans the
@@ -77,16 +67,10 @@ func TestTaskGraphOnDevServer(t *testing.T) {
 // testdata/histories/dispatch_remember.json.
 func TestRememberOnDevServer(t *testing.T) {
 	l := startLive(t)
-	s, err := readBuilding()
-	if err != nil {
-		t.Fatal(err)
-	}
 	w := l.worker(scope.Rules{})
 	defer w.Stop()
 	const id = "remember"
-	if err := l.stores.Import(l.ctx, id, s, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	l.importBuilding(id)
 	run := l.start(workflows.DispatchInput{ScheduleID: id, Prompt: "add a 2 day scaffold inspection after drywall board level 2", Author: "ann"})
 	var p workflows.Proposal
 	if err := l.update(run, workflows.ProposalUpdate, workflows.ProposalRequest{Round: 1}, &p); err != nil {
@@ -111,8 +95,5 @@ func TestRememberOnDevServer(t *testing.T) {
 	if res := l.result(run); res.Status != workflows.StatusAccepted {
 		t.Fatalf("result = %+v", res)
 	}
-	if os.Getenv("RECORD_VERSIONED_HISTORY") == "1" {
-		r := &recorder{t: t, ctx: l.ctx, c: l.c}
-		r.save("dispatch_remember", run)
-	}
+	l.saveIfRecording("dispatch_remember", run)
 }

@@ -11,22 +11,15 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
-	"go.temporal.io/sdk/worker"
 
-	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/embed"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
-	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
 	"github.com/autoscheduler/autoscheduler/workflows"
+	"github.com/autoscheduler/autoscheduler/workflows/workflowstest"
 )
 
 func main() {
@@ -41,44 +34,14 @@ func main() {
 
 func run(n int, file string) error {
 	ctx := context.Background()
-	dir, err := os.MkdirTemp("", "dispatchbench")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	srv, err := devserver.Start(ctx, devserver.Options{
-		DBPath: filepath.Join(dir, "temporal.db"), Address: "127.0.0.1:0", UIAddress: "-",
-		SearchAttributes: workflows.SearchAttributes(),
-	})
-	if err != nil {
-		return err
-	}
-	defer srv.Stop()
-	db, err := embedded.Open(ctx, filepath.Join(dir, "store.db"), embedded.Options{Tokenize: embed.Normalize})
-	if err != nil {
-		return err
-	}
-	stores := &store.Coordinator{Graph: db.Graph(), Vectors: db.Vectors(), Embedder: embed.NewLocal(0)}
-	defer stores.Close(ctx)
-	s, err := interchange.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	if err := stores.Import(ctx, "building", s, false, nil); err != nil {
-		return err
-	}
 	quiet := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Logger: quiet})
+	e, err := workflowstest.Open(ctx, workflowstest.Options{ServerOnDisk: true, Logger: quiet,
+		Import: map[string]string{"building": file}, Planner: scope.Rules{}})
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
-	if err := w.Start(); err != nil {
-		return err
-	}
-	defer w.Stop()
+	defer e.Close()
+	c := e.Client
 
 	var toReview, toCommit []float64
 	id := workflows.DispatchWorkflowID("building")

@@ -8,25 +8,11 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/schedule/scheduletest"
 )
 
-// diffBase is A(5) -> B(3) -> C(2) with D(1) beside B: A -> D -> C.
-// Finish 10; A, B, C critical; D has 2 days of float.
-func diffBase() *schedule.Schedule {
-	return &schedule.Schedule{
-		Name: "Diff",
-		Activities: []schedule.Activity{
-			{ID: "A", Name: "Excavate", Duration: "5"}, {ID: "B", Name: "Pour slab", Duration: "3"},
-			{ID: "C", Name: "Cure", Duration: "2"}, {ID: "D", Name: "Survey", Duration: "1"},
-		},
-		Relationships: []schedule.Relationship{
-			{ID: "R1", Type: schedule.FS, Predecessor: "A", Successor: "B"},
-			{ID: "R2", Type: schedule.FS, Predecessor: "B", Successor: "C"},
-			{ID: "R3", Type: schedule.FS, Predecessor: "A", Successor: "D"},
-			{ID: "R4", Type: schedule.FS, Predecessor: "D", Successor: "C"},
-		},
-	}
-}
+// diffBase is the diamond A -> B -> C, A -> D -> C (scheduletest.Diamond).
+func diffBase() *schedule.Schedule { return scheduletest.Diamond("Diff") }
 
 func TestChangeDiff(t *testing.T) {
 	tests := []struct {

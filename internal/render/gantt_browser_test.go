@@ -13,23 +13,14 @@ import (
 	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/render/rendertest"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
-// chromium finds a headless-capable Chromium. CI must have one (.ci/run
-// installs Debian's chromium); elsewhere the browser tests skip without it.
+// chromium finds a headless-capable Chromium (CI must have one).
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium, chromium-browser or google-chrome on PATH: the Gantt browser test must run in CI (.ci/run installs Debian's chromium with apt-get)")
-	}
-	t.Skip("no chromium on PATH (apt-get install chromium); skipping the Gantt browser test")
-	return ""
+	return rendertest.Chromium(t, "the Gantt browser test")
 }
 
 // runChromium runs one headless Chromium command with a fresh profile.
@@ -63,19 +54,12 @@ func runChromium(t *testing.T, bin string, args ...string) (string, time.Duratio
 
 func writePage(t *testing.T, dir string, s *schedule.Schedule) (path string, rep *render.Report, page string) {
 	t.Helper()
-	rep, err := render.NewReport(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if err := render.WriteGanttHTML(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
+	rep, page = ganttReport(t, s)
 	path = filepath.Join(dir, "gantt.html")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path, rep, buf.String()
+	return path, rep, page
 }
 
 func criticalCount(res *schedule.Result) int {

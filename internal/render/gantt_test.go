@@ -3,7 +3,6 @@ package render_test
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"regexp"
 	"strings"
@@ -15,6 +14,13 @@ import (
 
 func gantt(t testing.TB, s *schedule.Schedule) string {
 	t.Helper()
+	_, page := ganttReport(t, s)
+	return page
+}
+
+// ganttReport is s's report and its Gantt page.
+func ganttReport(t testing.TB, s *schedule.Schedule) (*render.Report, string) {
+	t.Helper()
 	rep, err := render.NewReport(s)
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +29,7 @@ func gantt(t testing.TB, s *schedule.Schedule) string {
 	if err := render.WriteGanttHTML(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
-	return buf.String()
+	return rep, buf.String()
 }
 
 func building(t testing.TB) *schedule.Schedule {
@@ -150,17 +156,7 @@ func TestGanttEscapesNames(t *testing.T) {
 	if strings.Contains(page, `<script>alert`) {
 		t.Error("a name's markup reached the page")
 	}
-	for _, svg := range regexp.MustCompile(`(?s)<svg class="(?:labels|chart|axis)".*?</svg>`).FindAllString(page, -1) {
-		d := xml.NewDecoder(strings.NewReader(svg))
-		for {
-			if _, err := d.Token(); err != nil {
-				if err.Error() != "EOF" {
-					t.Fatalf("SVG is not well-formed: %v\n%s", err, svg)
-				}
-				break
-			}
-		}
-	}
+	wellFormedSVG(t, page)
 	if !strings.Contains(page, "Étage — 二階 🏗") || !strings.Contains(page, "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;") {
 		t.Error("names not shown escaped")
 	}

@@ -17,14 +17,7 @@ func wideReport(t *testing.T, iters int) *Report {
 	t.Helper()
 	s := chain("N", "normal(1,100000)", "normal(1,100000)")
 	s.StartDate = "2026-01-05"
-	m, err := Compile(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := m.Run(Options{Iterations: iters, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := simulate(t, s, iters)
 	clock, err := schedule.NewClock(s.StartDate, s.Calendar)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,15 +18,13 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/render/rendertest"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
-func buildingReport(t *testing.T, iters int) *Report {
+// simulate runs iters iterations of s with seed 1.
+func simulate(t *testing.T, s *schedule.Schedule, iters int) *Result {
 	t.Helper()
-	s, _, err := interchange.Load("../../examples/building.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, err := Compile(s)
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +33,16 @@ func buildingReport(t *testing.T, iters int) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+func buildingReport(t *testing.T, iters int) *Report {
+	t.Helper()
+	s, _, err := interchange.Load("../../examples/building.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := simulate(t, s, iters)
 	rep := &Report{Result: r, Name: s.Name}
 	if s.StartDate != "" {
 		if rep.Clock, err = schedule.NewClock(s.StartDate, s.Calendar); err != nil {
@@ -136,20 +143,10 @@ func TestHTMLSelfContained(t *testing.T) {
 	}
 }
 
-// chromium finds a headless-capable Chromium (as internal/render's Gantt
-// test): CI must have one, elsewhere the test skips without it.
+// chromium finds a headless-capable Chromium (CI must have one).
 func chromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium, chromium-browser or google-chrome on PATH: the risk page's browser test must run in CI (.ci/run installs Debian's chromium with apt-get)")
-	}
-	t.Skip("no chromium on PATH (apt-get install chromium); skipping the risk page browser test")
-	return ""
+	return rendertest.Chromium(t, "the risk page's browser test")
 }
 
 // TestHTMLInChromium loads the page in headless Chromium (chromedp): both

@@ -1,18 +1,16 @@
 package risk
 
 import (
-	"bufio"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/schedule/scheduletest"
 )
 
 const sharedData = "../../../shared/data"
@@ -40,7 +38,7 @@ func engineCases(t *testing.T) map[string]*schedule.Schedule {
 		t.Logf("PSPLIB instances not found under %s", sharedData)
 	}
 	for _, p := range psp {
-		s, err := readSM(p)
+		s, _, err := scheduletest.ReadPSPLIB(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,56 +49,6 @@ func engineCases(t *testing.T) map[string]*schedule.Schedule {
 		t.Fatalf("only %d schedules", len(out))
 	}
 	return out
-}
-
-// readSM reads a PSPLIB single-mode file (FS links, zero lag).
-func readSM(path string) (*schedule.Schedule, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	s := &schedule.Schedule{Name: filepath.Base(path)}
-	durations := map[string]string{}
-	var order []string
-	section := ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		fields := strings.Fields(line)
-		if strings.HasPrefix(line, "PRECEDENCE RELATIONS") || strings.HasPrefix(line, "REQUESTS/DURATIONS") || strings.HasPrefix(line, "RESOURCEAVAILABILITIES") || strings.HasPrefix(line, "PROJECT INFORMATION") {
-			section = fields[0]
-			continue
-		}
-		if len(fields) == 0 {
-			continue
-		}
-		nums := make([]int, len(fields))
-		numeric := true
-		for i, fl := range fields {
-			if nums[i], err = strconv.Atoi(fl); err != nil {
-				numeric = false
-			}
-		}
-		if !numeric {
-			continue
-		}
-		switch section {
-		case "PRECEDENCE":
-			order = append(order, fields[0])
-			for _, succ := range fields[3 : 3+nums[2]] {
-				s.Relationships = append(s.Relationships, schedule.Relationship{
-					ID: fmt.Sprintf("R%d", len(s.Relationships)+1), Type: schedule.FS, Predecessor: fields[0], Successor: succ,
-				})
-			}
-		case "REQUESTS/DURATIONS:":
-			durations[fields[0]] = fields[2]
-		}
-	}
-	for _, job := range order {
-		s.Activities = append(s.Activities, schedule.Activity{ID: job, Name: "job " + job, Duration: durations[job]})
-	}
-	return s, sc.Err()
 }
 
 // TestModelMatchesEngine: with the deterministic durations the model's

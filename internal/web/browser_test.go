@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -26,6 +25,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/autoscheduler/autoscheduler/internal/render/rendertest"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -34,21 +34,10 @@ import (
 // Gantt): generous, the CI machine has two cores.
 const chromeWait = 2 * time.Minute
 
-// chromiumPath finds a headless-capable Chromium, as the render package's
-// browser test does. CI must have one (.ci/run installs Debian's
-// chromium); elsewhere the browser tests skip without it.
+// chromiumPath finds a headless-capable Chromium (CI must have one).
 func chromiumPath(t testing.TB) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium, chromium-browser or google-chrome on PATH: the web app's browser tests must run in CI (.ci/run installs Debian's chromium with apt-get)")
-	}
-	t.Skip("no chromium on PATH (apt-get install chromium); skipping the web app's browser tests")
-	return ""
+	return rendertest.Chromium(t, "the web app's browser tests")
 }
 
 // chrome is one tab of a headless Chromium. Each newChrome is its own

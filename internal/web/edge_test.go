@@ -570,14 +570,7 @@ func TestEventStreamsOutliveTheTimeouts(t *testing.T) {
 	b := a.browser(t)
 	b.base = "http://" + addr
 	id := b.prompt("edge-events", "Delete activity A007", "dave")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/d/"+id+"/events", nil)
-	resp, err := b.http.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := b.events(id)
 	next := eventReader(t, resp.Body)
 	for p := next(); !p.Ready; p = next() {
 	}

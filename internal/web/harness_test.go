@@ -8,7 +8,6 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,18 +16,13 @@ import (
 
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
-	"go.temporal.io/sdk/worker"
 
-	"github.com/autoscheduler/autoscheduler/activities"
-	"github.com/autoscheduler/autoscheduler/internal/devserver"
-	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/store/embedded"
 	"github.com/autoscheduler/autoscheduler/internal/web"
-	"github.com/autoscheduler/autoscheduler/workflows"
+	"github.com/autoscheduler/autoscheduler/workflows/workflowstest"
 )
 
 // app is the web app on a real Temporal dev server (in process), a worker
@@ -71,54 +65,22 @@ func startApp(t testing.TB) *app {
 
 // newApp starts a dev server, a worker, an embedded store and the web app
 // with cfg.
-func newApp(cfg web.Config) (a *app, err error) {
+func newApp(cfg web.Config) (*app, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var stops []func()
-	stop := func() {
-		cancel()
-		for i := len(stops) - 1; i >= 0; i-- {
-			stops[i]()
-		}
-	}
-	defer func() {
-		if err != nil {
-			stop()
-		}
-	}()
-	srv, err := devserver.Start(ctx, devserver.Options{Address: "127.0.0.1:0", UIAddress: "-", SearchAttributes: workflows.SearchAttributes()})
-	if err != nil {
-		return nil, err
-	}
-	stops = append(stops, func() { _ = srv.Stop() })
-	dir, err := os.MkdirTemp("", "webtest")
-	if err != nil {
-		return nil, err
-	}
-	stops = append(stops, func() { os.RemoveAll(dir) })
-	st, err := embedded.Open(ctx, filepath.Join(dir, "autoscheduler.db"), embedded.Options{Tokenize: embed.Normalize})
-	if err != nil {
-		return nil, err
-	}
-	stops = append(stops, func() { _ = st.Close(context.Background()) })
-	stores := &store.Coordinator{Graph: st.Graph(), Vectors: st.Vectors(), Embedder: embed.NewLocal(0)}
 	quiet := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	c, err := client.Dial(client.Options{HostPort: srv.FrontendAddress(), Logger: quiet})
+	e, err := workflowstest.Open(ctx, workflowstest.Options{Logger: quiet, Planner: scope.Rules{}})
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	stops = append(stops, c.Close)
-	w := worker.New(c, workflows.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Stores: stores, Planner: scope.Rules{}})
-	if err := w.Start(); err != nil {
-		return nil, err
-	}
-	stops = append(stops, w.Stop)
+	stop := func() { cancel(); e.Close() }
 	if cfg.Reviewer == "" {
 		cfg.Reviewer = "tester"
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	ws, err := web.New(cfg, stores, c)
+	ws, err := web.New(cfg, e.Stores, e.Client)
 	if err != nil {
+		stop()
 		return nil, err
 	}
 	ready := make(chan string, 1)
@@ -126,8 +88,9 @@ func newApp(cfg web.Config) (a *app, err error) {
 	go func() { done <- ws.Serve(ctx, func(u string) { ready <- u }) }()
 	select {
 	case u := <-ready:
-		return &app{URL: u, C: c, Stores: stores, Server: ws, stop: stop}, nil
+		return &app{URL: u, C: e.Client, Stores: e.Stores, Server: ws, stop: stop}, nil
 	case err := <-done:
+		stop()
 		return nil, err
 	}
 }
@@ -195,7 +158,13 @@ func (b *browser) post(path string, form url.Values) (int, string) {
 	if !form.Has("csrf") {
 		form.Set("csrf", b.csrf())
 	}
-	resp, err := b.http.PostForm(b.base+path, form)
+	return b.posted(b.http.PostForm(b.base+path, form))
+}
+
+// posted is a post's status and redirect target, or its body when it
+// does not redirect.
+func (b *browser) posted(resp *http.Response, err error) (int, string) {
+	b.t.Helper()
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -205,6 +174,21 @@ func (b *browser) post(path string, form url.Values) (int, string) {
 		return resp.StatusCode, loc
 	}
 	return resp.StatusCode, string(body)
+}
+
+// events opens the event stream of dispatch id's page for a minute at
+// most; it is closed when the test ends.
+func (b *browser) events(id string) *http.Response {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	b.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/d/"+id+"/events", nil)
+	resp, err := b.http.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Cleanup(func() { resp.Body.Close() })
+	return resp
 }
 
 // waitFor polls cond (test code, against the test's own clock) until it

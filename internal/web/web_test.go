@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/web"
@@ -209,16 +208,7 @@ func (b *browser) upload(name string, data []byte, fields map[string]string) (in
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write(data)
 	mw.Close()
-	resp, err := b.http.Post(b.base+"/import", mw.FormDataContentType(), &body)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	page, _ := io.ReadAll(resp.Body)
-	if loc := resp.Header.Get("Location"); loc != "" {
-		return resp.StatusCode, loc
-	}
-	return resp.StatusCode, string(page)
+	return b.posted(b.http.Post(b.base+"/import", mw.FormDataContentType(), &body))
 }
 
 func TestImportByUpload(t *testing.T) {
@@ -420,14 +410,7 @@ func TestEventsStreamTheStage(t *testing.T) {
 	a.importFile(t, "../../examples/building.json", "events")
 	b := a.browser(t)
 	id := b.prompt("events", "Delete activity A007", "dave")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/d/"+id+"/events", nil)
-	resp, err := b.http.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := b.events(id)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("Content-Type = %q", ct)
 	}

@@ -80,7 +80,7 @@ func sorted(s *schedule.Schedule) *schedule.Schedule {
 	return c
 }
 
-func asJSON(t *testing.T, v any) string {
+func asJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
@@ -89,8 +89,9 @@ func asJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
-// dumps is both stores' canonical views, as one comparable string.
-func dumps(t *testing.T, c *store.Coordinator, id string) string {
+// Dumps is both stores' canonical views of schedule id, as one comparable
+// string: equal before and after means the stores hold the same.
+func Dumps(t testing.TB, c *store.Coordinator, id string) string {
 	t.Helper()
 	ctx := context.Background()
 	g, err := c.Graph.Dump(ctx, id)
@@ -266,7 +267,7 @@ func someOps(s *schedule.Schedule) []schedule.Op {
 func testOpsThenInverses(t *testing.T, open Opener) {
 	ctx := context.Background()
 	c, id, s := importedBuilding(t, open)
-	before := dumps(t, c, id)
+	before := Dumps(t, c, id)
 	applied, inverses, err := c.ApplyOps(ctx, id, someOps(s))
 	if err != nil {
 		t.Fatal(err)
@@ -284,7 +285,7 @@ func testOpsThenInverses(t *testing.T, open Opener) {
 		t.Fatal("the stored schedule differs from the ops engine's result")
 	}
 	noDrift(t, c, id)
-	if dumps(t, c, id) == before {
+	if Dumps(t, c, id) == before {
 		t.Fatal("the ops changed nothing")
 	}
 	undo := slices.Clone(inverses)
@@ -292,7 +293,7 @@ func testOpsThenInverses(t *testing.T, open Opener) {
 	if _, _, err := c.ApplyOps(ctx, id, undo); err != nil {
 		t.Fatal(err)
 	}
-	if after := dumps(t, c, id); after != before {
+	if after := Dumps(t, c, id); after != before {
 		t.Fatalf("inverses did not restore the dumps")
 	}
 	noDrift(t, c, id)
@@ -306,12 +307,12 @@ func testIdempotent(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	once := dumps(t, c, id)
+	once := Dumps(t, c, id)
 	applied2, inv2, err := c.ApplyOps(ctx, id, ops)
 	if err != nil {
 		t.Fatalf("re-applying the same op IDs: %v", err)
 	}
-	if dumps(t, c, id) != once {
+	if Dumps(t, c, id) != once {
 		t.Fatal("re-applying the same op IDs changed the stores")
 	}
 	if asJSON(t, applied1) != asJSON(t, applied2) || asJSON(t, inv1) != asJSON(t, inv2) {
@@ -347,7 +348,7 @@ func testCommit(t *testing.T, open Opener) {
 	for i, op := range applied {
 		opIDs[i] = op.ID
 	}
-	applied1 := dumps(t, c, id)
+	applied1 := Dumps(t, c, id)
 
 	// An op no ledger holds: an error, and nothing is marked.
 	err = c.Commit(ctx, id, append(slices.Clone(opIDs), "never-applied"), store.CommitRecord{Dispatch: "d/0"})
@@ -387,7 +388,7 @@ func testCommit(t *testing.T, open Opener) {
 		}
 	}
 	// The refreshed documents are what a fresh import of the result holds.
-	if dumps(t, c, id) != applied1 {
+	if Dumps(t, c, id) != applied1 {
 		t.Fatal("commit changed the stores' contents")
 	}
 	noDrift(t, c, id)
@@ -405,12 +406,12 @@ func testReplaceCalendar(t *testing.T, open Opener) {
 	changed.Calendar.DayHours = map[string][]string{"Fri": {"08:00-12:00"}}
 	changed.Calendar.Exceptions = []schedule.CalendarException{{Name: "Site shutdown", From: "2026-08-03", To: "2026-08-14"}}
 	// A replace that fails in the second store gives the old calendar back.
-	before := dumps(t, c, id)
+	before := Dumps(t, c, id)
 	broken := &store.Coordinator{Graph: c.Graph, Vectors: &failingVectors{VectorStore: c.Vectors, fail: true}, Embedder: c.Embedder}
 	if err := broken.Import(ctx, id, changed, true, nil); !errors.Is(err, errInjected) {
 		t.Fatalf("replace err = %v, want the injected failure", err)
 	}
-	if after := dumps(t, c, id); after != before {
+	if after := Dumps(t, c, id); after != before {
 		t.Fatalf("a failed calendar replace left the stores changed:\n%s", firstDifference(before, after))
 	}
 	if err := c.Import(ctx, id, changed, true, nil); err != nil {
@@ -449,14 +450,14 @@ func (f *failingVectors) Apply(ctx context.Context, id string, changes []store.V
 func testSecondStoreFailure(t *testing.T, open Opener) {
 	ctx := context.Background()
 	c, id, s := importedBuilding(t, open)
-	before := dumps(t, c, id)
+	before := Dumps(t, c, id)
 	failing := &failingVectors{VectorStore: c.Vectors, fail: true}
 	broken := &store.Coordinator{Graph: c.Graph, Vectors: failing, Embedder: c.Embedder}
 	ops := someOps(s)
 	if _, _, err := broken.ApplyOps(ctx, id, ops); !errors.Is(err, errInjected) {
 		t.Fatalf("err = %v, want the injected failure", err)
 	}
-	if after := dumps(t, c, id); after != before {
+	if after := Dumps(t, c, id); after != before {
 		t.Fatalf("a failed vector write left the stores changed:\n%s", firstDifference(before, after))
 	}
 	noDrift(t, c, id)
@@ -464,20 +465,20 @@ func testSecondStoreFailure(t *testing.T, open Opener) {
 	if _, _, err := broken.ApplyOps(ctx, id, ops); err != nil {
 		t.Fatalf("retry after the failure: %v", err)
 	}
-	if dumps(t, c, id) == before {
+	if Dumps(t, c, id) == before {
 		t.Fatal("the retry applied nothing")
 	}
 	noDrift(t, c, id)
 
 	// A failed replace gives the old schedule back.
-	before = dumps(t, c, id)
+	before = Dumps(t, c, id)
 	replacement := s.Clone()
 	replacement.Activities[3].Name = "Replaced"
 	failing.fail = true
 	if err := broken.Import(ctx, id, replacement, true, nil); !errors.Is(err, errInjected) {
 		t.Fatalf("replace err = %v", err)
 	}
-	if after := dumps(t, c, id); after != before {
+	if after := Dumps(t, c, id); after != before {
 		t.Fatalf("a failed replace lost the stored schedule:\n%s", firstDifference(before, after))
 	}
 
@@ -518,11 +519,11 @@ func testInterruptedWrite(t *testing.T, open Opener) {
 		// Embedding fails after the first batches of a large import.
 		big := schedule.Synthetic(3000, 2, 7)
 		broken := &store.Coordinator{Graph: c.Graph, Vectors: c.Vectors, Embedder: &failingEmbedder{Embedder: c.Embedder, ok: 4}}
-		before := dumps(t, c, id)
+		before := Dumps(t, c, id)
 		if err := broken.Import(ctx, id, big, true, nil); !errors.Is(err, errInjected) {
 			t.Fatalf("replace with a failing embedder: %v", err)
 		}
-		if after := dumps(t, c, id); after != before {
+		if after := Dumps(t, c, id); after != before {
 			t.Fatalf("a replace that failed midway changed the stores:\n%s", firstDifference(before, after))
 		}
 		id2 := scheduleID(t, c)
