@@ -851,14 +851,10 @@ func (w *dispatch) checkReview(r Review) error {
 	if d, ok := w.decisionOf(round); ok {
 		return fmt.Errorf("round %d was already decided: %s", round, d.Summary())
 	}
-	switch {
-	case round < 0:
-		return fmt.Errorf("round %d: rounds count from 1", round)
-	case round < w.round:
-		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
-	case round > w.round:
-		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
-	case !w.awaiting || w.pending:
+	if err := w.checkRound(round); err != nil {
+		return err
+	}
+	if !w.awaiting || w.pending {
 		if r.Decision == DecisionCancel && w.v.reviewActions && !w.v.cancelAnywhere {
 			return temporal.NewApplicationError(fmt.Sprintf("no review is awaited (stage %s, round %d): this dispatch takes a cancel only at review", w.stage, w.round), ErrTypeCancelAtReviewOnly)
 		}
@@ -866,6 +862,19 @@ func (w *dispatch) checkReview(r Review) error {
 			return fmt.Errorf("no review is awaited (stage %s, round %d): the planner asked a question; answer it, or cancel the dispatch", w.stage, w.round)
 		}
 		return fmt.Errorf("no review is awaited (stage %s, round %d)", w.stage, w.round)
+	}
+	return nil
+}
+
+// checkRound refuses a review of any round but the current one.
+func (w *dispatch) checkRound(round int) error {
+	switch {
+	case round < 0:
+		return fmt.Errorf("round %d: rounds count from 1", round)
+	case round < w.round:
+		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	case round > w.round:
+		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
 	}
 	return nil
 }
@@ -893,12 +902,9 @@ func (w *dispatch) checkCancel(r Review) error {
 		return fmt.Errorf("the dispatch ended: %s", w.result)
 	case w.continuing:
 		return errors.New("the dispatch is continuing as a new run: send the cancel again")
-	case round < 0:
-		return fmt.Errorf("round %d: rounds count from 1", round)
-	case round < w.round:
-		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
-	case round > w.round:
-		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	}
+	if err := w.checkRound(round); err != nil {
+		return err
 	}
 	if d, ok := w.decisionOf(w.round); ok && !w.goesOn(d) {
 		return fmt.Errorf("round %d was already decided: %s", w.round, d.Summary())
