@@ -17,6 +17,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -205,16 +206,13 @@ type listOptions struct {
 	JSON   bool
 }
 
-// scheduleListItem is one schedule of `schedule list --json`.
+// scheduleListItem is one schedule of `schedule list --json`: its id and
+// stored summary, with Updated in RFC 3339 and left out when unknown (the
+// field hides the summary's time, in Go and in JSON).
 type scheduleListItem struct {
-	ID            string  `json:"id"`
-	Name          string  `json:"name"`
-	Activities    int     `json:"activities"`
-	Relationships int     `json:"relationships"`
-	Finish        float64 `json:"finish"`
-	FinishDate    string  `json:"finish_date,omitempty"`
-	FinishError   string  `json:"finish_error,omitempty"`
-	Updated       string  `json:"updated,omitempty"`
+	ID string `json:"id"`
+	store.Summary
+	Updated string `json:"updated,omitempty"`
 }
 
 func newScheduleListCmd(f *Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
@@ -245,7 +243,7 @@ func listRun(ctx context.Context, opts *listOptions) error {
 	}
 	items := make([]scheduleListItem, 0, len(list))
 	for _, info := range list {
-		item := scheduleListItem{ID: info.ID, Name: info.Name, Activities: info.Activities, Relationships: info.Relationships}
+		item := scheduleListItem{ID: info.ID, Summary: store.Summary{Name: info.Name, Activities: info.Activities, Relationships: info.Relationships}}
 		if sum := info.Summary; sum != nil {
 			item.Finish, item.FinishDate, item.FinishError = sum.Finish, sum.FinishDate, sum.FinishError
 			if !sum.Updated.IsZero() {

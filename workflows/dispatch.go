@@ -245,15 +245,7 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	}); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, ReviewUpdate,
-		func(ctx workflow.Context, r Review) (Status, error) {
-			if err := w.takeReview(r); err != nil {
-				return Status{}, err
-			}
-			return w.status(), nil
-		},
-		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, r Review) error { return w.checkReview(r) }},
-	); err != nil {
+	if err := setTakeUpdate(ctx, ReviewUpdate, w.checkReview, w.takeReview, w.status); err != nil {
 		return err
 	}
 	if err := workflow.SetUpdateHandlerWithOptions(ctx, ProposalUpdate,
@@ -279,41 +271,19 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 	); err != nil {
 		return err
 	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, ClarifyUpdate,
-		func(ctx workflow.Context, c Clarification) (Status, error) {
-			if err := w.takeAnswer(c); err != nil {
-				return Status{}, err
-			}
-			return w.status(), nil
-		},
-		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, c Clarification) error { return w.checkAnswer(c) }},
-	); err != nil {
+	if err := setTakeUpdate(ctx, ClarifyUpdate, w.checkAnswer, w.takeAnswer, w.status); err != nil {
 		return err
 	}
-	clarifications := workflow.GetSignalChannel(ctx, ClarifySignal)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			var c Clarification
-			if !clarifications.Receive(ctx, &c) {
-				return
-			}
-			if err := w.takeAnswer(c); err != nil {
-				w.logger.Warn("Clarify signal ignored", "Error", err)
-			}
+	onSignal(ctx, ClarifySignal, func(c Clarification) {
+		if err := w.takeAnswer(c); err != nil {
+			w.logger.Warn("Clarify signal ignored", "Error", err)
 		}
 	})
 	// Signals are drained as they come, so one sent when no review is
 	// awaited is dropped rather than read by a later round.
-	signals := workflow.GetSignalChannel(ctx, ReviewSignal)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			var r Review
-			if !signals.Receive(ctx, &r) {
-				return
-			}
-			if err := w.takeReview(r); err != nil {
-				w.logger.Warn("Review signal ignored", "Error", err)
-			}
+	onSignal(ctx, ReviewSignal, func(r Review) {
+		if err := w.takeReview(r); err != nil {
+			w.logger.Warn("Review signal ignored", "Error", err)
 		}
 	})
 
@@ -324,6 +294,35 @@ func (w *dispatch) setup(ctx workflow.Context, in DispatchInput) error {
 		w.logger.Warn("Cannot set the memo", "Error", err)
 	}
 	return nil
+}
+
+// setTakeUpdate registers update name: check is its validator, take takes
+// the payload and the caller is answered status().
+func setTakeUpdate[T any](ctx workflow.Context, name string, check, take func(T) error, status func() Status) error {
+	return workflow.SetUpdateHandlerWithOptions(ctx, name,
+		func(ctx workflow.Context, v T) (Status, error) {
+			if err := take(v); err != nil {
+				return Status{}, err
+			}
+			return status(), nil
+		},
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, v T) error { return check(v) }},
+	)
+}
+
+// onSignal hands every signal sent on name to take as it comes, in a
+// goroutine of its own, until the channel closes.
+func onSignal[T any](ctx workflow.Context, name string, take func(T)) {
+	ch := workflow.GetSignalChannel(ctx, name)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var v T
+			if !ch.Receive(ctx, &v) {
+				return
+			}
+			take(v)
+		}
+	})
 }
 
 func (w *dispatch) run(ctx workflow.Context) (*DispatchResult, error) {
@@ -852,14 +851,10 @@ func (w *dispatch) checkReview(r Review) error {
 	if d, ok := w.decisionOf(round); ok {
 		return fmt.Errorf("round %d was already decided: %s", round, d.Summary())
 	}
-	switch {
-	case round < 0:
-		return fmt.Errorf("round %d: rounds count from 1", round)
-	case round < w.round:
-		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
-	case round > w.round:
-		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
-	case !w.awaiting || w.pending:
+	if err := w.checkRound(round); err != nil {
+		return err
+	}
+	if !w.awaiting || w.pending {
 		if r.Decision == DecisionCancel && w.v.reviewActions && !w.v.cancelAnywhere {
 			return temporal.NewApplicationError(fmt.Sprintf("no review is awaited (stage %s, round %d): this dispatch takes a cancel only at review", w.stage, w.round), ErrTypeCancelAtReviewOnly)
 		}
@@ -867,6 +862,19 @@ func (w *dispatch) checkReview(r Review) error {
 			return fmt.Errorf("no review is awaited (stage %s, round %d): the planner asked a question; answer it, or cancel the dispatch", w.stage, w.round)
 		}
 		return fmt.Errorf("no review is awaited (stage %s, round %d)", w.stage, w.round)
+	}
+	return nil
+}
+
+// checkRound refuses a review of any round but the current one.
+func (w *dispatch) checkRound(round int) error {
+	switch {
+	case round < 0:
+		return fmt.Errorf("round %d: rounds count from 1", round)
+	case round < w.round:
+		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	case round > w.round:
+		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
 	}
 	return nil
 }
@@ -894,12 +902,9 @@ func (w *dispatch) checkCancel(r Review) error {
 		return fmt.Errorf("the dispatch ended: %s", w.result)
 	case w.continuing:
 		return errors.New("the dispatch is continuing as a new run: send the cancel again")
-	case round < 0:
-		return fmt.Errorf("round %d: rounds count from 1", round)
-	case round < w.round:
-		return fmt.Errorf("round %d is over (stage %s); the dispatch is on round %d", round, w.stage, w.round)
-	case round > w.round:
-		return fmt.Errorf("round %d has not been proposed (stage %s); the dispatch is on round %d", round, w.stage, w.round)
+	}
+	if err := w.checkRound(round); err != nil {
+		return err
 	}
 	if d, ok := w.decisionOf(w.round); ok && !w.goesOn(d) {
 		return fmt.Errorf("round %d was already decided: %s", w.round, d.Summary())

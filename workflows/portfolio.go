@@ -172,16 +172,7 @@ func (p *portfolio) setup(ctx workflow.Context, in PortfolioInput) error {
 	); err != nil {
 		return err
 	}
-	stages := workflow.GetSignalChannel(ctx, ChildStageSignal)
-	workflow.Go(ctx, func(ctx workflow.Context) {
-		for {
-			var cs ChildStage
-			if !stages.Receive(ctx, &cs) {
-				return
-			}
-			p.takeStage(cs)
-		}
-	})
+	onSignal(ctx, ChildStageSignal, p.takeStage)
 	memo := map[string]any{
 		"prompt": in.Prompt, "author": in.Author, "schedules": strings.Join(in.Schedules, ","),
 		"mode": in.Mode, "strategy": in.Strategy,

@@ -113,25 +113,27 @@ func fold(r rune) rune {
 	if r < 0xC0 || r > 0x17F {
 		return r
 	}
-	switch {
-	case strings.ContainsRune("àáâãäåāăą", r):
-		return 'a'
-	case strings.ContainsRune("çćĉċč", r):
-		return 'c'
-	case strings.ContainsRune("èéêëēĕėęě", r):
-		return 'e'
-	case strings.ContainsRune("ìíîïĩīĭįı", r):
-		return 'i'
-	case strings.ContainsRune("ñńņňŉ", r):
-		return 'n'
-	case strings.ContainsRune("òóôõöøōŏő", r):
-		return 'o'
-	case strings.ContainsRune("ùúûüũūŭůűų", r):
-		return 'u'
-	case strings.ContainsRune("ýÿŷ", r):
-		return 'y'
+	for _, f := range accented {
+		if strings.ContainsRune(f.from, r) {
+			return f.to
+		}
 	}
 	return r
+}
+
+// accented are the letters fold strips the accents of, by base letter.
+var accented = []struct {
+	from string
+	to   rune
+}{
+	{"àáâãäåāăą", 'a'},
+	{"çćĉċč", 'c'},
+	{"èéêëēĕėęě", 'e'},
+	{"ìíîïĩīĭįı", 'i'},
+	{"ñńņňŉ", 'n'},
+	{"òóôõöøōŏő", 'o'},
+	{"ùúûüũūŭůűų", 'u'},
+	{"ýÿŷ", 'y'},
 }
 
 // matchLevel reports the level token at the start of ws and how many words

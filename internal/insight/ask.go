@@ -238,7 +238,7 @@ func (a *asker) label(i int) string {
 
 // days writes a number of working days.
 func days(x float64) string {
-	x = round(x)
+	x = schedule.RoundDays(x)
 	s := strconv.FormatFloat(x, 'f', -1, 64)
 	if x == 1 {
 		return s + " working day"
@@ -262,7 +262,7 @@ func countVerb(n int, one, many string) string {
 	return strconv.Itoa(n) + " activities " + many
 }
 
-func num(x float64) string { return strconv.FormatFloat(round(x), 'f', -1, 64) }
+func num(x float64) string { return strconv.FormatFloat(schedule.RoundDays(x), 'f', -1, 64) }
 
 // day writes a working-day offset with its date when there is one: "day
 // 130 (2026-07-10)".

@@ -81,7 +81,7 @@ func (v *View) link(k int, other string) Link {
 	return Link{
 		RelationshipID: rel.ID, Type: rel.Type, Lag: rel.Lag,
 		ActivityID: other, ActivityName: name,
-		Slack: round(max(0, v.Slack(k))), Driving: v.Drives(k),
+		Slack: schedule.RoundDays(max(0, v.Slack(k))), Driving: v.Drives(k),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
 // FloatGroup is total float and criticality over one level or trade.
@@ -83,8 +84,8 @@ func (v *View) FloatBy(group string) ([]FloatGroup, error) {
 		fg.Activities = append(fg.Activities, v.Activity(i).ID)
 	}
 	for g := range out {
-		out[g].MinFloat = round(out[g].MinFloat)
-		out[g].MeanFloat = round(sums[g] / float64(out[g].Count))
+		out[g].MinFloat = schedule.RoundDays(out[g].MinFloat)
+		out[g].MeanFloat = schedule.RoundDays(sums[g] / float64(out[g].Count))
 	}
 	if byLevel {
 		slices.SortStableFunc(out, func(a, b FloatGroup) int {

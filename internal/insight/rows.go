@@ -77,10 +77,10 @@ func (v *View) row(i int) Row {
 	r := v.R
 	out := Row{
 		ID: a.ID, Name: a.Name,
-		Duration:   round(r.EF[i] - r.ES[i]),
-		EarlyStart: round(r.ES[i]), EarlyFinish: round(r.EF[i]),
-		LateStart: round(r.LS[i]), LateFinish: round(r.LF[i]),
-		TotalFloat: round(r.TotalFloat[i]), FreeFloat: round(r.FreeFloat[i]),
+		Duration:   schedule.RoundDays(r.EF[i] - r.ES[i]),
+		EarlyStart: schedule.RoundDays(r.ES[i]), EarlyFinish: schedule.RoundDays(r.EF[i]),
+		LateStart: schedule.RoundDays(r.LS[i]), LateFinish: schedule.RoundDays(r.LF[i]),
+		TotalFloat: schedule.RoundDays(r.TotalFloat[i]), FreeFloat: schedule.RoundDays(r.FreeFloat[i]),
 		Critical: r.Critical(i),
 		Level:    LevelOf(a.Name), Trade: TradeOf(a.Name),
 	}
@@ -143,7 +143,7 @@ type Finish struct {
 
 // ProjectFinish is the project's finish.
 func (v *View) ProjectFinish() Finish {
-	f := Finish{Duration: round(v.R.ProjectDuration), FinishDate: v.finishDate(v.R.ProjectDuration), Activities: []string{}, Total: v.R.Net.Len()}
+	f := Finish{Duration: schedule.RoundDays(v.R.ProjectDuration), FinishDate: v.finishDate(v.R.ProjectDuration), Activities: []string{}, Total: v.R.Net.Len()}
 	for _, i := range v.scheduleOrder() {
 		if v.R.EF[i] >= v.R.ProjectDuration-schedule.Epsilon {
 			f.Activities = append(f.Activities, v.Activity(i).ID)
@@ -214,16 +214,4 @@ func IDs(rows []Row) []string {
 		out[i] = r.ID
 	}
 	return out
-}
-
-// round trims binary noise (0.30000000000000004) from a reported time.
-func round(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= 1<<53/1e6 {
-		return x
-	}
-	r := math.Round(x*1e6) / 1e6
-	if r == 0 {
-		return 0
-	}
-	return r
 }

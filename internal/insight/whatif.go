@@ -12,12 +12,8 @@ import (
 // written anywhere: the ops are applied to a copy of the schedule.
 type WhatIfResult struct {
 	// Ops are the ops as applied to the copy (ids and calls filled).
-	Ops              []schedule.Op `json:"ops"`
-	FinishBefore     float64       `json:"finish_before"`
-	FinishAfter      float64       `json:"finish_after"`
-	FinishChange     float64       `json:"finish_change"`
-	FinishDateBefore string        `json:"finish_date_before,omitempty"`
-	FinishDateAfter  string        `json:"finish_date_after,omitempty"`
+	Ops []schedule.Op `json:"ops"`
+	schedule.Finishes
 	// BecameCritical and NoLongerCritical are activities in both versions,
 	// in the schedule's order.
 	BecameCritical   []string `json:"became_critical"`
@@ -68,10 +64,8 @@ func (v *View) whatIf(ops []schedule.Op, synthetic []string) (*WhatIfResult, err
 		return nil, fmt.Errorf("CPM after the change: %w", err)
 	}
 	res := &WhatIfResult{
-		Ops:          applied,
-		FinishBefore: round(v.R.ProjectDuration), FinishAfter: round(va.R.ProjectDuration),
-		FinishChange:     round(va.R.ProjectDuration - v.R.ProjectDuration),
-		FinishDateBefore: v.finishDate(v.R.ProjectDuration), FinishDateAfter: va.finishDate(va.R.ProjectDuration),
+		Ops:            applied,
+		Finishes:       schedule.FinishesOf(v.R.ProjectDuration, va.R.ProjectDuration, v.finishDate(v.R.ProjectDuration), va.finishDate(va.R.ProjectDuration)),
 		BecameCritical: []string{}, NoLongerCritical: []string{}, Changed: []ActivityImpact{},
 		Synthetic: synthetic,
 		Diff:      schedule.CompareResults(v.S, after, v.R, va.R),
@@ -86,9 +80,9 @@ func (v *View) whatIf(ops []schedule.Op, synthetic []string) (*WhatIfResult, err
 		b, c := v.R, va.R
 		im := ActivityImpact{
 			ID: a.ID, Name: a.Name,
-			EarlyStartBefore: round(b.ES[i]), EarlyStartAfter: round(c.ES[j]),
-			EarlyFinishBefore: round(b.EF[i]), EarlyFinishAfter: round(c.EF[j]),
-			TotalFloatBefore: round(b.TotalFloat[i]), TotalFloatAfter: round(c.TotalFloat[j]),
+			EarlyStartBefore: schedule.RoundDays(b.ES[i]), EarlyStartAfter: schedule.RoundDays(c.ES[j]),
+			EarlyFinishBefore: schedule.RoundDays(b.EF[i]), EarlyFinishAfter: schedule.RoundDays(c.EF[j]),
+			TotalFloatBefore: schedule.RoundDays(b.TotalFloat[i]), TotalFloatAfter: schedule.RoundDays(c.TotalFloat[j]),
 			CriticalBefore: b.Critical(i), CriticalAfter: c.Critical(j),
 		}
 		if im.CriticalAfter && !im.CriticalBefore {
@@ -180,7 +174,7 @@ func (v *View) DurationOps(id string, days float64, delta bool) ([]schedule.Op, 
 	if delta {
 		d = v.R.EF[i] - v.R.ES[i] + days
 	}
-	d = round(d)
+	d = schedule.RoundDays(d)
 	if d < 0 || math.IsNaN(d) {
 		return nil, fmt.Errorf("%s would take %s working days: a duration cannot be negative", v.Activity(i).Name, strconv.FormatFloat(d, 'f', -1, 64))
 	}
@@ -208,9 +202,9 @@ func (v *View) delayOps(id string, days float64, n int) ([]schedule.Op, error) {
 	}
 	if !(days > 0) {
 		return nil, fmt.Errorf("a delay must be a positive number of working days, not %v: %s already starts as early as its logic allows (early start %s)",
-			days, v.Activity(i).Name, strconv.FormatFloat(round(v.R.ES[i]), 'f', -1, 64))
+			days, v.Activity(i).Name, strconv.FormatFloat(schedule.RoundDays(v.R.ES[i]), 'f', -1, 64))
 	}
-	lag := round(v.R.ES[i] + days)
+	lag := schedule.RoundDays(v.R.ES[i] + days)
 	if err := schedule.CheckLag(lag); err != nil {
 		return nil, err
 	}

@@ -148,27 +148,30 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 		}
 		return fields(d, path.at("calendar"), s.Calendar, calendarField)
 	case "activities":
-		s.Activities = make([]schedule.Activity, 0, d.objectsAhead())
-		err := d.array(path.at("activities"), func(i int) error {
-			s.Activities = append(s.Activities, schedule.Activity{})
-			d.inside = where{list: "activities", index: i}
-			return fields(d, d.inside, &s.Activities[i], activityField)
-		})
-		d.inside = top
-		s.Activities = fit(s.Activities)
+		var err error
+		s.Activities, err = objects(d, path, "activities", activityField)
 		return err
 	case "relationships":
-		s.Relationships = make([]schedule.Relationship, 0, d.objectsAhead())
-		err := d.array(path.at("relationships"), func(i int) error {
-			s.Relationships = append(s.Relationships, schedule.Relationship{})
-			d.inside = where{list: "relationships", index: i}
-			return fields(d, d.inside, &s.Relationships[i], relationshipField)
-		})
-		d.inside = top
-		s.Relationships = fit(s.Relationships)
+		var err error
+		s.Relationships, err = objects(d, path, "relationships", relationshipField)
 		return err
 	}
 	return d.unknownField(path, string(key))
+}
+
+// objects decodes the schedule's array name, each object's fields read by
+// field; errors inside it name the element (d.inside). On an error the
+// objects read so far are returned with it.
+func objects[T any](d *decoder, path where, name string, field func(d *decoder, path where, v *T, key []byte) error) ([]T, error) {
+	list := make([]T, 0, d.objectsAhead())
+	err := d.array(path.at(name), func(i int) error {
+		var zero T
+		list = append(list, zero)
+		d.inside = where{list: name, index: i}
+		return fields(d, d.inside, &list[i], field)
+	})
+	d.inside = top
+	return fit(list), err
 }
 
 func activityField(d *decoder, path where, a *schedule.Activity, key []byte) error {

@@ -279,11 +279,7 @@ func linkEnds(p *parser, g groups) (Command, bool) {
 }
 
 func together(p *parser, g groups) (Command, bool) {
-	typ := schedule.SS
-	if g.str("xe") == "finishes" {
-		typ = schedule.FF
-	}
-	return Command{Kind: Link, From: x(g), To: y(g), Type: typ}, true
+	return linkTyped(g, schedule.SS, "xe"), true
 }
 
 func togetherYX(p *parser, g groups) (Command, bool) {
@@ -293,11 +289,15 @@ func togetherYX(p *parser, g groups) (Command, bool) {
 }
 
 func finishBefore(p *parser, g groups) (Command, bool) {
-	typ := schedule.FS
-	if g.str("ye") == "finishes" {
+	return linkTyped(g, schedule.FS, "ye"), true
+}
+
+// linkTyped links x to y with typ, or FF when the end group says "finishes".
+func linkTyped(g groups, typ schedule.RelType, end string) Command {
+	if g.str(end) == "finishes" {
 		typ = schedule.FF
 	}
-	return Command{Kind: Link, From: x(g), To: y(g), Type: typ}, true
+	return Command{Kind: Link, From: x(g), To: y(g), Type: typ}
 }
 
 func deleteX(p *parser, g groups) (Command, bool) {

@@ -215,13 +215,7 @@ func typeNames(v any) []string {
 	case []string:
 		return v
 	case []any:
-		out := make([]string, 0, len(v))
-		for _, x := range v {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		if len(out) > 0 {
+		if out := stringSlice(v); len(out) > 0 {
 			return out
 		}
 	}

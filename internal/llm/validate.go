@@ -343,6 +343,8 @@ func anySlice(v any) []any {
 	return nil
 }
 
+// stringSlice is the strings of a []string, or of a list decoded from
+// JSON (what is not a string left out).
 func stringSlice(v any) []string {
 	switch v := v.(type) {
 	case []string:

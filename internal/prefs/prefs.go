@@ -132,13 +132,8 @@ func Set(p *Preferences, key, value string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
-		if s, ok := scopeSuffix(rest); ok {
-			if scope != "" && s != scope {
-				return fmt.Errorf("%s: %q names another kind of work (%q) than the key (%q)", key, value, s, scope)
-			}
-			scope = s
-		} else if strings.TrimSpace(rest) != "" {
-			return fmt.Errorf("%s: %q: %q after the type is not a lag; want e.g. FS, FS+1, SS with 2 days lag, FS+1 for inspections", key, value, strings.TrimSpace(rest))
+		if scope, err = restScope(key, value, scope, rest, "after the type is not a lag; want e.g. FS, FS+1, SS with 2 days lag, FS+1 for inspections"); err != nil {
+			return err
 		}
 		if !hasLag {
 			lag = 0
@@ -173,13 +168,8 @@ func Set(p *Preferences, key, value string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
-		if s, ok := scopeSuffix(rest); ok {
-			if scope != "" && s != scope {
-				return fmt.Errorf("%s: %q names another kind of work (%q) than the key (%q)", key, value, s, scope)
-			}
-			scope = s
-		} else if strings.TrimSpace(rest) != "" {
-			return fmt.Errorf("%s: %q: %q is not part of a duration; want e.g. 3, 3 days, 2 weeks or triangular(1,2,4)", key, value, strings.TrimSpace(rest))
+		if scope, err = restScope(key, value, scope, rest, "is not part of a duration; want e.g. 3, 3 days, 2 weeks or triangular(1,2,4)"); err != nil {
+			return err
 		}
 		p.Durations = slices.DeleteFunc(p.Durations, func(x DurationDefault) bool { return x.Scope == scope })
 		p.Durations = append(p.Durations, DurationDefault{Scope: scope, Duration: d})
@@ -595,6 +585,22 @@ func parseDurationValue(value string) (d string, rest string, err error) {
 }
 
 var scopeSuffixRE = lazyre.New(`(?i)^[\s,]*(?:for|on|to|into|before|of)\s+(?:all\s+|any\s+|every\s+|each\s+)?(?:the\s+)?(?:new\s+|future\s+)?(.+?)[\s.!]*$`)
+
+// restScope is the kind of work a value names after its setting ("FS+1
+// for inspections"), which must agree with the key's (scope); anything else
+// after the setting is an error ending in notSetting.
+func restScope(key, value, scope, rest, notSetting string) (string, error) {
+	if s, ok := scopeSuffix(rest); ok {
+		if scope != "" && s != scope {
+			return "", fmt.Errorf("%s: %q names another kind of work (%q) than the key (%q)", key, value, s, scope)
+		}
+		return s, nil
+	}
+	if r := strings.TrimSpace(rest); r != "" {
+		return "", fmt.Errorf("%s: %q: %q %s", key, value, r, notSetting)
+	}
+	return scope, nil
+}
 
 // scopeSuffix reads " for (new) inspections" after a value.
 func scopeSuffix(rest string) (string, bool) {

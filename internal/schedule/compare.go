@@ -67,24 +67,40 @@ type ComparedRelationship struct {
 	Text            string  `json:"text"`
 }
 
-// CPMChange is the CPM effect of a change. Times are working days; the
-// finish dates (local date-times, DateTimeLayout) are present when the
-// version has a start date. BecameCritical and NoLongerCritical cover
-// activities in both versions (an added activity says itself whether it is
-// critical), in the after schedule's order; FloatChanged counts the
-// activities in both whose total float changed (FloatChanged lists them).
+// CPMChange is the CPM effect of a change. BecameCritical and
+// NoLongerCritical cover activities in both versions (an added activity
+// says itself whether it is critical), in the after schedule's order;
+// FloatChanged counts the activities in both whose total float changed
+// (FloatChanged lists them).
 type CPMChange struct {
-	FinishBefore     float64            `json:"finish_before"`
-	FinishAfter      float64            `json:"finish_after"`
-	FinishChange     float64            `json:"finish_change"`
-	FinishDateBefore string             `json:"finish_date_before,omitempty"`
-	FinishDateAfter  string             `json:"finish_date_after,omitempty"`
+	Finishes
 	BecameCritical   []ComparedActivity `json:"became_critical"`
 	NoLongerCritical []ComparedActivity `json:"no_longer_critical"`
 	FloatChanged     int                `json:"float_changed"`
 	// Risk is the change's effect on the P80 finish, when the schedule has
 	// duration distributions (a Monte Carlo run of each version).
 	Risk *RiskChange `json:"risk,omitempty"`
+}
+
+// Finishes is how a change moves the project finish, in working days from
+// the start (rounded by RoundDays); the finish dates (local date-times,
+// DateTimeLayout) are present when the version has a start date and its
+// finish is within the calendar's range.
+type Finishes struct {
+	FinishBefore     float64 `json:"finish_before"`
+	FinishAfter      float64 `json:"finish_after"`
+	FinishChange     float64 `json:"finish_change"`
+	FinishDateBefore string  `json:"finish_date_before,omitempty"`
+	FinishDateAfter  string  `json:"finish_date_after,omitempty"`
+}
+
+// FinishesOf is the move from the finish before (and its date, or "") to
+// the finish after.
+func FinishesOf(before, after float64, dateBefore, dateAfter string) Finishes {
+	return Finishes{
+		FinishBefore: RoundDays(before), FinishAfter: RoundDays(after), FinishChange: RoundDays(after - before),
+		FinishDateBefore: dateBefore, FinishDateAfter: dateAfter,
+	}
 }
 
 // RiskChange is a change's effect on the finish percentiles: the same
@@ -263,15 +279,12 @@ func unmatchedLinks(s, other *Schedule) []ComparedRelationship {
 
 func cpmChange(before, after *Schedule, rb, ra *Result) *CPMChange {
 	im := &CPMChange{
-		FinishBefore: RoundDays(rb.ProjectDuration), FinishAfter: RoundDays(ra.ProjectDuration),
-		FinishChange:   RoundDays(ra.ProjectDuration - rb.ProjectDuration),
+		// A finish past the calendar's range has no date (never a clamped,
+		// wrong one); the impact still says it in working days.
+		Finishes:       FinishesOf(rb.ProjectDuration, ra.ProjectDuration, finishDate(before, rb.ProjectDuration), finishDate(after, ra.ProjectDuration)),
 		BecameCritical: []ComparedActivity{}, NoLongerCritical: []ComparedActivity{},
 		FloatChanged: len(FloatChanged(after, rb, ra)),
 	}
-	// A finish past the calendar's range has no date (never a clamped,
-	// wrong one); the impact still says it in working days.
-	im.FinishDateBefore = finishDate(before, rb.ProjectDuration)
-	im.FinishDateAfter = finishDate(after, ra.ProjectDuration)
 	for i, a := range after.Activities {
 		j, ok := rb.Net.Index(a.ID)
 		if !ok {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
 // ToolCaller is the part of llm.Client an Asker uses: one model turn that
@@ -496,17 +497,12 @@ func runReadTool(v *insight.View, name string, args json.RawMessage) (string, er
 			changed = changed[:maxChanged]
 		}
 		out = struct {
-			FinishBefore     float64                  `json:"finish_before"`
-			FinishAfter      float64                  `json:"finish_after"`
-			FinishChange     float64                  `json:"finish_change"`
-			FinishDateBefore string                   `json:"finish_date_before,omitempty"`
-			FinishDateAfter  string                   `json:"finish_date_after,omitempty"`
+			schedule.Finishes
 			BecameCritical   []string                 `json:"became_critical"`
 			NoLongerCritical []string                 `json:"no_longer_critical"`
 			ChangedCount     int                      `json:"changed_count"`
 			Changed          []insight.ActivityImpact `json:"changed"`
-		}{r.FinishBefore, r.FinishAfter, r.FinishChange, r.FinishDateBefore, r.FinishDateAfter,
-			r.BecameCritical, r.NoLongerCritical, len(r.Changed), changed}
+		}{r.Finishes, r.BecameCritical, r.NoLongerCritical, len(r.Changed), changed}
 	default:
 		return "", fmt.Errorf("there is no read tool %q", name)
 	}

@@ -195,6 +195,53 @@ func (m *Manager) readScope(ctx context.Context, snap Snapshot, kind, prompt str
 // PlanRemovals reads the removals prompt with the removal toolkit and
 // carries out the calls.
 func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error) {
+	return m.planScope(ctx, snap, in, scopeKind{
+		name: "removals", tools: removalTools, scopeTool: "remove_scope", answer: "decision on", removals: true,
+		scope: func(b *builder, _ int, description string) (llm.Usage, error) {
+			return m.removeScope(ctx, snap, b, in.Prompt, description, in)
+		},
+		call: func(b *builder, _ int, call llm.ToolCall) {
+			switch call.Name {
+			case "delete_activity", "dissolve_activity":
+				var arg activityArg
+				if !decodeArgs(b, call, &arg) {
+					return
+				}
+				if a, ok := resolveRef(b, arg.Activity); ok {
+					if call.Name == "delete_activity" {
+						b.add(schedule.RemoveActivity(a.ID))
+					} else {
+						b.add(schedule.DissolveActivity(a.ID))
+					}
+				}
+			case "delete_relationship":
+				var arg relationshipArg
+				if decodeArgs(b, call, &arg) {
+					b.removeLink(schedule.ReadRelType(arg.Type), arg.Predecessor, arg.Successor, false)
+				}
+			}
+		},
+	})
+}
+
+// scopeKind is what planning removals and planning additions differ in.
+type scopeKind struct {
+	name      string // "removals" or "additions"
+	tools     []llm.Tool
+	scopeTool string // the toolkit's call for scope in general
+	answer    string // what the note calls the model's answer on such scope
+	removals  bool   // for unchangedByFeedback
+	// scope plans scope in general from its description (call i); the
+	// naive baseline plans the whole prompt so, as call 0.
+	scope func(b *builder, i int, description string) (llm.Usage, error)
+	// call carries out call i of the kind's other tools.
+	call func(b *builder, i int, call llm.ToolCall)
+}
+
+// planScope is the frame PlanRemovals and PlanAdditions share: the model
+// reads the prompt with the kind's toolkit, the calls are carried out in
+// order, scope in general and questions alike for both.
+func (m *Manager) planScope(ctx context.Context, snap Snapshot, in PlanInput, k scopeKind) (Plan, error) {
 	if err := in.Check(); err != nil {
 		return Plan{}, err
 	}
@@ -207,45 +254,28 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 	if m.Naive {
 		// The baseline has no toolkit: every request is searched and
 		// decided candidate by candidate.
-		u, err := m.removeScope(ctx, snap, b, prompt, prompt, in)
+		u, err := k.scope(b, 0, prompt)
 		return withUsage(b, u, err)
 	}
-	calls, usage, err := m.readScope(ctx, snap, "removals", prompt, in, removalTools)
+	calls, usage, err := m.readScope(ctx, snap, k.name, prompt, in, k.tools)
 	if unusable(err) {
-		b.note("the model's reading of the removals could not be used (%v): nothing is proposed for them; rephrase, or plan offline with --llm rules", err)
+		b.note("the model's reading of the %s could not be used (%v): nothing is proposed for them; rephrase, or plan offline with --llm rules", k.name, err)
 		return withUsage(b, usage, nil)
 	}
 	if err != nil {
 		return Plan{}, err
 	}
-	for _, call := range calls {
+	for i, call := range calls {
 		switch call.Name {
-		case "delete_activity", "dissolve_activity":
-			var arg activityArg
-			if !decodeArgs(b, call, &arg) {
-				continue
-			}
-			if a, ok := resolveRef(b, arg.Activity); ok {
-				if call.Name == "delete_activity" {
-					b.add(schedule.RemoveActivity(a.ID))
-				} else {
-					b.add(schedule.DissolveActivity(a.ID))
-				}
-			}
-		case "delete_relationship":
-			var arg relationshipArg
-			if decodeArgs(b, call, &arg) {
-				b.removeLink(schedule.ReadRelType(arg.Type), arg.Predecessor, arg.Successor, false)
-			}
-		case "remove_scope":
+		case k.scopeTool:
 			var arg scopeArg
 			if !decodeArgs(b, call, &arg) {
 				continue
 			}
-			u, err := m.removeScope(ctx, snap, b, prompt, arg.Description, in)
+			u, err := k.scope(b, i, arg.Description)
 			usage = usage.Add(u)
 			if unusable(err) {
-				b.note("the model's decision on %q could not be used (%v): nothing of it is proposed", arg.Description, err)
+				b.note("the model's %s %q could not be used (%v): nothing of it is proposed", k.answer, arg.Description, err)
 				continue
 			}
 			if err != nil {
@@ -256,10 +286,11 @@ func (m *Manager) PlanRemovals(ctx context.Context, snap Snapshot, in PlanInput)
 			if decodeArgs(b, call, &arg) {
 				b.ask(arg.About, arg.Question)
 			}
-		case "finish":
+		default:
+			k.call(b, i, call)
 		}
 	}
-	b.unchangedByFeedback(true)
+	b.unchangedByFeedback(k.removals)
 	return withUsage(b, usage, nil)
 }
 
@@ -441,62 +472,26 @@ func cell(s string) string {
 // PlanAdditions reads the additions prompt with the addition toolkit and
 // carries out the calls.
 func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput) (Plan, error) {
-	if err := in.Check(); err != nil {
-		return Plan{}, err
-	}
-	prompt := in.Prompt
-	if prompt == "" && in.Feedback == "" {
-		return Plan{}, nil
-	}
-	b := newBuilder(snap.Schedule, in)
-	b.ctx = ctx
-	if m.Naive {
-		u, err := m.addScope(ctx, snap, b, 0, prompt, prompt, in)
-		return withUsage(b, u, err)
-	}
-	calls, usage, err := m.readScope(ctx, snap, "additions", prompt, in, additionTools)
-	if unusable(err) {
-		b.note("the model's reading of the additions could not be used (%v): nothing is proposed for them; rephrase, or plan offline with --llm rules", err)
-		return withUsage(b, usage, nil)
-	}
-	if err != nil {
-		return Plan{}, err
-	}
-	for i, call := range calls {
-		switch call.Name {
-		case "add_activity":
-			var arg newActivityArg
-			if decodeArgs(b, call, &arg) {
-				m.addActivity(b, i, arg)
+	return m.planScope(ctx, snap, in, scopeKind{
+		name: "additions", tools: additionTools, scopeTool: "add_scope", answer: "proposal for",
+		scope: func(b *builder, i int, description string) (llm.Usage, error) {
+			return m.addScope(ctx, snap, b, i, in.Prompt, description, in)
+		},
+		call: func(b *builder, i int, call llm.ToolCall) {
+			switch call.Name {
+			case "add_activity":
+				var arg newActivityArg
+				if decodeArgs(b, call, &arg) {
+					m.addActivity(b, i, arg)
+				}
+			case "add_relationship":
+				var arg newLinkArg
+				if decodeArgs(b, call, &arg) {
+					m.addLink(b, nil, i, arg)
+				}
 			}
-		case "add_relationship":
-			var arg newLinkArg
-			if decodeArgs(b, call, &arg) {
-				m.addLink(b, nil, i, arg)
-			}
-		case "add_scope":
-			var arg scopeArg
-			if !decodeArgs(b, call, &arg) {
-				continue
-			}
-			u, err := m.addScope(ctx, snap, b, i, prompt, arg.Description, in)
-			usage = usage.Add(u)
-			if unusable(err) {
-				b.note("the model's proposal for %q could not be used (%v): nothing of it is proposed", arg.Description, err)
-				continue
-			}
-			if err != nil {
-				return Plan{}, err
-			}
-		case "ask":
-			var arg askArg
-			if decodeArgs(b, call, &arg) {
-				b.ask(arg.About, arg.Question)
-			}
-		}
-	}
-	b.unchangedByFeedback(false)
-	return withUsage(b, usage, nil)
+		},
+	})
 }
 
 func (m *Manager) addActivity(b *builder, i int, arg newActivityArg) (schedule.Activity, bool) {

@@ -324,12 +324,8 @@ func names(acts []schedule.Activity) string {
 }
 
 func (b *builder) link(key string, c lang.Command) {
-	from, ok1 := b.refsActs(c.From, true)
-	if !ok1 {
-		return
-	}
-	to, ok2 := b.refsActs(c.To, true)
-	if !ok2 {
+	from, to, ok := b.linkEnds(c)
+	if !ok {
 		return
 	}
 	for _, f := range from {
@@ -344,6 +340,16 @@ func (b *builder) link(key string, c lang.Command) {
 			b.addLink(key, f, t, typ, lag)
 		}
 	}
+}
+
+// linkEnds resolves both ends of a link command, from first; ok is false
+// when either names nothing clear (it is asked about).
+func (b *builder) linkEnds(c lang.Command) (from, to []schedule.Activity, ok bool) {
+	if from, ok = b.refsActs(c.From, true); !ok {
+		return nil, nil, false
+	}
+	to, ok = b.refsActs(c.To, true)
+	return from, to, ok
 }
 
 // addLink adds f → t unless that link exists already.
@@ -366,12 +372,8 @@ func (b *builder) setLink(c lang.Command) {
 		b.note("%q: %s", c.Source, NotUnderstood)
 		return
 	}
-	from, ok1 := b.refsActs(c.From, true)
-	if !ok1 {
-		return
-	}
-	to, ok2 := b.refsActs(c.To, true)
-	if !ok2 {
+	from, to, ok := b.linkEnds(c)
+	if !ok {
 		return
 	}
 	links := b.links(from, to, "", c.Either)

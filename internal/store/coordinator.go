@@ -102,38 +102,33 @@ func chunk(ch Change, n int) []Change {
 		out = append(out, cur)
 		cur, size = Change{}, 0
 	}
+	counted := func() {
+		if size++; size == n {
+			flush()
+		}
+	}
 	// Deletes first (relationships before activities), then puts
 	// (activities before the relationships that join them).
-	for _, id := range ch.DeleteRelationships {
-		cur.DeleteRelationships = append(cur.DeleteRelationships, id)
-		if size++; size == n {
-			flush()
-		}
-	}
-	for _, id := range ch.DeleteActivities {
-		cur.DeleteActivities = append(cur.DeleteActivities, id)
-		if size++; size == n {
-			flush()
-		}
-	}
-	for _, a := range ch.PutActivities {
-		cur.PutActivities = append(cur.PutActivities, a)
-		if size++; size == n {
-			flush()
-		}
-	}
-	for _, r := range ch.PutRelationships {
-		cur.PutRelationships = append(cur.PutRelationships, r)
-		if size++; size == n {
-			flush()
-		}
-	}
+	chunkRows(ch.DeleteRelationships, &cur, func(c *Change) *[]string { return &c.DeleteRelationships }, counted)
+	chunkRows(ch.DeleteActivities, &cur, func(c *Change) *[]string { return &c.DeleteActivities }, counted)
+	chunkRows(ch.PutActivities, &cur, func(c *Change) *[]schedule.Activity { return &c.PutActivities }, counted)
+	chunkRows(ch.PutRelationships, &cur, func(c *Change) *[]schedule.Relationship { return &c.PutRelationships }, counted)
 	if size > 0 || len(out) == 0 {
 		flush()
 	}
 	last := &out[len(out)-1]
 	last.OpID, last.Op, last.Inverse, last.Meta, last.Forget, last.Committed = ch.OpID, ch.Op, ch.Inverse, ch.Meta, ch.Forget, ch.Committed
 	return out
+}
+
+// chunkRows appends rows one at a time to the list of *cur that list
+// picks, calling counted after each (which may start a new chunk in *cur).
+func chunkRows[T any](rows []T, cur *Change, list func(*Change) *[]T, counted func()) {
+	for _, r := range rows {
+		l := list(cur)
+		*l = append(*l, r)
+		counted()
+	}
 }
 
 // ApplyOps applies ops to a stored schedule, all or nothing, and returns
