@@ -36,11 +36,11 @@ package interchange
 // vs got), then a per-file and total table. Its "mpxj" column is the peer:
 // the tasks MPXJ 16.10's own CPM (MicrosoftScheduler, PrimaveraScheduler)
 // matches fully, compared the same way, from testdata/realdates_mpxj.json
-// (written by testdata/mpxj_realdates.py; "-" without it). The ratchet (realBaseline and
-// realBaselineTotal) holds the fully matching tasks measured when the test
-// was written; the test fails below them, so CI stays green and cannot
-// regress. Each later session that improves CPM raises them to what it
-// measures.
+// (written by testdata/mpxj_realdates.py; "-" without it). The ratchet
+// (realBaseline and realBaselineTotal) holds the fully matching tasks
+// measured when the test was written; the test fails below them, so CI
+// stays green and cannot regress. Each later session that improves CPM
+// raises them to what it measures.
 //
 // Baseline measured 2026-11-26, before any issue 28 CPM work: 45 of 100
 // tasks match fully (88 compared plus the 12 of the refused file); by
@@ -48,9 +48,9 @@ package interchange
 // finish 45/88, total float 59/86. Per file (tasks, matching): the
 // task-links 2010 16/16, task-dates 2019 10/10, caltest 3/3; task-links
 // 2016 14/16 (manually scheduled tasks' late dates); mspditimephasedsegments
-// 2/20 (actuals: in-progress work is not scheduled from the status date, so
-// the project finish and every late date and float are months off);
-// mspdiduration 0/10 (elapsed and month durations, the late dates follow a
+// 2/20 (no links; MS Project stored late finishes of 2011-03-04 for most
+// tasks, not the project finish 2012-07-20 we compute; progressed tasks, one
+// early finish a day off); mspdiduration 0/10 (elapsed and month durations, the late dates follow a
 // wrong project finish); mspdinulltasks 0/3 (the project starts at 09:00,
 // read as 08:00); mspdiresource 0/3 and assignment-assignments 0/3 (actual
 // dates, resource-driven durations, tasks before the project start);
