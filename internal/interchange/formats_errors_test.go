@@ -166,9 +166,6 @@ func TestXERErrors(t *testing.T) {
 		{"too many values", xerFile("%T\tTASK\n%F\ttask_id\n%R\t1\t2\n"), "line 7: TASK row has 2 values for 1 fields"},
 		{"row before fields", "ERMHDR\n%R\t1\n", "line 2: %R without %T and %F before it"},
 		{"junk line", xerFile("junk\n"), `line 5: unexpected "junk"`},
-		{"calendar data", xerFile(xerCal + "%R\t1\tC\t8\t(0||CalendarData()((0||DaysOfWeek()(\n"), "line 7: CALENDAR clndr_id 1: clndr_data at character"},
-		{"calendar hours", xerFile(xerCal + "%R\t1\tC\t8\t(0||CalendarData()((0||DaysOfWeek()((0||2()((0||0(s|8am|f|12:00)())))))))\n"), `line 7: CALENDAR clndr_id 1: DaysOfWeek 2: working time "s|8am|f|12:00" is not like s|08:00|f|12:00`},
-		{"day hours", xerFile(xerCal + "%R\t1\tC\t99\t\n"), `line 7: CALENDAR clndr_id 1: day_hr_cnt "99" is not a number of hours`},
 		{"start", strings.Replace(xerFile(""), "2026-01-05 08:00", "next week", 1), `line 4: PROJECT plan_start_date: "next week" is not a date`},
 		{"duplicate code", xerFile("%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\n%R\t1\tA\tB\n%R\t2\tA\tC\n"), `line 8: TASK task_id 2: duplicate task_code "A" (the TASK row at line 7 has it too)`},
 	}
@@ -177,6 +174,29 @@ func TestXERErrors(t *testing.T) {
 			s, err := interchange.ParseXER([]byte(tc.in))
 			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestXERDamagedCalendar: a calendar P6 wrote damaged (cut short, odd
+// hours) is a warning naming its line, id and field, and the rest of the
+// file is read, its activities on the project's calendar (issue 28: never
+// a refusal of the whole file).
+func TestXERDamagedCalendar(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"calendar data", xerFile(xerCal + "%R\t1\tC\t8\t(0||CalendarData()((0||DaysOfWeek()(\n" + xerTasks), "line 7: CALENDAR clndr_id 1: clndr_data at character"},
+		{"calendar hours", xerFile(xerCal + "%R\t1\tC\t8\t(0||CalendarData()((0||DaysOfWeek()((0||2()((0||0(s|8am|f|12:00)())))))))\n" + xerTasks), `line 7: CALENDAR clndr_id 1: DaysOfWeek 2: working time "s|8am|f|12:00" is not like s|08:00|f|12:00`},
+		{"day hours", xerFile(xerCal + "%R\t1\tC\t99\t\n" + xerTasks), `line 7: CALENDAR clndr_id 1: day_hr_cnt "99" is not a number of hours`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := interchange.ParseWith([]byte(tc.in), interchange.XER, interchange.Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if len(r.Schedule.Activities) != 2 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], tc.want) || !strings.Contains(r.Warnings[0], `calendar "C" left out`) {
+				t.Errorf("activities %d, warnings %q\nwant one holding %q", len(r.Schedule.Activities), r.Warnings, tc.want)
 			}
 		})
 	}

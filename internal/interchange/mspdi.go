@@ -322,12 +322,13 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	s.Name = rs.scheduleName(s.Name, nameFrom)
 	lineOf := map[string]int{} // activity id -> its task's line
 	var shortened []string     // tasks whose description was cut
+	var start time.Time        // the project's start instant, dated once the calendar is read
 	if p.StartDate != "" {
 		t, err := parseMSPDIDateTime(p.StartDate)
 		if err != nil {
 			return nil, fmt.Errorf("Project StartDate: %w", err)
 		}
-		s.StartDate = t.Format(time.DateOnly)
+		start = t
 	}
 	minutesPerDay := 480.0
 	if p.MinutesPerDay != "" {
@@ -345,6 +346,9 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	work, err := cal.Compile()
 	if err != nil {
 		return nil, fmt.Errorf("project calendar: %w", err)
+	}
+	if !start.IsZero() {
+		s.StartDate = schedule.StartDateOf(start, work)
 	}
 	weekShare := weekWorkingShare(work)
 

@@ -59,6 +59,11 @@ package interchange
 // early dates at the data date, its late dates at the project finish);
 // invalid-8.4.xer 0/12, refused for one truncated calendar;
 // percent-complete-8.4.xer stores no early/late dates (0 compared).
+//
+// Raised the same day to 48 of 88, no file refused: the project's start
+// time of day is kept (mspdinulltasks 3/3: a 09:00 start on a calendar
+// worked from 08:00), and a damaged XER calendar is a warning (invalid-8.4.xer
+// is read; it stores no early/late dates, so 0 compared).
 // MPXJ, on the same measure: 55 of 100 (mspdinulltasks 3, mspdiresource 2,
 // assignment-assignments 3, mspdiduration 1, task-links 2016 15; it too
 // misses mspditimephasedsegments' stored late dates - 2011-03-04 for tasks
@@ -94,7 +99,7 @@ var realBaseline = map[string]int{
 	"caltest.xml":                                  3,
 	"invalid-8.4.xer":                              0,
 	"mspdiduration.xml":                            0,
-	"mspdinulltasks.xml":                           0,
+	"mspdinulltasks.xml":                           3,
 	"mspdiresource.xml":                            0,
 	"mspdisplittask.xml":                           0,
 	"mspditimephasedsegments.xml":                  2,
@@ -105,7 +110,7 @@ var realBaseline = map[string]int{
 }
 
 // realBaselineTotal is the fully matching tasks over all files today.
-const realBaselineTotal = 45
+const realBaselineTotal = 48
 
 // The compared fields, in table order.
 const (
@@ -280,6 +285,9 @@ func compareRealFile(t *testing.T, path string, stored []storedTask, peer *peerF
 		ft.peer = peer.matching(clock, cmpTasks)
 	}
 	if r == nil {
+		// No file is refused since a damaged calendar became a warning:
+		// one refused again is a regression, whatever its tasks.
+		t.Errorf("%s is refused by the reader: %v", base, err)
 		return allWrong("refused by the reader: " + err.Error())
 	}
 	if err != nil {

@@ -288,12 +288,13 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		}
 	}
 	s.Name = rs.scheduleName(s.Name, nameFrom)
+	var start time.Time // the project's start instant, dated once the calendar is read
 	if v := proj.get(pr, "plan_start_date"); v != "" {
 		t, err := parseXERDate(v)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: PROJECT plan_start_date: %w", pr.line, err)
 		}
-		s.StartDate = t.Format(time.DateOnly)
+		start = t
 	}
 
 	// Calendars.
@@ -304,7 +305,10 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			id := ct.get(r, "clndr_id")
 			c, err := parseXERCalendar(ct.get(r, "clndr_data"), ct.get(r, "day_hr_cnt"))
 			if err != nil {
-				return nil, fmt.Errorf("line %d: CALENDAR clndr_id %s: %w", r.line, id, err)
+				// A damaged calendar is left out, not the file: its
+				// activities are scheduled on the project's calendar.
+				rs.warnf("line %d: CALENDAR clndr_id %s: %v (calendar %q left out: its activities are scheduled on the project's calendar)", r.line, id, err, ct.get(r, "clndr_name"))
+				continue
 			}
 			c.name = ct.get(r, "clndr_name")
 			cals[id] = c
@@ -326,6 +330,13 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		if c.name == "Standard" && equalCalendars(c.cal, def) {
 			s.Calendar = nil
 		}
+	}
+	if !start.IsZero() {
+		work, err := s.Calendar.Compile()
+		if err != nil {
+			return nil, fmt.Errorf("project calendar: %w", err)
+		}
+		s.StartDate = schedule.StartDateOf(start, work)
 	}
 	taskHours := func(clndr string) float64 {
 		if c := cals[clndr]; c != nil {

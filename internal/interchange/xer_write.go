@@ -57,7 +57,10 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 	}
 	start := ""
 	if s.StartDate != "" {
-		start = s.StartDate + " 00:00"
+		start = strings.Replace(s.StartDate, "T", " ", 1)
+		if !strings.Contains(start, " ") {
+			start += " 00:00"
+		}
 	}
 	short := s.Name
 	if short == "" {

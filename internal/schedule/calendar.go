@@ -100,6 +100,36 @@ func parsePeriods(path string, list []string) ([]Period, error) {
 // ParseDate reads a calendar date, 2026-12-25.
 func ParseDate(s string) (time.Time, error) { return time.Parse(time.DateOnly, s) }
 
+// startLayouts are the forms of a schedule's start_date: a date (work
+// starts with the day's first working period) or a date and time of day
+// (a project that starts at 09:00 on a calendar worked from 08:00).
+var startLayouts = []string{time.DateOnly, "2006-01-02T15:04", "2006-01-02T15:04:05"}
+
+// ParseStart reads a schedule's start_date, 2026-01-05 or 2026-01-05T09:00.
+func ParseStart(s string) (time.Time, error) {
+	var err error
+	for _, layout := range startLayouts {
+		var t time.Time
+		if t, err = time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, err
+}
+
+// StartDateOf writes instant t as a schedule's start_date on the working
+// time w: the date alone when t is at or before the day's first working
+// period (work starts there anyway), else the date and time of day, so
+// that a file's 09:00 start is not read as the calendar's 08:00.
+func StartDateOf(t time.Time, w *WorkTime) string {
+	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	minute := t.Hour()*60 + t.Minute()
+	if ps := w.Periods(day); minute == 0 || len(ps) > 0 && minute <= ps[0].From {
+		return day.Format(time.DateOnly)
+	}
+	return t.Format("2006-01-02T15:04")
+}
+
 // WorkTime is a compiled calendar: the working periods of every date.
 type WorkTime struct {
 	week       [7][]Period // nil: the weekday is not worked
@@ -277,6 +307,7 @@ const MaxCalendarDays = 100_000
 type Clock struct {
 	work    *WorkTime
 	end     time.Time     // the first date past the calendar's range
+	from    time.Time     // the project's start instant: no work before it
 	next    time.Time     // the first date not yet in periods
 	periods []clockPeriod // working periods in time order
 	worked  int64         // working minutes in periods
@@ -294,15 +325,16 @@ type clockPeriod struct {
 // first working period on or after it is the start of day 0. A calendar
 // with no working time at all in its range is an error.
 func NewClock(start string, cal *Calendar) (*Clock, error) {
-	day, err := ParseDate(start)
+	at, err := ParseStart(start)
 	if err != nil {
-		return nil, fieldErr("start_date", "%q is not a date like 2026-01-05", start)
+		return nil, fieldErr("start_date", "%q is not a date like 2026-01-05 (or with a time of day, 2026-01-05T09:00)", start)
 	}
 	work, err := cal.Compile()
 	if err != nil {
 		return nil, err
 	}
-	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays)}
+	day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: at}
 	c.extend(0)
 	if len(c.periods) == 0 {
 		return nil, fieldErr("calendar", "no working time between the start date %s and %s, the end of the calendar's range",
@@ -317,8 +349,16 @@ func (c *Clock) extend(m int64) {
 	for c.worked <= m && c.next.Before(c.end) {
 		day := c.next
 		for _, p := range c.work.Periods(day) {
+			start := day.Add(time.Duration(p.From) * time.Minute)
 			length := int64(p.Minutes())
-			c.periods = append(c.periods, clockPeriod{start: day.Add(time.Duration(p.From) * time.Minute), length: length, before: c.worked})
+			if start.Before(c.from) { // the start day's work before the project's start time
+				length -= int64(c.from.Sub(start) / time.Minute)
+				if length <= 0 {
+					continue
+				}
+				start = c.from
+			}
+			c.periods = append(c.periods, clockPeriod{start: start, length: length, before: c.worked})
 			c.worked += length
 		}
 		c.next = c.work.nextCandidate(day)

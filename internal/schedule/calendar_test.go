@@ -230,3 +230,52 @@ func TestClockHorizon(t *testing.T) {
 		t.Errorf("FinishAt(1e12) = %v", got)
 	}
 }
+
+// TestStartTimeOfDay: a start_date with a time of day starts day 0 then
+// (a project MS Project or P6 starts at 09:00 on a calendar worked from
+// 08:00), within or after the day's working periods.
+func TestStartTimeOfDay(t *testing.T) {
+	tests := []struct {
+		start           string
+		wantStart       string // day 0's start
+		wantFinishDay1  string // the finish of one 8-hour day of work
+		wantStartDateOf string // StartDateOf the start instant
+	}{
+		{"2026-01-05", "2026-01-05T08:00", "2026-01-05T17:00", "2026-01-05"},
+		{"2026-01-05T08:00", "2026-01-05T08:00", "2026-01-05T17:00", "2026-01-05"},
+		{"2026-01-05T07:00", "2026-01-05T08:00", "2026-01-05T17:00", "2026-01-05"},
+		{"2026-01-05T09:00", "2026-01-05T09:00", "2026-01-06T09:00", "2026-01-05T09:00"},
+		{"2026-01-05T12:30", "2026-01-05T13:00", "2026-01-06T12:00", "2026-01-05T12:30"},
+		{"2026-01-05T18:00:00", "2026-01-06T08:00", "2026-01-06T17:00", "2026-01-05T18:00"},
+		{"2026-01-10T09:00", "2026-01-12T08:00", "2026-01-12T17:00", "2026-01-10T09:00"}, // a Saturday
+	}
+	work, err := (*schedule.Calendar)(nil).Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range tests {
+		c, err := schedule.NewClock(tc.start, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.start, err)
+		}
+		const layout = "2006-01-02T15:04"
+		if got := c.StartAt(0).Format(layout); got != tc.wantStart {
+			t.Errorf("%s: day 0 starts %s, want %s", tc.start, got, tc.wantStart)
+		}
+		if got := c.FinishAt(1).Format(layout); got != tc.wantFinishDay1 {
+			t.Errorf("%s: one day finishes %s, want %s", tc.start, got, tc.wantFinishDay1)
+		}
+		at, err := schedule.ParseStart(tc.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := schedule.StartDateOf(at, work); got != tc.wantStartDateOf {
+			t.Errorf("StartDateOf(%s) = %s, want %s", tc.start, got, tc.wantStartDateOf)
+		}
+	}
+	for _, bad := range []string{"2026-01-05T25:00", "2026-01-05 09:00", "2026-01-05T9"} {
+		if err := schedule.Validate(&schedule.Schedule{StartDate: bad}); err == nil || !strings.Contains(err.Error(), "2026-01-05T09:00") {
+			t.Errorf("start_date %q: err %v", bad, err)
+		}
+	}
+}

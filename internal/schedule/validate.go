@@ -3,7 +3,6 @@ package schedule
 import (
 	"errors"
 	"fmt"
-	"time"
 )
 
 // Validate checks a whole schedule and reports every problem it finds (up to
@@ -24,8 +23,8 @@ func Validate(s *Schedule) error {
 func Check(s *Schedule) (*Network, error) {
 	var errs []error
 	if s.StartDate != "" {
-		if _, err := time.Parse(time.DateOnly, s.StartDate); err != nil {
-			errs = append(errs, fieldErr("start_date", "%q is not a date like 2026-01-05", s.StartDate))
+		if _, err := ParseStart(s.StartDate); err != nil {
+			errs = append(errs, fieldErr("start_date", "%q is not a date like 2026-01-05 (or with a time of day, 2026-01-05T09:00)", s.StartDate))
 		}
 	}
 	if err := CheckName(s.Name); err != nil {
