@@ -176,3 +176,27 @@ func firstDifference(got, want *schedule.Schedule) string {
 	g.Activities, g.Relationships, g.Calendar, w.Activities, w.Relationships, w.Calendar = nil, nil, nil, nil, nil, nil
 	return fmt.Sprintf("%d/%d activities, %d/%d relationships, %#v / %#v", len(got.Activities), len(want.Activities), len(got.Relationships), len(want.Relationships), g, w)
 }
+
+// TestStartTimeRoundTrip: a project that starts at a time of day after the
+// calendar's first working period (09:00 on a day worked from 07:00) keeps
+// it through every format; one that starts at the day's first period stays
+// a date.
+func TestStartTimeRoundTrip(t *testing.T) {
+	for _, start := range []string{"2026-03-02T09:00", "2026-03-02"} {
+		s := richSchedule()
+		s.StartDate = start
+		for _, f := range []interchange.Format{interchange.JSON, interchange.MSPDI, interchange.XER} {
+			var buf bytes.Buffer
+			if err := interchange.Write(&buf, s, f, nil); err != nil {
+				t.Fatalf("%s %s: %v", start, f, err)
+			}
+			back, _, err := interchange.Parse(buf.Bytes(), f)
+			if err != nil {
+				t.Fatalf("%s %s: %v", start, f, err)
+			}
+			if back.StartDate != start {
+				t.Errorf("%s: %s gives back start_date %q", start, f, back.StartDate)
+			}
+		}
+	}
+}

@@ -57,9 +57,8 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 	}
 	start := ""
 	if s.StartDate != "" {
-		start = strings.Replace(s.StartDate, "T", " ", 1)
-		if !strings.Contains(start, " ") {
-			start += " 00:00"
+		if t, err := schedule.ParseStart(s.StartDate); err == nil { // checked above
+			start = t.Format("2006-01-02 15:04")
 		}
 	}
 	short := s.Name
