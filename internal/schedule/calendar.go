@@ -117,12 +117,17 @@ func ParseStart(s string) (time.Time, error) {
 	return time.Time{}, err
 }
 
+// dateOf is the midnight t's date starts at.
+func dateOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
 // StartDateOf writes instant t as a schedule's start_date on the working
 // time w: the date alone when t is at or before the day's first working
 // period (work starts there anyway), else the date and time of day, so
 // that a file's 09:00 start is not read as the calendar's 08:00.
 func StartDateOf(t time.Time, w *WorkTime) string {
-	day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	day := dateOf(t)
 	minute := t.Hour()*60 + t.Minute()
 	if ps := w.Periods(day); minute == 0 || len(ps) > 0 && minute <= ps[0].From {
 		return day.Format(time.DateOnly)
@@ -333,7 +338,7 @@ func NewClock(start string, cal *Calendar) (*Clock, error) {
 	if err != nil {
 		return nil, err
 	}
-	day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
+	day := dateOf(at)
 	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: at}
 	c.extend(0)
 	if len(c.periods) == 0 {

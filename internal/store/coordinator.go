@@ -45,22 +45,22 @@ const importChunk = 5000
 // it is an error. progress, if set, is told how many documents are
 // embedded.
 func (c *Coordinator) Import(ctx context.Context, scheduleID string, s *schedule.Schedule, replace bool, progress func(done, total int)) error {
-	n, err := schedule.Check(s)
-	if err != nil {
-		return err
-	}
-	return c.ImportChecked(ctx, scheduleID, s, n, replace, progress)
+	return c.ImportChecked(ctx, scheduleID, s, nil, replace, progress)
 }
 
-// ImportChecked is Import of a schedule the caller has checked already:
-// n is s's network from schedule.Check (interchange's readers return it),
-// so a file imported is validated and compiled once.
+// ImportChecked is Import of a schedule the caller may have checked
+// already: n is s's network from schedule.Check (interchange's readers
+// return it), so a file imported is validated and compiled once; nil
+// checks s here.
 func (c *Coordinator) ImportChecked(ctx context.Context, scheduleID string, s *schedule.Schedule, n *schedule.Network, replace bool, progress func(done, total int)) error {
-	if n == nil {
-		return c.Import(ctx, scheduleID, s, replace, progress)
-	}
 	if err := CheckScheduleID(scheduleID); err != nil {
 		return err
+	}
+	if n == nil {
+		var err error
+		if n, err = schedule.Check(s); err != nil {
+			return err
+		}
 	}
 	if err := c.Settle(ctx, scheduleID); err != nil {
 		return err
