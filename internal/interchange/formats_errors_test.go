@@ -111,7 +111,7 @@ func TestMSPDIFeatures(t *testing.T) {
 		t.Fatalf("activities %+v", s.Activities)
 	}
 	for i := range want {
-		if s.Activities[i] != want[i] {
+		if !s.Activities[i].Equal(want[i]) {
 			t.Errorf("activity %d = %#v\nwant %#v", i, s.Activities[i], want[i])
 		}
 	}

@@ -163,7 +163,7 @@ func firstDifference(got, want *schedule.Schedule) string {
 		return fmt.Sprintf("calendar\n got %#v\nwant %#v", got.Calendar, want.Calendar)
 	}
 	for i := range min(len(got.Activities), len(want.Activities)) {
-		if got.Activities[i] != want.Activities[i] {
+		if !got.Activities[i].Equal(want.Activities[i]) {
 			return fmt.Sprintf("activity %d\n got %#v\nwant %#v", i, got.Activities[i], want.Activities[i])
 		}
 	}

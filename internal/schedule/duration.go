@@ -19,10 +19,60 @@ const (
 	Normal     Distribution = "normal"     // (mean, standard deviation)
 )
 
-// Duration is a parsed duration string, in working days.
+// Duration is a parsed duration string, in working days unless Unit says
+// otherwise.
 type Duration struct {
 	Kind   Distribution
 	Params []float64
+	// Unit is "" for working days, or one of the fixed-duration units a
+	// planner's file uses: h (working hours), ed (elapsed days: 24-hour
+	// days, every day of the week), eh (elapsed hours).
+	Unit string
+}
+
+// The duration units beyond working days.
+const (
+	WorkingHours = "h"
+	ElapsedDays  = "ed"
+	ElapsedHours = "eh"
+)
+
+// Elapsed reports whether the duration runs on the 24-hour clock.
+func (d Duration) Elapsed() bool { return d.Unit == ElapsedDays || d.Unit == ElapsedHours }
+
+// Minutes is the duration in working (or, when Elapsed, elapsed) minutes,
+// a working day being dayMinutes long.
+func (d Duration) Minutes(dayMinutes float64) float64 {
+	v := d.Days()
+	switch d.Unit {
+	case WorkingHours, ElapsedHours:
+		return v * 60
+	case ElapsedDays:
+		return v * 24 * 60
+	}
+	return v * dayMinutes
+}
+
+// standardDayMinutes is the working day units are counted in where no
+// calendar is at hand (DurationDays): MS Project's default eight hours.
+const standardDayMinutes = 480
+
+// durationUnits are the suffixes ParseDuration reads, longest first.
+var durationUnits = []string{ElapsedDays, ElapsedHours, WorkingHours, "d"}
+
+// cutUnit splits "3ed" into "3" and "ed"; "d" is working days, unit "".
+func cutUnit(text string) (number, unit string) {
+	lower := strings.ToLower(text)
+	for _, u := range durationUnits {
+		if strings.HasSuffix(lower, u) && len(text) > len(u) {
+			number = strings.TrimSpace(text[:len(text)-len(u)])
+			if u == "d" {
+				u = ""
+			}
+			return number, u
+		}
+	}
+	return text, ""
 }
 
 // Days is the deterministic value CPM uses: the number itself, the mode of a
@@ -51,7 +101,8 @@ func (e *DurationError) Error() string {
 var distributionArity = map[Distribution]int{Triangular: 3, PERT: 3, Uniform: 2, Normal: 2}
 
 // ParseDuration reads a duration in working days: a number from 0 to
-// MaxDays ("5", "2.5") or a distribution "triangular(a,m,b)" or
+// MaxDays ("5", "2.5"), with a unit if it is not working days ("5d", "36h"
+// working hours, "3ed" elapsed days, "12eh" elapsed hours), or a distribution "triangular(a,m,b)" or
 // "pert(a,m,b)" with a <= m <= b, "uniform(a,b)" with a <= b, or
 // "normal(mean,sd)", every parameter from 0 to MaxDays. Names are
 // case-insensitive and spaces are ignored.
@@ -65,11 +116,12 @@ func ParseDuration(s string) (Duration, error) {
 	}
 	open := strings.IndexByte(text, '(')
 	if open < 0 {
-		v, err := parseDays(text)
+		number, unit := cutUnit(text)
+		v, err := parseDays(number)
 		if err != nil {
 			return fail("%s", err)
 		}
-		return Duration{Kind: Fixed, Params: []float64{v}}, nil
+		return Duration{Kind: Fixed, Params: []float64{v}, Unit: unit}, nil
 	}
 	kind := Distribution(strings.ToLower(strings.TrimSpace(text[:open])))
 	arity, known := distributionArity[kind]
@@ -138,7 +190,7 @@ func DurationDays(s string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return d.Days(), nil
+	return d.Minutes(standardDayMinutes) / standardDayMinutes, nil
 }
 
 // plainNumber reports whether s is digits with at most one decimal point.

@@ -14,6 +14,37 @@ type Activity struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Duration    string `json:"duration"`
+
+	// The live programme (issue 28): every field is optional, so a plain
+	// logic network reads and writes exactly as before.
+
+	// Type is what kind of activity it is; "" is a task.
+	Type ActivityType `json:"type,omitempty"`
+	// Calendar is the key of the activity's calendar in Schedule.Calendars;
+	// "" is the project's calendar.
+	Calendar string `json:"calendar,omitempty"`
+	// Constraint and SecondaryConstraint are date constraints (P6 has two;
+	// MS Project one).
+	Constraint          *Constraint `json:"constraint,omitempty"`
+	SecondaryConstraint *Constraint `json:"secondary_constraint,omitempty"`
+	// ActualStart and ActualFinish are when the work really started and
+	// finished (2026-01-05T08:00 or a date); Remaining is the work left
+	// (a duration like Duration) and PercentComplete the progress as the
+	// planner reported it (0-100).
+	ActualStart     string  `json:"actual_start,omitempty"`
+	ActualFinish    string  `json:"actual_finish,omitempty"`
+	Remaining       string  `json:"remaining,omitempty"`
+	PercentComplete float64 `json:"percent_complete,omitempty"`
+	// Manual marks an MS Project manually scheduled task: it stays at Start
+	// and Finish whatever its logic says.
+	Manual bool   `json:"manual,omitempty"`
+	Start  string `json:"start,omitempty"`
+	Finish string `json:"finish,omitempty"`
+	// WBS is the activity's place in the work breakdown, outermost first
+	// ("1.2.3" or "Site/Block A/Level 3"); Codes are its activity codes
+	// (code type -> value). Kept, shown and searchable; CPM ignores them.
+	WBS   string            `json:"wbs,omitempty"`
+	Codes map[string]string `json:"codes,omitempty"`
 }
 
 // RelType is the logic type of a relationship between two activities.
@@ -78,6 +109,9 @@ type Relationship struct {
 // HoursPerDay hours, so a fractional day maps to hours within the working
 // periods (see Clock).
 type Calendar struct {
+	// Name is how the planner's tool names the calendar ("5-day",
+	// "Curing 7-day"); the key in Schedule.Calendars is its id.
+	Name string `json:"name,omitempty"`
 	// Workdays are the weekdays normally worked ("Mon" or "monday" ...).
 	Workdays []string `json:"workdays,omitempty"`
 	// Holidays are single dates not worked, whatever else says.
@@ -136,9 +170,19 @@ func (c *Calendar) Clone() *Calendar {
 // Schedule is a whole project: its activities and the logic between them.
 // Slice order is the planner's order and is preserved by every op and inverse.
 type Schedule struct {
-	Name          string         `json:"name,omitempty"`
-	StartDate     string         `json:"start_date,omitempty"`
-	Calendar      *Calendar      `json:"calendar,omitempty"`
+	Name      string    `json:"name,omitempty"`
+	StartDate string    `json:"start_date,omitempty"`
+	Calendar  *Calendar `json:"calendar,omitempty"`
+	// DataDate is the status date of a progressed programme: work before
+	// it is reported (actuals), work after it is scheduled (2026-03-02 or
+	// 2026-03-02T08:00). "" when nothing has been statused.
+	DataDate string `json:"data_date,omitempty"`
+	// Calendars are the calendars activities name (Activity.Calendar), by
+	// id; Calendar stays the project's default.
+	Calendars map[string]*Calendar `json:"calendars,omitempty"`
+	// Options say how to schedule (which tool's rules); nil is MS
+	// Project's defaults.
+	Options       *Options       `json:"options,omitempty"`
 	Activities    []Activity     `json:"activities"`
 	Relationships []Relationship `json:"relationships"`
 }
@@ -149,6 +193,21 @@ func (s *Schedule) Clone() *Schedule {
 	c.Activities = append([]Activity(nil), s.Activities...)
 	c.Relationships = append([]Relationship(nil), s.Relationships...)
 	c.Calendar = s.Calendar.Clone()
+	if s.Calendars != nil {
+		c.Calendars = make(map[string]*Calendar, len(s.Calendars))
+		for k, v := range s.Calendars {
+			c.Calendars[k] = v.Clone()
+		}
+	}
+	if s.Options != nil {
+		o := *s.Options
+		c.Options = &o
+	}
+	for i := range c.Activities {
+		if a := &c.Activities[i]; a.Constraint != nil || a.SecondaryConstraint != nil || a.Codes != nil {
+			*a = a.Clone()
+		}
+	}
 	return &c
 }
 

@@ -442,7 +442,7 @@ func (c *Coordinator) streamDocuments(ctx context.Context, changes []Change, sta
 			if err := addActivity(a); err != nil {
 				return err
 			}
-			if old, ok := prev[a.ID]; ok && old != a {
+			if old, ok := prev[a.ID]; ok && !old.Equal(a) {
 				changed[a.ID] = true
 			}
 		}
@@ -517,7 +517,7 @@ func diff(before, after *schedule.Schedule) Change {
 	oldActs := activityMap(before)
 	newActs := activityMap(after)
 	for _, a := range after.Activities {
-		if old, ok := oldActs[a.ID]; !ok || old != a {
+		if old, ok := oldActs[a.ID]; !ok || !old.Equal(a) {
 			ch.PutActivities = append(ch.PutActivities, a)
 		}
 	}
