@@ -76,6 +76,7 @@ type mspdiProject struct {
 	Name               string
 	Title              string
 	StartDate          string
+	StatusDate         string
 	CalendarUID        string
 	MinutesPerDay      string
 	ExtendedAttributes []mspdiFieldDef
@@ -144,7 +145,18 @@ type mspdiTask struct {
 	OutlineNumber     string      `xml:"OutlineNumber"`
 	OutlineLevel      string      `xml:"OutlineLevel"`
 	Duration          string      `xml:"Duration"`
+	DurationFormat    string      `xml:"DurationFormat"`
 	Summary           string      `xml:"Summary"`
+	CalendarUID       string      `xml:"CalendarUID"`
+	ConstraintType    string      `xml:"ConstraintType"`
+	ConstraintDate    string      `xml:"ConstraintDate"`
+	ActualStart       string      `xml:"ActualStart"`
+	ActualFinish      string      `xml:"ActualFinish"`
+	RemainingDuration string      `xml:"RemainingDuration"`
+	PercentComplete   string      `xml:"PercentComplete"`
+	Manual            string      `xml:"Manual"`
+	Start             string      `xml:"Start"`
+	Finish            string      `xml:"Finish"`
 	Notes             string      `xml:"Notes"`
 	Active            string      `xml:"Active"`
 	PredecessorLink   []mspdiLink `xml:"PredecessorLink"`
@@ -351,6 +363,15 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		s.StartDate = schedule.StartDateOf(start, work)
 	}
 	weekShare := weekWorkingShare(work)
+	live := &mspdiLive{p: p, s: s, rs: rs, minutesPerDay: minutesPerDay, calendars: map[string]string{}}
+	s.Options = &schedule.Options{Tool: schedule.MSProject}
+	if v := strings.TrimSpace(p.StatusDate); v != "" {
+		if t, err := parseMSPDIDateTime(v); err != nil {
+			rs.warnf("Project StatusDate: %v; the schedule has no data date", err)
+		} else {
+			s.DataDate = t.Format(liveLayout)
+		}
+	}
 
 	fields := map[string]string{} // field id -> alias
 	for _, f := range p.ExtendedAttributes {
@@ -424,6 +445,9 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		}
 		n.days = days
 		a := schedule.Activity{ID: id, Name: t.Name, Description: t.Notes, Duration: formatDays(days)}
+		if err := live.task(t, &a, days); err != nil {
+			return nil, err
+		}
 		if a.Name == "" {
 			a.Name = "Task " + strings.TrimSpace(t.ID)
 		}
@@ -725,11 +749,20 @@ func weekPeriods(w *schedule.WorkTime, day time.Time) []schedule.Period { return
 // calendar builds the project calendar; nil when it is MS Project's
 // untouched Standard calendar, so files without one round-trip.
 func (p *mspdiProject) calendar(minutesPerDay float64) (*schedule.Calendar, error) {
+	return p.calendarOf(p.CalendarUID, minutesPerDay, true)
+}
+
+// calendarOf reads the calendar with uid (the project's when project is
+// set: nil then stands for MS Project's Standard calendar).
+func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project bool) (*schedule.Calendar, error) {
 	byUID := map[string]*mspdiCalendar{}
 	for i := range p.Calendars {
 		byUID[strings.TrimSpace(p.Calendars[i].UID)] = &p.Calendars[i]
 	}
-	c := byUID[strings.TrimSpace(p.CalendarUID)]
+	c := byUID[strings.TrimSpace(uid)]
+	if c == nil && !project {
+		return nil, fmt.Errorf("CalendarUID %s: no such calendar in <Calendars>", uid)
+	}
 	if c == nil {
 		if p.CalendarUID != "" && len(p.Calendars) > 0 {
 			return nil, fmt.Errorf("Project CalendarUID %s: no such calendar in <Calendars>", p.CalendarUID)
@@ -841,8 +874,12 @@ func (p *mspdiProject) calendar(minutesPerDay float64) (*schedule.Calendar, erro
 		}
 	}
 	def := &schedule.Calendar{Workdays: schedule.DefaultWorkdays}
-	if strings.EqualFold(c.Name, "Standard") && equalCalendars(cal, def) {
+	if project && strings.EqualFold(c.Name, "Standard") && equalCalendars(cal, def) {
 		return nil, nil
+	}
+	if !project {
+		cal.Name = c.Name
+		cal.HoursPerDay = minutesPerDay / 60 // MS Project's day is the project's on every calendar
 	}
 	return cal, nil
 }

@@ -302,6 +302,9 @@ func compareRealFile(t *testing.T, path string, stored []storedTask, peer *peerF
 			continue
 		}
 		got := [4]time.Time{clock.StartAt(res.ES[i]), clock.FinishAt(res.EF[i]), clock.StartAt(res.LS[i]), clock.FinishAt(res.LF[i])}
+		if tm := res.Times; tm != nil { // the live engine's own dates
+			got = [4]time.Time{tm.ES[i], tm.EF[i], tm.LS[i], tm.LF[i]}
+		}
 		all := true
 		for f := 0; f < nFields; f++ {
 			if !s.stored(f) {
@@ -311,6 +314,9 @@ func compareRealFile(t *testing.T, path string, stored []storedTask, peer *peerF
 			var want, have string
 			if f == fieldTF {
 				tf := int64(math.Round(res.TotalFloat[i] * mpd))
+				if res.Times != nil {
+					tf = res.Times.FloatMinutes[i]
+				}
 				same = tf == s.tf
 				want, have = minutesText(s.tf), minutesText(tf)
 			} else {

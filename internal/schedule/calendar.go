@@ -471,16 +471,7 @@ func (c *Clock) FinishAt(offset float64) time.Time {
 // period and the start of the next have the same offset. Past the
 // calendar's range it is the offset of the range's end.
 func (c *Clock) Offset(t time.Time) float64 {
-	for len(c.periods) > 0 && !c.next.After(t) && c.next.Before(c.end) {
-		c.extend(c.worked)
-	}
-	i := sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
-	if i == 0 {
-		return 0
-	}
-	p := c.periods[i-1]
-	in := min(int64(t.Sub(p.start)/time.Minute), p.length)
-	return float64(p.before+in) / c.work.dayMinutes
+	return float64(c.workBefore(t)) / c.work.dayMinutes
 }
 
 // MinutesPerDay is the working minutes in one day of duration.

@@ -17,6 +17,9 @@ type Result struct {
 	ES, EF, LS, LF  []float64
 	TotalFloat      []float64
 	FreeFloat       []float64
+	// Times are the dates of a live programme (see live_cpm.go); nil for
+	// a plain network, whose dates a Clock gives from the offsets.
+	Times *Times
 }
 
 // Analyze compiles s and computes its CPM times.
@@ -32,6 +35,9 @@ func Analyze(s *Schedule) (*Result, error) {
 // semantics: activities keep their durations (they do not stretch), no
 // activity starts before day 0, every activity finishes by the project finish.
 func (n *Network) Compute() *Result {
+	if n.live != nil {
+		return n.computeLive()
+	}
 	nAct := len(n.ids)
 	r := &Result{
 		Net:        n,

@@ -40,6 +40,7 @@ type Network struct {
 	outStart []int32
 	out      []link
 	order    []int32
+	live     *liveNet // nil: a plain logic network
 }
 
 // Len is the number of activities.
@@ -226,6 +227,13 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	}
 	if err := n.sortTopologically(s); err != nil {
 		return nil, []error{err}
+	}
+	if scheduleIsLive(s) {
+		live, err := compileLive(s, n)
+		if err != nil {
+			return nil, []error{err}
+		}
+		n.live = live
 	}
 	return n, nil
 }

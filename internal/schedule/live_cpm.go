@@ -1,0 +1,244 @@
+package schedule
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The live engine: CPM on instants for a programme with progress,
+// constraints, several calendars and activity types, reproducing MS Project
+// or P6 (Options.Tool). A plain logic network keeps the working-day engine
+// of cpm.go, which is what this one computes when nothing is live.
+
+// liveNet is what the live engine needs beyond the plain network.
+type liveNet struct {
+	p6    bool
+	opts  Options
+	start time.Time // the project start instant
+	data  time.Time // the data date; zero when none
+	// clocks: [0] the project's calendar, [1] 24 hours, then the named ones.
+	clocks   []*Clock
+	cal      []int32 // each activity's duration clock
+	dur      []int64 // working (or elapsed) minutes
+	remain   []int64 // minutes of work left: dur unless progressed
+	kind     []ActivityType
+	cons     [][2]liveConstraint
+	actStart []time.Time // zero: not started
+	actEnd   []time.Time // zero: not finished
+	manual   []bool
+	manStart []time.Time
+	manEnd   []time.Time
+	wbs      []string
+	lagDay   float64 // minutes in one day of lag (the project calendar's day)
+}
+
+type liveConstraint struct {
+	typ ConstraintType // "" none
+	at  time.Time
+}
+
+// Times are the dates the live engine computed, indexed like the Network.
+type Times struct {
+	ES, EF, LS, LF []time.Time
+	// FloatMinutes is each activity's total float in working minutes of
+	// its own calendar; negative where a constraint cannot be met.
+	FloatMinutes []int64
+	Start        time.Time // the project start instant
+	Finish       time.Time // the latest early finish
+}
+
+// scheduleIsLive reports whether s needs the live engine.
+func scheduleIsLive(s *Schedule) bool {
+	if s.DataDate != "" || len(s.Calendars) > 0 || s.Options != nil {
+		return true
+	}
+	for i := range s.Activities {
+		if s.Activities[i].Live() {
+			return true
+		}
+	}
+	return false
+}
+
+// liveDate reads an instant of a live field: a date (at the day's first
+// working instant for a start, its last for a finish) or a date-time.
+func liveDate(s string, c *Clock, finish bool) (time.Time, error) {
+	t, err := ParseStart(s)
+	if err != nil {
+		return t, fmt.Errorf("%q is not a date like 2026-03-02 (or with a time of day, 2026-03-02T08:00)", s)
+	}
+	if len(s) == len(time.DateOnly) {
+		if finish {
+			return c.prevFinish(t.AddDate(0, 0, 1)), nil
+		}
+		return c.nextStart(t), nil
+	}
+	return t, nil
+}
+
+// compileLive builds the live engine's data; errors name the field.
+func compileLive(s *Schedule, n *Network) (*liveNet, error) {
+	if err := s.Options.check(); err != nil {
+		return nil, err
+	}
+	ln := &liveNet{p6: s.Options.IsP6()}
+	if s.Options != nil {
+		ln.opts = *s.Options
+	}
+	startDate := s.StartDate
+	if startDate == "" {
+		startDate = time.Now().UTC().Format(time.DateOnly)
+	}
+	start, err := ParseStart(startDate)
+	if err != nil {
+		return nil, fieldErr("start_date", "%q is not a date like 2026-01-05 (or with a time of day, 2026-01-05T09:00)", s.StartDate)
+	}
+	// The clocks run from well before the start: actuals, constraints and
+	// negative float reach back before it.
+	origin := dateOf(start)
+	for i := range s.Activities {
+		a := &s.Activities[i]
+		for _, d := range []string{a.ActualStart, a.Start, constraintDate(a.Constraint), constraintDate(a.SecondaryConstraint), s.DataDate} {
+			if t, err := ParseStart(d); err == nil && t.Before(origin) {
+				origin = dateOf(t)
+			}
+		}
+	}
+	origin = origin.AddDate(-1, 0, 0)
+	projectWork, err := s.Calendar.Compile()
+	if err != nil {
+		return nil, err
+	}
+	dayWork, _ := twentyFourHours.Compile()
+	ln.clocks = []*Clock{newTimeline(origin, projectWork), newTimeline(origin, dayWork)}
+	ln.lagDay = projectWork.dayMinutes
+	named := map[string]int32{}
+	for _, id := range sortedKeys(s.Calendars) {
+		w, err := s.Calendars[id].Compile()
+		if err != nil {
+			if fe, ok := err.(*FieldError); ok {
+				return nil, fieldErr("calendars."+id+strings.TrimPrefix(fe.Path, "calendar"), "%s", fe.Reason)
+			}
+			return nil, err
+		}
+		named[id] = int32(len(ln.clocks))
+		ln.clocks = append(ln.clocks, newTimeline(origin, w))
+	}
+	project := ln.clocks[0]
+	ln.start = project.nextStart(start)
+	if s.DataDate != "" {
+		if ln.data, err = liveDate(s.DataDate, project, false); err != nil {
+			return nil, fieldErr("data_date", "%v", err)
+		}
+	}
+	nAct := len(s.Activities)
+	ln.cal = make([]int32, nAct)
+	ln.dur = make([]int64, nAct)
+	ln.remain = make([]int64, nAct)
+	ln.kind = make([]ActivityType, nAct)
+	ln.cons = make([][2]liveConstraint, nAct)
+	ln.actStart = make([]time.Time, nAct)
+	ln.actEnd = make([]time.Time, nAct)
+	ln.manual = make([]bool, nAct)
+	ln.manStart = make([]time.Time, nAct)
+	ln.manEnd = make([]time.Time, nAct)
+	ln.wbs = make([]string, nAct)
+	for i := range s.Activities {
+		a := &s.Activities[i]
+		path := fmt.Sprintf("activities[%d]", i)
+		if !a.Type.Valid() {
+			return nil, fieldErr(path+".type", "%q: want start_milestone, finish_milestone, level_of_effort, wbs_summary, resource_dependent or none (a task)", a.Type)
+		}
+		ln.kind[i] = a.Type
+		ln.wbs[i] = a.WBS
+		if a.Calendar != "" {
+			k, ok := named[a.Calendar]
+			if !ok {
+				return nil, fieldErr(path+".calendar", "activity %q: no calendar %q in calendars", a.ID, a.Calendar)
+			}
+			ln.cal[i] = k
+		}
+		d, err := ParseDuration(a.Duration)
+		if err != nil {
+			return nil, fieldErr(path+".duration", "activity %q: %v", a.ID, err)
+		}
+		if d.Elapsed() {
+			ln.cal[i] = 1
+		}
+		c := ln.clocks[ln.cal[i]]
+		ln.dur[i] = int64(math.Round(d.Minutes(c.work.dayMinutes)))
+		if a.Type == StartMilestone || a.Type == FinishMilestone {
+			ln.dur[i] = 0
+		}
+		ln.remain[i] = ln.dur[i]
+		if a.Remaining != "" {
+			r, err := ParseDuration(a.Remaining)
+			if err != nil {
+				return nil, fieldErr(path+".remaining", "activity %q: %v", a.ID, err)
+			}
+			ln.remain[i] = int64(math.Round(r.Minutes(c.work.dayMinutes)))
+		} else if a.PercentComplete > 0 && a.ActualStart != "" {
+			ln.remain[i] = int64(math.Round(float64(ln.dur[i]) * (1 - min(a.PercentComplete, 100)/100)))
+		}
+		if !(a.PercentComplete >= 0 && a.PercentComplete <= 100) {
+			return nil, fieldErr(path+".percent_complete", "activity %q: %g is not between 0 and 100", a.ID, a.PercentComplete)
+		}
+		for k, cons := range []*Constraint{a.Constraint, a.SecondaryConstraint} {
+			if cons == nil {
+				continue
+			}
+			field := path + []string{".constraint", ".secondary_constraint"}[k]
+			if !cons.Type.Valid() {
+				return nil, fieldErr(field+".type", "activity %q: %q is not a constraint; want start_on, start_on_or_after, start_on_or_before, finish_on, finish_on_or_after, finish_on_or_before, mandatory_start, mandatory_finish or as_late_as_possible", a.ID, cons.Type)
+			}
+			lc := liveConstraint{typ: cons.Type}
+			if cons.Type != AsLateAsPossible {
+				if lc.at, err = liveDate(cons.Date, c, !cons.Type.onStart()); err != nil {
+					return nil, fieldErr(field+".date", "activity %q: %v", a.ID, err)
+				}
+			}
+			ln.cons[i][k] = lc
+		}
+		if a.ActualStart != "" {
+			if ln.actStart[i], err = liveDate(a.ActualStart, c, false); err != nil {
+				return nil, fieldErr(path+".actual_start", "activity %q: %v", a.ID, err)
+			}
+		}
+		if a.ActualFinish != "" {
+			if ln.actEnd[i], err = liveDate(a.ActualFinish, c, true); err != nil {
+				return nil, fieldErr(path+".actual_finish", "activity %q: %v", a.ID, err)
+			}
+			if ln.actStart[i].IsZero() {
+				return nil, fieldErr(path+".actual_start", "activity %q: finished (actual_finish %s) with no actual start", a.ID, a.ActualFinish)
+			}
+			if ln.actEnd[i].Before(ln.actStart[i]) {
+				return nil, fieldErr(path+".actual_finish", "activity %q: %s is before its actual start %s", a.ID, a.ActualFinish, a.ActualStart)
+			}
+			ln.remain[i] = 0
+		}
+		if a.Manual {
+			ln.manual[i] = true
+			if ln.manStart[i], err = liveDate(a.Start, c, false); err != nil {
+				return nil, fieldErr(path+".start", "activity %q: a manually scheduled task needs its start: %v", a.ID, err)
+			}
+			if ln.manEnd[i], err = liveDate(a.Finish, c, true); err != nil {
+				return nil, fieldErr(path+".finish", "activity %q: a manually scheduled task needs its finish: %v", a.ID, err)
+			}
+		}
+	}
+	_ = n
+	return ln, nil
+}
+
+func constraintDate(c *Constraint) string {
+	if c == nil {
+		return ""
+	}
+	return c.Date
+}
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,0 +1,528 @@
+package schedule
+
+import (
+	"strings"
+	"time"
+)
+
+// The live engine's passes. Each rule says which tool it follows; where MS
+// Project and P6 differ, ln.p6 chooses.
+
+func (ln *liveNet) started(v int32) bool  { return !ln.actStart[v].IsZero() }
+func (ln *liveNet) finished(v int32) bool { return !ln.actEnd[v].IsZero() }
+
+// driven reports whether an activity is dated from others after the
+// passes (level of effort, WBS summary) and so takes no part in them.
+func (ln *liveNet) driven(v int32) bool {
+	return ln.kind[v] == LevelOfEffort || ln.kind[v] == WBSSummary
+}
+
+func (ln *liveNet) clock(v int32) *Clock { return ln.clocks[ln.cal[v]] }
+
+// lagClock is the calendar a link's lag is counted on: MS Project the
+// successor's; P6 the one its scheduling option names (default the
+// predecessor's).
+func (ln *liveNet) lagClock(p, s int32) *Clock {
+	if !ln.p6 {
+		return ln.clock(s)
+	}
+	switch ln.opts.LagCalendar {
+	case LagSuccessor:
+		return ln.clock(s)
+	case Lag24Hour:
+		return ln.clocks[1]
+	case LagProject:
+		return ln.clocks[0]
+	}
+	return ln.clock(p)
+}
+
+func (ln *liveNet) lagMinutes(l link) int64 { return int64(roundHalfAway(l.lag * ln.lagDay)) }
+
+func roundHalfAway(x float64) float64 {
+	if x < 0 {
+		return -roundHalfAway(-x)
+	}
+	return float64(int64(x + 0.5))
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// computeLive runs the live engine.
+func (n *Network) computeLive() *Result {
+	ln := n.live.fresh()
+	nAct := len(n.ids)
+	t := &Times{
+		ES: make([]time.Time, nAct), EF: make([]time.Time, nAct),
+		LS: make([]time.Time, nAct), LF: make([]time.Time, nAct),
+		FloatMinutes: make([]int64, nAct),
+	}
+	lsStar := make([]time.Time, nAct) // the late start predecessors see
+	floor := ln.start
+	if ln.p6 && ln.data.After(floor) {
+		floor = ln.data // P6 schedules nothing before the data date
+	}
+	t.Start = floor
+	for _, v := range n.order {
+		if !ln.driven(v) {
+			ln.forward(n, t, v, floor)
+		}
+	}
+	var finish time.Time
+	for v := range nAct {
+		if !ln.driven(int32(v)) && (finish.IsZero() || t.EF[v].After(finish)) {
+			finish = t.EF[v]
+		}
+	}
+	if finish.IsZero() {
+		finish = floor
+	}
+	t.Finish = finish
+	for k := len(n.order) - 1; k >= 0; k-- {
+		if v := n.order[k]; !ln.driven(v) {
+			ln.backward(n, t, lsStar, v, finish)
+		}
+	}
+	ln.drivenDates(n, t)
+	return ln.result(n, t)
+}
+
+// fresh is ln with clocks of its own: clocks extend as they are asked,
+// and a Network may be computed by several goroutines at once.
+func (ln *liveNet) fresh() *liveNet {
+	c := *ln
+	c.clocks = make([]*Clock, len(ln.clocks))
+	for i, old := range ln.clocks {
+		c.clocks[i] = newTimeline(old.from, old.work)
+	}
+	return &c
+}
+
+// forward dates one activity from its predecessors.
+func (ln *liveNet) forward(n *Network, t *Times, v int32, floor time.Time) {
+	c := ln.clock(v)
+	d, rem := ln.dur[v], ln.remain[v]
+	if ln.manual[v] {
+		t.ES[v], t.EF[v] = ln.manStart[v], ln.manEnd[v]
+		return
+	}
+	// The latest start the logic allows, and whether any link counts.
+	es, linked := time.Time{}, false
+	for _, l := range n.in[n.inStart[v]:n.inStart[v+1]] {
+		p := l.other
+		if ln.driven(p) {
+			continue
+		}
+		cand := ln.earlyStartFrom(t, p, v, l)
+		if !linked || cand.After(es) {
+			es, linked = cand, true
+		}
+	}
+	if !ln.p6 {
+		ln.forwardMSProject(t, v, c, d, rem, es, linked)
+		return
+	}
+	ln.forwardP6(t, v, c, d, rem, es, linked, floor)
+}
+
+// earlyStartFrom is the successor start one link allows.
+func (ln *liveNet) earlyStartFrom(t *Times, p, v int32, l link) time.Time {
+	c, lc, lag := ln.clock(v), ln.lagClock(p, v), ln.lagMinutes(l)
+	pStart, pFinish := t.ES[p], t.EF[p]
+	if ln.finished(p) && !ln.p6 {
+		pStart = ln.actStart[p]
+	}
+	if ln.p6 && ln.started(p) {
+		pStart = ln.actStart[p]
+	}
+	withLag := func(at time.Time) time.Time {
+		r := lc.add(at, lag)
+		if ln.p6 && lag < 0 && !ln.data.IsZero() && r.Before(ln.data) {
+			r = ln.data // P6: a lead does not reach back past the data date
+		}
+		return r
+	}
+	switch l.typ {
+	case linkFS:
+		if ln.p6 && ln.finished(p) && lag > 0 && !ln.data.IsZero() {
+			// P6: lag already run between the actual finish and the data
+			// date is spent.
+			spent := max(lc.between(ln.actEnd[p], ln.data), 0)
+			if left := lag - spent; left > 0 {
+				return lc.add(pFinish, left)
+			}
+			return pFinish
+		}
+		return withLag(pFinish)
+	case linkSS:
+		return withLag(pStart)
+	case linkFF:
+		if ln.p6 {
+			return c.add(withLag(pFinish), -ln.remain[v])
+		}
+		return lc.add(c.add(pFinish, -ln.remain[v]), lag)
+	default: // SF
+		if ln.p6 {
+			return c.add(withLag(pStart), -ln.remain[v])
+		}
+		return lc.add(c.add(pStart, -ln.dur[v]), lag)
+	}
+}
+
+// snapStart moves a start to the next working instant, except a milestone
+// already at the end of a working period (MS Project and P6 keep a finish
+// milestone after a task that ends Fri 17:00 at Fri 17:00).
+func (ln *liveNet) snapStart(c *Clock, v int32, es time.Time) time.Time {
+	if ln.dur[v] == 0 && ln.kind[v] != StartMilestone && c.atFinish(es) {
+		return es
+	}
+	return c.nextStart(es)
+}
+
+func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, es time.Time, linked bool) {
+	cons := ln.cons[v][0]
+	if ln.started(v) {
+		t.ES[v] = ln.actStart[v]
+		if ln.finished(v) {
+			t.EF[v] = ln.actEnd[v]
+		} else {
+			t.EF[v] = c.add(t.ES[v], d) // MS Project: the work runs on from the actual start
+			if cons.typ == FinishOnOrAfter {
+				t.EF[v] = later(t.EF[v], cons.at)
+			}
+		}
+		return
+	}
+	if !linked {
+		switch cons.typ {
+		case StartOnOrAfter:
+			es = cons.at
+		case FinishOnOrAfter:
+			es = c.add(cons.at, -d)
+		default:
+			es = ln.start
+		}
+	} else if es.Before(ln.start) && ln.kind[v] != StartMilestone {
+		es = later(es, ln.start)
+	}
+	es = ln.snapStart(c, v, es)
+	// MS Project honours constraint dates over logic.
+	switch cons.typ {
+	case StartOnOrAfter:
+		es = later(es, cons.at)
+	case FinishOnOrAfter:
+		es = later(es, c.add(cons.at, -d))
+	case StartOnOrBefore:
+		es = earlier(es, cons.at)
+	case FinishOnOrBefore:
+		es = earlier(es, c.add(cons.at, -d))
+	case StartOn, MandatoryStart:
+		es = cons.at
+	case FinishOn, MandatoryFinish:
+		t.ES[v], t.EF[v] = c.add(cons.at, -d), cons.at
+		return
+	}
+	t.ES[v], t.EF[v] = es, c.add(es, d)
+}
+
+func (ln *liveNet) forwardP6(t *Times, v int32, c *Clock, d, rem int64, es time.Time, linked bool, floor time.Time) {
+	if ln.finished(v) {
+		// P6 writes a completed activity's early dates at the data date
+		// (or where its logic would put it, if later).
+		at := floor
+		if linked {
+			at = later(es, floor)
+		}
+		t.ES[v], t.EF[v] = at, at
+		return
+	}
+	if ln.started(v) {
+		// The remaining work from the data date, after its logic unless
+		// the schedule overrides progressed logic.
+		at := floor
+		if linked && ln.opts.Progress != ProgressOverride && ln.opts.Progress != ActualDates {
+			at = later(es, floor)
+		}
+		t.ES[v] = c.nextStart(at)
+		t.EF[v] = c.add(t.ES[v], rem)
+		return
+	}
+	cons := ln.cons[v][0]
+	switch {
+	case !linked && cons.typ == StartOnOrAfter:
+		es = later(cons.at, floor)
+	case !linked && cons.typ == FinishOnOrAfter:
+		es = c.add(c.nextStart(cons.at), -d)
+	case !linked:
+		es = floor
+	default:
+		es = later(es, floor)
+	}
+	switch cons.typ {
+	case StartOnOrAfter:
+		es = later(es, cons.at)
+	case FinishOnOrAfter:
+		es = later(es, c.add(cons.at, -d))
+	case MandatoryStart:
+		es = cons.at
+	case MandatoryFinish:
+		es = c.add(cons.at, -d)
+	case StartOn:
+		if es.Before(cons.at) {
+			es = c.nextStart(cons.at)
+		}
+	case FinishOn:
+		es = later(es, c.add(cons.at, -d))
+	}
+	es = ln.snapStart(c, v, es)
+	t.ES[v], t.EF[v] = es, c.add(es, d)
+}
+
+// backward dates one activity's late dates from its successors.
+func (ln *liveNet) backward(n *Network, t *Times, lsStar []time.Time, v int32, finish time.Time) {
+	c := ln.clock(v)
+	d, rem := ln.dur[v], ln.remain[v]
+	if !ln.p6 && ln.finished(v) {
+		t.LF[v], t.LS[v], lsStar[v] = ln.actEnd[v], ln.actStart[v], ln.actEnd[v]
+		ln.float(t, v)
+		return
+	}
+	lf := finish
+	for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
+		s := l.other
+		if ln.driven(s) || !ln.p6 && ln.finished(s) {
+			continue
+		}
+		lf = earlier(lf, ln.lateFinishFrom(n, t, lsStar, v, s, l, finish))
+	}
+	if !ln.finished(v) {
+		for k, cons := range ln.cons[v] {
+			if ln.p6 && k == 1 && cons.typ != StartOnOrBefore && cons.typ != FinishOnOrBefore {
+				continue // P6 honours only the "on or before" secondary constraints
+			}
+			switch cons.typ {
+			case StartOnOrBefore:
+				lf = earlier(lf, c.add(cons.at, d))
+			case FinishOnOrBefore:
+				lf = earlier(lf, cons.at)
+			case StartOn:
+				if ln.p6 {
+					lf = earlier(lf, c.add(cons.at, d))
+				} else {
+					lf = c.add(cons.at, d)
+				}
+			case MandatoryStart:
+				lf = c.add(cons.at, d)
+			case FinishOn:
+				if ln.p6 {
+					lf = earlier(lf, cons.at)
+				} else {
+					lf = cons.at
+				}
+			case MandatoryFinish:
+				lf = cons.at
+			}
+		}
+	}
+	if ln.kind[v] != StartMilestone {
+		lf = c.prevFinish(lf)
+	}
+	ls := c.add(lf, -rem)
+	if ln.p6 && rem > 0 {
+		ls = c.nextStart(ls)
+	}
+	t.LF[v], lsStar[v], t.LS[v] = lf, ls, ls
+	if !ln.p6 && ln.started(v) {
+		t.LS[v] = ln.actStart[v]
+	}
+	ln.float(t, v)
+}
+
+// lateFinishFrom is the predecessor finish one link allows.
+func (ln *liveNet) lateFinishFrom(n *Network, t *Times, lsStar []time.Time, v, s int32, l link, finish time.Time) time.Time {
+	c, lc, lag := ln.clock(v), ln.lagClock(v, s), ln.lagMinutes(l)
+	switch l.typ {
+	case linkSS, linkSF:
+		if !ln.p6 && ln.manual[v] {
+			// MS Project: a manually scheduled predecessor keeps the late
+			// finish of a successor that ends the logic, else the project's.
+			if n.outStart[s] == n.outStart[s+1] {
+				return t.LF[s]
+			}
+			return finish
+		}
+	}
+	switch l.typ {
+	case linkFS:
+		return lc.add(lsStar[s], -lag)
+	case linkFF:
+		return lc.add(t.LF[s], -lag)
+	case linkSS:
+		if !ln.p6 && (ln.started(v) || ln.started(s)) {
+			return finish // MS Project's late dates across a started SS link
+		}
+		ls := lc.add(lsStar[s], -lag)
+		if !ln.p6 {
+			ls = c.nextStart(ls)
+		}
+		return c.add(ls, ln.remain[v])
+	default: // SF
+		if ln.p6 {
+			return c.add(lc.add(t.LF[s], -lag), ln.remain[v])
+		}
+		return lc.add(c.add(t.LF[s], ln.dur[v]), -lag)
+	}
+}
+
+// float sets an activity's total float in working minutes of its calendar.
+func (ln *liveNet) float(t *Times, v int32) {
+	if ln.p6 && ln.finished(v) {
+		t.FloatMinutes[v] = 0
+		return
+	}
+	c := ln.clock(v)
+	startFloat := c.between(t.ES[v], t.LS[v])
+	finishFloat := c.between(t.EF[v], t.LF[v])
+	measure := ln.opts.Float
+	if measure == "" && ln.p6 {
+		measure = FinishFloat
+	}
+	switch {
+	case measure == FinishFloat || ln.started(v):
+		t.FloatMinutes[v] = finishFloat
+	case measure == StartFloat:
+		t.FloatMinutes[v] = startFloat
+	default:
+		t.FloatMinutes[v] = min(startFloat, finishFloat)
+	}
+}
+
+// drivenDates dates level-of-effort activities from the activities they
+// are linked to and WBS summaries from the activities of their branch.
+func (ln *liveNet) drivenDates(n *Network, t *Times) {
+	for v := range int32(len(n.ids)) {
+		if ln.kind[v] != LevelOfEffort {
+			continue
+		}
+		var es, ef time.Time
+		for _, l := range n.in[n.inStart[v]:n.inStart[v+1]] {
+			at := t.EF[l.other]
+			if l.typ == linkSS || l.typ == linkSF {
+				at = t.ES[l.other]
+			}
+			if es.IsZero() || at.Before(es) {
+				es = at
+			}
+		}
+		for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
+			at := t.ES[l.other]
+			if l.typ == linkFF || l.typ == linkSF {
+				at = t.EF[l.other]
+			}
+			ef = later(ef, at)
+		}
+		c := ln.clock(v)
+		if es.IsZero() {
+			es = t.Start
+		}
+		es = c.nextStart(es)
+		if ef.IsZero() || ef.Before(es) {
+			ef = c.add(es, ln.dur[v])
+		}
+		t.ES[v], t.EF[v], t.LS[v], t.LF[v] = es, ef, es, ef
+	}
+	for v := range int32(len(n.ids)) {
+		if ln.kind[v] != WBSSummary {
+			continue
+		}
+		prefix := ln.wbs[v]
+		first := true
+		for k := range int32(len(n.ids)) {
+			if k == v || ln.driven(k) || !inBranch(ln.wbs[k], prefix) {
+				continue
+			}
+			if first {
+				t.ES[v], t.EF[v], t.LS[v], t.LF[v], first = t.ES[k], t.EF[k], t.LS[k], t.LF[k], false
+				continue
+			}
+			t.ES[v], t.EF[v] = earlier(t.ES[v], t.ES[k]), later(t.EF[v], t.EF[k])
+			t.LS[v], t.LF[v] = earlier(t.LS[v], t.LS[k]), later(t.LF[v], t.LF[k])
+		}
+		if first {
+			t.ES[v], t.EF[v], t.LS[v], t.LF[v] = t.Start, t.Start, t.Start, t.Start
+		}
+		t.FloatMinutes[v] = ln.clock(v).between(t.EF[v], t.LF[v])
+	}
+}
+
+// inBranch reports whether wbs path w is prefix or under it ("1.2" is in
+// "1", "1.2"; "1.20" is not in "1.2").
+func inBranch(w, prefix string) bool {
+	if prefix == "" || !strings.HasPrefix(w, prefix) {
+		return prefix == "" && w != ""
+	}
+	rest := w[len(prefix):]
+	return rest == "" || rest[0] == '.' || rest[0] == '/'
+}
+
+// result turns the dates into the working-day offsets of the project
+// calendar every report reads, keeping the dates themselves.
+func (ln *liveNet) result(n *Network, t *Times) *Result {
+	nAct := len(n.ids)
+	r := &Result{
+		Net: n, Times: t,
+		ES: make([]float64, nAct), EF: make([]float64, nAct),
+		LS: make([]float64, nAct), LF: make([]float64, nAct),
+		TotalFloat: make([]float64, nAct), FreeFloat: make([]float64, nAct),
+	}
+	pc := ln.clocks[0]
+	base := pc.workBefore(t.Start)
+	day := pc.work.dayMinutes
+	off := func(at time.Time) float64 { return float64(pc.workBefore(at)-base) / day }
+	for v := range nAct {
+		r.ES[v], r.EF[v], r.LS[v], r.LF[v] = off(t.ES[v]), off(t.EF[v]), off(t.LS[v]), off(t.LF[v])
+		r.TotalFloat[v] = float64(t.FloatMinutes[v]) / day
+		r.FreeFloat[v] = max(0, min(r.TotalFloat[v], ln.freeFloat(n, t, int32(v))/day))
+	}
+	r.ProjectDuration = off(t.Finish)
+	return r
+}
+
+// freeFloat is the working minutes an activity can slip without delaying
+// any successor: the smallest gap over its links, on its calendar.
+func (ln *liveNet) freeFloat(n *Network, t *Times, v int32) float64 {
+	c := ln.clock(v)
+	free := float64(t.FloatMinutes[v])
+	for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
+		s := l.other
+		if ln.driven(s) || ln.finished(s) {
+			continue
+		}
+		lc, lag := ln.lagClock(v, s), ln.lagMinutes(l)
+		var from, to time.Time
+		switch l.typ {
+		case linkFS:
+			from, to = t.EF[v], t.ES[s]
+		case linkSS:
+			from, to = t.ES[v], t.ES[s]
+		case linkFF:
+			from, to = t.EF[v], t.EF[s]
+		default:
+			from, to = t.ES[v], t.EF[s]
+		}
+		free = min(free, float64(c.between(lc.add(from, lag), to)))
+	}
+	return free
+}

@@ -1,0 +1,86 @@
+package schedule
+
+import (
+	"sort"
+	"time"
+)
+
+// Working-time arithmetic on instants, for the live engine (live_cpm.go):
+// a Clock laid from an origin instant answers how much work lies before an
+// instant and where a number of working minutes ends, so durations and lags
+// can be counted on each activity's own calendar.
+
+// newTimeline is a clock on work starting at origin (no work before it).
+func newTimeline(origin time.Time, work *WorkTime) *Clock {
+	day := dateOf(origin)
+	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: origin}
+	c.extend(0)
+	return c
+}
+
+// twentyFourHours is the 24-hour calendar elapsed durations and P6's
+// 24-hour lags run on.
+var twentyFourHours = &Calendar{Name: "24 hours", Workdays: WeekdayNames[:], Hours: []string{"00:00-24:00"}}
+
+// workBefore is the working minutes between the clock's origin and t.
+func (c *Clock) workBefore(t time.Time) int64 {
+	for len(c.periods) > 0 && !c.next.After(t) && c.next.Before(c.end) {
+		c.extend(c.worked)
+	}
+	i := sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
+	if i == 0 {
+		return 0
+	}
+	p := c.periods[i-1]
+	return p.before + min(int64(t.Sub(p.start)/time.Minute), p.length)
+}
+
+// nextStart is the first working instant at or after t: a finish at Fri
+// 17:00 becomes the start Mon 08:00.
+func (c *Clock) nextStart(t time.Time) time.Time {
+	if len(c.periods) == 0 {
+		return t
+	}
+	s, _ := c.at(c.workBefore(t), false)
+	if s.Before(t) { // t past the range
+		return t
+	}
+	return s
+}
+
+// prevFinish is the last working instant at or before t: a start at Mon
+// 08:00 becomes the finish Fri 17:00.
+func (c *Clock) prevFinish(t time.Time) time.Time {
+	m := c.workBefore(t)
+	if m == 0 || len(c.periods) == 0 {
+		return t
+	}
+	f, _ := c.at(m, true)
+	return f
+}
+
+// atFinish reports whether t is the end of a working period (no working
+// minute between prevFinish and t, and t itself one).
+func (c *Clock) atFinish(t time.Time) bool { return c.prevFinish(t).Equal(t) }
+
+// add moves t by w working minutes: forward it lands at the end of a
+// working period (a finish, Fri 17:00), backward at a start (Mon 08:00);
+// zero leaves t as it is.
+func (c *Clock) add(t time.Time, w int64) time.Time {
+	switch {
+	case w == 0:
+		return t
+	case w > 0:
+		f, _ := c.at(c.workBefore(t)+w, true)
+		return f
+	}
+	m := c.workBefore(t) + w
+	if m < 0 {
+		m = 0
+	}
+	s, _ := c.at(m, false)
+	return s
+}
+
+// between is the working minutes from a to b, negative when b is before a.
+func (c *Clock) between(a, b time.Time) int64 { return c.workBefore(b) - c.workBefore(a) }
