@@ -103,8 +103,8 @@ func TestMSPDIFeatures(t *testing.T) {
 		t.Error(got)
 	}
 	want := []schedule.Activity{
-		{ID: "11", Name: "Dig", Description: "By hand\nWBS 1.1 (outline 1.1): Level 1", Duration: "1.5"},
-		{ID: "12", Name: "Pour", Description: "WBS 1.2 (outline 1.2): Level 1", Duration: "1"},
+		{ID: "11", Name: "Dig", Description: "By hand\nWBS 1.1 (outline 1.1): Level 1", Duration: "1.5", WBS: "1.1"},
+		{ID: "12", Name: "Pour", Description: "WBS 1.2 (outline 1.2): Level 1", Duration: "1", WBS: "1.2"},
 		{ID: "20", Name: "Roof", Duration: "0.5"},
 	}
 	if len(s.Activities) != 3 {

@@ -364,7 +364,6 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	}
 	weekShare := weekWorkingShare(work)
 	live := &mspdiLive{p: p, s: s, rs: rs, minutesPerDay: minutesPerDay, calendars: map[string]string{}}
-	s.Options = &schedule.Options{Tool: schedule.MSProject}
 	if v := strings.TrimSpace(p.StatusDate); v != "" {
 		if t, err := parseMSPDIDateTime(v); err != nil {
 			rs.warnf("Project StatusDate: %v; the schedule has no data date", err)
@@ -466,7 +465,8 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 					names = append(names, sum.task.Name)
 				}
 			}
-			line := fmt.Sprintf("WBS %s (outline %s)", strings.TrimSpace(t.WBS), strings.TrimSpace(t.OutlineNumber))
+			a.WBS = strings.TrimSpace(t.WBS)
+			line := fmt.Sprintf("WBS %s (outline %s)", a.WBS, strings.TrimSpace(t.OutlineNumber))
 			if len(names) > 0 {
 				line += ": " + strings.Join(names, " > ")
 			}

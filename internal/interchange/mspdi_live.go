@@ -128,6 +128,5 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) error
 			a.Manual, a.Start, a.Finish = true, start, finish
 		}
 	}
-	a.WBS = strings.TrimSpace(t.WBS)
 	return nil
 }

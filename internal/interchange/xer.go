@@ -338,6 +338,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		}
 		s.StartDate = schedule.StartDateOf(start, work)
 	}
+	live := newXERLive(tables, rs, s, projID, projCal)
 	taskHours := func(clndr string) float64 {
 		if c := cals[clndr]; c != nil {
 			return c.hoursPerDay
@@ -397,11 +398,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			return nil, fmt.Errorf("%s: task_id is used twice", where)
 		}
 		typ := tt.get(r, "task_type")
-		switch typ {
-		case "TT_LOE", "TT_WBS":
-			continue
-		case "", "TT_Task", "TT_Rsrc", "TT_Mile", "TT_FinMile":
-		default:
+		if _, known := xerTaskTypes[typ]; !known {
 			return nil, fmt.Errorf("%s: task_type %q: want TT_Task, TT_Rsrc, TT_Mile, TT_FinMile, TT_LOE or TT_WBS", where, typ)
 		}
 		hpd := taskHours(tt.get(r, "clndr_id"))
@@ -444,6 +441,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 				a.Duration = d
 			}
 		}
+		live.task(tt, r, &a, hpd, cals)
 		code[id], clndrOf[id], durationOf[id] = a.ID, hpd, days
 		s.Activities = append(s.Activities, a)
 	}
@@ -509,6 +507,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			s.Relationships = append(s.Relationships, schedule.Relationship{ID: id, Type: typ, Predecessor: code[pred], Successor: code[succ], Lag: lag})
 		}
 	}
+	namedCalendars(s, cals)
 	return s, nil
 }
 

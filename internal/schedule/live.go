@@ -164,7 +164,17 @@ func (a Activity) Clone() Activity {
 // dates): such a schedule is computed on dates, not working-day offsets.
 func (a *Activity) Live() bool {
 	return a.Type != TaskType || a.Calendar != "" || a.Constraint != nil || a.SecondaryConstraint != nil ||
-		a.ActualStart != "" || a.ActualFinish != "" || a.Remaining != "" || a.Manual
+		a.ActualStart != "" || a.ActualFinish != "" || a.Remaining != "" || a.Manual || hasUnit(a.Duration)
+}
+
+// hasUnit reports whether a duration is written with a unit ("3ed", "4h"),
+// which only the live engine counts on the right clock.
+func hasUnit(d string) bool {
+	if d == "" || plainNumber(d) {
+		return false
+	}
+	last := d[len(d)-1] | 0x20
+	return last == 'h' || last == 'd'
 }
 
 // String writes a constraint as planners read it: "start on or after 2026-03-02".
