@@ -393,7 +393,7 @@ func (a *asker) whyCritical(i int) Answer {
 	fwd := a.v.path(a.v.forwardCritical(i))
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s is critical: its total float is 0 — its early and late start are both %s — so any delay to it delays the project finish, %s.",
-		a.label(i), a.startOf(row), a.day(a.v.R.ProjectDuration, a.v.finishDate(a.v.R.ProjectDuration)))
+		a.label(i), a.startOf(row), a.day(a.v.R.ProjectDuration, a.v.finishDate()))
 	ids := p.IDs()
 	if len(p.Activities) > 1 {
 		fmt.Fprintf(&b, " It is driven by %s. Driving path to it (%d activities): %s.", a.drivers(i), len(p.Activities), chain(p.Activities))

@@ -85,11 +85,10 @@ func (v *View) row(i int) Row {
 		Level:    LevelOf(a.Name), Trade: TradeOf(a.Name),
 	}
 	if v.Clock != nil {
-		milestone := r.EF[i] == r.ES[i]
-		out.EarlyStartDate = v.startDate(r.ES[i], milestone)
-		out.EarlyFinishDate = v.finishDate(r.EF[i])
-		out.LateStartDate = v.startDate(r.LS[i], milestone)
-		out.LateFinishDate = v.finishDate(r.LF[i])
+		out.EarlyStartDate = v.date(i, schedule.EarlyStart)
+		out.EarlyFinishDate = v.date(i, schedule.EarlyFinish)
+		out.LateStartDate = v.date(i, schedule.LateStart)
+		out.LateFinishDate = v.date(i, schedule.LateFinish)
 	}
 	return out
 }
@@ -103,26 +102,24 @@ func (v *View) Row(id string) (Row, bool) {
 	return v.row(i), true
 }
 
-// startDate dates a start offset as the CPM report does: a milestone's
-// start is the end of the working period it follows, the same instant as
-// its finish. Past the calendar's range there is no date (never a clamped
-// one).
-func (v *View) startDate(offset float64, milestone bool) string {
-	if milestone {
-		return v.finishDate(offset)
-	}
-	t, err := v.Clock.Start(offset)
+// date dates one of activity i's CPM dates as the CPM report does (see
+// schedule.Result.When). Past the calendar's range there is no date
+// (never a clamped one).
+func (v *View) date(i int, f schedule.DateField) string {
+	t, err := v.R.When(v.Clock, i, f)
 	if err != nil {
 		return ""
 	}
 	return t.Format(schedule.DateTimeLayout)
 }
 
-func (v *View) finishDate(offset float64) string {
+// finishDate is the project's finish date, "" without a start date or
+// past the calendar's range.
+func (v *View) finishDate() string {
 	if v.Clock == nil {
 		return ""
 	}
-	t, err := v.Clock.Finish(offset)
+	t, err := v.R.Finish(v.Clock)
 	if err != nil {
 		return ""
 	}
@@ -143,7 +140,7 @@ type Finish struct {
 
 // ProjectFinish is the project's finish.
 func (v *View) ProjectFinish() Finish {
-	f := Finish{Duration: schedule.RoundDays(v.R.ProjectDuration), FinishDate: v.finishDate(v.R.ProjectDuration), Activities: []string{}, Total: v.R.Net.Len()}
+	f := Finish{Duration: schedule.RoundDays(v.R.ProjectDuration), FinishDate: v.finishDate(), Activities: []string{}, Total: v.R.Net.Len()}
 	for _, i := range v.scheduleOrder() {
 		if v.R.EF[i] >= v.R.ProjectDuration-schedule.Epsilon {
 			f.Activities = append(f.Activities, v.Activity(i).ID)

@@ -65,7 +65,7 @@ func (v *View) whatIf(ops []schedule.Op, synthetic []string) (*WhatIfResult, err
 	}
 	res := &WhatIfResult{
 		Ops:            applied,
-		Finishes:       schedule.FinishesOf(v.R.ProjectDuration, va.R.ProjectDuration, v.finishDate(v.R.ProjectDuration), va.finishDate(va.R.ProjectDuration)),
+		Finishes:       schedule.FinishesOf(v.R.ProjectDuration, va.R.ProjectDuration, v.finishDate(), va.finishDate()),
 		BecameCritical: []string{}, NoLongerCritical: []string{}, Changed: []ActivityImpact{},
 		Synthetic: synthetic,
 		Diff:      schedule.CompareResults(v.S, after, v.R, va.R),

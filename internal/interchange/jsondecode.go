@@ -2,11 +2,14 @@ package interchange
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -147,6 +150,12 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 			s.Calendar = &schedule.Calendar{}
 		}
 		return fields(d, path.at("calendar"), s.Calendar, calendarField)
+	case "data_date":
+		return d.stringInto(path.at("data_date"), &s.DataDate)
+	case "calendars":
+		return d.jsonValue(path.at("calendars"), &s.Calendars)
+	case "options":
+		return d.jsonValue(path.at("options"), &s.Options)
 	case "activities":
 		var err error
 		s.Activities, err = objects(d, path, "activities", activityField)
@@ -193,6 +202,35 @@ func activityField(d *decoder, path where, a *schedule.Activity, key []byte) err
 			return err
 		}
 		return d.wrongType(path.at("duration"), `a string like "5" or "pert(3,5,9)"`)
+	case "type":
+		var t string
+		err := d.stringInto(path.at("type"), &t)
+		a.Type = schedule.ActivityType(t)
+		return err
+	case "calendar":
+		return d.stringInto(path.at("calendar"), &a.Calendar)
+	case "actual_start":
+		return d.stringInto(path.at("actual_start"), &a.ActualStart)
+	case "actual_finish":
+		return d.stringInto(path.at("actual_finish"), &a.ActualFinish)
+	case "remaining":
+		return d.stringInto(path.at("remaining"), &a.Remaining)
+	case "percent_complete":
+		return d.floatInto(path.at("percent_complete"), &a.PercentComplete)
+	case "start":
+		return d.stringInto(path.at("start"), &a.Start)
+	case "finish":
+		return d.stringInto(path.at("finish"), &a.Finish)
+	case "wbs":
+		return d.stringInto(path.at("wbs"), &a.WBS)
+	case "manual":
+		return d.jsonValue(path.at("manual"), &a.Manual)
+	case "constraint":
+		return d.jsonValue(path.at("constraint"), &a.Constraint)
+	case "secondary_constraint":
+		return d.jsonValue(path.at("secondary_constraint"), &a.SecondaryConstraint)
+	case "codes":
+		return d.jsonValue(path.at("codes"), &a.Codes)
 	}
 	return d.unknownField(path, string(key))
 }
@@ -244,6 +282,8 @@ func calendarField(d *decoder, path where, cal *schedule.Calendar, key []byte) e
 		return d.stringList(at, "calendar."+k, &cal.Hours)
 	case "hours_per_day":
 		return d.floatInto(at, &cal.HoursPerDay)
+	case "name":
+		return d.stringInto(at, &cal.Name)
 	case "day_hours":
 		return d.dayHours(at, &cal.DayHours)
 	case "exceptions":
@@ -295,6 +335,35 @@ func exceptionField(d *decoder, path where, e *schedule.CalendarException, key [
 		return d.stringList(path.at(k), path.String()+".hours", &e.Hours)
 	}
 	return d.unknownField(path, string(key))
+}
+
+// jsonValue decodes the value at the position with encoding/json into
+// dst, unknown fields refused: the live programme's rarer fields
+// (calendars, options, constraints, codes) need no hand-written decoder.
+func (d *decoder) jsonValue(path where, dst any) error {
+	d.skipSpace()
+	dec := json.NewDecoder(bytes.NewReader(d.data[d.pos:]))
+	dec.DisallowUnknownFields()
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return errEOF
+		}
+		return d.syntax(path, err.Error())
+	}
+	start := d.pos
+	d.pos += int(dec.InputOffset())
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	if err := strict.Decode(dst); err != nil {
+		d.pos = start
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			path.field += "." + typeErr.Field
+		}
+		return d.errorf(path, "%s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
 }
 
 // stringList reads an array of strings (or null) into dst; elements are

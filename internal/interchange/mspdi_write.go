@@ -91,7 +91,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 	x.num("ScheduleFromStart", 1)
 	if clock != nil {
 		x.el("StartDate", date(clock.StartAt(0)))
-		x.el("FinishDate", date(clock.FinishAt(res.ProjectDuration)))
+		x.el("FinishDate", date(res.FinishAt(clock)))
 	}
 	x.num("CalendarUID", 1)
 	hours := schedule.DefaultHours
@@ -130,7 +130,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 	x.num("OutlineLevel", 0)
 	if clock != nil {
 		x.el("Start", date(clock.StartAt(0)))
-		x.el("Finish", date(clock.FinishAt(res.ProjectDuration)))
+		x.el("Finish", date(res.FinishAt(clock)))
 	}
 	x.el("Duration", mspdiDuration(res.ProjectDuration, mpd))
 	x.num("DurationFormat", 7)
@@ -164,12 +164,8 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		x.el("OutlineNumber", strconv.Itoa(i+1))
 		x.num("OutlineLevel", 1)
 		if clock != nil {
-			start := clock.StartAt(res.ES[i])
-			if days == 0 {
-				start = clock.FinishAt(res.ES[i]) // a milestone sits where its predecessor ends
-			}
-			x.el("Start", date(start))
-			x.el("Finish", date(clock.FinishAt(res.EF[i])))
+			x.el("Start", date(res.At(clock, i, schedule.EarlyStart)))
+			x.el("Finish", date(res.At(clock, i, schedule.EarlyFinish)))
 		}
 		x.el("Duration", mspdiDuration(days, mpd))
 		x.num("DurationFormat", 7)

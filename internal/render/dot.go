@@ -37,7 +37,7 @@ func WriteDOT(w io.Writer, r *Report) error {
 			a.ID + " · " + Days(res.EF[i]-res.ES[i]) + " d",
 			"ES " + Days(res.ES[i]) + "  EF " + Days(res.EF[i]) + "  TF " + Days(res.TotalFloat[i])}
 		if c := r.Clock; c != nil {
-			lines = append(lines, r.startDate(i, res.ES[i]).Format("2006-01-02")+" – "+c.FinishAt(res.EF[i]).Format("2006-01-02"))
+			lines = append(lines, res.At(c, i, schedule.EarlyStart).Format("2006-01-02")+" – "+res.At(c, i, schedule.EarlyFinish).Format("2006-01-02"))
 		}
 		fmt.Fprintf(bw, "  %s [label=%s, tooltip=%s", dotID(a.ID), dotLabel(lines...),
 			dotLabel("LS "+Days(res.LS[i])+"  LF "+Days(res.LF[i])+"  FF "+Days(res.FreeFloat[i])))

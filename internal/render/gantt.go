@@ -238,7 +238,7 @@ func (g *gantt) summary() {
 	}
 	g.s(`<p class="summary">Project duration: `, Days(res.ProjectDuration), " working days")
 	if c := g.r.Clock; c != nil {
-		g.s(" (", c.StartAt(0).Format("Mon 2006-01-02"), " to ", c.FinishAt(res.ProjectDuration).Format("Mon 2006-01-02"), ")")
+		g.s(" (", c.StartAt(0).Format("Mon 2006-01-02"), " to ", res.FinishAt(c).Format("Mon 2006-01-02"), ")")
 	}
 	g.s("; ", strconv.Itoa(nCrit), " of ", strconv.Itoa(len(g.r.Schedule.Activities)), " activities critical; ",
 		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships</p>\n")
@@ -480,9 +480,9 @@ func (g *gantt) tooltip(row *ganttRow) string {
 		"\nTF " + Days(res.TotalFloat[i]) + "  FF " + Days(res.FreeFloat[i]))
 	if c := row.rep.Clock; c != nil {
 		const f = "Mon 2006-01-02 15:04"
-		b.WriteString("\nStart " + row.rep.startDate(i, res.ES[i]).Format(f) + "\nFinish " + c.FinishAt(res.EF[i]).Format(f))
+		b.WriteString("\nStart " + res.At(c, i, schedule.EarlyStart).Format(f) + "\nFinish " + res.At(c, i, schedule.EarlyFinish).Format(f))
 		if !res.Critical(i) {
-			b.WriteString("\nLate finish " + c.FinishAt(res.LF[i]).Format(f))
+			b.WriteString("\nLate finish " + res.At(c, i, schedule.LateFinish).Format(f))
 		}
 	}
 	if g.diff != nil {

@@ -264,7 +264,7 @@ func (d *ganttDiff) beforeDates(b *strings.Builder, j int) {
 	b.WriteString("\nES " + Days(rb.ES[j]) + "  EF " + Days(rb.EF[j]))
 	if c := d.before.Clock; c != nil {
 		const f = "Mon 2006-01-02 15:04"
-		b.WriteString("\nStart " + d.before.startDate(j, rb.ES[j]).Format(f) + "\nFinish " + c.FinishAt(rb.EF[j]).Format(f))
+		b.WriteString("\nStart " + rb.At(c, j, schedule.EarlyStart).Format(f) + "\nFinish " + rb.At(c, j, schedule.EarlyFinish).Format(f))
 	}
 }
 

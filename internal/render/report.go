@@ -143,10 +143,10 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		b = append(b, `, "critical": `...)
 		b = strconv.AppendBool(b, res.Critical(i))
 		if c := r.Clock; c != nil {
-			b = appendDate(b, "early_start_date", r.startDate(i, res.ES[i]))
-			b = appendDate(b, "early_finish_date", c.FinishAt(res.EF[i]))
-			b = appendDate(b, "late_start_date", r.startDate(i, res.LS[i]))
-			b = appendDate(b, "late_finish_date", c.FinishAt(res.LF[i]))
+			b = appendDate(b, "early_start_date", res.At(c, i, schedule.EarlyStart))
+			b = appendDate(b, "early_finish_date", res.At(c, i, schedule.EarlyFinish))
+			b = appendDate(b, "late_start_date", res.At(c, i, schedule.LateStart))
+			b = appendDate(b, "late_finish_date", res.At(c, i, schedule.LateFinish))
 		}
 		b = append(b, '}')
 		if len(b) > 1<<15 {
@@ -163,15 +163,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return bw.Flush()
 }
 
-// startDate dates a start offset. A milestone (no duration) sits where its
-// predecessor ends, as in MS Project: its start is the end of a working
-// period, the same instant as its finish, not the next morning.
-func (r *Report) startDate(i int, offset float64) time.Time {
-	if r.Result.EF[i] == r.Result.ES[i] {
-		return r.Clock.FinishAt(offset)
-	}
-	return r.Clock.StartAt(offset)
-}
 
 func appendDate(b []byte, key string, t time.Time) []byte {
 	b = append(b, `, "`...)
@@ -230,7 +221,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(bw, "%s\n", r.title())
 	fmt.Fprintf(bw, "Project duration: %s working days", Days(res.ProjectDuration))
 	if r.Clock != nil {
-		fmt.Fprintf(bw, " (%s to %s)", r.Clock.StartAt(0).Format("Mon 2006-01-02"), r.Clock.FinishAt(res.ProjectDuration).Format("Mon 2006-01-02"))
+		fmt.Fprintf(bw, " (%s to %s)", r.Clock.StartAt(0).Format("Mon 2006-01-02"), res.FinishAt(r.Clock).Format("Mon 2006-01-02"))
 	}
 	fmt.Fprintf(bw, "; %d of %d activities critical\n\n", len(crit), len(r.Schedule.Activities))
 
@@ -250,7 +241,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			Days(res.ES[i]), Days(res.EF[i]), Days(res.LS[i]), Days(res.LF[i]),
 			Days(res.TotalFloat[i]), Days(res.FreeFloat[i]), mark}
 		if r.Clock != nil {
-			row = append(row, r.startDate(i, res.ES[i]).Format("2006-01-02 15:04"), r.Clock.FinishAt(res.EF[i]).Format("2006-01-02 15:04"))
+			row = append(row, res.At(r.Clock, i, schedule.EarlyStart).Format("2006-01-02 15:04"), res.At(r.Clock, i, schedule.EarlyFinish).Format("2006-01-02 15:04"))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}

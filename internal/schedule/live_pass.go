@@ -488,7 +488,7 @@ func (ln *liveNet) result(n *Network, t *Times) *Result {
 		TotalFloat: make([]float64, nAct), FreeFloat: make([]float64, nAct),
 	}
 	pc := ln.clocks[0]
-	base := pc.workBefore(t.Start)
+	base := pc.workBefore(ln.start)
 	day := pc.work.dayMinutes
 	off := func(at time.Time) float64 { return float64(pc.workBefore(at)-base) / day }
 	for v := range nAct {

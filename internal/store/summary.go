@@ -61,7 +61,7 @@ func summarize(s *schedule.Schedule, n *schedule.Network, at time.Time) Summary 
 	clock, err := schedule.NewClock(s.StartDate, s.Calendar)
 	if err == nil {
 		var t time.Time
-		if t, err = clock.Finish(res.ProjectDuration); err == nil {
+		if t, err = res.Finish(clock); err == nil {
 			sum.FinishDate = t.Format("2006-01-02T15:04:05")
 		}
 	}

@@ -336,8 +336,8 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		row := activityRow{ID: a.ID, Name: a.Name, Duration: a.Duration, TotalFloat: render.Days(res.TotalFloat[j]), Critical: res.Critical(j)}
 		row.Start, row.Finish = render.Days(res.ES[j]), render.Days(res.EF[j])
 		if clock != nil {
-			row.Start = clock.StartAt(res.ES[j]).Format("2006-01-02")
-			if t, err := clock.Finish(res.EF[j]); err == nil {
+			row.Start = res.At(clock, j, schedule.EarlyStart).Format("2006-01-02")
+			if t, err := res.When(clock, j, schedule.EarlyFinish); err == nil {
 				row.Finish = t.Format("2006-01-02")
 			}
 		}
