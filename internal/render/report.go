@@ -163,7 +163,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return bw.Flush()
 }
 
-
 func appendDate(b []byte, key string, t time.Time) []byte {
 	b = append(b, `, "`...)
 	b = append(b, key...)
