@@ -79,3 +79,35 @@ func foldWeek(cal *schedule.Calendar, week [7][]string) (common []string, minute
 	}
 	return common, minutes
 }
+
+// dropOverlaps removes the exceptions that fall on a date an earlier one
+// (in date order, then file order) already covers - MS Project writes a
+// recurring exception's occurrences beside a single one on the same day -
+// and returns them as "from to" texts, for the reader's warning. A
+// calendar may hold one exception per date.
+func dropOverlaps(cal *schedule.Calendar) []string {
+	if len(cal.Exceptions) < 2 {
+		return nil
+	}
+	list := slices.Clone(cal.Exceptions)
+	slices.SortStableFunc(list, func(a, b schedule.CalendarException) int { return strings.Compare(a.From, b.From) })
+	end := func(e schedule.CalendarException) string {
+		if e.To == "" {
+			return e.From
+		}
+		return e.To
+	}
+	var kept []schedule.CalendarException
+	var dropped []string
+	for _, e := range list {
+		if n := len(kept); n > 0 && e.From <= end(kept[n-1]) {
+			dropped = append(dropped, e.From+" to "+end(e))
+			continue
+		}
+		kept = append(kept, e)
+	}
+	if dropped != nil {
+		cal.Exceptions = kept
+	}
+	return dropped
+}

@@ -82,6 +82,23 @@ type mspdiProject struct {
 	ExtendedAttributes []mspdiFieldDef
 	Calendars          []mspdiCalendar
 	Tasks              []mspdiTask
+	Resources          []mspdiResource
+	Assignments        []mspdiAssignment
+}
+
+type mspdiResource struct {
+	UID         string `xml:"UID"`
+	Name        string `xml:"Name"`
+	Type        string `xml:"Type"` // 0 material, 1 work, 2 cost
+	CalendarUID string `xml:"CalendarUID"`
+}
+
+type mspdiAssignment struct {
+	TaskUID     string `xml:"TaskUID"`
+	ResourceUID string `xml:"ResourceUID"`
+	Units       string `xml:"Units"`
+	Work        string `xml:"Work"`
+	WorkContour string `xml:"WorkContour"`
 }
 
 type mspdiFieldDef struct {
@@ -157,6 +174,7 @@ type mspdiTask struct {
 	Manual            string      `xml:"Manual"`
 	Start             string      `xml:"Start"`
 	Finish            string      `xml:"Finish"`
+	Type              string      `xml:"Type"` // 0 fixed units, 1 fixed duration, 2 fixed work
 	Notes             string      `xml:"Notes"`
 	Active            string      `xml:"Active"`
 	PredecessorLink   []mspdiLink `xml:"PredecessorLink"`
@@ -214,7 +232,7 @@ func decodeMSPDI(data []byte) (*mspdiProject, error) {
 				if t.Name.Space != "" && t.Name.Space != "http://schemas.microsoft.com/project" {
 					return nil, fmt.Errorf("line %d: <Project> in namespace %q is not MS Project XML", line, t.Name.Space)
 				}
-			case "Project/Name", "Project/Title", "Project/StartDate", "Project/CalendarUID", "Project/MinutesPerDay":
+			case "Project/Name", "Project/Title", "Project/StartDate", "Project/CalendarUID", "Project/MinutesPerDay", "Project/StatusDate":
 				var v string
 				if err := d.DecodeElement(&v, &t); err != nil {
 					return nil, xmlError(err)
@@ -233,6 +251,8 @@ func decodeMSPDI(data []byte) (*mspdiProject, error) {
 					p.CalendarUID = v
 				case "MinutesPerDay":
 					p.MinutesPerDay = v
+				case "StatusDate":
+					p.StatusDate = v
 				}
 				continue
 			case "Project/ExtendedAttributes/ExtendedAttribute":
@@ -249,6 +269,20 @@ func decodeMSPDI(data []byte) (*mspdiProject, error) {
 				}
 				p.Calendars = append(p.Calendars, c)
 				continue
+			case "Project/Resources/Resource":
+				var r mspdiResource
+				if err := d.DecodeElement(&r, &t); err != nil {
+					return nil, xmlError(err)
+				}
+				p.Resources = append(p.Resources, r)
+				continue
+			case "Project/Assignments/Assignment":
+				var a mspdiAssignment
+				if err := d.DecodeElement(&a, &t); err != nil {
+					return nil, xmlError(err)
+				}
+				p.Assignments = append(p.Assignments, a)
+				continue
 			case "Project/Tasks/Task":
 				task := mspdiTask{line: line}
 				if err := d.DecodeElement(&task, &t); err != nil {
@@ -260,8 +294,9 @@ func decodeMSPDI(data []byte) (*mspdiProject, error) {
 				if len(stack) == 0 {
 					return nil, fmt.Errorf("line %d: the root element is <%s>, not MS Project's <Project>", line, t.Name.Local)
 				}
-				if len(stack) >= 1 && path != "Project/Calendars" && path != "Project/Tasks" && path != "Project/ExtendedAttributes" {
-					if err := d.Skip(); err != nil { // resources, assignments, settings
+				if len(stack) >= 1 && path != "Project/Calendars" && path != "Project/Tasks" && path != "Project/ExtendedAttributes" &&
+					path != "Project/Resources" && path != "Project/Assignments" {
+					if err := d.Skip(); err != nil { // settings, baselines
 						return nil, xmlError(err)
 					}
 					continue
@@ -350,7 +385,7 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		}
 		minutesPerDay = v
 	}
-	cal, err := p.calendar(minutesPerDay)
+	cal, err := p.calendar(minutesPerDay, rs)
 	if err != nil {
 		return nil, err
 	}
@@ -748,13 +783,13 @@ func weekPeriods(w *schedule.WorkTime, day time.Time) []schedule.Period { return
 
 // calendar builds the project calendar; nil when it is MS Project's
 // untouched Standard calendar, so files without one round-trip.
-func (p *mspdiProject) calendar(minutesPerDay float64) (*schedule.Calendar, error) {
-	return p.calendarOf(p.CalendarUID, minutesPerDay, true)
+func (p *mspdiProject) calendar(minutesPerDay float64, rs *readState) (*schedule.Calendar, error) {
+	return p.calendarOf(p.CalendarUID, minutesPerDay, true, rs)
 }
 
 // calendarOf reads the calendar with uid (the project's when project is
 // set: nil then stands for MS Project's Standard calendar).
-func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project bool) (*schedule.Calendar, error) {
+func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project bool, rs *readState) (*schedule.Calendar, error) {
 	byUID := map[string]*mspdiCalendar{}
 	for i := range p.Calendars {
 		byUID[strings.TrimSpace(p.Calendars[i].UID)] = &p.Calendars[i]
@@ -872,6 +907,10 @@ func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project boo
 			}
 			cal.Exceptions = append(cal.Exceptions, ex)
 		}
+	}
+	if dropped := dropOverlaps(cal); len(dropped) > 0 {
+		rs.warnf("%s: %d exceptions fall on dates another exception already covers (%s); the first one on each date is kept",
+			where, len(dropped), strings.Join(dropped[:min(len(dropped), 5)], ", "))
 	}
 	def := &schedule.Calendar{Workdays: schedule.DefaultWorkdays}
 	if project && strings.EqualFold(c.Name, "Standard") && equalCalendars(cal, def) {

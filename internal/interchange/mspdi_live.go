@@ -30,6 +30,76 @@ type mspdiLive struct {
 	rs            *readState
 	minutesPerDay float64
 	calendars     map[string]string // task CalendarUID -> key in s.Calendars ("" unusable)
+	assignments   map[string][]mspdiAssignment
+	resources     map[string]*mspdiResource
+}
+
+// assignmentsOf lists a task's assignments that drive its dates, as MS
+// Project counts them: to a work resource, with units and work, flat
+// (a contoured assignment's span is not work/units: such a task keeps
+// its own duration). nil when the task's own duration drives it.
+func (l *mspdiLive) assignmentsOf(t *mspdiTask) []schedule.Assignment {
+	if l.assignments == nil {
+		l.assignments, l.resources = map[string][]mspdiAssignment{}, map[string]*mspdiResource{}
+		for _, a := range l.p.Assignments {
+			l.assignments[strings.TrimSpace(a.TaskUID)] = append(l.assignments[strings.TrimSpace(a.TaskUID)], a)
+		}
+		for i := range l.p.Resources {
+			l.resources[strings.TrimSpace(l.p.Resources[i].UID)] = &l.p.Resources[i]
+		}
+	}
+	if strings.TrimSpace(t.Type) == "1" { // fixed duration
+		return nil
+	}
+	var out []schedule.Assignment
+	for _, a := range l.assignments[t.UID] {
+		r := l.resources[strings.TrimSpace(a.ResourceUID)]
+		units, err := strconv.ParseFloat(strings.TrimSpace(a.Units), 64)
+		if r == nil || strings.TrimSpace(r.Type) != "1" || err != nil || !(units > 0) {
+			continue
+		}
+		if c := strings.TrimSpace(a.WorkContour); c != "" && c != "0" {
+			return nil
+		}
+		work, err := parseMSPDIDuration(a.Work, l.minutesPerDay)
+		if err != nil || work == 0 {
+			continue
+		}
+		as := schedule.Assignment{Resource: strings.TrimSpace(r.Name), Units: units, Work: formatDays(work)}
+		if as.Resource == "" {
+			as.Resource = "Resource " + strings.TrimSpace(r.UID)
+		}
+		if units == 1 {
+			as.Units = 0
+		}
+		as.Calendar = l.calendarKey(strings.TrimSpace(r.CalendarUID), fmt.Sprintf("Resource UID %s", strings.TrimSpace(r.UID)))
+		out = append(out, as)
+	}
+	return out
+}
+
+// calendarKey is the key in s.Calendars of the file's calendar uid, read
+// once; "" for the project's calendar or one that cannot be read (a
+// warning says so).
+func (l *mspdiLive) calendarKey(uid, who string) string {
+	if uid == "" || uid == "-1" || uid == strings.TrimSpace(l.p.CalendarUID) {
+		return ""
+	}
+	key, seen := l.calendars[uid]
+	if !seen {
+		cal, err := l.p.calendarOf(uid, l.minutesPerDay, false, l.rs)
+		if err != nil {
+			l.rs.warnf("%s: calendar: %v (scheduled on the project's calendar instead)", who, err)
+		} else {
+			key = uid
+			if l.s.Calendars == nil {
+				l.s.Calendars = map[string]*schedule.Calendar{}
+			}
+			l.s.Calendars[key] = cal
+		}
+		l.calendars[uid] = key
+	}
+	return key
 }
 
 // elapsedFormat reports whether a DurationFormat is an elapsed unit (em,
@@ -60,22 +130,9 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) error
 			a.Duration = formatDays(hours) + schedule.ElapsedHours
 		}
 	}
-	if uid := strings.TrimSpace(t.CalendarUID); uid != "" && uid != "-1" && uid != strings.TrimSpace(l.p.CalendarUID) {
-		key, seen := l.calendars[uid]
-		if !seen {
-			cal, err := l.p.calendarOf(uid, l.minutesPerDay, false)
-			if err != nil {
-				l.rs.warnf("%s: calendar: %v (its tasks are scheduled on the project's calendar)", t.where(), err)
-			} else {
-				key = uid
-				if l.s.Calendars == nil {
-					l.s.Calendars = map[string]*schedule.Calendar{}
-				}
-				l.s.Calendars[key] = cal
-			}
-			l.calendars[uid] = key
-		}
-		a.Calendar = key
+	a.Calendar = l.calendarKey(strings.TrimSpace(t.CalendarUID), t.where())
+	if !isTrue(t.Manual) {
+		a.Assignments = l.assignmentsOf(t)
 	}
 	if v := strings.TrimSpace(t.ConstraintType); v != "" && v != "0" {
 		typ, ok := mspdiConstraints[v]

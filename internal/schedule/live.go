@@ -3,6 +3,7 @@ package schedule
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 )
 
@@ -156,6 +157,7 @@ func (a Activity) Clone() Activity {
 		a.SecondaryConstraint = &c
 	}
 	a.Codes = maps.Clone(a.Codes)
+	a.Assignments = slices.Clone(a.Assignments)
 	return a
 }
 
@@ -164,7 +166,8 @@ func (a Activity) Clone() Activity {
 // dates): such a schedule is computed on dates, not working-day offsets.
 func (a *Activity) Live() bool {
 	return a.Type != TaskType || a.Calendar != "" || a.Constraint != nil || a.SecondaryConstraint != nil ||
-		a.ActualStart != "" || a.ActualFinish != "" || a.Remaining != "" || a.Manual || hasUnit(a.Duration)
+		a.ActualStart != "" || a.ActualFinish != "" || a.Remaining != "" || a.Manual || hasUnit(a.Duration) ||
+		len(a.Assignments) > 0
 }
 
 // hasUnit reports whether a duration is written with a unit ("3ed", "4h"),
@@ -192,7 +195,8 @@ func (a Activity) Equal(b Activity) bool {
 		a.Type == b.Type && a.Calendar == b.Calendar && equalConstraint(a.Constraint, b.Constraint) &&
 		equalConstraint(a.SecondaryConstraint, b.SecondaryConstraint) && a.ActualStart == b.ActualStart &&
 		a.ActualFinish == b.ActualFinish && a.Remaining == b.Remaining && a.PercentComplete == b.PercentComplete &&
-		a.Manual == b.Manual && a.Start == b.Start && a.Finish == b.Finish && a.WBS == b.WBS && maps.Equal(a.Codes, b.Codes)
+		a.Manual == b.Manual && a.Start == b.Start && a.Finish == b.Finish && a.WBS == b.WBS && maps.Equal(a.Codes, b.Codes) &&
+		slices.Equal(a.Assignments, b.Assignments)
 }
 
 func equalConstraint(a, b *Constraint) bool {

@@ -34,6 +34,15 @@ type liveNet struct {
 	manEnd   []time.Time
 	wbs      []string
 	lagDay   float64 // minutes in one day of lag (the project calendar's day)
+	// assign: the spans of an assignment-driven task, each on its
+	// resource's calendar; nil for a task its own duration drives.
+	assign [][]span
+}
+
+// span is working minutes on one clock.
+type span struct {
+	clock   int32
+	minutes int64
 }
 
 type liveConstraint struct {
@@ -147,6 +156,7 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 	ln.manStart = make([]time.Time, nAct)
 	ln.manEnd = make([]time.Time, nAct)
 	ln.wbs = make([]string, nAct)
+	ln.assign = make([][]span, nAct)
 	for i := range s.Activities {
 		a := &s.Activities[i]
 		path := fmt.Sprintf("activities[%d]", i)
@@ -219,6 +229,30 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 				return nil, fieldErr(path+".actual_finish", "activity %q: %s is before its actual start %s", a.ID, a.ActualFinish, a.ActualStart)
 			}
 			ln.remain[i] = 0
+		}
+		for k, as := range a.Assignments {
+			field := fmt.Sprintf("%s.assignments[%d]", path, k)
+			sp := span{clock: ln.cal[i]}
+			if as.Calendar != "" {
+				cal, ok := named[as.Calendar]
+				if !ok {
+					return nil, fieldErr(field+".calendar", "activity %q: no calendar %q in calendars", a.ID, as.Calendar)
+				}
+				sp.clock = cal
+			}
+			w, err := ParseDuration(as.Work)
+			if err != nil {
+				return nil, fieldErr(field+".work", "activity %q: %v", a.ID, err)
+			}
+			units := as.Units
+			if units == 0 {
+				units = 1
+			}
+			if !(units > 0 && units <= 1000) {
+				return nil, fieldErr(field+".units", "activity %q: %g is not a share of a resource's time above 0", a.ID, as.Units)
+			}
+			sp.minutes = int64(math.Round(w.Minutes(ln.clocks[sp.clock].work.dayMinutes) / units))
+			ln.assign[i] = append(ln.assign[i], sp)
 		}
 		if a.Manual {
 			ln.manual[i] = true

@@ -191,6 +191,46 @@ func (ln *liveNet) snapStart(c *Clock, v int32, es time.Time) time.Time {
 	return c.nextStart(es)
 }
 
+// finishFrom is where work that starts at es ends: d minutes on c, or,
+// for an assignment-driven task, the latest end of its assignments.
+func (ln *liveNet) finishFrom(v int32, c *Clock, es time.Time, d int64) time.Time {
+	if ln.assign[v] == nil {
+		return c.add(es, d)
+	}
+	var ef time.Time
+	for _, a := range ln.assign[v] {
+		ac := ln.clocks[a.clock]
+		ef = later(ef, ac.add(ac.nextStart(es), a.minutes))
+	}
+	return ef
+}
+
+// snapFinish moves a finish back to the end of the last working period:
+// on the activity's calendar, or the latest of its resources'.
+func (ln *liveNet) snapFinish(v int32, c *Clock, lf time.Time) time.Time {
+	if ln.assign[v] == nil {
+		return c.prevFinish(lf)
+	}
+	var last time.Time
+	for _, a := range ln.assign[v] {
+		last = later(last, ln.clocks[a.clock].prevFinish(lf))
+	}
+	return last
+}
+
+// startBefore is where work that ends at lf starts: finishFrom backwards.
+func (ln *liveNet) startBefore(v int32, c *Clock, lf time.Time, d int64) time.Time {
+	if ln.assign[v] == nil {
+		return c.add(lf, -d)
+	}
+	ls := lf
+	for _, a := range ln.assign[v] {
+		ac := ln.clocks[a.clock]
+		ls = earlier(ls, ac.add(ac.prevFinish(lf), -a.minutes))
+	}
+	return ls
+}
+
 func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, es time.Time, linked bool) {
 	cons := ln.cons[v][0]
 	if ln.started(v) {
@@ -198,7 +238,7 @@ func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, e
 		if ln.finished(v) {
 			t.EF[v] = ln.actEnd[v]
 		} else {
-			t.EF[v] = c.add(t.ES[v], d) // MS Project: the work runs on from the actual start
+			t.EF[v] = ln.finishFrom(v, c, t.ES[v], d) // MS Project: the work runs on from the actual start
 			if cons.typ == FinishOnOrAfter {
 				t.EF[v] = later(t.EF[v], cons.at)
 			}
@@ -218,6 +258,16 @@ func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, e
 		es = later(es, ln.start)
 	}
 	es = ln.snapStart(c, v, es)
+	if ln.assign[v] != nil {
+		// An assignment-driven task starts when its first resource works.
+		first := time.Time{}
+		for _, a := range ln.assign[v] {
+			if s := ln.clocks[a.clock].nextStart(es); first.IsZero() || s.Before(first) {
+				first = s
+			}
+		}
+		es = first
+	}
 	// MS Project honours constraint dates over logic.
 	switch cons.typ {
 	case StartOnOrAfter:
@@ -234,7 +284,7 @@ func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, e
 		t.ES[v], t.EF[v] = c.add(cons.at, -d), cons.at
 		return
 	}
-	t.ES[v], t.EF[v] = es, c.add(es, d)
+	t.ES[v], t.EF[v] = es, ln.finishFrom(v, c, es, d)
 }
 
 func (ln *liveNet) forwardP6(t *Times, v int32, c *Clock, d, rem int64, es time.Time, linked bool, floor time.Time) {
@@ -337,9 +387,12 @@ func (ln *liveNet) backward(n *Network, t *Times, lsStar []time.Time, v int32, f
 		}
 	}
 	if ln.kind[v] != StartMilestone {
-		lf = c.prevFinish(lf)
+		lf = ln.snapFinish(v, c, lf)
 	}
 	ls := c.add(lf, -rem)
+	if !ln.p6 && !ln.started(v) {
+		ls = ln.startBefore(v, c, lf, rem)
+	}
 	if ln.p6 && rem > 0 {
 		ls = c.nextStart(ls)
 	}

@@ -45,6 +45,24 @@ type Activity struct {
 	// (code type -> value). Kept, shown and searchable; CPM ignores them.
 	WBS   string            `json:"wbs,omitempty"`
 	Codes map[string]string `json:"codes,omitempty"`
+	// Assignments are the resources' work on the activity: MS Project
+	// dates a task that is not fixed-duration from them (see Assignment).
+	Assignments []Assignment `json:"assignments,omitempty"`
+}
+
+// Assignment is one resource's work on an activity. MS Project spans a
+// task driven by its assignments from its start to the latest finish of
+// Work/Units of working time on each resource's calendar, so a resource
+// on a night shift or at half time moves the task's finish.
+type Assignment struct {
+	Resource string `json:"resource"`
+	// Units is the share of the resource's time, 1 for 100%; 0 reads as 1.
+	Units float64 `json:"units,omitempty"`
+	// Work is a duration like Activity.Duration ("5", "40h").
+	Work string `json:"work"`
+	// Calendar is the resource's calendar, a key in Schedule.Calendars;
+	// "" is the activity's.
+	Calendar string `json:"calendar,omitempty"`
 }
 
 // RelType is the logic type of a relationship between two activities.
@@ -204,7 +222,7 @@ func (s *Schedule) Clone() *Schedule {
 		c.Options = &o
 	}
 	for i := range c.Activities {
-		if a := &c.Activities[i]; a.Constraint != nil || a.SecondaryConstraint != nil || a.Codes != nil {
+		if a := &c.Activities[i]; a.Constraint != nil || a.SecondaryConstraint != nil || a.Codes != nil || a.Assignments != nil {
 			*a = a.Clone()
 		}
 	}
