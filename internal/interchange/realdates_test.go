@@ -64,6 +64,19 @@ package interchange
 // time of day is kept (mspdinulltasks 3/3: a 09:00 start on a calendar
 // worked from 08:00), and a damaged XER calendar is a warning (invalid-8.4.xer
 // is read; it stores no early/late dates, so 0 compared).
+// Raised 2026-11-27 to 62 of 88 by the live engine (issue 28: each
+// activity on its own calendar, constraints, actuals and remaining work,
+// manual tasks, elapsed durations, resource assignments on their
+// calendars, MS Project's and P6's rules): assignment-assignments 3/3,
+// mspdiduration 6/10, mspdiresource 3/3, task-links 2016 16/16. Left:
+// mspditimephasedsegments 2/20 (its late dates were not recalculated when
+// it was saved: unlinked tasks end 2011-03-04 or 2013-05-24, past the
+// project finish), mspdiduration 4/10 (MS Project's finish of the elapsed
+// tasks), mspdisplittask 0/2 (splits are not modelled), and the two P6
+// files' completed activity, whose late dates P6 puts at the project's
+// scheduled finish (2020-12-30) that no activity reaches. On 47 other
+// MPXJ test files (REAL_DATES_DIR) 619 of 645 tasks match.
+//
 // MPXJ, on the same measure: 55 of 100 (mspdinulltasks 3, mspdiresource 2,
 // assignment-assignments 3, mspdiduration 1, task-links 2016 15; it too
 // misses mspditimephasedsegments' stored late dates - 2011-03-04 for tasks
@@ -95,22 +108,22 @@ const realDataDir = "../../../shared/data/real"
 var realBaseline = map[string]int{
 	"PredecessorCalendar.xer":                      0,
 	"TwentyFourHourCalendar.xer":                   0,
-	"assignment-assignments-project2019-mspdi.xml": 0,
+	"assignment-assignments-project2019-mspdi.xml": 3,
 	"caltest.xml":                                  3,
 	"invalid-8.4.xer":                              0,
-	"mspdiduration.xml":                            0,
+	"mspdiduration.xml":                            6,
 	"mspdinulltasks.xml":                           3,
-	"mspdiresource.xml":                            0,
+	"mspdiresource.xml":                            3,
 	"mspdisplittask.xml":                           0,
 	"mspditimephasedsegments.xml":                  2,
 	"percent-complete-8.4.xer":                     0,
 	"task-dates-project2019-mspdi.xml":             10,
 	"task-links-project2010-mspdi.xml":             16,
-	"task-links-project2016-mspdi.xml":             14,
+	"task-links-project2016-mspdi.xml":             16,
 }
 
 // realBaselineTotal is the fully matching tasks over all files today.
-const realBaselineTotal = 48
+const realBaselineTotal = 62
 
 // The compared fields, in table order.
 const (
