@@ -148,6 +148,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			b = appendDate(b, "late_start_date", res.At(c, i, schedule.LateStart))
 			b = appendDate(b, "late_finish_date", res.At(c, i, schedule.LateFinish))
 		}
+		b = appendLive(b, a, res.TotalFloat[i])
 		b = append(b, '}')
 		if len(b) > 1<<15 {
 			if _, err := bw.Write(b); err != nil {
@@ -161,6 +162,50 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// appendLive writes the live programme's fields an activity has (issue
+// 28), after the CPM figures: none for a plain logic network, so its
+// report is unchanged. negative_float marks a constraint the logic cannot
+// meet.
+func appendLive(b []byte, a *schedule.Activity, totalFloat float64) []byte {
+	text := func(key, v string) {
+		if v != "" {
+			b = append(b, `, "`...)
+			b = append(b, key...)
+			b = append(b, `": `...)
+			b = appendString(b, v)
+		}
+	}
+	constraint := func(key string, c *schedule.Constraint) {
+		if c != nil {
+			b = append(b, `, "`...)
+			b = append(b, key...)
+			b = append(b, `": {"type": `...)
+			b = appendString(b, string(c.Type))
+			if c.Date != "" {
+				b = append(b, `, "date": `...)
+				b = appendString(b, c.Date)
+			}
+			b = append(b, '}')
+		}
+	}
+	text("type", string(a.Type))
+	text("calendar", a.Calendar)
+	constraint("constraint", a.Constraint)
+	constraint("secondary_constraint", a.SecondaryConstraint)
+	text("actual_start", a.ActualStart)
+	text("actual_finish", a.ActualFinish)
+	text("remaining", a.Remaining)
+	if a.PercentComplete != 0 {
+		b = append(b, `, "percent_complete": `...)
+		b = appendNumber(b, a.PercentComplete)
+	}
+	text("wbs", a.WBS)
+	if totalFloat < -schedule.Epsilon {
+		b = append(b, `, "negative_float": true`...)
+	}
+	return b
 }
 
 func appendDate(b []byte, key string, t time.Time) []byte {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -182,5 +184,55 @@ func TestJSONReportNeverWritesInfOrNaN(t *testing.T) {
 	var buf bytes.Buffer
 	if err := (&render.Report{Schedule: s, Result: res}).WriteJSON(&buf); err != nil || !json.Valid(buf.Bytes()) {
 		t.Errorf("err %v, JSON %s", err, buf.String())
+	}
+}
+
+// A live programme's report carries its fields and flags negative float;
+// the dates are the engine's own, each activity on its calendar.
+func TestJSONReportOfALiveProgramme(t *testing.T) {
+	s := &schedule.Schedule{
+		Name: "Live", StartDate: "2026-03-02", DataDate: "2026-03-09",
+		Calendars: map[string]*schedule.Calendar{"7d": {Name: "7-day", Workdays: schedule.WeekdayNames[:]}},
+		Options:   &schedule.Options{Tool: schedule.P6},
+		Activities: []schedule.Activity{
+			{ID: "A", Name: "Excavate", Duration: "5", ActualStart: "2026-03-02", ActualFinish: "2026-03-06"},
+			{ID: "B", Name: "Cure", Duration: "7", Calendar: "7d"},
+			{ID: "C", Name: "Handover", Duration: "0", Constraint: &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2026-03-12"}},
+		},
+		Relationships: []schedule.Relationship{
+			{ID: "R1", Type: schedule.FS, Predecessor: "A", Successor: "B"},
+			{ID: "R2", Type: schedule.FS, Predecessor: "B", Successor: "C"},
+		},
+	}
+	var out bytes.Buffer
+	if err := report(t, s).WriteJSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		CriticalPath []string `json:"critical_path"`
+		Activities   []map[string]any
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	a, b, c := got.Activities[0], got.Activities[1], got.Activities[2]
+	for _, check := range []struct {
+		what      string
+		got, want any
+	}{
+		{"A's actual finish", a["actual_finish"], "2026-03-06"},
+		{"B's calendar", b["calendar"], "7d"},
+		{"B's early start (the data date)", b["early_start_date"], "2026-03-09T08:00:00"},
+		{"B's early finish (seven days straight)", b["early_finish_date"], "2026-03-15T17:00:00"},
+		{"C's constraint", c["constraint"], map[string]any{"type": "finish_on_or_before", "date": "2026-03-12"}},
+		{"C's negative float", c["negative_float"], true},
+		{"A's negative float", a["negative_float"], nil},
+	} {
+		if !reflect.DeepEqual(check.got, check.want) {
+			t.Errorf("%s: got %v, want %v", check.what, check.got, check.want)
+		}
+	}
+	if slices.Contains(got.CriticalPath, "A") {
+		t.Errorf("the finished activity A is on the critical path %v", got.CriticalPath)
 	}
 }

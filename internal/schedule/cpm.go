@@ -111,7 +111,10 @@ func nonNegative(x float64) float64 {
 }
 
 // Critical reports whether activity i has no total float.
-func (r *Result) Critical(i int) bool { return r.TotalFloat[i] <= Epsilon }
+// A finished activity of a live programme is never critical.
+func (r *Result) Critical(i int) bool {
+	return r.TotalFloat[i] <= Epsilon && (r.Times == nil || !r.Times.Done[i])
+}
 
 // CriticalPath lists every critical activity id by early start, ties in
 // topological order. With several critical paths, all their activities appear.

@@ -56,8 +56,11 @@ type Times struct {
 	// FloatMinutes is each activity's total float in working minutes of
 	// its own calendar; negative where a constraint cannot be met.
 	FloatMinutes []int64
-	Start        time.Time // the project start instant
-	Finish       time.Time // the latest early finish
+	// Done marks the activities finished (an actual finish): no longer
+	// on any path, so never critical.
+	Done   []bool
+	Start  time.Time // the project start instant
+	Finish time.Time // the latest early finish
 }
 
 // scheduleIsLive reports whether s needs the live engine.

@@ -67,7 +67,10 @@ func (n *Network) computeLive() *Result {
 	t := &Times{
 		ES: make([]time.Time, nAct), EF: make([]time.Time, nAct),
 		LS: make([]time.Time, nAct), LF: make([]time.Time, nAct),
-		FloatMinutes: make([]int64, nAct),
+		FloatMinutes: make([]int64, nAct), Done: make([]bool, nAct),
+	}
+	for v := range nAct {
+		t.Done[v] = ln.finished(int32(v))
 	}
 	lsStar := make([]time.Time, nAct) // the late start predecessors see
 	floor := ln.start
