@@ -35,8 +35,14 @@ package interchange
 //     days of older files), recurring ones expanded to their dates.
 //     A non-working one-day exception named "" or "Holiday" is a holiday.
 //
-// Not read: constraints, task calendars, resources, actuals, baselines
-// (CPM here is the pure logic network, as the rest of the product).
+//   - The live programme (mspdi_live.go): StatusDate is the data date; a
+//     task's CalendarUID, ConstraintType/ConstraintDate, ActualStart,
+//     ActualFinish, RemainingDuration, PercentComplete, Manual (with its
+//     Start and Finish), elapsed DurationFormats, and its flat assignments
+//     to work resources (Units, Work, the resource's calendar), which drive
+//     a task that is not fixed-duration as MS Project dates it.
+//
+// Not read: costs, baselines, timephased data, splits.
 //
 // Export writes what MS Project needs to open and schedule the file, with
 // the CPM early dates as Start and Finish. Three custom text fields carry

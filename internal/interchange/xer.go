@@ -17,16 +17,17 @@ package interchange
 //     date, without a date off - a holiday); day_hr_cnt is hours_per_day.
 //   - TASK: activity id = task_code, name = task_name, duration =
 //     target_drtn_hr_cnt / day_hr_cnt of the task's calendar (P6 keeps
-//     hours; a day is a day of the task's own calendar). TT_Mile and
-//     TT_FinMile are milestones of 0 days. Level-of-effort and WBS summary
-//     activities (TT_LOE, TT_WBS) have no duration of their own and are
-//     skipped with their links.
+//     hours; a day is a day of the task's own calendar). TT_Mile is a start
+//     milestone, TT_FinMile a task of 0 days; level-of-effort and WBS
+//     summary activities (TT_LOE, TT_WBS) are kept with their links and
+//     dated from them. The live programme (xer_live.go): clndr_id, the
+//     constraints, actuals, remain_drtn_hr_cnt, phys_complete_pct, the
+//     PROJWBS path and activity codes; PROJECT last_recalc_date is the data
+//     date and SCHEDOPTIONS the scheduling options (P6's rules apply).
 //   - TASKPRED: pred_type PR_FS/PR_SS/PR_FF/PR_SF, lag_hr_cnt / day_hr_cnt
-//     of the successor's calendar (P6's default lag calendar). Links to
-//     other projects are skipped.
+//     of the successor's calendar. Links to other projects are skipped.
 //
-// Not read: task calendars other than for the hour-to-day conversion,
-// constraints, resources, actuals, memos.
+// Not read: resources and their assignments, costs, memos, baselines.
 //
 // Export writes PROJECT, CALENDAR, PROJWBS, TASK and TASKPRED, plus three
 // user-defined text fields (UDFTYPE/UDFVALUE) for what XER has no column

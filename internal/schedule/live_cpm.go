@@ -33,7 +33,9 @@ type liveNet struct {
 	manStart []time.Time
 	manEnd   []time.Time
 	wbs      []string
-	lagDay   float64 // minutes in one day of lag (the project calendar's day)
+	// dayOf is the minutes in a day of each activity's calendar: a lag in
+	// days is days of its successor's calendar.
+	dayOf []float64
 	// assign: the spans of an assignment-driven task, each on its
 	// resource's calendar; nil for a task its own duration drives.
 	assign [][]span
@@ -127,7 +129,6 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 	}
 	dayWork, _ := twentyFourHours.Compile()
 	ln.clocks = []*Clock{newTimeline(origin, projectWork), newTimeline(origin, dayWork)}
-	ln.lagDay = projectWork.dayMinutes
 	named := map[string]int32{}
 	for _, id := range sortedKeys(s.Calendars) {
 		w, err := s.Calendars[id].Compile()
@@ -160,6 +161,7 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 	ln.manEnd = make([]time.Time, nAct)
 	ln.wbs = make([]string, nAct)
 	ln.assign = make([][]span, nAct)
+	ln.dayOf = make([]float64, nAct)
 	for i := range s.Activities {
 		a := &s.Activities[i]
 		path := fmt.Sprintf("activities[%d]", i)
@@ -175,6 +177,7 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 			}
 			ln.cal[i] = k
 		}
+		ln.dayOf[i] = ln.clocks[ln.cal[i]].work.dayMinutes
 		d, err := ParseDuration(a.Duration)
 		if err != nil {
 			return nil, fieldErr(path+".duration", "activity %q: %v", a.ID, err)

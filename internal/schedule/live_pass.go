@@ -37,7 +37,11 @@ func (ln *liveNet) lagClock(p, s int32) *Clock {
 	return ln.clock(p)
 }
 
-func (ln *liveNet) lagMinutes(l link) int64 { return int64(roundHalfAway(l.lag * ln.lagDay)) }
+// lagMinutes is a link's lag in working minutes: days of the successor's
+// calendar, as P6 files count lag hours.
+func (ln *liveNet) lagMinutes(l link, succ int32) int64 {
+	return int64(roundHalfAway(l.lag * ln.dayOf[succ]))
+}
 
 func roundHalfAway(x float64) float64 {
 	if x < 0 {
@@ -142,7 +146,7 @@ func (ln *liveNet) forward(n *Network, t *Times, v int32, floor time.Time) {
 
 // earlyStartFrom is the successor start one link allows.
 func (ln *liveNet) earlyStartFrom(t *Times, p, v int32, l link) time.Time {
-	c, lc, lag := ln.clock(v), ln.lagClock(p, v), ln.lagMinutes(l)
+	c, lc, lag := ln.clock(v), ln.lagClock(p, v), ln.lagMinutes(l, v)
 	pStart, pFinish := t.ES[p], t.EF[p]
 	if ln.finished(p) && !ln.p6 {
 		pStart = ln.actStart[p]
@@ -408,7 +412,7 @@ func (ln *liveNet) backward(n *Network, t *Times, lsStar []time.Time, v int32, f
 
 // lateFinishFrom is the predecessor finish one link allows.
 func (ln *liveNet) lateFinishFrom(n *Network, t *Times, lsStar []time.Time, v, s int32, l link, finish time.Time) time.Time {
-	c, lc, lag := ln.clock(v), ln.lagClock(v, s), ln.lagMinutes(l)
+	c, lc, lag := ln.clock(v), ln.lagClock(v, s), ln.lagMinutes(l, s)
 	switch l.typ {
 	case linkSS, linkSF:
 		if !ln.p6 && ln.manual[v] {
@@ -566,7 +570,7 @@ func (ln *liveNet) freeFloat(n *Network, t *Times, v int32) float64 {
 		if ln.driven(s) || ln.finished(s) {
 			continue
 		}
-		lc, lag := ln.lagClock(v, s), ln.lagMinutes(l)
+		lc, lag := ln.lagClock(v, s), ln.lagMinutes(l, s)
 		var from, to time.Time
 		switch l.typ {
 		case linkFS:

@@ -112,7 +112,9 @@ func (t RelType) fromStart() bool { return t == SS || t == SF }
 func (t RelType) toStart() bool { return t == FS || t == SS }
 
 // Relationship is a logic link: the successor's start or finish is constrained
-// by the predecessor's start or finish plus Lag working days (negative = lead).
+// by the predecessor's start or finish plus Lag working days (negative = lead)
+// - days of the successor's calendar, counted on the calendar the schedule's
+// options name for lags (see Options.LagCalendar).
 type Relationship struct {
 	ID          string  `json:"id"`
 	Type        RelType `json:"type"`
