@@ -22,7 +22,8 @@ type liveNet struct {
 	data  time.Time // the data date; zero when none
 	// clocks: [0] the project's calendar, [1] 24 hours, then the named ones.
 	clocks   []*Clock
-	cal      []int32 // each activity's duration clock
+	cal      []int32 // each activity's duration clock (24 hours for elapsed work)
+	home     []int32 // each activity's calendar: float is working time on it
 	dur      []int64 // working (or elapsed) minutes
 	remain   []int64 // minutes of work left: dur unless progressed
 	kind     []ActivityType
@@ -39,6 +40,9 @@ type liveNet struct {
 	// assign: the spans of an assignment-driven task, each on its
 	// resource's calendar; nil for a task its own duration drives.
 	assign [][]span
+	// workFloat is each activity's total float in working minutes of its
+	// calendar, set by a computation (fresh gives each its own).
+	workFloat []int64
 }
 
 // span is working minutes on one clock.
@@ -55,8 +59,10 @@ type liveConstraint struct {
 // Times are the dates the live engine computed, indexed like the Network.
 type Times struct {
 	ES, EF, LS, LF []time.Time
-	// FloatMinutes is each activity's total float in working minutes of
-	// its own calendar; negative where a constraint cannot be met.
+	// FloatMinutes is each activity's total float as the tool measures it:
+	// working minutes of its calendar (elapsed minutes for elapsed work);
+	// negative where a constraint cannot be met. Result.TotalFloat is the
+	// same in working days of the activity's calendar.
 	FloatMinutes []int64
 	// Done marks the activities finished (an actual finish): no longer
 	// on any path, so never critical.
@@ -150,6 +156,7 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 	}
 	nAct := len(s.Activities)
 	ln.cal = make([]int32, nAct)
+	ln.home = make([]int32, nAct)
 	ln.dur = make([]int64, nAct)
 	ln.remain = make([]int64, nAct)
 	ln.kind = make([]ActivityType, nAct)
@@ -177,6 +184,7 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 			}
 			ln.cal[i] = k
 		}
+		ln.home[i] = ln.cal[i]
 		ln.dayOf[i] = ln.clocks[ln.cal[i]].work.dayMinutes
 		d, err := ParseDuration(a.Duration)
 		if err != nil {

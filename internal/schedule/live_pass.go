@@ -77,6 +77,7 @@ func (n *Network) computeLive() *Result {
 		t.Done[v] = ln.finished(int32(v))
 	}
 	lsStar := make([]time.Time, nAct) // the late start predecessors see
+	ln.workFloat = make([]int64, nAct)
 	floor := ln.start
 	if ln.p6 && ln.data.After(floor) {
 		floor = ln.data // P6 schedules nothing before the data date
@@ -449,10 +450,18 @@ func (ln *liveNet) lateFinishFrom(n *Network, t *Times, lsStar []time.Time, v, s
 // float sets an activity's total float in working minutes of its calendar.
 func (ln *liveNet) float(t *Times, v int32) {
 	if ln.p6 && ln.finished(v) {
-		t.FloatMinutes[v] = 0
+		t.FloatMinutes[v], ln.workFloat[v] = 0, 0
 		return
 	}
-	c := ln.clock(v)
+	t.FloatMinutes[v] = ln.floatOn(ln.clock(v), t, v)
+	ln.workFloat[v] = t.FloatMinutes[v]
+	if ln.home[v] != ln.cal[v] {
+		ln.workFloat[v] = ln.floatOn(ln.clocks[ln.home[v]], t, v)
+	}
+}
+
+// floatOn measures total float on clock c as the tool does.
+func (ln *liveNet) floatOn(c *Clock, t *Times, v int32) int64 {
 	startFloat := c.between(t.ES[v], t.LS[v])
 	finishFloat := c.between(t.EF[v], t.LF[v])
 	measure := ln.opts.Float
@@ -461,12 +470,11 @@ func (ln *liveNet) float(t *Times, v int32) {
 	}
 	switch {
 	case measure == FinishFloat || ln.started(v):
-		t.FloatMinutes[v] = finishFloat
+		return finishFloat
 	case measure == StartFloat:
-		t.FloatMinutes[v] = startFloat
-	default:
-		t.FloatMinutes[v] = min(startFloat, finishFloat)
+		return startFloat
 	}
+	return min(startFloat, finishFloat)
 }
 
 // drivenDates dates level-of-effort activities from the activities they
@@ -524,6 +532,7 @@ func (ln *liveNet) drivenDates(n *Network, t *Times) {
 			t.ES[v], t.EF[v], t.LS[v], t.LF[v] = t.Start, t.Start, t.Start, t.Start
 		}
 		t.FloatMinutes[v] = ln.clock(v).between(t.EF[v], t.LF[v])
+		ln.workFloat[v] = t.FloatMinutes[v]
 	}
 }
 
@@ -553,7 +562,7 @@ func (ln *liveNet) result(n *Network, t *Times) *Result {
 	off := func(at time.Time) float64 { return float64(pc.workBefore(at)-base) / day }
 	for v := range nAct {
 		r.ES[v], r.EF[v], r.LS[v], r.LF[v] = off(t.ES[v]), off(t.EF[v]), off(t.LS[v]), off(t.LF[v])
-		r.TotalFloat[v] = float64(t.FloatMinutes[v]) / day
+		r.TotalFloat[v] = float64(ln.workFloat[v]) / day
 		r.FreeFloat[v] = max(0, min(r.TotalFloat[v], ln.freeFloat(n, t, int32(v))/day))
 	}
 	r.ProjectDuration = off(t.Finish)
