@@ -114,7 +114,7 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 	return nil
 }
 
-// jsonText is a meta value as its column holds it: JSON, or '' for nil
+// jsonText is a meta value as its column holds it: JSON, or ” for nil
 // (an empty map or options stay "{}", so they read back as they were).
 func jsonText[T any](v T) (string, error) {
 	b, err := json.Marshal(v)
@@ -124,7 +124,7 @@ func jsonText[T any](v T) (string, error) {
 	return string(b), nil
 }
 
-// readJSON reads a meta column into *v; '' leaves it unset.
+// readJSON reads a meta column into *v; ” leaves it unset.
 func readJSON[T any](column, text string, v *T) error {
 	if text == "" {
 		return nil
