@@ -114,7 +114,7 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 	return nil
 }
 
-// jsonText is a meta value as its column holds it: JSON, or ” for nil
+// jsonText is a meta value as its column holds it: JSON, or empty for nil
 // (an empty map or options stay "{}", so they read back as they were).
 func jsonText[T any](v T) (string, error) {
 	b, err := json.Marshal(v)
