@@ -124,7 +124,7 @@ func jsonText[T any](v T) (string, error) {
 	return string(b), nil
 }
 
-// readJSON reads a meta column into *v; ” leaves it unset.
+// readJSON reads a meta column into *v; an empty column leaves it unset.
 func readJSON[T any](column, text string, v *T) error {
 	if text == "" {
 		return nil
