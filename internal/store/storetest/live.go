@@ -119,7 +119,7 @@ func testLiveRoundTrip(t *testing.T, open Opener) {
 	for i := range ops {
 		ops[i] = ops[i].WithScope("storetest-live")
 	}
-	_, inverses, err := c.ApplyOps(ctx, id, ops)
+	applied, inverses, err := c.ApplyOps(ctx, id, ops)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +130,13 @@ func testLiveRoundTrip(t *testing.T, open Opener) {
 	got, _ = c.Load(ctx, id)
 	sameSchedule(t, "after the ops", got, want)
 	noDrift(t, c, id)
+	// The inverses the graph ledger kept (JSON) give the old fields back too.
+	opIDs := []string{applied[0].ID, applied[1].ID}
+	was, err := c.Before(ctx, id, got, opIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSchedule(t, "before, from the ledger", was, sorted(s))
 	undo := slices.Clone(inverses)
 	slices.Reverse(undo)
 	if _, _, err := c.ApplyOps(ctx, id, undo); err != nil {
