@@ -164,10 +164,13 @@ func applyChange(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID st
 		ns, _ := schedule.ActivityNodes(a)
 		start, intra, end := ns[0], ns[1], ns[2]
 		activities[i] = map[string]any{
-			"id": a.ID, "name": a.Name, "description": intra.Description, "live": nonEmpty(intra.Live),
+			"id": a.ID, "name": a.Name, "description": intra.Description,
 			"start_id": start.ID, "intra_id": intra.ID, "end_id": end.ID,
 			"start_uuid": nodeUUID(scheduleID, start.ID), "intra_uuid": nodeUUID(scheduleID, intra.ID), "end_uuid": nodeUUID(scheduleID, end.ID),
 			"start_weight": start.Weight, "intra_weight": intra.Weight, "end_weight": end.Weight,
+		}
+		if err := writeLive(activities[i].(map[string]any), a, intra.Live); err != nil {
+			return err
 		}
 	}
 	if err := unwind(ctx, tx, cypherPutActivities, scheduleID, "rows", activities); err != nil {
@@ -416,14 +419,24 @@ func dump(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID string) (
 	for result.Next(ctx) {
 		var n schedule.Node
 		var kind string
-		if err := scan(result.Record(), &n.ID, &kind, &n.Weight, &n.ActivityID, &n.Name, &n.Description, &n.Live); err != nil {
+		if err := scan(result.Record(), &n.ID, &kind, &n.Weight, &n.ActivityID, &n.Name, &n.Description); err != nil {
 			return nil, err
 		}
 		n.Kind = schedule.NodeKind(kind)
+		if n.Kind == schedule.IntraNode {
+			props, ok := result.Record().Values[7].(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("node %q: column live is %T, want a map", n.ID, result.Record().Values[7])
+			}
+			var err error
+			if n.Live, err = readLive(n.ActivityID, props); err != nil {
+				return nil, err
+			}
+		}
 		d.Nodes = append(d.Nodes, n)
-		next, ok := result.Record().Values[7].([]any)
+		next, ok := result.Record().Values[6].([]any)
 		if !ok {
-			return nil, fmt.Errorf("node %q: column next is %T, want a list", n.ID, result.Record().Values[7])
+			return nil, fmt.Errorf("node %q: column next is %T, want a list", n.ID, result.Record().Values[6])
 		}
 		for _, to := range next {
 			to, ok := to.(string)
