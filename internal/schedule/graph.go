@@ -194,28 +194,38 @@ var plainKeys = []string{"id", "name", "description", "duration"}
 // the plain keys, so a field added to Activity is stored without a change
 // here. "" when the activity is plain (Equal to its plain fields alone).
 func liveJSON(a Activity) string {
-	if a.Equal(Activity{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration}) {
+	fields := liveFields(a)
+	if len(fields) == 0 {
 		return ""
-	}
-	// Marshalling an Activity fails only on a NaN or infinite percent,
-	// which Check refuses; the store's ledger, which marshals the same
-	// activity, then fails the write loudly.
-	whole, err := json.Marshal(a)
-	if err != nil {
-		return ""
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(whole, &fields); err != nil {
-		return ""
-	}
-	for _, k := range plainKeys {
-		delete(fields, k)
 	}
 	live, err := json.Marshal(fields) // keys sorted: equal activities, equal text
 	if err != nil {
 		return ""
 	}
 	return string(live)
+}
+
+// liveFields are the activity's live fields that are set, by JSON key,
+// each as its JSON value; none for a plain activity.
+func liveFields(a Activity) map[string]json.RawMessage {
+	if a.Equal(Activity{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration}) {
+		return nil
+	}
+	// Marshalling an Activity fails only on a NaN or infinite percent,
+	// which Check refuses; the store's ledger, which marshals the same
+	// activity, then fails the write loudly.
+	whole, err := json.Marshal(a)
+	if err != nil {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(whole, &fields); err != nil {
+		return nil
+	}
+	for _, k := range plainKeys {
+		delete(fields, k)
+	}
+	return fields
 }
 
 // readLive sets the live fields of a from an intra node's Live text.

@@ -47,30 +47,31 @@ func TestUpdateLiveFieldsThenInverse(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		change func(a *schedule.Activity)
+		call   string // what the reviewer reads; "" not checked
 	}{
 		{"constraint", func(a *schedule.Activity) {
 			a.Constraint = &schedule.Constraint{Type: schedule.MandatoryStart, Date: "2026-03-03T08:00"}
-		}},
-		{"constraint removed", func(a *schedule.Activity) { a.Constraint = nil }},
+		}, `update_activity(name="Excavate", constraint={"type":"mandatory_start","date":"2026-03-03T08:00"})`},
+		{"constraint removed", func(a *schedule.Activity) { a.Constraint = nil }, `update_activity(name="Excavate", constraint=none)`},
 		{"secondary constraint", func(a *schedule.Activity) {
 			a.SecondaryConstraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2026-04-30"}
-		}},
+		}, ""},
 		{"progress", func(a *schedule.Activity) {
 			a.PercentComplete, a.Remaining, a.ActualFinish = 100, "0", "2026-03-06T17:00"
-		}},
+		}, `update_activity(name="Excavate", actual_finish="2026-03-06T17:00", percent_complete=100, remaining="0")`},
 		{"progress cleared", func(a *schedule.Activity) {
 			a.PercentComplete, a.Remaining, a.ActualStart = 0, "", ""
-		}},
-		{"calendar", func(a *schedule.Activity) { a.Calendar = "seven" }},
-		{"project calendar", func(a *schedule.Activity) { a.Calendar = "" }},
-		{"type", func(a *schedule.Activity) { a.Type = schedule.LevelOfEffort }},
+		}, ""},
+		{"calendar", func(a *schedule.Activity) { a.Calendar = "seven" }, `update_activity(name="Excavate", calendar="seven")`},
+		{"project calendar", func(a *schedule.Activity) { a.Calendar = "" }, ""},
+		{"type", func(a *schedule.Activity) { a.Type = schedule.LevelOfEffort }, ""},
 		{"manual dates", func(a *schedule.Activity) {
 			a.Manual, a.Start, a.Finish = true, "2026-03-02", "2026-03-06"
-		}},
+		}, ""},
 		{"wbs and codes", func(a *schedule.Activity) {
 			a.WBS, a.Codes = "Site/Block A", map[string]string{"Area": "South", "Phase": "1"}
-		}},
-		{"codes removed", func(a *schedule.Activity) { a.Codes = nil }},
+		}, ""},
+		{"codes removed", func(a *schedule.Activity) { a.Codes = nil }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := liveFloors()
@@ -85,6 +86,9 @@ func TestUpdateLiveFieldsThenInverse(t *testing.T) {
 			}
 			if got := s.Activities[0]; !got.Equal(want) {
 				t.Fatalf("applied: %s, want %s", mustJSON(t, got), mustJSON(t, want))
+			}
+			if tc.call != "" && op.Call != tc.call {
+				t.Errorf("call %s, want %s", op.Call, tc.call)
 			}
 			// The schedule shares nothing with the op: changing the op's
 			// activity afterwards leaves the schedule as applied.
