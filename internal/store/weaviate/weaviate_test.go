@@ -188,7 +188,7 @@ func TestKeywordSearchFindsWBSAndCodes(t *testing.T) {
 	if err := c.Import(ctx, id, s, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []struct{ text, want string }{{"substructure", "L1"}, {"concrete", "L2"}, {"north", "L1"}} {
+	for _, q := range []struct{ text, want string }{{"groundworks", "L1"}, {"substructure", "L2"}, {"concrete", "L2"}, {"north", "L1"}} {
 		hits, err := vectors.Search(ctx, id, store.Query{Text: q.text, K: 3, Alpha: 0, Kinds: []store.Kind{store.ActivityKind},
 			Vector: make([]float32, embed.NewLocal(0).Dimensions())})
 		if err != nil || len(hits) == 0 || hits[0].ID != q.want {
