@@ -12,6 +12,7 @@ package embed
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,40 @@ func ActivityText(name, description, duration string) string {
 			unit = "working day"
 		}
 		sentence(&b, "Duration: "+d+" "+unit)
+	}
+	return b.String()
+}
+
+// FiledActivityText is ActivityText followed by where the activity is
+// filed: its WBS path and its activity codes (code type and value, by
+// type), so a search for "Block A" or "Area: North" finds it, e.g.
+//
+//	Pour slab Level 2. Duration: 1 working day. WBS: Site/Block A.
+//	Codes: Area North; Phase 2.
+//
+// With no WBS and no codes it is ActivityText byte for byte, so the
+// vectors of activities stored before WBS and codes existed stay valid.
+func FiledActivityText(name, description, duration, wbs string, codes map[string]string) string {
+	text := ActivityText(name, description, duration)
+	if strings.TrimSpace(wbs) == "" && len(codes) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	if w := strings.TrimSpace(wbs); w != "" {
+		sentence(&b, "WBS: "+w)
+	}
+	if len(codes) > 0 {
+		types := make([]string, 0, len(codes))
+		for t := range codes {
+			types = append(types, t)
+		}
+		slices.Sort(types) // map order is random; the text must not be
+		pairs := make([]string, len(types))
+		for i, t := range types {
+			pairs[i] = strings.TrimSpace(t + " " + codes[t])
+		}
+		sentence(&b, "Codes: "+strings.Join(pairs, "; "))
 	}
 	return b.String()
 }

@@ -50,3 +50,29 @@ func TestRelationshipText(t *testing.T) {
 		}
 	}
 }
+
+// Without WBS or codes the filed text is ActivityText byte for byte (so
+// stored vectors stay valid); with them, sentences follow in a fixed order.
+func TestFiledActivityText(t *testing.T) {
+	tests := []struct {
+		wbs   string
+		codes map[string]string
+		want  string
+	}{
+		{"", nil, "Pour slab. Duration: 1 working day."},
+		{"  ", map[string]string{}, "Pour slab. Duration: 1 working day."},
+		{"Site/Block A", nil, "Pour slab. Duration: 1 working day. WBS: Site/Block A."},
+		{"", map[string]string{"Phase": "2", "Area": "North"}, "Pour slab. Duration: 1 working day. Codes: Area North; Phase 2."},
+		{"1.2.3", map[string]string{"Trade": "Concrete"}, "Pour slab. Duration: 1 working day. WBS: 1.2.3. Codes: Trade Concrete."},
+	}
+	for _, tt := range tests {
+		if got := embed.FiledActivityText("Pour slab", "", "1", tt.wbs, tt.codes); got != tt.want {
+			t.Errorf("FiledActivityText(wbs %q, codes %v)\n got %q\nwant %q", tt.wbs, tt.codes, got, tt.want)
+		}
+	}
+	for _, name := range []string{"Pour slab Level 2", " Is it done? ", ""} {
+		if got, want := embed.FiledActivityText(name, "Bored piling.", "pert(10,12,18)", "", nil), embed.ActivityText(name, "Bored piling.", "pert(10,12,18)"); got != want {
+			t.Errorf("%q: filed text %q, activity text %q", name, got, want)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package schedule
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -75,7 +77,35 @@ func describeUpdate(to, from Activity) string {
 	if to.Description != from.Description {
 		args = append(args, "description="+quote(to.Description))
 	}
+	args = append(args, liveChanges(to, from)...)
 	return "update_activity(" + strings.Join(args, ", ") + ")"
+}
+
+// liveChanges lists the live fields (constraint, progress, calendar ...)
+// an update changes, by name, each as name=its new JSON value, or
+// name=none when it is cleared: a reviewer sees what an update that keeps
+// name and duration does.
+func liveChanges(to, from Activity) []string {
+	now, was := liveFields(to), liveFields(from)
+	names := slices.Sorted(maps.Keys(now))
+	for k := range was {
+		if _, ok := now[k]; !ok {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	var args []string
+	for _, k := range names {
+		if string(now[k]) == string(was[k]) {
+			continue
+		}
+		v := string(now[k])
+		if v == "" {
+			v = "none"
+		}
+		args = append(args, k+"="+v)
+	}
+	return args
 }
 
 func describeRelationship(fn string, name func(string) string, r Relationship) string {

@@ -1,8 +1,10 @@
 package schedule
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // NodeKind is the role of a node in the seed design's graph.
@@ -27,7 +29,8 @@ const (
 // node's duration: "0" on start and end nodes, the activity's duration string
 // on its intra node, the lag on a relationship node. Activity nodes carry the
 // activity id and name so a graph browser is readable; the intra node also
-// carries the description so the graph alone gives the schedule back.
+// carries the description, and Live the activity's live fields, so the graph
+// alone gives the schedule back.
 type Node struct {
 	ID          string   `json:"id"`
 	Kind        NodeKind `json:"kind"`
@@ -35,6 +38,11 @@ type Node struct {
 	ActivityID  string   `json:"activity_id,omitempty"`
 	Name        string   `json:"name,omitempty"`
 	Description string   `json:"description,omitempty"`
+	// Live is, on an intra node, the activity's fields beyond id, name,
+	// description and duration (type, calendar, constraints, progress,
+	// manual dates, WBS, codes) as the activity's own JSON object; "" for
+	// a plain activity, so a plain network stores exactly as before.
+	Live string `json:"live,omitempty"`
 }
 
 // Edge is a PRECEDES edge between two nodes.
@@ -76,7 +84,7 @@ func ActivityNodes(a Activity) ([3]Node, [2]Edge) {
 	s, i, e := StartNodeID(a.ID), IntraNodeID(a.ID), EndNodeID(a.ID)
 	return [3]Node{
 			{ID: s, Kind: StartNode, Weight: "0", ActivityID: a.ID, Name: a.Name},
-			{ID: i, Kind: IntraNode, Weight: a.Duration, ActivityID: a.ID, Name: a.Name, Description: a.Description},
+			{ID: i, Kind: IntraNode, Weight: a.Duration, ActivityID: a.ID, Name: a.Name, Description: a.Description, Live: liveJSON(a)},
 			{ID: e, Kind: EndNode, Weight: "0", ActivityID: a.ID, Name: a.Name},
 		}, [2]Edge{
 			{From: s, To: i},
@@ -154,6 +162,9 @@ func FromGraph(g *Graph) (*Schedule, error) {
 		switch n.Kind {
 		case IntraNode:
 			a := Activity{ID: n.ActivityID, Name: n.Name, Description: n.Description, Duration: n.Weight}
+			if err := readLive(n.Live, &a); err != nil {
+				return nil, fmt.Errorf("graph: activity %q: live fields: %w", a.ID, err)
+			}
 			if !hasOnly(into[n.ID], StartNodeID(a.ID)) || !hasOnly(outOf[n.ID], EndNodeID(a.ID)) {
 				return nil, fmt.Errorf("graph: activity %q: want edges %s -> %s -> %s", a.ID, StartNodeID(a.ID), n.ID, EndNodeID(a.ID))
 			}
@@ -173,6 +184,58 @@ func FromGraph(g *Graph) (*Schedule, error) {
 		}
 	}
 	return s, nil
+}
+
+// plainKeys are the activity's JSON keys the nodes carry in their own
+// fields; every other key is a live field.
+var plainKeys = []string{"id", "name", "description", "duration"}
+
+// liveJSON is the Live text of an activity's intra node: its JSON without
+// the plain keys, so a field added to Activity is stored without a change
+// here. "" when the activity is plain (Equal to its plain fields alone).
+func liveJSON(a Activity) string {
+	fields := liveFields(a)
+	if len(fields) == 0 {
+		return ""
+	}
+	live, err := json.Marshal(fields) // keys sorted: equal activities, equal text
+	if err != nil {
+		return ""
+	}
+	return string(live)
+}
+
+// liveFields are the activity's live fields that are set, by JSON key,
+// each as its JSON value; none for a plain activity.
+func liveFields(a Activity) map[string]json.RawMessage {
+	if a.Equal(Activity{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration}) {
+		return nil
+	}
+	// Marshalling an Activity fails only on a NaN or infinite percent,
+	// which Check refuses; the store's ledger, which marshals the same
+	// activity, then fails the write loudly.
+	whole, err := json.Marshal(a)
+	if err != nil {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(whole, &fields); err != nil {
+		return nil
+	}
+	for _, k := range plainKeys {
+		delete(fields, k)
+	}
+	return fields
+}
+
+// readLive sets the live fields of a from an intra node's Live text.
+func readLive(live string, a *Activity) error {
+	if live == "" {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(live))
+	dec.DisallowUnknownFields() // a key this version does not know would be lost
+	return dec.Decode(a)
 }
 
 func hasOnly(list []string, want string) bool { return len(list) == 1 && list[0] == want }

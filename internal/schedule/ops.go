@@ -256,7 +256,10 @@ func applyAddActivity(s *Schedule, op Op) ([]Op, error) {
 	if err := checkActivity(op, nil); err != nil {
 		return nil, err
 	}
-	a := *op.Activity
+	// A copy of its own: the schedule must not share the op's constraints
+	// or codes, or changing the op (or a later op's activity) would
+	// change the schedule and the inverses kept for it.
+	a := op.Activity.Clone()
 	if a.ID == "" {
 		return nil, refuse(op, "missing activity id")
 	}
@@ -323,7 +326,7 @@ func applyUpdateActivity(s *Schedule, op Op) ([]Op, error) {
 	}
 	inv := inverseOf(s, op, UpdateActivity(old))
 	inv[0].Call = describeUpdate(*op.Activity, old)
-	s.Activities[i] = *op.Activity
+	s.Activities[i] = op.Activity.Clone() // shares nothing with the op, as in add
 	return inv, nil
 }
 

@@ -38,7 +38,7 @@ func (m *MemorySearch) index(ctx context.Context) error {
 		for _, a := range m.s.Activities {
 			names[a.ID] = a
 			m.docs = append(m.docs, memoryDoc{hit: store.Hit{Kind: store.ActivityKind, ID: a.ID, Name: a.Name}})
-			texts = append(texts, embed.ActivityText(a.Name, a.Description, a.Duration))
+			texts = append(texts, embed.FiledActivityText(a.Name, a.Description, a.Duration, a.WBS, a.Codes))
 		}
 		for _, r := range m.s.Relationships {
 			p, q := names[r.Predecessor], names[r.Successor]

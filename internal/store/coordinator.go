@@ -65,7 +65,7 @@ func (c *Coordinator) ImportChecked(ctx context.Context, scheduleID string, s *s
 	if err := c.Settle(ctx, scheduleID); err != nil {
 		return err
 	}
-	meta := &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar}
+	meta := MetaOf(s)
 	change := Change{Meta: meta, PutActivities: s.Activities, PutRelationships: s.Relationships}
 	var existing *schedule.Schedule // what a failed replace must give back
 	switch old, err := c.Graph.Load(ctx, scheduleID); {
@@ -410,9 +410,10 @@ func (c *Coordinator) streamDocuments(ctx context.Context, changes []Change, sta
 	}
 	addActivity := func(a schedule.Activity) error {
 		vc := current()
-		vc.PutActivities = append(vc.PutActivities, ActivityDoc{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration})
+		doc := DocOf(a)
+		vc.PutActivities = append(vc.PutActivities, doc)
 		k := len(vc.PutActivities) - 1
-		texts = append(texts, embed.ActivityText(a.Name, a.Description, a.Duration))
+		texts = append(texts, doc.Text())
 		fill = append(fill, func(v []float32) { vc.PutActivities[k].Vector = v })
 		if len(texts) == docBatch {
 			return flush()
@@ -511,8 +512,8 @@ func end(acts map[string]schedule.Activity, id string) End {
 // different, deletes for what is gone, in schedule order.
 func diff(before, after *schedule.Schedule) Change {
 	var ch Change
-	if before.Name != after.Name || before.StartDate != after.StartDate || calendarKey(before) != calendarKey(after) {
-		ch.Meta = &Meta{Name: after.Name, StartDate: after.StartDate, Calendar: after.Calendar}
+	if metaKey(before) != metaKey(after) {
+		ch.Meta = MetaOf(after)
 	}
 	oldActs := activityMap(before)
 	newActs := activityMap(after)
@@ -545,15 +546,13 @@ func diff(before, after *schedule.Schedule) Change {
 	return ch
 }
 
-// calendarKey is a schedule's calendar as comparable text: every field
-// (workdays, hours, holidays, exceptions) counts.
-func calendarKey(s *schedule.Schedule) string {
-	if s.Calendar == nil {
-		return ""
-	}
-	b, err := json.Marshal(s.Calendar)
+// metaKey is a schedule's meta as comparable text: every field (name,
+// dates, each calendar's workdays, hours, holidays and exceptions,
+// options) counts.
+func metaKey(s *schedule.Schedule) string {
+	b, err := json.Marshal(MetaOf(s))
 	if err != nil {
-		return fmt.Sprint(s.Calendar) // not reached: a Calendar marshals
+		return fmt.Sprint(MetaOf(s)) // not reached: a Meta marshals
 	}
 	return string(b)
 }
@@ -706,7 +705,7 @@ func compare(s *schedule.Schedule, docs *VectorDump) (drift []string, fix Change
 		case !ok:
 			drift = append(drift, fmt.Sprintf("activity %s: in the vector store only", d.ID))
 			fix.DeleteActivities = append(fix.DeleteActivities, d.ID)
-		case a.Name != d.Name || a.Description != d.Description || a.Duration != d.Duration:
+		case !DocOf(a).SameText(d):
 			drift = append(drift, fmt.Sprintf("activity %s: graph has %q (%s), vector store %q (%s)", d.ID, a.Name, a.Duration, d.Name, d.Duration))
 			fix.PutActivities = append(fix.PutActivities, a)
 		}

@@ -13,9 +13,11 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"time"
 
+	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -24,6 +26,24 @@ type Meta struct {
 	Name      string             `json:"name,omitempty"`
 	StartDate string             `json:"start_date,omitempty"`
 	Calendar  *schedule.Calendar `json:"calendar,omitempty"`
+	// The live programme's (issue 28): status date, named calendars and
+	// scheduling options; empty for a plain network.
+	DataDate  string                        `json:"data_date,omitempty"`
+	Calendars map[string]*schedule.Calendar `json:"calendars,omitempty"`
+	Options   *schedule.Options             `json:"options,omitempty"`
+}
+
+// MetaOf is the meta of a schedule: every schedule field that is not an
+// activity or a relationship.
+func MetaOf(s *schedule.Schedule) *Meta {
+	return &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar,
+		DataDate: s.DataDate, Calendars: s.Calendars, Options: s.Options}
+}
+
+// setOn gives s the meta's fields (the inverse of MetaOf).
+func (m *Meta) setOn(s *schedule.Schedule) {
+	s.Name, s.StartDate, s.Calendar = m.Name, m.StartDate, m.Calendar
+	s.DataDate, s.Calendars, s.Options = m.DataDate, m.Calendars, m.Options
 }
 
 // Change is the effect of one op on the stored graph, as primitive puts
@@ -135,11 +155,47 @@ type End struct {
 
 // ActivityDoc is an activity as the vector store holds it.
 type ActivityDoc struct {
-	ID          string    `json:"id"`
-	Name        string    `json:"name"`
-	Description string    `json:"description"`
-	Duration    string    `json:"duration"`
-	Vector      []float32 `json:"-"`
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Duration    string `json:"duration"`
+	// WBS and Codes are where the activity is filed, searchable by
+	// keyword and embedded with the rest (embed.FiledActivityText).
+	WBS    string            `json:"wbs,omitempty"`
+	Codes  map[string]string `json:"codes,omitempty"`
+	Vector []float32         `json:"-"`
+}
+
+// DocOf is the document of an activity, without its vector.
+func DocOf(a schedule.Activity) ActivityDoc {
+	return ActivityDoc{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration, WBS: a.WBS, Codes: a.Codes}
+}
+
+// Text is what is embedded for the document.
+func (d ActivityDoc) Text() string {
+	return embed.FiledActivityText(d.Name, d.Description, d.Duration, d.WBS, d.Codes)
+}
+
+// KeywordText is what keyword (BM25) search reads of the document: name
+// and description, then the WBS path and the code types and values. For a
+// document without WBS or codes it is the name and description alone, as
+// before, so stored terms do not change.
+func (d ActivityDoc) KeywordText() string {
+	text := d.Name + " " + d.Description
+	if d.WBS != "" {
+		text += " " + d.WBS
+	}
+	for _, t := range slices.Sorted(maps.Keys(d.Codes)) {
+		text += " " + t + " " + d.Codes[t]
+	}
+	return text
+}
+
+// SameText reports whether two documents hold the same text (vectors
+// aside).
+func (d ActivityDoc) SameText(o ActivityDoc) bool {
+	return d.ID == o.ID && d.Name == o.Name && d.Description == o.Description && d.Duration == o.Duration &&
+		d.WBS == o.WBS && maps.Equal(d.Codes, o.Codes)
 }
 
 // RelationshipDoc is a relationship as the vector store holds it: with both
@@ -276,7 +332,7 @@ func ScheduleFromDump(d *GraphDump) (*schedule.Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Name, s.StartDate, s.Calendar = d.Meta.Name, d.Meta.StartDate, d.Meta.Calendar
+	d.Meta.setOn(s)
 	if s.Activities == nil {
 		s.Activities = []schedule.Activity{}
 	}

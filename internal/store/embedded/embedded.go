@@ -166,7 +166,10 @@ CREATE TABLE IF NOT EXISTS schedules (
 	name TEXT NOT NULL DEFAULT '',
 	start_date TEXT NOT NULL DEFAULT '',
 	calendar TEXT NOT NULL DEFAULT '',
-	summary TEXT NOT NULL DEFAULT ''
+	summary TEXT NOT NULL DEFAULT '',
+	data_date TEXT NOT NULL DEFAULT '',
+	calendars TEXT NOT NULL DEFAULT '',
+	options TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS nodes (
 	schedule_id TEXT NOT NULL,
@@ -176,6 +179,7 @@ CREATE TABLE IF NOT EXISTS nodes (
 	activity_id TEXT NOT NULL DEFAULT '',
 	name TEXT NOT NULL DEFAULT '',
 	description TEXT NOT NULL DEFAULT '',
+	live TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (schedule_id, id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS edges (
@@ -272,12 +276,17 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 
 // migrate adds the columns that files written by older versions lack. A
 // schedule without a summary is summarised on the next list
-// (Coordinator.Schedules).
+// (Coordinator.Schedules); the live programme's columns (issue 28) default
+// to empty, which reads as a plain network.
 func migrate(ctx context.Context, db *sql.DB) error {
 	for _, col := range []struct{ table, column, def string }{
 		{"graph_ledger", "committed", "TEXT"},
 		{"vector_ledger", "committed", "TEXT"},
 		{"schedules", "summary", "TEXT NOT NULL DEFAULT ''"},
+		{"schedules", "data_date", "TEXT NOT NULL DEFAULT ''"},
+		{"schedules", "calendars", "TEXT NOT NULL DEFAULT ''"},
+		{"schedules", "options", "TEXT NOT NULL DEFAULT ''"},
+		{"nodes", "live", "TEXT NOT NULL DEFAULT ''"},
 	} {
 		var n int
 		err := db.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info(?) WHERE name = ?`, col.table, col.column).Scan(&n)

@@ -29,17 +29,22 @@ func graphRecord(c store.Change) (string, error) {
 func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 	exec := tx.exec
 	if c.Meta != nil {
-		cal := ""
-		if c.Meta.Calendar != nil {
-			b, err := json.Marshal(c.Meta.Calendar)
-			if err != nil {
-				return err
-			}
-			cal = string(b)
+		cal, err := jsonText(c.Meta.Calendar)
+		if err != nil {
+			return err
 		}
-		if err := exec(`INSERT INTO schedules (id, name, start_date, calendar) VALUES (?, ?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET name = excluded.name, start_date = excluded.start_date, calendar = excluded.calendar`,
-			scheduleID, c.Meta.Name, c.Meta.StartDate, cal); err != nil {
+		cals, err := jsonText(c.Meta.Calendars)
+		if err != nil {
+			return err
+		}
+		opts, err := jsonText(c.Meta.Options)
+		if err != nil {
+			return err
+		}
+		if err := exec(`INSERT INTO schedules (id, name, start_date, calendar, data_date, calendars, options) VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET name = excluded.name, start_date = excluded.start_date, calendar = excluded.calendar,
+				data_date = excluded.data_date, calendars = excluded.calendars, options = excluded.options`,
+			scheduleID, c.Meta.Name, c.Meta.StartDate, cal, c.Meta.DataDate, cals, opts); err != nil {
 			return err
 		}
 	} else if err := exec(`INSERT INTO schedules (id) VALUES (?) ON CONFLICT (id) DO NOTHING`, scheduleID); err != nil {
@@ -109,11 +114,32 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 	return nil
 }
 
+// jsonText is a meta value as its column holds it: JSON, or empty for nil
+// (an empty map or options stay "{}", so they read back as they were).
+func jsonText[T any](v T) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// readJSON reads a meta column into *v; an empty column leaves it unset.
+func readJSON[T any](column, text string, v *T) error {
+	if text == "" {
+		return nil
+	}
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		return fmt.Errorf("schedule column %s: %w", column, err)
+	}
+	return nil
+}
+
 func putNode(exec func(string, ...any) error, scheduleID string, n schedule.Node) error {
-	return exec(`INSERT INTO nodes (schedule_id, id, kind, weight, activity_id, name, description) VALUES (?, ?, ?, ?, ?, ?, ?)
+	return exec(`INSERT INTO nodes (schedule_id, id, kind, weight, activity_id, name, description, live) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (schedule_id, id) DO UPDATE SET kind = excluded.kind, weight = excluded.weight,
-			activity_id = excluded.activity_id, name = excluded.name, description = excluded.description`,
-		scheduleID, n.ID, string(n.Kind), n.Weight, n.ActivityID, n.Name, n.Description)
+			activity_id = excluded.activity_id, name = excluded.name, description = excluded.description, live = excluded.live`,
+		scheduleID, n.ID, string(n.Kind), n.Weight, n.ActivityID, n.Name, n.Description, n.Live)
 }
 
 func deleteNode(exec func(string, ...any) error, scheduleID, id string) error {
@@ -183,28 +209,27 @@ func (s *Store) dumpGraph(ctx context.Context, scheduleID string) (*store.GraphD
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
 	d := &store.GraphDump{}
-	var cal string
-	err = tx.QueryRowContext(ctx, `SELECT name, start_date, calendar FROM schedules WHERE id = ?`, scheduleID).Scan(&d.Meta.Name, &d.Meta.StartDate, &cal)
+	var cal, cals, opts string
+	err = tx.QueryRowContext(ctx, `SELECT name, start_date, calendar, data_date, calendars, options FROM schedules WHERE id = ?`, scheduleID).
+		Scan(&d.Meta.Name, &d.Meta.StartDate, &cal, &d.Meta.DataDate, &cals, &opts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %q", store.ErrNotFound, scheduleID)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if cal != "" {
-		d.Meta.Calendar = &schedule.Calendar{}
-		if err := json.Unmarshal([]byte(cal), d.Meta.Calendar); err != nil {
-			return nil, err
-		}
+	if err := errors.Join(readJSON("calendar", cal, &d.Meta.Calendar), readJSON("calendars", cals, &d.Meta.Calendars),
+		readJSON("options", opts, &d.Meta.Options)); err != nil {
+		return nil, fmt.Errorf("schedule %s: %w", scheduleID, err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, kind, weight, activity_id, name, description FROM nodes WHERE schedule_id = ?`, scheduleID)
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, weight, activity_id, name, description, live FROM nodes WHERE schedule_id = ?`, scheduleID)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		var n schedule.Node
 		var kind string
-		if err := rows.Scan(&n.ID, &kind, &n.Weight, &n.ActivityID, &n.Name, &n.Description); err != nil {
+		if err := rows.Scan(&n.ID, &kind, &n.Weight, &n.ActivityID, &n.Name, &n.Description, &n.Live); err != nil {
 			rows.Close()
 			return nil, err
 		}

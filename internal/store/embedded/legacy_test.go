@@ -12,8 +12,9 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
 
-// A file written before summaries and before ids were checked: a schedule
-// stored under "..", none with a summary. Opening it adds the column; the
+// A file written before summaries, before ids were checked and before the
+// live programme: a schedule stored under "..", none with a summary, no
+// live columns. Opening it adds the columns; the
 // list summarises each schedule once; ".." can be deleted (only making a
 // schedule refuses such an id).
 func TestLegacyFileSummariesAndBadIDs(t *testing.T) {
@@ -35,9 +36,13 @@ func TestLegacyFileSummariesAndBadIDs(t *testing.T) {
 	// without the summary column.
 	for _, q := range []string{
 		`INSERT INTO schedules (id, name, start_date, calendar) SELECT '..', name, start_date, calendar FROM schedules WHERE id = 'good'`,
-		`INSERT INTO nodes SELECT '..', id, kind, weight, activity_id, name, description FROM nodes WHERE schedule_id = 'good'`,
+		`INSERT INTO nodes (schedule_id, id, kind, weight, activity_id, name, description) SELECT '..', id, kind, weight, activity_id, name, description FROM nodes WHERE schedule_id = 'good'`,
 		`INSERT INTO edges SELECT '..', src, dst FROM edges WHERE schedule_id = 'good'`,
 		`ALTER TABLE schedules DROP COLUMN summary`,
+		`ALTER TABLE schedules DROP COLUMN data_date`,
+		`ALTER TABLE schedules DROP COLUMN calendars`,
+		`ALTER TABLE schedules DROP COLUMN options`,
+		`ALTER TABLE nodes DROP COLUMN live`,
 	} {
 		if _, err := st.db.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -82,7 +82,7 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 		}
 	}
 	for _, a := range c.PutActivities {
-		if err := put(store.ActivityKind, a.ID, a.Name, a, a.Name+" "+a.Description, a.Vector); err != nil {
+		if err := put(store.ActivityKind, a.ID, a.Name, a, a.KeywordText(), a.Vector); err != nil {
 			return err
 		}
 	}

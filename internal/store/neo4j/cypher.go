@@ -51,9 +51,11 @@ const (
 MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
 RETURN l.op_id AS op_id`
 
-	// cypherScheduleMeta creates or replaces the schedule node's meta.
+	// cypherScheduleMeta creates or replaces the schedule node's meta; the
+	// calendars and options are JSON text, and null removes a property.
 	cypherScheduleMeta = `MERGE (s:Schedule {id: $schedule})
-SET s.schedule_id = $schedule, s.name = $name, s.start_date = $start_date, s.calendar = $calendar`
+SET s.schedule_id = $schedule, s.name = $name, s.start_date = $start_date, s.calendar = $calendar,
+	s.data_date = $data_date, s.calendars = $calendars, s.options = $options`
 
 	// cypherScheduleEnsure creates the schedule node if it is missing.
 	cypherScheduleEnsure = `MERGE (s:Schedule {id: $schedule})
@@ -76,14 +78,19 @@ MATCH (n:Node {uuid: uuid})
 DETACH DELETE n`
 
 	// cypherPutActivities creates or replaces activities: the start,
-	// intra and end nodes and the two edges between them.
+	// intra and end nodes and the two edges between them. The intra node
+	// holds the live fields (live.go's liveProperties; null removes one).
 	cypherPutActivities = `UNWIND $rows AS row
 MERGE (s:Node {uuid: row.start_uuid})
 SET s:Start, s.schedule_id = $schedule, s.id = row.start_id, s.kind = 'start', s.weight = row.start_weight,
 	s.activity_id = row.id, s.name = row.name
 MERGE (i:Node {uuid: row.intra_uuid})
 SET i:Intra, i.schedule_id = $schedule, i.id = row.intra_id, i.kind = 'intra', i.weight = row.intra_weight,
-	i.activity_id = row.id, i.name = row.name, i.description = row.description
+	i.activity_id = row.id, i.name = row.name, i.description = row.description,
+	i.type = row.type, i.calendar = row.calendar, i.constraint = row.constraint, i.secondary_constraint = row.secondary_constraint,
+	i.actual_start = row.actual_start, i.actual_finish = row.actual_finish, i.remaining = row.remaining,
+	i.percent_complete = row.percent_complete, i.manual = row.manual, i.start = row.start, i.finish = row.finish,
+	i.wbs = row.wbs, i.codes = row.codes
 MERGE (e:Node {uuid: row.end_uuid})
 SET e:End, e.schedule_id = $schedule, e.id = row.end_id, e.kind = 'end', e.weight = row.end_weight,
 	e.activity_id = row.id, e.name = row.name
@@ -130,14 +137,17 @@ RETURN l.op_id AS op_id, l.change AS change, coalesce(l.committed, '') AS commit
 RETURN s.id AS id`
 
 	cypherMeta = `MATCH (s:Schedule {id: $schedule})
-RETURN coalesce(s.name, '') AS name, coalesce(s.start_date, '') AS start_date, coalesce(s.calendar, '') AS calendar`
+RETURN coalesce(s.name, '') AS name, coalesce(s.start_date, '') AS start_date, coalesce(s.calendar, '') AS calendar,
+	coalesce(s.data_date, '') AS data_date, coalesce(s.calendars, '') AS calendars, coalesce(s.options, '') AS options`
 
 	// cypherNodes reads a schedule's nodes, each with the ids of the nodes
 	// its edges lead to (one row per node, not one per edge as well).
 	cypherNodes = `MATCH (n:Node {schedule_id: $schedule})
 RETURN n.id AS id, n.kind AS kind, n.weight AS weight, coalesce(n.activity_id, '') AS activity_id,
 	coalesce(n.name, '') AS name, coalesce(n.description, '') AS description,
-	[(n)-[:PRECEDES]->(m:Node) | m.id] AS next`
+	[(n)-[:PRECEDES]->(m:Node) | m.id] AS next,
+	n {.type, .calendar, .constraint, .secondary_constraint, .actual_start, .actual_finish, .remaining,
+		.percent_complete, .manual, .start, .finish, .wbs, .codes} AS live`
 
 	// cypherSchedules lists the schedules with their summaries; only a
 	// schedule without one has its nodes counted.

@@ -109,16 +109,21 @@ func ledgerHolds(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID st
 // UNWIND over the change's rows (in batches of batchSize).
 func applyChange(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID string, c store.Change) error {
 	if c.Meta != nil {
-		var calendar any // nil removes the property
-		if c.Meta.Calendar != nil {
-			b, err := json.Marshal(c.Meta.Calendar)
-			if err != nil {
-				return err
-			}
-			calendar = string(b)
+		calendar, err := jsonProperty(c.Meta.Calendar)
+		if err != nil {
+			return err
+		}
+		calendars, err := jsonProperty(c.Meta.Calendars)
+		if err != nil {
+			return err
+		}
+		options, err := jsonProperty(c.Meta.Options)
+		if err != nil {
+			return err
 		}
 		if err := exec(ctx, tx, cypherScheduleMeta, map[string]any{
 			"schedule": scheduleID, "name": c.Meta.Name, "start_date": c.Meta.StartDate, "calendar": calendar,
+			"data_date": nonEmpty(c.Meta.DataDate), "calendars": calendars, "options": options,
 		}); err != nil {
 			return fmt.Errorf("writing the schedule node: %w", err)
 		}
@@ -164,6 +169,9 @@ func applyChange(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID st
 			"start_uuid": nodeUUID(scheduleID, start.ID), "intra_uuid": nodeUUID(scheduleID, intra.ID), "end_uuid": nodeUUID(scheduleID, end.ID),
 			"start_weight": start.Weight, "intra_weight": intra.Weight, "end_weight": end.Weight,
 		}
+		if err := writeLive(activities[i].(map[string]any), a, intra.Live); err != nil {
+			return err
+		}
 	}
 	if err := unwind(ctx, tx, cypherPutActivities, scheduleID, "rows", activities); err != nil {
 		return fmt.Errorf("writing activities: %w", err)
@@ -189,6 +197,37 @@ func applyChange(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID st
 		return fmt.Errorf("forgetting ops: %w", err)
 	}
 	return nil
+}
+
+// jsonProperty is a meta value as the schedule node holds it: JSON text,
+// or nil (no property) for a nil value. An empty map or options stay "{}",
+// so they read back as they were.
+func jsonProperty[T any](v T) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" {
+		return nil, err
+	}
+	return string(b), nil
+}
+
+// readJSON reads a JSON property into *v; "" (no property) leaves it unset.
+func readJSON[T any](property, text string, v *T) error {
+	if text == "" {
+		return nil
+	}
+	if err := json.Unmarshal([]byte(text), v); err != nil {
+		return fmt.Errorf("%s: %w", property, err)
+	}
+	return nil
+}
+
+// nonEmpty is s as a property value: nil for "", so a plain schedule or
+// activity has no property at all rather than an empty one.
+func nonEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // unwind runs an UNWIND statement over rows (passed as $key) in batches;
@@ -364,15 +403,13 @@ func dump(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID string) (
 		}
 		return nil, fmt.Errorf("%w: %q", store.ErrNotFound, scheduleID)
 	}
-	var calendar string
-	if err := scan(result.Record(), &d.Meta.Name, &d.Meta.StartDate, &calendar); err != nil {
+	var calendar, calendars, options string
+	if err := scan(result.Record(), &d.Meta.Name, &d.Meta.StartDate, &calendar, &d.Meta.DataDate, &calendars, &options); err != nil {
 		return nil, err
 	}
-	if calendar != "" {
-		d.Meta.Calendar = &schedule.Calendar{}
-		if err := json.Unmarshal([]byte(calendar), d.Meta.Calendar); err != nil {
-			return nil, fmt.Errorf("calendar: %w", err)
-		}
+	if err := errors.Join(readJSON("calendar", calendar, &d.Meta.Calendar), readJSON("calendars", calendars, &d.Meta.Calendars),
+		readJSON("options", options, &d.Meta.Options)); err != nil {
+		return nil, err
 	}
 
 	result, err = tx.Run(ctx, cypherNodes, params)
@@ -386,6 +423,16 @@ func dump(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID string) (
 			return nil, err
 		}
 		n.Kind = schedule.NodeKind(kind)
+		if n.Kind == schedule.IntraNode {
+			props, ok := result.Record().Values[7].(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("node %q: column live is %T, want a map", n.ID, result.Record().Values[7])
+			}
+			var err error
+			if n.Live, err = readLive(n.ActivityID, props); err != nil {
+				return nil, err
+			}
+		}
 		d.Nodes = append(d.Nodes, n)
 		next, ok := result.Record().Values[6].([]any)
 		if !ok {

@@ -134,6 +134,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("SchedulesWithoutSummariesAreSummarisedOnce", func(t *testing.T) { testSummaryBackfill(t, open) })
 	t.Run("InvalidScheduleIDsAreRefused", func(t *testing.T) { testScheduleIDs(t, open) })
 	t.Run("DeleteIsIdempotent", func(t *testing.T) { testDelete(t, open) })
+	t.Run("LiveProgrammeRoundTrips", func(t *testing.T) { testLiveRoundTrip(t, open) })
 }
 
 func testImportLoadDump(t *testing.T, open Opener) {
@@ -151,7 +152,7 @@ func testImportLoadDump(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	want, _ := schedule.ToGraph(sorted(s))
-	wantDump := &store.GraphDump{Meta: store.Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar}, Nodes: want.Nodes, Edges: want.Edges}
+	wantDump := &store.GraphDump{Meta: *store.MetaOf(s), Nodes: want.Nodes, Edges: want.Edges}
 	store.SortDump(wantDump)
 	if asJSON(t, g) != asJSON(t, wantDump) {
 		t.Fatal("the graph dump is not the seed design's node graph of the schedule")

@@ -270,8 +270,16 @@ func (s *Store) activityObject(scheduleID string, a store.ActivityDoc) *models.O
 		"description": a.Description,
 		"duration":    a.Duration,
 	}
+	// Only when set, so an activity without them is the object it was.
+	if a.WBS != "" {
+		props["wbs"] = a.WBS
+	}
+	if len(a.Codes) > 0 {
+		codes, _ := json.Marshal(a.Codes) // a map of strings always marshals
+		props["codes"] = string(codes)
+	}
 	if s.tokenize != nil {
-		props["terms"] = strings.Join(s.tokenize(a.Name+" "+a.Description), " ")
+		props["terms"] = strings.Join(s.tokenize(a.KeywordText()), " ")
 	}
 	return &models.Object{Class: ActivityClass, ID: strfmt.UUID(store.ActivityUUID(scheduleID, a.ID)), Properties: props, Vector: a.Vector}
 }

@@ -2,6 +2,7 @@ package weaviate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,7 +29,7 @@ var kindClass = map[store.Kind]string{store.ActivityKind: ActivityClass, store.R
 // bm25Properties are what BM25 searches when there is no Tokenize hook:
 // the text that is embedded, as in the embedded store's FTS index.
 var bm25Properties = map[string][]string{
-	ActivityClass:     {"name", "description"},
+	ActivityClass:     {"name", "description", "wbs", "codes"},
 	RelationshipClass: {"predecessor_name", "predecessor_description", "successor_name", "successor_description"},
 }
 
@@ -144,10 +145,18 @@ func (s *Store) Dump(ctx context.Context, scheduleID string) (*store.VectorDump,
 		return nil, err
 	}
 	d := &store.VectorDump{Activities: []store.ActivityDoc{}, Relationships: []store.RelationshipDoc{}}
-	err := s.scan(ctx, ActivityClass, scheduleID, []string{"activity_id", "name", "description", "duration"}, func(row map[string]any) {
-		d.Activities = append(d.Activities, store.ActivityDoc{ID: str(row, "activity_id"), Name: str(row, "name"), Description: str(row, "description"), Duration: str(row, "duration")})
+	var badCodes error
+	err := s.scan(ctx, ActivityClass, scheduleID, []string{"activity_id", "name", "description", "duration", "wbs", "codes"}, func(row map[string]any) {
+		doc := store.ActivityDoc{ID: str(row, "activity_id"), Name: str(row, "name"), Description: str(row, "description"),
+			Duration: str(row, "duration"), WBS: str(row, "wbs")}
+		if codes := str(row, "codes"); codes != "" {
+			if err := json.Unmarshal([]byte(codes), &doc.Codes); err != nil {
+				badCodes = errors.Join(badCodes, fmt.Errorf("weaviate: activity %s: codes: %w", doc.ID, err))
+			}
+		}
+		d.Activities = append(d.Activities, doc)
 	})
-	if err != nil {
+	if err = errors.Join(err, badCodes); err != nil {
 		return nil, err
 	}
 	err = s.scan(ctx, RelationshipClass, scheduleID, []string{

@@ -187,6 +187,10 @@ func classes() []*models.Class {
 				words("name"),
 				words("description"),
 				stored("duration"),
+				// Where the activity is filed: the WBS path, and the
+				// codes as JSON text (word tokens are its types and values).
+				words("wbs"),
+				words("codes"),
 				terms(),
 			},
 		},

@@ -164,3 +164,45 @@ func TestOpenUnreachable(t *testing.T) {
 		t.Fatalf("error %q: want the URL named and the key absent", err)
 	}
 }
+
+// Without a Tokenize hook BM25 runs on Weaviate's own properties: an
+// activity's WBS and codes are among them, so a keyword-only search finds
+// an activity by either, and the documents dump back whole.
+func TestKeywordSearchFindsWBSAndCodes(t *testing.T) {
+	ctx := context.Background()
+	openWeaviate(t) // skips without a server
+	vectors, err := weaviate.Open(ctx, weaviate.Config{URL: os.Getenv("WEAVIATE_URL"), GRPCAddress: os.Getenv("WEAVIATE_GRPC"), APIKey: os.Getenv("WEAVIATE_API_KEY")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { vectors.Close(ctx) })
+	g, err := embedded.Open(ctx, filepath.Join(t.TempDir(), "graph.db"), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close(ctx) })
+	c := &store.Coordinator{Graph: g.Graph(), Vectors: vectors, Embedder: embed.NewLocal(0)}
+	id := fmt.Sprintf("test-keyword-wbs-%08x", rand.Uint32())
+	t.Cleanup(func() { _ = c.DeleteSchedule(ctx, id) })
+	s := storetest.LiveSchedule()
+	if err := c.Import(ctx, id, s, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []struct{ text, want string }{{"groundworks", "L1"}, {"substructure", "L2"}, {"concrete", "L2"}, {"north", "L1"}} {
+		hits, err := vectors.Search(ctx, id, store.Query{Text: q.text, K: 3, Alpha: 0, Kinds: []store.Kind{store.ActivityKind},
+			Vector: make([]float32, embed.NewLocal(0).Dimensions())})
+		if err != nil || len(hits) == 0 || hits[0].ID != q.want {
+			t.Errorf("keyword search %q: %+v %v, want %s first", q.text, hits, err, q.want)
+		}
+	}
+	d, err := vectors.Dump(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range d.Activities {
+		a, _ := s.Activity(doc.ID)
+		if !store.DocOf(a).SameText(doc) {
+			t.Errorf("document %s dumped as %+v", doc.ID, doc)
+		}
+	}
+}
