@@ -90,7 +90,7 @@ SET i:Intra, i.schedule_id = $schedule, i.id = row.intra_id, i.kind = 'intra', i
 	i.type = row.type, i.calendar = row.calendar, i.constraint = row.constraint, i.secondary_constraint = row.secondary_constraint,
 	i.actual_start = row.actual_start, i.actual_finish = row.actual_finish, i.remaining = row.remaining,
 	i.percent_complete = row.percent_complete, i.manual = row.manual, i.start = row.start, i.finish = row.finish,
-	i.wbs = row.wbs, i.codes = row.codes
+	i.wbs = row.wbs, i.codes = row.codes, i.assignments = row.assignments
 MERGE (e:Node {uuid: row.end_uuid})
 SET e:End, e.schedule_id = $schedule, e.id = row.end_id, e.kind = 'end', e.weight = row.end_weight,
 	e.activity_id = row.id, e.name = row.name
@@ -147,7 +147,7 @@ RETURN n.id AS id, n.kind AS kind, n.weight AS weight, coalesce(n.activity_id, '
 	coalesce(n.name, '') AS name, coalesce(n.description, '') AS description,
 	[(n)-[:PRECEDES]->(m:Node) | m.id] AS next,
 	n {.type, .calendar, .constraint, .secondary_constraint, .actual_start, .actual_finish, .remaining,
-		.percent_complete, .manual, .start, .finish, .wbs, .codes} AS live`
+		.percent_complete, .manual, .start, .finish, .wbs, .codes, .assignments} AS live`
 
 	// cypherSchedules lists the schedules with their summaries; only a
 	// schedule without one has its nodes counted.

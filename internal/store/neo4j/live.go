@@ -68,6 +68,7 @@ var liveProperties = []liveProperty{
 	textProperty("finish", func(a *schedule.Activity) *string { return &a.Finish }),
 	textProperty("wbs", func(a *schedule.Activity) *string { return &a.WBS }),
 	jsonTextProperty("codes", func(a *schedule.Activity) *map[string]string { return &a.Codes }),
+	jsonTextProperty("assignments", func(a *schedule.Activity) *[]schedule.Assignment { return &a.Assignments }),
 }
 
 func textProperty(name string, field func(*schedule.Activity) *string) liveProperty {

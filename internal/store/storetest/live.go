@@ -47,6 +47,7 @@ func LiveSchedule() *schedule.Schedule {
 				ActualStart:         "2026-03-02T08:00", ActualFinish: "2026-03-06T17:00", Remaining: "0", PercentComplete: 100,
 				Manual: true, Start: "2026-03-02T08:00", Finish: "2026-03-06T17:00",
 				WBS: "Site/Block A/Groundworks", Codes: map[string]string{"Area": "North", "Phase": "2"},
+				Assignments: []schedule.Assignment{{Resource: "Excavator crew", Units: 0.5, Work: "2", Calendar: "cal7"}},
 			},
 			{
 				ID: "L2", Name: "Pour footings", Duration: "10", Calendar: "cal7",
