@@ -10,31 +10,6 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
-// fileSchedule, fileActivity and fileRelationship fix the written form: key
-// order and which keys are optional.
-type fileSchedule struct {
-	Name          string             `json:"name,omitempty"`
-	StartDate     string             `json:"start_date,omitempty"`
-	Calendar      *schedule.Calendar `json:"calendar,omitempty"`
-	Activities    []fileActivity     `json:"activities"`
-	Relationships []fileRelationship `json:"relationships"`
-}
-
-type fileActivity struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Duration    string `json:"duration"`
-}
-
-type fileRelationship struct {
-	ID          string  `json:"id"`
-	Type        string  `json:"type"`
-	Predecessor string  `json:"predecessor"`
-	Successor   string  `json:"successor"`
-	Lag         float64 `json:"lag"`
-}
-
 // ReadJSON reads and validates a JSON schedule file.
 func ReadJSON(r io.Reader) (*schedule.Schedule, error) {
 	data, err := io.ReadAll(r)
@@ -51,16 +26,17 @@ func ParseJSON(data []byte) (*schedule.Schedule, error) {
 	return s, err
 }
 
-// WriteJSON writes s as a JSON schedule file, indented for people and diffs.
+// WriteJSON writes s as a JSON schedule file, indented for people and diffs:
+// every field the schedule holds, the live programme's too, in the order
+// the schedule types declare them (empty optional fields left out).
 func WriteJSON(w io.Writer, s *schedule.Schedule) error {
-	f := fileSchedule{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar}
-	f.Activities = make([]fileActivity, len(s.Activities))
-	for i, a := range s.Activities {
-		f.Activities[i] = fileActivity{ID: a.ID, Name: a.Name, Description: a.Description, Duration: a.Duration}
+	type file schedule.Schedule // without Schedule.MarshalJSON, which escapes HTML
+	f := file(*s)
+	if f.Activities == nil {
+		f.Activities = []schedule.Activity{}
 	}
-	f.Relationships = make([]fileRelationship, len(s.Relationships))
-	for i, r := range s.Relationships {
-		f.Relationships[i] = fileRelationship{ID: r.ID, Type: string(r.Type), Predecessor: r.Predecessor, Successor: r.Successor, Lag: r.Lag}
+	if f.Relationships == nil {
+		f.Relationships = []schedule.Relationship{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -224,4 +225,35 @@ func FuzzParseJSON(f *testing.F) {
 			t.Fatalf("round trip changed the schedule:\n%s\n%s", a, b)
 		}
 	})
+}
+
+// A live programme's file keeps every field through write and read.
+func TestJSONKeepsTheLiveProgramme(t *testing.T) {
+	s := &schedule.Schedule{
+		Name: "Live", StartDate: "2026-03-02T07:00", DataDate: "2026-03-09",
+		Calendar:  &schedule.Calendar{Hours: []string{"07:00-12:00", "12:30-17:00"}, HoursPerDay: 9.5},
+		Calendars: map[string]*schedule.Calendar{"7d": {Name: "7-day", Workdays: schedule.WeekdayNames[:]}},
+		Options:   &schedule.Options{Tool: schedule.P6, LagCalendar: schedule.Lag24Hour, Progress: schedule.ProgressOverride, Float: schedule.SmallestFloat},
+		Activities: []schedule.Activity{
+			{ID: "A", Name: "Dig <north>", Duration: "5", Type: schedule.ResourceDependent, Calendar: "7d",
+				Constraint:          &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: "2026-03-02"},
+				SecondaryConstraint: &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2026-03-20T17:00"},
+				ActualStart:         "2026-03-02T07:00", Remaining: "2", PercentComplete: 60, WBS: "1.1",
+				Codes: map[string]string{"Area": "North"}, Assignments: []schedule.Assignment{{Resource: "Crew", Units: 0.5, Work: "4", Calendar: "7d"}}},
+			{ID: "B", Name: "Visit", Duration: "1", Manual: true, Start: "2026-03-04T07:00", Finish: "2026-03-04T17:00"},
+			{ID: "C", Name: "Dry", Duration: "3ed", Type: schedule.LevelOfEffort},
+		},
+		Relationships: []schedule.Relationship{{ID: "R1", Type: schedule.FS, Predecessor: "A", Successor: "C", Lag: 1}},
+	}
+	var buf bytes.Buffer
+	if err := interchange.WriteJSON(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := interchange.ParseJSON(buf.Bytes())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if !reflect.DeepEqual(got, s) {
+		t.Errorf("read back differs:\n got %+v\nwant %+v\n%s", got, s, buf.String())
+	}
 }

@@ -231,6 +231,8 @@ func activityField(d *decoder, path where, a *schedule.Activity, key []byte) err
 		return d.jsonValue(path.at("secondary_constraint"), &a.SecondaryConstraint)
 	case "codes":
 		return d.jsonValue(path.at("codes"), &a.Codes)
+	case "assignments":
+		return d.jsonValue(path.at("assignments"), &a.Assignments)
 	}
 	return d.unknownField(path, string(key))
 }
