@@ -187,6 +187,11 @@ func FuzzParseJSON(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(seed)
+	live, err := os.ReadFile("testdata/live.json") // the live programme's fields
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(live)
 	f.Add([]byte(`{"activities": [], "relationships": []}`))
 	f.Add([]byte(`{"activities": [{"id": "A", "name": "x", "duration": 1}], "relationships": [{"id":"R","type":"FS","predecessor":"A","successor":"A"}]}`))
 	// Hostile inputs of issue 12: huge and NaN-like values, control

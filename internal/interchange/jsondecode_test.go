@@ -18,9 +18,12 @@ func referenceDecode(data []byte) (*schedule.Schedule, error) {
 		Name       string             `json:"name"`
 		StartDate  string             `json:"start_date"`
 		Calendar   *schedule.Calendar `json:"calendar"`
+		DataDate   string             `json:"data_date"`
+		Calendars  map[string]*schedule.Calendar
+		Options    *schedule.Options
 		Activities []struct {
-			ID, Name, Description string
-			Duration              json.RawMessage `json:"duration"`
+			schedule.Activity                 // the live fields
+			Duration          json.RawMessage `json:"duration"`
 		} `json:"activities"`
 		Relationships []struct {
 			ID, Type, Predecessor, Successor string
@@ -36,6 +39,7 @@ func referenceDecode(data []byte) (*schedule.Schedule, error) {
 		return nil, os.ErrInvalid // trailing data
 	}
 	s := &schedule.Schedule{Name: f.Name, StartDate: f.StartDate, Calendar: f.Calendar,
+		DataDate: f.DataDate, Calendars: f.Calendars, Options: f.Options,
 		Activities: []schedule.Activity{}, Relationships: []schedule.Relationship{}}
 	for _, a := range f.Activities {
 		var d string
@@ -46,7 +50,9 @@ func referenceDecode(data []byte) (*schedule.Schedule, error) {
 		} else if string(a.Duration) != "null" {
 			d = string(a.Duration)
 		}
-		s.Activities = append(s.Activities, schedule.Activity{ID: a.ID, Name: a.Name, Description: a.Description, Duration: d})
+		act := a.Activity
+		act.Duration = d
+		s.Activities = append(s.Activities, act)
 	}
 	for _, r := range f.Relationships {
 		t := schedule.RelType(r.Type)
@@ -141,7 +147,7 @@ func TestDecoderErrors(t *testing.T) {
 // FuzzDecoder: whatever the hand-written decoder accepts, encoding/json
 // accepts too, with the same result; it never panics.
 func FuzzDecoder(f *testing.F) {
-	for _, path := range []string{"testdata/small.json"} {
+	for _, path := range []string{"testdata/small.json", "testdata/live.json"} {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
