@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,5 +231,58 @@ func TestXERCalendarAndTasks(t *testing.T) {
 	// The link to another project's task is skipped; 4 hours are half a day.
 	if len(s.Relationships) != 1 || s.Relationships[0] != (schedule.Relationship{ID: "A1-SS-M1", Type: schedule.SS, Predecessor: "A1", Successor: "M1", Lag: 0.5}) {
 		t.Errorf("relationships %+v", s.Relationships)
+	}
+}
+
+// XER's live programme: the data date, options, each activity's calendar,
+// type, constraints, actuals and remaining duration are read; a damaged
+// value is a warning naming line, row and field, and the rest is read.
+func TestXERLiveProgramme(t *testing.T) {
+	in := "ERMHDR\t19.12\t2026-01-01\tProject\tadmin\tx\tdb\tPM\tUSD\n" +
+		"%T\tPROJECT\n%F\tproj_id\tproj_short_name\tclndr_id\tplan_start_date\tlast_recalc_date\n%R\t1\tP\t1\t2026-01-05 08:00\t2026-01-12 08:00\n" +
+		"%T\tCALENDAR\n%F\tclndr_id\tclndr_name\tday_hr_cnt\tclndr_data\n%R\t1\t5-day\t8\t\n%R\t2\t7-day\t10\t\n" +
+		"%T\tSCHEDOPTIONS\n%F\tproj_id\tsched_calendar_on_relationship_lag\tsched_progress_override\tsched_float_type\n%R\t1\trcal_24Hour\tY\tFT_SmallestFloat\n" +
+		"%T\tPROJWBS\n%F\twbs_id\tproj_id\tparent_wbs_id\twbs_short_name\tproj_node_flag\n%R\t10\t1\t\tP\tY\n%R\t11\t1\t10\tCIV\tN\n" +
+		"%T\tTASK\n%F\ttask_id\tproj_id\twbs_id\tclndr_id\ttask_type\tstatus_code\ttask_code\ttask_name\ttarget_drtn_hr_cnt\tremain_drtn_hr_cnt\tcstr_type\tcstr_date\tact_start_date\tact_end_date\n" +
+		"%R\t1\t1\t11\t1\tTT_Task\tTK_Complete\tA1\tDig\t16\t0\t\t\t2026-01-05 08:00\t2026-01-06 17:00\n" +
+		"%R\t2\t1\t11\t2\tTT_Task\tTK_Active\tA2\tPour\t40\t20\tCS_MSOA\t2026-01-07 08:00\t2026-01-07 08:00\t\n" +
+		"%R\t3\t1\t11\t1\tTT_LOE\tTK_NotStart\tL1\tSupervise\t0\t0\tCS_BOGUS\t\t\t\n" +
+		"%R\t4\t1\t11\t1\tTT_Task\tTK_Complete\tA4\tBackwards\t8\t0\t\t\t2026-01-09 08:00\t2026-01-08 17:00\n" +
+		"%E\n"
+	r, err := interchange.ParseWith([]byte(in), interchange.XER, interchange.Options{})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	s := r.Schedule
+	if s.DataDate != "2026-01-12T08:00" || s.Options == nil || *s.Options != (schedule.Options{Tool: schedule.P6, LagCalendar: schedule.Lag24Hour, Progress: schedule.ProgressOverride, Float: schedule.SmallestFloat}) {
+		t.Errorf("data date %q, options %+v", s.DataDate, s.Options)
+	}
+	if len(s.Activities) != 4 {
+		t.Fatalf("activities %+v", s.Activities)
+	}
+	a1, a2, l1, a4 := s.Activities[0], s.Activities[1], s.Activities[2], s.Activities[3]
+	if a1.ActualStart != "2026-01-05T08:00" || a1.ActualFinish != "2026-01-06T17:00" || a1.WBS != "CIV" {
+		t.Errorf("A1 %+v", a1)
+	}
+	if a2.Calendar != "2" || a2.Duration != "4" || a2.Remaining != "2" || a2.ActualFinish != "" ||
+		a2.Constraint == nil || *a2.Constraint != (schedule.Constraint{Type: schedule.StartOnOrAfter, Date: "2026-01-07T08:00"}) {
+		t.Errorf("A2 %+v", a2)
+	}
+	if s.Calendars["2"] == nil || s.Calendars["2"].Name != "7-day" {
+		t.Errorf("calendars %+v", s.Calendars)
+	}
+	if l1.Type != schedule.LevelOfEffort || l1.Constraint != nil {
+		t.Errorf("L1 %+v", l1)
+	}
+	if a4.ActualStart == "" || a4.ActualFinish != "" {
+		t.Errorf("A4's finish before its start is kept: %+v", a4)
+	}
+	for _, want := range []string{`line 20: TASK task_id 3 (task_code "L1"): cstr_type: unknown constraint "CS_BOGUS"`, `line 21: TASK task_id 4 (task_code "A4"): act_end_date: 2026-01-08T17:00 is before act_start_date 2026-01-09T08:00`} {
+		if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+			t.Errorf("no warning %q in %q", want, r.Warnings)
+		}
+	}
+	if _, err := schedule.Analyze(s); err != nil {
+		t.Errorf("the schedule read does not compute: %v", err)
 	}
 }

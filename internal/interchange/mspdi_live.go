@@ -164,6 +164,10 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) error
 	a.ActualStart = date("ActualStart", t.ActualStart)
 	if a.ActualStart != "" {
 		a.ActualFinish = date("ActualFinish", t.ActualFinish)
+		if a.ActualFinish != "" && a.ActualFinish < a.ActualStart { // one layout: text order is time order
+			warn("ActualFinish", fmt.Errorf("%s is before ActualStart %s", a.ActualFinish, a.ActualStart))
+			a.ActualFinish = ""
+		}
 	}
 	if v := strings.TrimSpace(t.PercentComplete); v != "" && v != "0" {
 		if pc, err := strconv.ParseFloat(v, 64); err != nil || pc < 0 || pc > 100 {

@@ -197,6 +197,10 @@ func (l *xerLive) task(tt *xerTable, r xerRow, a *schedule.Activity, hpd float64
 		a.ActualStart = date("act_start_date")
 		if a.ActualStart != "" && status != "TK_Active" {
 			a.ActualFinish = date("act_end_date")
+			if a.ActualFinish != "" && a.ActualFinish < a.ActualStart { // one layout: text order is time order
+				warn("act_end_date", fmt.Errorf("%s is before act_start_date %s", a.ActualFinish, a.ActualStart))
+				a.ActualFinish = ""
+			}
 		}
 	}
 	if v := tt.get(r, "remain_drtn_hr_cnt"); v != "" && a.ActualFinish == "" {
