@@ -281,7 +281,7 @@ func cpmChange(before, after *Schedule, rb, ra *Result) *CPMChange {
 	im := &CPMChange{
 		// A finish past the calendar's range has no date (never a clamped,
 		// wrong one); the impact still says it in working days.
-		Finishes:       FinishesOf(rb.ProjectDuration, ra.ProjectDuration, finishDate(before, rb.ProjectDuration), finishDate(after, ra.ProjectDuration)),
+		Finishes:       FinishesOf(rb.ProjectDuration, ra.ProjectDuration, projectFinishDate(before, rb), projectFinishDate(after, ra)),
 		BecameCritical: []ComparedActivity{}, NoLongerCritical: []ComparedActivity{},
 		FloatChanged: len(FloatChanged(after, rb, ra)),
 	}
@@ -315,6 +315,16 @@ func FloatChanged(after *Schedule, rb, ra *Result) []string {
 		}
 	}
 	return ids
+}
+
+// projectFinishDate is the date-time (DateTimeLayout) r's project
+// finishes: the live engine's own date, else its offset dated on s's
+// calendar (see finishDate).
+func projectFinishDate(s *Schedule, r *Result) string {
+	if r.Times != nil {
+		return r.Times.Finish.Format(DateTimeLayout)
+	}
+	return finishDate(s, r.ProjectDuration)
 }
 
 // finishDate is the date-time (DateTimeLayout) working-day offset ends on
