@@ -357,13 +357,16 @@ func (ln *liveNet) backward(n *Network, t *Times, lsStar []time.Time, v int32, f
 		ln.float(t, v)
 		return
 	}
-	lf := finish
+	lf, open := finish, true
 	for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
 		s := l.other
 		if ln.driven(s) || !ln.p6 && ln.finished(s) {
 			continue
 		}
-		lf = earlier(lf, ln.lateFinishFrom(n, t, lsStar, v, s, l, finish))
+		lf, open = earlier(lf, ln.lateFinishFrom(n, t, lsStar, v, s, l, finish)), false
+	}
+	if open && ln.opts.OpenEndsCritical {
+		lf = t.EF[v] // an activity that ends the logic is critical
 	}
 	if !ln.finished(v) {
 		for k, cons := range ln.cons[v] {
