@@ -26,8 +26,8 @@ type liveParams struct {
 // level's nominal start is one week after the one before; the first
 // p.complete of the levels are finished, the next p.inProgress started, and
 // the data date is the Monday after them. p.constrain of all activities
-// (unstarted ones) carry a
-// start-on-or-after or finish-on-or-before constraint. The project calendar
+// (unstarted ones) carry a start-on-or-after or finish-on-or-before
+// constraint near where the level falls. The project calendar
 // is MS Project's Standard 5-day one (08:00-12:00, 13:00-17:00, Mon-Fri);
 // "6d" works Saturdays too and "7d" every day; 5-day and 6-day keep the
 // holidays. The same parameters always give the same file.
@@ -90,11 +90,13 @@ func live(p liveParams) *schedule.Schedule {
 			a.PercentComplete = 50
 		default:
 			if rng.Float64() < p.constrain/(1-p.complete-p.inProgress) {
-				when := monday(level).AddDate(0, 0, 7*rng.IntN(4)+rng.IntN(5))
+				// About where the level falls after the data date (the
+				// remaining levels run about 12 calendar days apart).
+				when := monday(progLevels).AddDate(0, 0, 12*(level-progLevels))
 				if rng.IntN(2) == 0 {
-					a.Constraint = &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: date(when)}
+					a.Constraint = &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: date(when.AddDate(0, 0, rng.IntN(21)))}
 				} else {
-					a.Constraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: date(when.AddDate(0, 0, 21))}
+					a.Constraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: date(when.AddDate(0, 0, 28+rng.IntN(56)))}
 				}
 			}
 		}
