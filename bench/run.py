@@ -576,6 +576,9 @@ def build_cli():
     sh("go", "build", "-tags", "lite", "-o", os.path.join(ROOT, "bin", "autoscheduler-cli"), "./starter")
 
 
+START_LOAD = os.getloadavg()
+
+
 def main():
     if sys.argv[1:] == ["live"]:
         # Only the live programme's sections, in place: `python3 bench/run.py live`.
@@ -660,7 +663,8 @@ def main():
         "",
         "Written by `make bench` (bench/run.py); every number below comes from one run on one machine.",
         f"Machine: {cpu}, {os.cpu_count()} cores; {go_version}; Python {platform.python_version()}, NetworkX {networkx.__version__}.",
-        f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Whole-command times are medians of {RUNS} runs.",
+        f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Whole-command times are medians of {RUNS} runs. "
+        f"Load average at the start: {START_LOAD[0]:.1f} (the cores may be shared; wall times include waiting for one).",
         "",
         "## CPM engine (Go benchmarks, one core: `-cpu 1`)",
         "",
