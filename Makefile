@@ -40,7 +40,8 @@ test:
 	cd tools/temporal-cluster && go vet ./... && go test -count=1 ./...
 	bash scripts/llm_check_test.sh
 
-# Go benchmarks and the NetworkX peer in one run; writes BENCHMARKS.md.
+# Go benchmarks and the NetworkX and MPXJ peers in one run; writes BENCHMARKS.md
+# (python3 bench/run.py live: only the live programme's sections).
 bench:
 	python3 bench/run.py
 

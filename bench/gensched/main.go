@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -18,8 +19,20 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	out := flag.String("o", "", "output file (.json)")
 	building := flag.String("building", "", "a schedule file to repeat as blocks (names and logic as in it) instead of the synthetic network")
+	liveProg := flag.Bool("live", false, "a progressed programme (see live.go): data date, three calendars, actuals, remaining work, constraints")
+	width := flag.Int("width", 1000, "with -live: activities per logic level")
+	complete := flag.Float64("complete", 0.30, "with -live: share of activities finished")
+	inProgress := flag.Float64("in-progress", 0.10, "with -live: share of activities started, not finished")
+	constrain := flag.Float64("constraints", 0.05, "with -live: share of activities with a date constraint (unstarted ones)")
+	tool := flag.String("tool", "p6", "with -live: whose scheduling rules (p6 or msproject)")
 	flag.Parse()
-	s := schedule.Synthetic(*n, *links, *seed)
+	var s *schedule.Schedule
+	if *liveProg {
+		s = live(liveParams{n: *n, links: *links, width: *width, complete: *complete, inProgress: *inProgress,
+			constrain: *constrain, tool: *tool, seed: *seed})
+	} else {
+		s = schedule.Synthetic(*n, *links, *seed)
+	}
 	if *building != "" {
 		var err error
 		if s, err = blocks(*building, *n); err != nil {
@@ -27,7 +40,7 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	if err := write(*out, s); err != nil {
+	if err := write(*out, s, *liveProg); err != nil {
 		fmt.Fprintln(os.Stderr, "gensched:", err)
 		os.Exit(1)
 	}
@@ -64,7 +77,7 @@ func blocks(path string, n int) (*schedule.Schedule, error) {
 	return out, nil
 }
 
-func write(path string, s *schedule.Schedule) error {
+func write(path string, s *schedule.Schedule, live bool) error {
 	if path == "" {
 		return fmt.Errorf("-o is required")
 	}
@@ -73,7 +86,16 @@ func write(path string, s *schedule.Schedule) error {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	if err := interchange.WriteJSON(w, s); err != nil {
+	if live {
+		// interchange.WriteJSON writes the plain network only: encode the
+		// live fields with the model's own JSON tags.
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(s)
+	} else {
+		err = interchange.WriteJSON(w, s)
+	}
+	if err != nil {
 		f.Close()
 		return err
 	}

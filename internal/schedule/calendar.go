@@ -316,6 +316,10 @@ type Clock struct {
 	next    time.Time     // the first date not yet in periods
 	periods []clockPeriod // working periods in time order
 	worked  int64         // working minutes in periods
+	// starts and ends index periods for the live engine's searches
+	// (timeline.go): each period's start in Unix seconds and its end in
+	// working minutes (before + length), filled as periods grow.
+	starts, ends []int64
 }
 
 // clockPeriod is one working period on one date, with the working minutes

@@ -27,12 +27,66 @@ func (c *Clock) workBefore(t time.Time) int64 {
 	for len(c.periods) > 0 && !c.next.After(t) && c.next.Before(c.end) {
 		c.extend(c.worked)
 	}
-	i := sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
+	c.index()
+	var i int
+	if c.from.Nanosecond() == 0 {
+		// Periods start on whole seconds: the first period starting after t
+		// is the first whose start second is after t's.
+		ts := t.Unix()
+		lo, hi := 0, len(c.starts)
+		for lo < hi {
+			h := int(uint(lo+hi) >> 1)
+			if c.starts[h] <= ts {
+				lo = h + 1
+			} else {
+				hi = h
+			}
+		}
+		i = lo
+	} else {
+		i = sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
+	}
 	if i == 0 {
 		return 0
 	}
-	p := c.periods[i-1]
+	p := &c.periods[i-1]
 	return p.before + min(int64(t.Sub(p.start)/time.Minute), p.length)
+}
+
+// index brings starts and ends up to date with periods.
+func (c *Clock) index() {
+	for k := len(c.starts); k < len(c.periods); k++ {
+		p := &c.periods[k]
+		c.starts = append(c.starts, p.start.Unix())
+		c.ends = append(c.ends, p.before+p.length)
+	}
+}
+
+// atMinute is at (calendar.go) searching the ends index: working minute m
+// as a time of day, a boundary between two periods the later one for a
+// start and the earlier one for a finish.
+func (c *Clock) atMinute(m int64, finish bool) time.Time {
+	c.extend(m)
+	if finish && m == 0 {
+		return c.periods[0].start
+	}
+	c.index()
+	// The first period whose end is past m (for a finish: at or past m).
+	lo, hi := 0, len(c.ends)
+	for lo < hi {
+		h := int(uint(lo+hi) >> 1)
+		if e := c.ends[h]; e > m || (finish && e == m) {
+			hi = h
+		} else {
+			lo = h + 1
+		}
+	}
+	if lo == len(c.periods) { // beyond the range
+		p := &c.periods[len(c.periods)-1]
+		return p.start.Add(time.Duration(p.length) * time.Minute)
+	}
+	p := &c.periods[lo]
+	return p.start.Add(time.Duration(m-p.before) * time.Minute)
 }
 
 // nextStart is the first working instant at or after t: a finish at Fri
@@ -41,7 +95,7 @@ func (c *Clock) nextStart(t time.Time) time.Time {
 	if len(c.periods) == 0 {
 		return t
 	}
-	s, _ := c.at(c.workBefore(t), false)
+	s := c.atMinute(c.workBefore(t), false)
 	if s.Before(t) { // t past the range
 		return t
 	}
@@ -55,8 +109,7 @@ func (c *Clock) prevFinish(t time.Time) time.Time {
 	if m == 0 || len(c.periods) == 0 {
 		return t
 	}
-	f, _ := c.at(m, true)
-	return f
+	return c.atMinute(m, true)
 }
 
 // atFinish reports whether t is the end of a working period (no working
@@ -71,15 +124,13 @@ func (c *Clock) add(t time.Time, w int64) time.Time {
 	case w == 0:
 		return t
 	case w > 0:
-		f, _ := c.at(c.workBefore(t)+w, true)
-		return f
+		return c.atMinute(c.workBefore(t)+w, true)
 	}
 	m := c.workBefore(t) + w
 	if m < 0 {
 		m = 0
 	}
-	s, _ := c.at(m, false)
-	return s
+	return c.atMinute(m, false)
 }
 
 // between is the working minutes from a to b, negative when b is before a.
