@@ -107,6 +107,9 @@ var startLayouts = []string{time.DateOnly, "2006-01-02T15:04", "2006-01-02T15:04
 
 // ParseStart reads a schedule's start_date, 2026-01-05 or 2026-01-05T09:00.
 func ParseStart(s string) (time.Time, error) {
+	if t, ok := quickDate(s); ok {
+		return t, nil
+	}
 	var err error
 	for _, layout := range startLayouts {
 		var t time.Time
@@ -115,6 +118,42 @@ func ParseStart(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, err
+}
+
+// quickDate reads the two forms files hold most, 2026-01-05 and
+// 2026-01-05T09:00, without time.Parse's cost (a live programme has
+// several dates per activity); anything else is left to time.Parse, which
+// also names what is wrong.
+func quickDate(s string) (time.Time, bool) {
+	if len(s) != 10 && len(s) != 16 {
+		return time.Time{}, false
+	}
+	num := func(from, to int) int {
+		v := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, m, d := num(0, 4), num(5, 7), num(8, 10)
+	if s[4] != '-' || s[7] != '-' || y < 0 || m < 1 || m > 12 || d < 1 || d > daysIn(time.Month(m), y) {
+		return time.Time{}, false
+	}
+	hh, mm := 0, 0
+	if len(s) == 16 {
+		if hh, mm = num(11, 13), num(14, 16); s[10] != 'T' || s[13] != ':' || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+			return time.Time{}, false
+		}
+	}
+	return time.Date(y, time.Month(m), d, hh, mm, 0, 0, time.UTC), true
+}
+
+func daysIn(m time.Month, year int) int {
+	return time.Date(year, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // dateOf is the midnight t's date starts at.
@@ -320,6 +359,11 @@ type Clock struct {
 	// (timeline.go): each period's start in Unix seconds and its end in
 	// working minutes (before + length), filled as periods grow.
 	starts, ends []int64
+	// dayFirst[d] is the first period starting on or after midnight of
+	// the d-th day after from's date: workBefore looks at one day's
+	// periods, not a search of them all.
+	dayFirst []int32
+	base     int64 // from's midnight in Unix seconds, for dayFirst
 }
 
 // clockPeriod is one working period on one date, with the working minutes

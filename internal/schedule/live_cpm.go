@@ -122,11 +122,17 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 	origin := dateOf(start)
 	for i := range s.Activities {
 		a := &s.Activities[i]
-		for _, d := range []string{a.ActualStart, a.Start, constraintDate(a.Constraint), constraintDate(a.SecondaryConstraint), s.DataDate} {
+		for _, d := range [...]string{a.ActualStart, a.Start, constraintDate(a.Constraint), constraintDate(a.SecondaryConstraint)} {
+			if d == "" {
+				continue
+			}
 			if t, err := ParseStart(d); err == nil && t.Before(origin) {
 				origin = dateOf(t)
 			}
 		}
+	}
+	if t, err := ParseStart(s.DataDate); err == nil && t.Before(origin) {
+		origin = dateOf(t)
 	}
 	origin = origin.AddDate(-1, 0, 0)
 	projectWork, err := s.Calendar.Compile()
@@ -171,16 +177,16 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 	ln.dayOf = make([]float64, nAct)
 	for i := range s.Activities {
 		a := &s.Activities[i]
-		path := fmt.Sprintf("activities[%d]", i)
+		path := activityPath(i)
 		if !a.Type.Valid() {
-			return nil, fieldErr(path+".type", "%q: want start_milestone, finish_milestone, level_of_effort, wbs_summary, resource_dependent or none (a task)", a.Type)
+			return nil, fieldErr(path.String()+".type", "%q: want start_milestone, finish_milestone, level_of_effort, wbs_summary, resource_dependent or none (a task)", a.Type)
 		}
 		ln.kind[i] = a.Type
 		ln.wbs[i] = a.WBS
 		if a.Calendar != "" {
 			k, ok := named[a.Calendar]
 			if !ok {
-				return nil, fieldErr(path+".calendar", "activity %q: no calendar %q in calendars", a.ID, a.Calendar)
+				return nil, fieldErr(path.String()+".calendar", "activity %q: no calendar %q in calendars", a.ID, a.Calendar)
 			}
 			ln.cal[i] = k
 		}
@@ -188,7 +194,7 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 		ln.dayOf[i] = ln.clocks[ln.cal[i]].work.dayMinutes
 		d, err := ParseDuration(a.Duration)
 		if err != nil {
-			return nil, fieldErr(path+".duration", "activity %q: %v", a.ID, err)
+			return nil, fieldErr(path.String()+".duration", "activity %q: %v", a.ID, err)
 		}
 		if d.Elapsed() {
 			ln.cal[i] = 1
@@ -202,20 +208,20 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 		if a.Remaining != "" {
 			r, err := ParseDuration(a.Remaining)
 			if err != nil {
-				return nil, fieldErr(path+".remaining", "activity %q: %v", a.ID, err)
+				return nil, fieldErr(path.String()+".remaining", "activity %q: %v", a.ID, err)
 			}
 			ln.remain[i] = int64(math.Round(r.Minutes(c.work.dayMinutes)))
 		} else if a.PercentComplete > 0 && a.ActualStart != "" {
 			ln.remain[i] = int64(math.Round(float64(ln.dur[i]) * (1 - min(a.PercentComplete, 100)/100)))
 		}
 		if !(a.PercentComplete >= 0 && a.PercentComplete <= 100) {
-			return nil, fieldErr(path+".percent_complete", "activity %q: %g is not between 0 and 100", a.ID, a.PercentComplete)
+			return nil, fieldErr(path.String()+".percent_complete", "activity %q: %g is not between 0 and 100", a.ID, a.PercentComplete)
 		}
 		for k, cons := range []*Constraint{a.Constraint, a.SecondaryConstraint} {
 			if cons == nil {
 				continue
 			}
-			field := path + []string{".constraint", ".secondary_constraint"}[k]
+			field := path.String() + []string{".constraint", ".secondary_constraint"}[k]
 			if !cons.Type.Valid() {
 				return nil, fieldErr(field+".type", "activity %q: %q is not a constraint; want start_on, start_on_or_after, start_on_or_before, finish_on, finish_on_or_after, finish_on_or_before, mandatory_start, mandatory_finish or as_late_as_possible", a.ID, cons.Type)
 			}
@@ -229,18 +235,18 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 		}
 		if a.ActualStart != "" {
 			if ln.actStart[i], err = liveDate(a.ActualStart, c, false); err != nil {
-				return nil, fieldErr(path+".actual_start", "activity %q: %v", a.ID, err)
+				return nil, fieldErr(path.String()+".actual_start", "activity %q: %v", a.ID, err)
 			}
 		}
 		if a.ActualFinish != "" {
 			if ln.actEnd[i], err = liveDate(a.ActualFinish, c, true); err != nil {
-				return nil, fieldErr(path+".actual_finish", "activity %q: %v", a.ID, err)
+				return nil, fieldErr(path.String()+".actual_finish", "activity %q: %v", a.ID, err)
 			}
 			if ln.actStart[i].IsZero() {
-				return nil, fieldErr(path+".actual_start", "activity %q: finished (actual_finish %s) with no actual start", a.ID, a.ActualFinish)
+				return nil, fieldErr(path.String()+".actual_start", "activity %q: finished (actual_finish %s) with no actual start", a.ID, a.ActualFinish)
 			}
 			if ln.actEnd[i].Before(ln.actStart[i]) {
-				return nil, fieldErr(path+".actual_finish", "activity %q: %s is before its actual start %s", a.ID, a.ActualFinish, a.ActualStart)
+				return nil, fieldErr(path.String()+".actual_finish", "activity %q: %s is before its actual start %s", a.ID, a.ActualFinish, a.ActualStart)
 			}
 			ln.remain[i] = 0
 		}
@@ -271,10 +277,10 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 		if a.Manual {
 			ln.manual[i] = true
 			if ln.manStart[i], err = liveDate(a.Start, c, false); err != nil {
-				return nil, fieldErr(path+".start", "activity %q: a manually scheduled task needs its start: %v", a.ID, err)
+				return nil, fieldErr(path.String()+".start", "activity %q: a manually scheduled task needs its start: %v", a.ID, err)
 			}
 			if ln.manEnd[i], err = liveDate(a.Finish, c, true); err != nil {
-				return nil, fieldErr(path+".finish", "activity %q: a manually scheduled task needs its finish: %v", a.ID, err)
+				return nil, fieldErr(path.String()+".finish", "activity %q: a manually scheduled task needs its finish: %v", a.ID, err)
 			}
 		}
 	}
@@ -290,3 +296,9 @@ func constraintDate(c *Constraint) string {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// activityPath names activity i in an error, "activities[3]": a string
+// built per activity only when it is needed would cost more than it says.
+type activityPath int
+
+func (i activityPath) String() string { return fmt.Sprintf("activities[%d]", int(i)) }

@@ -162,6 +162,11 @@ func (ln *liveNet) earlyStartFrom(t *Times, p, v int32, l link) time.Time {
 		}
 		return r
 	}
+	if ln.p6 && ln.finished(v) {
+		// P6: finished work sits at the data date; only a predecessor
+		// still running past it (out of sequence) moves it, lags aside.
+		return pFinish
+	}
 	switch l.typ {
 	case linkFS:
 		if ln.p6 && ln.finished(p) && lag > 0 && !ln.data.IsZero() {

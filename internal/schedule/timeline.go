@@ -13,7 +13,7 @@ import (
 // newTimeline is a clock on work starting at origin (no work before it).
 func newTimeline(origin time.Time, work *WorkTime) *Clock {
 	day := dateOf(origin)
-	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: origin}
+	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: origin, base: day.Unix()}
 	c.extend(0)
 	return c
 }
@@ -27,23 +27,33 @@ func (c *Clock) workBefore(t time.Time) int64 {
 	for len(c.periods) > 0 && !c.next.After(t) && c.next.Before(c.end) {
 		c.extend(c.worked)
 	}
-	c.index()
 	var i int
-	if c.from.Nanosecond() == 0 {
+	if c.from.Nanosecond() == 0 && c.base != 0 {
 		// Periods start on whole seconds: the first period starting after t
-		// is the first whose start second is after t's.
+		// is the first whose start second is after t's, among the periods
+		// of t's day.
 		ts := t.Unix()
-		lo, hi := 0, len(c.starts)
-		for lo < hi {
-			h := int(uint(lo+hi) >> 1)
-			if c.starts[h] <= ts {
-				lo = h + 1
-			} else {
-				hi = h
-			}
+		if ts < c.base {
+			return 0
 		}
-		i = lo
+		d := (ts - c.base) / 86400
+		if len(c.starts) < len(c.periods) || d+1 >= int64(len(c.dayFirst)) {
+			c.index()
+		}
+		if d+1 < int64(len(c.dayFirst)) {
+			i = int(c.dayFirst[d])
+			for end := int(c.dayFirst[d+1]); i < end && c.starts[i] <= ts; i++ {
+			}
+		} else { // past the range
+			i = len(c.starts)
+		}
+		if i == 0 {
+			return 0
+		}
+		p := &c.periods[i-1]
+		return p.before + min((ts-c.starts[i-1])/60, p.length)
 	} else {
+		c.index()
 		i = sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
 	}
 	if i == 0 {
@@ -59,6 +69,18 @@ func (c *Clock) index() {
 		p := &c.periods[k]
 		c.starts = append(c.starts, p.start.Unix())
 		c.ends = append(c.ends, p.before+p.length)
+	}
+	// Days before next are complete; next's own has no period yet, so its
+	// first is the next one appended.
+	base := c.base
+	for d, last := len(c.dayFirst), int((c.next.Unix()-base)/86400); d <= last; d++ {
+		i := 0
+		if d > 0 {
+			i = int(c.dayFirst[d-1])
+		}
+		for midnight := base + int64(d)*86400; i < len(c.starts) && c.starts[i] < midnight; i++ {
+		}
+		c.dayFirst = append(c.dayFirst, int32(i))
 	}
 }
 
