@@ -194,7 +194,9 @@ def cpm(G, schedule, origin, project, start, data):
             b = node[p]
             lc, lag, typ = b["clock"], link["lag"], link["typ"]  # P6: the lag on the predecessor's calendar
             p_start = b["act_start"] if b["act_start"] is not None else ES[p]
-            if typ == "FS" and b["act_end"] is not None and lag > 0 and data is not None:
+            if a["act_end"] is not None:
+                cand = EF[p]  # P6: finished work sits at the data date; only a running predecessor moves it
+            elif typ == "FS" and b["act_end"] is not None and lag > 0 and data is not None:
                 left = lag - max(lc.between(b["act_end"], data), 0)  # lag spent before the data date
                 cand = lc.add(EF[p], left) if left > 0 else EF[p]
             else:

@@ -367,8 +367,12 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 	// Our export writes JSON in these fields: tabs and line breaks cannot
 	// stand in an XER value.
 	text := func(taskID, label string) (string, bool) {
+		v, ok := custom[[2]string{taskID, label}]
+		if !ok {
+			return "", false
+		}
 		var out string
-		err := json.Unmarshal([]byte(custom[[2]string{taskID, label}]), &out)
+		err := json.Unmarshal([]byte(v), &out)
 		return out, err == nil
 	}
 
@@ -391,7 +395,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			continue
 		}
 		id := tt.get(r, "task_id")
-		where := fmt.Sprintf("line %d: TASK task_id %s", r.line, id)
+		where := rowAt{r.line, "TASK task_id", id}
 		if id == "" {
 			return nil, fmt.Errorf("line %d: TASK row without task_id", r.line)
 		}
@@ -452,7 +456,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		linkLine := map[string]int{}             // predecessor, type, successor -> its TASKPRED line
 		for _, r := range pt.rows {
 			succ, pred := pt.get(r, "task_id"), pt.get(r, "pred_task_id")
-			where := fmt.Sprintf("line %d: TASKPRED task_pred_id %s", r.line, pt.get(r, "task_pred_id"))
+			where := rowAt{r.line, "TASKPRED task_pred_id", pt.get(r, "task_pred_id")}
 			for _, f := range [...]struct{ name, v string }{{"task_id", succ}, {"pred_task_id", pred}} {
 				if f.v == "" {
 					return nil, fmt.Errorf("%s: the row has no %s", where, f.name)
@@ -511,6 +515,15 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 	namedCalendars(s, cals)
 	return s, nil
 }
+
+// rowAt names a row in a message, "line 12: TASK task_id 7", formatted
+// only when a message is written (a large file has many rows).
+type rowAt struct {
+	line       int
+	table, key string
+}
+
+func (w rowAt) String() string { return fmt.Sprintf("line %d: %s %s", w.line, w.table, w.key) }
 
 // parseXERDate reads P6's "2026-01-05 08:00" (date alone accepted).
 func parseXERDate(v string) (time.Time, error) {

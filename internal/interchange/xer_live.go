@@ -147,7 +147,7 @@ func newXERLive(tables map[string]*xerTable, rs *readState, s *schedule.Schedule
 // task reads one TASK row's live fields into a; hpd is the hours in a day
 // of the task's calendar.
 func (l *xerLive) task(tt *xerTable, r xerRow, a *schedule.Activity, hpd float64, calendars map[string]*xerCalendar) {
-	where := fmt.Sprintf("line %d: TASK task_id %s", r.line, tt.get(r, "task_id"))
+	where := rowAt{r.line, "TASK task_id", tt.get(r, "task_id")}
 	warn := func(field string, err error) {
 		l.rs.warnf("%s (task_code %q): %s: %v; read without it", where, a.ID, field, err)
 	}
