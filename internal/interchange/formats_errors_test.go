@@ -44,12 +44,6 @@ func TestMSPDIErrors(t *testing.T) {
 		{"bad UID", mspdiFile("", `<Task><UID>x</UID></Task>`), `Task UID x (line 5): UID "x" is not a whole number`},
 		{"cycle", mspdiFile("", `<Task><UID>1</UID><Name>A</Name><PredecessorLink><PredecessorUID>2</PredecessorUID></PredecessorLink></Task><Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID></PredecessorLink></Task>`),
 			"the imported schedule is not valid: circular logic"},
-		{"missing calendar", mspdiFile(`<Calendar><UID>3</UID></Calendar>`, task1), "Project CalendarUID 1: no such calendar"},
-		{"bad day type", mspdiFile(`<Calendar><UID>1</UID><WeekDays><WeekDay><DayType>9</DayType></WeekDay></WeekDays></Calendar>`, task1), `Calendar UID 1 (line 4): WeekDay 1: DayType "9" is not 0-7`},
-		{"bad working time", mspdiFile(`<Calendar><UID>1</UID><WeekDays><WeekDay><DayType>2</DayType><DayWorking>1</DayWorking><WorkingTimes><WorkingTime><FromTime>17:00:00</FromTime><ToTime>08:00:00</ToTime></WorkingTime></WorkingTimes></WeekDay></WeekDays></Calendar>`, task1),
-			"Calendar UID 1 (line 4): WeekDay DayType 2: WorkingTime 1: 17:00-08:00 ends before it starts"},
-		{"bad exception", mspdiFile(`<Calendar><UID>1</UID><Exceptions><Exception><TimePeriod><FromDate>2026-01-09T00:00:00</FromDate><ToDate>2026-01-02T23:59:00</ToDate></TimePeriod></Exception></Exceptions></Calendar>`, task1),
-			"Calendar UID 1 (line 4): Exception 1: TimePeriod ToDate is before FromDate"},
 		{"encoding", `<?xml version="1.0" encoding="EBCDIC"?><Project/>`, `unsupported encoding "EBCDIC"`},
 		{"start date", strings.Replace(mspdiFile("", task1), "2026-01-05T08:00:00", "soon", 1), `Project StartDate: "soon" is not a date-time`},
 	}
@@ -142,6 +136,32 @@ func firstCalendarDifference(got, want *schedule.Calendar) string {
 		return "calendar\n" + g.String() + "want\n" + w.String()
 	}
 	return ""
+}
+
+// A damaged MSPDI calendar is a warning naming it; the file is read, its
+// tasks on MS Project's Standard calendar (or without the damaged
+// exception).
+func TestMSPDIDamagedCalendar(t *testing.T) {
+	task1 := `<Task><UID>1</UID><Name>A</Name><Duration>PT8H0M0S</Duration></Task>`
+	tests := []struct{ name, in, want string }{
+		{"missing calendar", mspdiFile(`<Calendar><UID>3</UID></Calendar>`, task1), "Project CalendarUID 1: no such calendar"},
+		{"bad day type", mspdiFile(`<Calendar><UID>1</UID><WeekDays><WeekDay><DayType>9</DayType></WeekDay></WeekDays></Calendar>`, task1), `Calendar UID 1 (line 4): WeekDay 1: DayType "9" is not 0-7`},
+		{"bad working time", mspdiFile(`<Calendar><UID>1</UID><WeekDays><WeekDay><DayType>2</DayType><DayWorking>1</DayWorking><WorkingTimes><WorkingTime><FromTime>17:00:00</FromTime><ToTime>08:00:00</ToTime></WorkingTime></WorkingTimes></WeekDay></WeekDays></Calendar>`, task1),
+			"Calendar UID 1 (line 4): WeekDay DayType 2: WorkingTime 1: 17:00-08:00 ends before it starts"},
+		{"bad exception", mspdiFile(`<Calendar><UID>1</UID><Exceptions><Exception><TimePeriod><FromDate>2026-01-09T00:00:00</FromDate><ToDate>2026-01-02T23:59:00</ToDate></TimePeriod></Exception></Exceptions></Calendar>`, task1),
+			"Calendar UID 1 (line 4): Exception 1: TimePeriod ToDate is before FromDate (left out)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := interchange.ParseWith([]byte(tc.in), interchange.MSPDI, interchange.Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if len(r.Schedule.Activities) != 1 || !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, tc.want) }) {
+				t.Errorf("activities %d, warnings %q\nwant one holding %q", len(r.Schedule.Activities), r.Warnings, tc.want)
+			}
+		})
+	}
 }
 
 func xerFile(tables string) string {

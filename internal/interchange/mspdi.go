@@ -54,6 +54,7 @@ package interchange
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -392,8 +393,17 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		minutesPerDay = v
 	}
 	cal, err := p.calendar(minutesPerDay, rs)
+	if err == nil {
+		_, err = cal.Compile()
+	}
 	if err != nil {
-		return nil, err
+		// A damaged calendar is a warning, not a refused file: the tasks
+		// are scheduled on MS Project's Standard week instead.
+		rs.warnf("project calendar: %v; the project is scheduled on MS Project's Standard calendar (Monday to Friday, 08:00-12:00 and 13:00-17:00) instead", err)
+		cal = nil
+		if minutesPerDay != 480 {
+			cal = &schedule.Calendar{Workdays: slices.Clone(schedule.DefaultWorkdays), HoursPerDay: minutesPerDay / 60}
+		}
 	}
 	s.Calendar = cal
 	work, err := cal.Compile()
@@ -866,57 +876,35 @@ func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project boo
 	if float64(minutes) != minutesPerDay {
 		cal.HoursPerDay = minutesPerDay / 60
 	}
-	// Exceptions.
-	var list []mspdiException
+	// Exceptions: its own, then its base calendars' (a project's holidays
+	// on a resource's or a task's calendar) on the dates its own leave.
+	var own []mspdiException
 	if c.Exceptions != nil {
-		list = c.Exceptions.Exception
+		own = c.Exceptions.Exception
 	}
 	for _, wd := range oldExceptions {
-		list = append(list, mspdiException{TimePeriod: wd.TimePeriod, DayWorking: wd.DayWorking, WorkingTimes: wd.WorkingTimes, Type: "1"})
+		own = append(own, mspdiException{TimePeriod: wd.TimePeriod, DayWorking: wd.DayWorking, WorkingTimes: wd.WorkingTimes, Type: "1"})
 	}
-	for i, e := range list {
-		ew := fmt.Sprintf("%s: Exception %d", where, i+1)
-		if e.TimePeriod == nil {
-			return nil, fmt.Errorf("%s: no TimePeriod", ew)
-		}
-		from, err1 := parseMSPDIDateTime(e.TimePeriod.FromDate)
-		to, err2 := parseMSPDIDateTime(e.TimePeriod.ToDate)
-		if err := errors.Join(err1, err2); err != nil {
-			return nil, fmt.Errorf("%s: TimePeriod: %w", ew, err)
-		}
-		from, to = dateOf(from), dateOf(to)
-		if to.Before(from) {
-			return nil, fmt.Errorf("%s: TimePeriod ToDate is before FromDate", ew)
-		}
-		ex := schedule.CalendarException{Name: e.Name, Working: isTrue(e.DayWorking)}
-		var err error
-		if ex.Working {
-			if ex.Hours, err = mspdiHours(e.WorkingTimes); err != nil {
-				return nil, fmt.Errorf("%s: %w", ew, err)
-			}
-			if slices.Equal(ex.Hours, common) {
-				ex.Hours = nil
-			}
-		}
-		ranges, err := expandException(e, from, to)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", ew, err)
-		}
-		for _, r := range ranges {
-			ex.From, ex.To = r[0].Format(time.DateOnly), r[1].Format(time.DateOnly)
-			if !ex.Working && ex.From == ex.To && (ex.Name == "" || ex.Name == "Holiday") {
-				cal.Holidays = append(cal.Holidays, ex.From)
-				continue
-			}
-			if ex.To == ex.From {
-				ex.To = ""
-			}
-			cal.Exceptions = append(cal.Exceptions, ex)
-		}
-	}
+	cal.Holidays, cal.Exceptions = mspdiExceptions(own, common, where, rs)
 	if dropped := dropOverlaps(cal); len(dropped) > 0 {
 		rs.warnf("%s: %d exceptions fall on dates another exception already covers (%s); the first one on each date is kept",
 			where, len(dropped), strings.Join(dropped[:min(len(dropped), 5)], ", "))
+	}
+	for _, base := range chain[1:] {
+		if base.Exceptions == nil {
+			continue
+		}
+		holidays, exceptions := mspdiExceptions(base.Exceptions.Exception, common, fmt.Sprintf("Calendar UID %s (line %d)", base.UID, base.line), rs)
+		for _, h := range holidays {
+			if !coversDate(cal, h, h) {
+				cal.Holidays = append(cal.Holidays, h)
+			}
+		}
+		for _, e := range exceptions {
+			if !coversDate(cal, e.From, cmp.Or(e.To, e.From)) {
+				cal.Exceptions = append(cal.Exceptions, e)
+			}
+		}
 	}
 	def := &schedule.Calendar{Workdays: schedule.DefaultWorkdays}
 	if project && strings.EqualFold(c.Name, "Standard") && equalCalendars(cal, def) {
@@ -927,6 +915,75 @@ func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project boo
 		cal.HoursPerDay = minutesPerDay / 60 // MS Project's day is the project's on every calendar
 	}
 	return cal, nil
+}
+
+// mspdiExceptions reads a calendar's Exceptions into holidays (a day off
+// named "" or "Holiday") and exceptions, recurring ones expanded. A damaged
+// exception is a warning naming it, and is left out.
+func mspdiExceptions(list []mspdiException, common []string, where string, rs *readState) (holidays []string, exceptions []schedule.CalendarException) {
+	for i, e := range list {
+		ranges, ex, err := mspdiException1(e, common)
+		if err != nil {
+			rs.warnf("%s: Exception %d: %v (left out)", where, i+1, err)
+			continue
+		}
+		for _, r := range ranges {
+			ex.From, ex.To = r[0].Format(time.DateOnly), r[1].Format(time.DateOnly)
+			if !ex.Working && ex.From == ex.To && (ex.Name == "" || ex.Name == "Holiday") {
+				holidays = append(holidays, ex.From)
+				continue
+			}
+			if ex.To == ex.From {
+				ex.To = ""
+			}
+			exceptions = append(exceptions, ex)
+		}
+	}
+	return holidays, exceptions
+}
+
+// mspdiException1 reads one exception: its date ranges and what it is.
+func mspdiException1(e mspdiException, common []string) ([][2]time.Time, schedule.CalendarException, error) {
+	ex := schedule.CalendarException{Name: e.Name, Working: isTrue(e.DayWorking)}
+	if e.TimePeriod == nil {
+		return nil, ex, errors.New("no TimePeriod")
+	}
+	from, err1 := parseMSPDIDateTime(e.TimePeriod.FromDate)
+	to, err2 := parseMSPDIDateTime(e.TimePeriod.ToDate)
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, ex, fmt.Errorf("TimePeriod: %w", err)
+	}
+	from, to = dateOf(from), dateOf(to)
+	if to.Before(from) {
+		return nil, ex, errors.New("TimePeriod ToDate is before FromDate")
+	}
+	if ex.Working {
+		var err error
+		if ex.Hours, err = mspdiHours(e.WorkingTimes); err != nil {
+			return nil, ex, err
+		}
+		if slices.Equal(ex.Hours, common) {
+			ex.Hours = nil
+		}
+	}
+	ranges, err := expandException(e, from, to)
+	return ranges, ex, err
+}
+
+// coversDate reports whether a holiday or an exception of cal falls on a
+// date from from to to (dates as 2006-01-02 compare as text).
+func coversDate(cal *schedule.Calendar, from, to string) bool {
+	for _, h := range cal.Holidays {
+		if h >= from && h <= to {
+			return true
+		}
+	}
+	for _, e := range cal.Exceptions {
+		if e.From <= to && cmp.Or(e.To, e.From) >= from {
+			return true
+		}
+	}
+	return false
 }
 
 func equalCalendars(a, b *schedule.Calendar) bool {

@@ -88,6 +88,9 @@ func (l *mspdiLive) calendarKey(uid, who string) string {
 	key, seen := l.calendars[uid]
 	if !seen {
 		cal, err := l.p.calendarOf(uid, l.minutesPerDay, false, l.rs)
+		if err == nil {
+			_, err = cal.Compile()
+		}
 		if err != nil {
 			l.rs.warnf("%s: calendar: %v (scheduled on the project's calendar instead)", who, err)
 		} else {
