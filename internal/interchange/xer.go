@@ -305,6 +305,9 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		for _, r := range ct.rows {
 			id := ct.get(r, "clndr_id")
 			c, err := parseXERCalendar(ct.get(r, "clndr_data"), ct.get(r, "day_hr_cnt"))
+			if err == nil {
+				_, err = c.cal.Compile() // e.g. a week with no working day
+			}
 			if err != nil {
 				// A damaged calendar is left out, not the file: its
 				// activities are scheduled on the project's calendar.
