@@ -30,6 +30,9 @@ type scheduleOptions struct {
 	File     string
 	Schedule string
 	Format   string
+	// Rules overrides whose scheduling rules apply (msproject or p6);
+	// "" keeps the schedule's own (a P6 file's are P6's).
+	Rules string
 }
 
 func newScheduleCmd(f *Factory, runF func(context.Context, *scheduleOptions) error) *cobra.Command {
@@ -55,11 +58,15 @@ func newScheduleCmd(f *Factory, runF func(context.Context, *scheduleOptions) err
 			if err := cmdutil.CheckFormat(cmd, "schedule"); err != nil {
 				return err
 			}
+			if opts.Rules != "" && opts.Rules != schedule.MSProject && opts.Rules != schedule.P6 {
+				return usagef("schedule: --rules %q: want msproject or p6", opts.Rules)
+			}
 			return cmdutil.RunOr(cmd, opts, runF, scheduleRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
+	cmd.Flags().StringVar(&opts.Rules, "rules", "", "schedule with msproject or p6 rules where the tools differ (default: the schedule's own; a P6 file's are P6's)")
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "table", []string{"table", "json", "gantt-html", "dot"}, "output format: table, json, gantt-html or dot", "print the CPM report as JSON (--format json)", false)
 	// The stored schedules themselves: list and delete.
 	cmd.AddCommand(newScheduleListCmd(f, nil), newScheduleDeleteCmd(f, nil))
@@ -73,13 +80,25 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 		if err != nil {
 			return err
 		}
-		if rep, err = render.NewReportOf(s, net); err != nil {
+		if opts.Rules != "" {
+			net = nil // compiled again under the rules asked for
+			withRules(s, opts.Rules)
+		}
+		if net == nil {
+			rep, err = render.NewReport(s)
+		} else {
+			rep, err = render.NewReportOf(s, net)
+		}
+		if err != nil {
 			return err
 		}
 	} else {
 		s, err := loadStoredSchedule(ctx, opts.stores, opts.Schedule)
 		if err != nil {
 			return err
+		}
+		if opts.Rules != "" {
+			withRules(s, opts.Rules)
 		}
 		if rep, err = render.NewReport(s); err != nil {
 			return err
@@ -94,6 +113,16 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 		return render.WriteDOT(opts.io.Out, rep)
 	}
 	return rep.WriteTable(opts.io.Out)
+}
+
+// withRules makes s scheduled by tool's rules (its other options kept).
+func withRules(s *schedule.Schedule, tool string) {
+	o := schedule.Options{}
+	if s.Options != nil {
+		o = *s.Options
+	}
+	o.Tool = tool
+	s.Options = &o
 }
 
 // openDispatchFunc says which dispatch is open on a schedule ("" for

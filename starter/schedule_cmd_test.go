@@ -98,6 +98,7 @@ func TestScheduleErrors(t *testing.T) {
 		{[]string{"schedule"}, exitUsage, "give one of --file and --schedule"},
 		{[]string{"schedule", "--file", bad, "--format", "xml"}, exitUsage, `--format "xml": want table, json, gantt-html or dot`},
 		{[]string{"schedule", "--bogus"}, exitUsage, "unknown flag: --bogus"},
+		{[]string{"schedule", "--file", bad, "--rules", "primavera"}, exitUsage, `--rules "primavera": want msproject or p6`},
 		{[]string{"bogus"}, exitUsage, `unknown command "bogus"`},
 	}
 	for _, tc := range tests {
@@ -165,4 +166,34 @@ func TestScheduleDOT(t *testing.T) {
 // newTestStreams discards output: for commands run in the background.
 func newTestStreams() *cmdutil.IOStreams {
 	return &cmdutil.IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}
+}
+
+// --rules schedules a programme by the other tool's rules: a finished
+// activity with a successor is dated where MS Project dates it (its
+// actual dates) or where P6 does (the data date).
+func TestScheduleRules(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "live.json")
+	if err := os.WriteFile(file, []byte(`{"start_date": "2026-03-02", "data_date": "2026-03-09", "options": {"tool": "p6"},
+		"activities": [{"id": "A", "name": "Dig", "duration": "5", "actual_start": "2026-03-02", "actual_finish": "2026-03-06"},
+		               {"id": "B", "name": "Pour", "duration": "2"}],
+		"relationships": [{"id": "R", "type": "FS", "predecessor": "A", "successor": "B"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ rules, want string }{
+		{"", `"early_start_date": "2026-03-09T08:00:00"`},
+		{"msproject", `"early_start_date": "2026-03-02T08:00:00"`},
+	} {
+		args := []string{"schedule", "--file", file, "--format", "json"}
+		if tc.rules != "" {
+			args = append(args, "--rules", tc.rules)
+		}
+		code, out, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		first := strings.SplitN(strings.SplitN(out, "\n  {", 3)[1], "}", 2)[0] // activity A
+		if !strings.Contains(first, tc.want) {
+			t.Errorf("--rules %q: A is %s\nwant %s", tc.rules, first, tc.want)
+		}
+	}
 }
