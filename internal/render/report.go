@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -299,6 +300,16 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if r.Clock != nil {
 		header = append(header, "Start", "Finish")
 	}
+	// A live programme's table says where each activity stands, and its
+	// WBS when the file has one.
+	live := res.Times != nil
+	wbs := slices.ContainsFunc(r.Schedule.Activities, func(a schedule.Activity) bool { return a.WBS != "" })
+	if live {
+		header = append(header, "Status")
+	}
+	if wbs {
+		header = append(header, "WBS")
+	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for i := range r.Schedule.Activities {
 		a := &r.Schedule.Activities[i]
@@ -306,11 +317,21 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if res.Critical(i) {
 			mark = "*"
 		}
-		row := []string{a.ID, clip(a.Name, 40), Days(res.EF[i] - res.ES[i]),
+		dur := Days(res.EF[i] - res.ES[i])
+		if live {
+			dur = a.Duration // as written: offsets on the project's calendar are not its length
+		}
+		row := []string{a.ID, clip(a.Name, 40), dur,
 			Days(res.ES[i]), Days(res.EF[i]), Days(res.LS[i]), Days(res.LF[i]),
 			Days(res.TotalFloat[i]), Days(res.FreeFloat[i]), mark}
 		if r.Clock != nil {
 			row = append(row, res.At(r.Clock, i, schedule.EarlyStart).Format("2006-01-02 15:04"), res.At(r.Clock, i, schedule.EarlyFinish).Format("2006-01-02 15:04"))
+		}
+		if live {
+			row = append(row, status(a))
+		}
+		if wbs {
+			row = append(row, a.WBS)
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
@@ -318,6 +339,22 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// status is where an activity stands: done, started (with its percent
+// complete), or its constraint.
+func status(a *schedule.Activity) string {
+	switch {
+	case a.ActualFinish != "":
+		return "done"
+	case a.ActualStart != "" && a.PercentComplete > 0:
+		return "started, " + Days(a.PercentComplete) + "%"
+	case a.ActualStart != "":
+		return "started"
+	case a.Constraint != nil:
+		return a.Constraint.String()
+	}
+	return ""
 }
 
 func (r *Report) title() string {
