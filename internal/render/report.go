@@ -325,7 +325,17 @@ func (r *Report) WriteTable(w io.Writer) error {
 			Days(res.ES[i]), Days(res.EF[i]), Days(res.LS[i]), Days(res.LF[i]),
 			Days(res.TotalFloat[i]), Days(res.FreeFloat[i]), mark}
 		if r.Clock != nil {
-			row = append(row, res.At(r.Clock, i, schedule.EarlyStart).Format("2006-01-02 15:04"), res.At(r.Clock, i, schedule.EarlyFinish).Format("2006-01-02 15:04"))
+			start := res.At(r.Clock, i, schedule.EarlyStart).Format("2006-01-02 15:04")
+			finish := res.At(r.Clock, i, schedule.EarlyFinish).Format("2006-01-02 15:04")
+			// As P6 and MS Project show them: an actual date where there
+			// is one, marked A.
+			if a.ActualStart != "" {
+				start = actualText(a.ActualStart)
+			}
+			if a.ActualFinish != "" {
+				finish = actualText(a.ActualFinish)
+			}
+			row = append(row, start, finish)
 		}
 		if live {
 			row = append(row, status(a))
@@ -339,6 +349,17 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// actualText writes an actual date as the table's dates, marked A.
+func actualText(v string) string {
+	if t, err := schedule.ParseStart(v); err == nil {
+		if len(v) == len(time.DateOnly) {
+			return t.Format(time.DateOnly) + " A"
+		}
+		return t.Format("2006-01-02 15:04") + " A"
+	}
+	return v + " A"
 }
 
 // status is where an activity stands: done, started (with its percent
