@@ -417,6 +417,15 @@ func (ln *liveNet) backward(n *Network, t *Times, lsStar []time.Time, v int32, f
 		t.LS[v] = ln.actStart[v]
 	}
 	ln.float(t, v)
+	if ln.cons[v][0].typ == AsLateAsPossible && !ln.started(v) {
+		// As late as possible: P6 moves the early dates to the late ones;
+		// MS Project shows the task at its late dates. Either way it has
+		// no float of its own.
+		if ln.p6 {
+			t.ES[v], t.EF[v] = t.LS[v], t.LF[v]
+		}
+		t.FloatMinutes[v], ln.workFloat[v] = 0, 0
+	}
 }
 
 // lateFinishFrom is the predecessor finish one link allows.

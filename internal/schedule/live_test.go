@@ -172,6 +172,17 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6: as late as possible moves the early dates to the late ones, with no float",
+			s: liveSchedule(p6, []Activity{
+				{ID: "A", Name: "Frame", Duration: "5"},
+				{ID: "B", Name: "Order paint", Duration: "1", Constraint: &Constraint{Type: AsLateAsPossible}},
+				{ID: "C", Name: "Paint", Duration: "2"},
+			}, Relationship{Type: FS, Predecessor: "A", Successor: "C"}, Relationship{Type: FS, Predecessor: "B", Successor: "C"}),
+			want: map[string]liveWant{
+				"B": {es: "2026-03-06 08:00", ef: "2026-03-06 17:00", ls: "2026-03-06 08:00", lf: "2026-03-06 17:00", float: minutes(0)},
+			},
+		},
+		{
 			name: "a manually scheduled task stays where the planner put it",
 			s: liveSchedule(nil, []Activity{
 				{ID: "A", Name: "Survey", Duration: "2"},
