@@ -101,7 +101,7 @@ func liveDate(s string, c *Clock, finish bool) (time.Time, error) {
 }
 
 // compileLive builds the live engine's data; errors name the field.
-func compileLive(s *Schedule, n *Network) (*liveNet, error) {
+func compileLive(s *Schedule) (*liveNet, error) {
 	if err := s.Options.check(); err != nil {
 		return nil, err
 	}
@@ -284,7 +284,6 @@ func compileLive(s *Schedule, n *Network) (*liveNet, error) {
 			}
 		}
 	}
-	_ = n
 	return ln, nil
 }
 

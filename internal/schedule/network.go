@@ -119,6 +119,21 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 		}
 		return !full || len(errs) >= maxReported // stop?
 	}
+	// The live programme's fields compile on the other core meanwhile;
+	// every return waits for it, so s is not read after compile returns.
+	var live chan liveCompiled
+	if scheduleIsLive(s) {
+		live = make(chan liveCompiled, 1)
+		go func() {
+			l, err := compileLive(s)
+			live <- liveCompiled{l, err}
+		}()
+		defer func() {
+			if live != nil {
+				<-live
+			}
+		}()
+	}
 	nAct := len(s.Activities)
 	n := &Network{
 		ids:      make([]string, nAct),
@@ -228,14 +243,21 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	if err := n.sortTopologically(s); err != nil {
 		return nil, []error{err}
 	}
-	if scheduleIsLive(s) {
-		live, err := compileLive(s, n)
-		if err != nil {
-			return nil, []error{err}
+	if live != nil {
+		r := <-live
+		live = nil
+		if r.err != nil {
+			return nil, []error{r.err}
 		}
-		n.live = live
+		n.live = r.live
 	}
 	return n, nil
+}
+
+// liveCompiled is compileLive's answer.
+type liveCompiled struct {
+	live *liveNet
+	err  error
 }
 
 // activityText checks an activity's id, name and description against the
