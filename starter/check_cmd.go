@@ -171,7 +171,7 @@ func writeCheckTable(io *cmdutil.IOStreams, v *insight.View, results []insight.C
 	}
 	fmt.Fprintln(w, ".")
 	var na []string
-	for _, p := range insight.NotApplicable {
+	for _, p := range insight.NotApplicableTo(v) {
 		na = append(na, fmt.Sprintf("%d %s", p.Point, p.Name))
 	}
 	_, err := fmt.Fprintf(w, "Not applicable (no constraints, resources, baseline or progress; see check --help): DCMA %s.\n", strings.Join(na, ", "))

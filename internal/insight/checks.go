@@ -32,6 +32,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -49,7 +50,13 @@ const (
 	CheckRedundantLinks    = "redundant_links"
 	CheckDanglingStarts    = "dangling_starts"
 	CheckDanglingFinishes  = "dangling_finishes"
+	CheckHardConstraints   = "hard_constraints"
+	CheckInvalidDates      = "invalid_dates"
 )
+
+// HardConstraintsPct is DCMA's limit on hard constraints: at most 5% of
+// activities.
+const HardConstraintsPct = 5
 
 // Thresholds configure the checks. Percentages are 0-100 of all
 // activities or all relationships; days are working days.
@@ -175,6 +182,24 @@ var NotApplicable = []NotApplicablePoint{
 	{14, "Baseline execution index (BEI)", "needs a baseline and actual finishes"},
 }
 
+// NotApplicableTo lists the DCMA points that do not apply to v: a live
+// programme with date constraints is checked for hard constraints (5), one
+// with a data date for invalid dates (9).
+func NotApplicableTo(v *View) []NotApplicablePoint {
+	var out []NotApplicablePoint
+	for _, p := range NotApplicable {
+		if p.Point == 5 && hasConstraints(v.S) || p.Point == 9 && v.S.DataDate != "" {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func hasConstraints(s *schedule.Schedule) bool {
+	return slices.ContainsFunc(s.Activities, func(a schedule.Activity) bool { return a.Constraint != nil || a.SecondaryConstraint != nil })
+}
+
 const (
 	unitActivities    = "activities"
 	unitRelationships = "relationships"
@@ -192,7 +217,7 @@ func RunChecks(v *View, t Thresholds) ([]CheckResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []CheckResult{
+	results := []CheckResult{
 		c.missingLogic(t.MissingLogicPct),
 		c.leads(t.MaxLeads),
 		c.lags(t.LagsPct),
@@ -204,7 +229,70 @@ func RunChecks(v *View, t Thresholds) ([]CheckResult, error) {
 		c.redundantLinks(t.MaxRedundantLinks),
 		c.danglingStarts(t.MaxDanglingPct),
 		c.danglingFinishes(t.MaxDanglingPct),
-	}, nil
+	}
+	// The live programme's points, where its data has them.
+	if hasConstraints(v.S) {
+		results = append(results, c.hardConstraints())
+	}
+	if v.S.DataDate != "" && v.R.Times != nil {
+		results = append(results, c.invalidDates())
+	}
+	return results, nil
+}
+
+// hardConstraints: DCMA 5. Activities with a constraint that fixes a date
+// against the logic: start or finish on, on or before, mandatory.
+func (c *checker) hardConstraints() CheckResult {
+	hard := func(k *schedule.Constraint) bool {
+		if k == nil {
+			return false
+		}
+		switch k.Type {
+		case schedule.StartOn, schedule.FinishOn, schedule.StartOnOrBefore, schedule.FinishOnOrBefore,
+			schedule.MandatoryStart, schedule.MandatoryFinish:
+			return true
+		}
+		return false
+	}
+	bad := c.byActivity(func(a *schedule.Activity, _ int) bool { return hard(a.Constraint) || hard(a.SecondaryConstraint) })
+	return pctResult(CheckHardConstraints, "Hard constraints: start or finish on, on or before, mandatory (DCMA 5)",
+		bad, HardConstraintsPct, c.n, unitActivities, "")
+}
+
+// invalidDates: DCMA 9. Actual dates after the data date, and work not
+// finished that the schedule dates before it.
+func (c *checker) invalidDates() CheckResult {
+	t := c.v.R.Times
+	data, err := schedule.ParseStart(c.v.S.DataDate)
+	latest := data // the last instant an actual date may have
+	if len(c.v.S.DataDate) == len(time.DateOnly) {
+		latest = data.AddDate(0, 0, 1).Add(-time.Minute) // a data date alone counts its whole day
+	}
+	bad := c.byActivity(func(a *schedule.Activity, j int) bool {
+		if err != nil {
+			return false
+		}
+		for _, d := range []string{a.ActualStart, a.ActualFinish} {
+			if at, e := schedule.ParseStart(d); d != "" && e == nil && at.After(latest) {
+				return true
+			}
+		}
+		return a.ActualFinish == "" && t.EF[j].Before(data)
+	})
+	return countResult(CheckInvalidDates, "Invalid dates: actual dates after the data date, or unfinished work dated before it (DCMA 9)",
+		bad, 0, c.n, unitActivities)
+}
+
+// byActivity lists, in schedule order, the activities bad holds for (each
+// with its network index).
+func (c *checker) byActivity(bad func(a *schedule.Activity, j int) bool) []string {
+	out := []string{}
+	for i := range c.v.S.Activities {
+		if bad(&c.v.S.Activities[i], c.order[i]) {
+			out = append(out, c.v.S.Activities[i].ID)
+		}
+	}
+	return out
 }
 
 // Failed counts the checks that did not pass.

@@ -653,3 +653,60 @@ func TestCheckJSON(t *testing.T) {
 		t.Errorf("JSON\n%s\nwant\n%s", data, want)
 	}
 }
+
+// A live programme is checked for DCMA 5 and 9 as its data allows: hard
+// constraints when it has constraints, invalid dates when it has a data
+// date; a plain plan gets neither, and both stay listed as not applicable.
+func TestLiveProgrammeChecks(t *testing.T) {
+	s := &schedule.Schedule{
+		Name: "Live", StartDate: "2026-03-02", DataDate: "2026-03-09",
+		Options: &schedule.Options{Tool: schedule.P6},
+		Activities: []schedule.Activity{
+			{ID: "A", Name: "Dig", Duration: "5", ActualStart: "2026-03-02", ActualFinish: "2026-03-06"},
+			{ID: "B", Name: "Pour", Duration: "3", ActualStart: "2026-03-11"}, // after the data date
+			{ID: "C", Name: "Cure", Duration: "3", Constraint: &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: "2026-03-16"}},
+			{ID: "M", Name: "Handover", Duration: "0", Constraint: &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2026-03-31"}},
+		},
+		Relationships: []schedule.Relationship{
+			{ID: "R1", Type: schedule.FS, Predecessor: "A", Successor: "B"},
+			{ID: "R2", Type: schedule.FS, Predecessor: "B", Successor: "C"},
+			{ID: "R3", Type: schedule.FS, Predecessor: "C", Successor: "M"},
+		},
+	}
+	v, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := RunChecks(v, DefaultThresholds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, r := range results {
+		got[r.ID] = r.Offenders
+	}
+	if !slices.Equal(got[CheckHardConstraints], []string{"M"}) {
+		t.Errorf("hard constraints: %v, want [M] (start on or after is soft)", got[CheckHardConstraints])
+	}
+	if !slices.Equal(got[CheckInvalidDates], []string{"B"}) {
+		t.Errorf("invalid dates: %v, want [B]", got[CheckInvalidDates])
+	}
+	if na := NotApplicableTo(v); slices.ContainsFunc(na, func(p NotApplicablePoint) bool { return p.Point == 5 || p.Point == 9 }) {
+		t.Errorf("not applicable still lists 5 or 9: %+v", na)
+	}
+
+	plain := s.Clone()
+	plain.DataDate, plain.Options = "", nil
+	for i := range plain.Activities {
+		plain.Activities[i] = schedule.Activity{ID: s.Activities[i].ID, Name: s.Activities[i].Name, Duration: s.Activities[i].Duration}
+	}
+	pv, err := New(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if results, _ := RunChecks(pv, DefaultThresholds()); slices.ContainsFunc(results, func(r CheckResult) bool {
+		return r.ID == CheckHardConstraints || r.ID == CheckInvalidDates
+	}) || len(NotApplicableTo(pv)) != len(NotApplicable) {
+		t.Errorf("a plain plan is checked for the live points")
+	}
+}
