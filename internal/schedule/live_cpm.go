@@ -18,8 +18,8 @@ import (
 type liveNet struct {
 	p6    bool
 	opts  Options
-	start time.Time // the project start instant
-	data  time.Time // the data date; zero when none
+	start instant // the project start
+	data  instant // the data date; noInstant when none
 	// clocks: [0] the project's calendar, [1] 24 hours, then the named ones.
 	clocks   []*Clock
 	cal      []int32 // each activity's duration clock (24 hours for elapsed work)
@@ -28,11 +28,11 @@ type liveNet struct {
 	remain   []int64 // minutes of work left: dur unless progressed
 	kind     []ActivityType
 	cons     [][2]liveConstraint
-	actStart []time.Time // zero: not started
-	actEnd   []time.Time // zero: not finished
+	actStart []instant // noInstant: not started
+	actEnd   []instant // noInstant: not finished
 	manual   []bool
-	manStart []time.Time
-	manEnd   []time.Time
+	manStart []instant
+	manEnd   []instant
 	wbs      []string
 	// dayOf is the minutes in a day of each activity's calendar: a lag in
 	// days is days of its successor's calendar.
@@ -53,7 +53,7 @@ type span struct {
 
 type liveConstraint struct {
 	typ ConstraintType // "" none
-	at  time.Time
+	at  instant
 }
 
 // Times are the dates the live engine computed, indexed like the Network.
@@ -86,18 +86,18 @@ func scheduleIsLive(s *Schedule) bool {
 
 // liveDate reads an instant of a live field: a date (at the day's first
 // working instant for a start, its last for a finish) or a date-time.
-func liveDate(s string, c *Clock, finish bool) (time.Time, error) {
+func liveDate(s string, c *Clock, finish bool) (instant, error) {
 	t, err := ParseStart(s)
 	if err != nil {
-		return t, fmt.Errorf("%q is not a date like 2026-03-02 (or with a time of day, 2026-03-02T08:00)", s)
+		return noInstant, fmt.Errorf("%q is not a date like 2026-03-02 (or with a time of day, 2026-03-02T08:00)", s)
 	}
 	if len(s) == len(time.DateOnly) {
 		if finish {
-			return c.prevFinish(t.AddDate(0, 0, 1)), nil
+			return c.prevFinish(c.instantOf(t.AddDate(0, 0, 1))), nil
 		}
-		return c.nextStart(t), nil
+		return c.nextStart(c.instantOf(t)), nil
 	}
-	return t, nil
+	return c.instantOf(t), nil
 }
 
 // compileLive builds the live engine's data; errors name the field.
@@ -154,7 +154,7 @@ func compileLive(s *Schedule) (*liveNet, error) {
 		ln.clocks = append(ln.clocks, newTimeline(origin, w))
 	}
 	project := ln.clocks[0]
-	ln.start = project.nextStart(start)
+	ln.start, ln.data = project.nextStart(project.instantOf(start)), noInstant
 	if s.DataDate != "" {
 		if ln.data, err = liveDate(s.DataDate, project, false); err != nil {
 			return nil, fieldErr("data_date", "%v", err)
@@ -167,11 +167,11 @@ func compileLive(s *Schedule) (*liveNet, error) {
 	ln.remain = make([]int64, nAct)
 	ln.kind = make([]ActivityType, nAct)
 	ln.cons = make([][2]liveConstraint, nAct)
-	ln.actStart = make([]time.Time, nAct)
-	ln.actEnd = make([]time.Time, nAct)
+	ln.actStart = filled(nAct, noInstant)
+	ln.actEnd = filled(nAct, noInstant)
 	ln.manual = make([]bool, nAct)
-	ln.manStart = make([]time.Time, nAct)
-	ln.manEnd = make([]time.Time, nAct)
+	ln.manStart = make([]instant, nAct)
+	ln.manEnd = make([]instant, nAct)
 	ln.wbs = make([]string, nAct)
 	ln.assign = make([][]span, nAct)
 	ln.dayOf = make([]float64, nAct)
@@ -285,6 +285,14 @@ func compileLive(s *Schedule) (*liveNet, error) {
 		}
 	}
 	return ln, nil
+}
+
+func filled[T any](n int, v T) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }
 
 func constraintDate(c *Constraint) string {

@@ -50,14 +50,14 @@ func roundHalfAway(x float64) float64 {
 	return float64(int64(x + 0.5))
 }
 
-func later(a, b time.Time) time.Time {
+func later(a, b instant) instant {
 	if b.After(a) {
 		return b
 	}
 	return a
 }
 
-func earlier(a, b time.Time) time.Time {
+func earlier(a, b instant) instant {
 	if b.Before(a) {
 		return b
 	}
@@ -68,15 +68,15 @@ func earlier(a, b time.Time) time.Time {
 func (n *Network) computeLive() *Result {
 	ln := n.live.fresh()
 	nAct := len(n.ids)
-	t := &Times{
-		ES: make([]time.Time, nAct), EF: make([]time.Time, nAct),
-		LS: make([]time.Time, nAct), LF: make([]time.Time, nAct),
+	t := &liveTimes{
+		ES: make([]instant, nAct), EF: make([]instant, nAct),
+		LS: make([]instant, nAct), LF: make([]instant, nAct),
 		FloatMinutes: make([]int64, nAct), Done: make([]bool, nAct),
 	}
 	for v := range nAct {
 		t.Done[v] = ln.finished(int32(v))
 	}
-	lsStar := make([]time.Time, nAct) // the late start predecessors see
+	lsStar := make([]instant, nAct) // the late start predecessors see
 	ln.workFloat = make([]int64, nAct)
 	floor := ln.start
 	if ln.p6 && ln.data.After(floor) {
@@ -88,7 +88,7 @@ func (n *Network) computeLive() *Result {
 			ln.forward(n, t, v, floor)
 		}
 	}
-	var finish time.Time
+	finish := noInstant
 	for v := range nAct {
 		if !ln.driven(int32(v)) && (finish.IsZero() || t.EF[v].After(finish)) {
 			finish = t.EF[v]
@@ -119,7 +119,7 @@ func (ln *liveNet) fresh() *liveNet {
 }
 
 // forward dates one activity from its predecessors.
-func (ln *liveNet) forward(n *Network, t *Times, v int32, floor time.Time) {
+func (ln *liveNet) forward(n *Network, t *liveTimes, v int32, floor instant) {
 	c := ln.clock(v)
 	d, rem := ln.dur[v], ln.remain[v]
 	if ln.manual[v] {
@@ -127,7 +127,7 @@ func (ln *liveNet) forward(n *Network, t *Times, v int32, floor time.Time) {
 		return
 	}
 	// The latest start the logic allows, and whether any link counts.
-	es, linked := time.Time{}, false
+	es, linked := noInstant, false
 	for _, l := range n.in[n.inStart[v]:n.inStart[v+1]] {
 		p := l.other
 		if ln.driven(p) {
@@ -146,7 +146,7 @@ func (ln *liveNet) forward(n *Network, t *Times, v int32, floor time.Time) {
 }
 
 // earlyStartFrom is the successor start one link allows.
-func (ln *liveNet) earlyStartFrom(t *Times, p, v int32, l link) time.Time {
+func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 	c, lc, lag := ln.clock(v), ln.lagClock(p, v), ln.lagMinutes(l, v)
 	pStart, pFinish := t.ES[p], t.EF[p]
 	if ln.finished(p) && !ln.p6 {
@@ -155,7 +155,7 @@ func (ln *liveNet) earlyStartFrom(t *Times, p, v int32, l link) time.Time {
 	if ln.p6 && ln.started(p) {
 		pStart = ln.actStart[p]
 	}
-	withLag := func(at time.Time) time.Time {
+	withLag := func(at instant) instant {
 		r := lc.add(at, lag)
 		if ln.p6 && lag < 0 && !ln.data.IsZero() && r.Before(ln.data) {
 			r = ln.data // P6: a lead does not reach back past the data date
@@ -197,7 +197,7 @@ func (ln *liveNet) earlyStartFrom(t *Times, p, v int32, l link) time.Time {
 // snapStart moves a start to the next working instant, except a milestone
 // already at the end of a working period (MS Project and P6 keep a finish
 // milestone after a task that ends Fri 17:00 at Fri 17:00).
-func (ln *liveNet) snapStart(c *Clock, v int32, es time.Time) time.Time {
+func (ln *liveNet) snapStart(c *Clock, v int32, es instant) instant {
 	if ln.dur[v] == 0 && ln.kind[v] != StartMilestone && c.atFinish(es) {
 		return es
 	}
@@ -206,11 +206,11 @@ func (ln *liveNet) snapStart(c *Clock, v int32, es time.Time) time.Time {
 
 // finishFrom is where work that starts at es ends: d minutes on c, or,
 // for an assignment-driven task, the latest end of its assignments.
-func (ln *liveNet) finishFrom(v int32, c *Clock, es time.Time, d int64) time.Time {
+func (ln *liveNet) finishFrom(v int32, c *Clock, es instant, d int64) instant {
 	if ln.assign[v] == nil {
 		return c.add(es, d)
 	}
-	var ef time.Time
+	ef := noInstant
 	for _, a := range ln.assign[v] {
 		ac := ln.clocks[a.clock]
 		ef = later(ef, ac.add(ac.nextStart(es), a.minutes))
@@ -220,11 +220,11 @@ func (ln *liveNet) finishFrom(v int32, c *Clock, es time.Time, d int64) time.Tim
 
 // snapFinish moves a finish back to the end of the last working period:
 // on the activity's calendar, or the latest of its resources'.
-func (ln *liveNet) snapFinish(v int32, c *Clock, lf time.Time) time.Time {
+func (ln *liveNet) snapFinish(v int32, c *Clock, lf instant) instant {
 	if ln.assign[v] == nil {
 		return c.prevFinish(lf)
 	}
-	var last time.Time
+	last := noInstant
 	for _, a := range ln.assign[v] {
 		last = later(last, ln.clocks[a.clock].prevFinish(lf))
 	}
@@ -232,7 +232,7 @@ func (ln *liveNet) snapFinish(v int32, c *Clock, lf time.Time) time.Time {
 }
 
 // startBefore is where work that ends at lf starts: finishFrom backwards.
-func (ln *liveNet) startBefore(v int32, c *Clock, lf time.Time, d int64) time.Time {
+func (ln *liveNet) startBefore(v int32, c *Clock, lf instant, d int64) instant {
 	if ln.assign[v] == nil {
 		return c.add(lf, -d)
 	}
@@ -244,7 +244,7 @@ func (ln *liveNet) startBefore(v int32, c *Clock, lf time.Time, d int64) time.Ti
 	return ls
 }
 
-func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, es time.Time, linked bool) {
+func (ln *liveNet) forwardMSProject(t *liveTimes, v int32, c *Clock, d, rem int64, es instant, linked bool) {
 	cons := ln.cons[v][0]
 	if ln.started(v) {
 		t.ES[v] = ln.actStart[v]
@@ -273,7 +273,7 @@ func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, e
 	es = ln.snapStart(c, v, es)
 	if ln.assign[v] != nil {
 		// An assignment-driven task starts when its first resource works.
-		first := time.Time{}
+		first := noInstant
 		for _, a := range ln.assign[v] {
 			if s := ln.clocks[a.clock].nextStart(es); first.IsZero() || s.Before(first) {
 				first = s
@@ -300,7 +300,7 @@ func (ln *liveNet) forwardMSProject(t *Times, v int32, c *Clock, d, rem int64, e
 	t.ES[v], t.EF[v] = es, ln.finishFrom(v, c, es, d)
 }
 
-func (ln *liveNet) forwardP6(t *Times, v int32, c *Clock, d, rem int64, es time.Time, linked bool, floor time.Time) {
+func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es instant, linked bool, floor instant) {
 	if ln.finished(v) {
 		// P6 writes a completed activity's early dates at the data date
 		// (or where its logic would put it, if later).
@@ -354,7 +354,7 @@ func (ln *liveNet) forwardP6(t *Times, v int32, c *Clock, d, rem int64, es time.
 }
 
 // backward dates one activity's late dates from its successors.
-func (ln *liveNet) backward(n *Network, t *Times, lsStar []time.Time, v int32, finish time.Time) {
+func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32, finish instant) {
 	c := ln.clock(v)
 	d, rem := ln.dur[v], ln.remain[v]
 	if !ln.p6 && ln.finished(v) {
@@ -429,7 +429,7 @@ func (ln *liveNet) backward(n *Network, t *Times, lsStar []time.Time, v int32, f
 }
 
 // lateFinishFrom is the predecessor finish one link allows.
-func (ln *liveNet) lateFinishFrom(n *Network, t *Times, lsStar []time.Time, v, s int32, l link, finish time.Time) time.Time {
+func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v, s int32, l link, finish instant) instant {
 	c, lc, lag := ln.clock(v), ln.lagClock(v, s), ln.lagMinutes(l, s)
 	switch l.typ {
 	case linkSS, linkSF:
@@ -465,7 +465,7 @@ func (ln *liveNet) lateFinishFrom(n *Network, t *Times, lsStar []time.Time, v, s
 }
 
 // float sets an activity's total float in working minutes of its calendar.
-func (ln *liveNet) float(t *Times, v int32) {
+func (ln *liveNet) float(t *liveTimes, v int32) {
 	if ln.p6 && ln.finished(v) {
 		t.FloatMinutes[v], ln.workFloat[v] = 0, 0
 		return
@@ -478,7 +478,7 @@ func (ln *liveNet) float(t *Times, v int32) {
 }
 
 // floatOn measures total float on clock c as the tool does.
-func (ln *liveNet) floatOn(c *Clock, t *Times, v int32) int64 {
+func (ln *liveNet) floatOn(c *Clock, t *liveTimes, v int32) int64 {
 	startFloat := c.between(t.ES[v], t.LS[v])
 	finishFloat := c.between(t.EF[v], t.LF[v])
 	measure := ln.opts.Float
@@ -496,12 +496,12 @@ func (ln *liveNet) floatOn(c *Clock, t *Times, v int32) int64 {
 
 // drivenDates dates level-of-effort activities from the activities they
 // are linked to and WBS summaries from the activities of their branch.
-func (ln *liveNet) drivenDates(n *Network, t *Times) {
+func (ln *liveNet) drivenDates(n *Network, t *liveTimes) {
 	for v := range int32(len(n.ids)) {
 		if ln.kind[v] != LevelOfEffort {
 			continue
 		}
-		var es, ef time.Time
+		es, ef := noInstant, noInstant
 		for _, l := range n.in[n.inStart[v]:n.inStart[v+1]] {
 			at := t.EF[l.other]
 			if l.typ == linkSS || l.typ == linkSF {
@@ -565,20 +565,27 @@ func inBranch(w, prefix string) bool {
 
 // result turns the dates into the working-day offsets of the project
 // calendar every report reads, keeping the dates themselves.
-func (ln *liveNet) result(n *Network, t *Times) *Result {
+func (ln *liveNet) result(n *Network, t *liveTimes) *Result {
 	nAct := len(n.ids)
+	pc := ln.clocks[0]
+	dates := &Times{
+		ES: make([]time.Time, nAct), EF: make([]time.Time, nAct),
+		LS: make([]time.Time, nAct), LF: make([]time.Time, nAct),
+		FloatMinutes: t.FloatMinutes, Done: t.Done,
+		Start: pc.timeOf(t.Start), Finish: pc.timeOf(t.Finish),
+	}
 	r := &Result{
-		Net: n, Times: t,
+		Net: n, Times: dates,
 		ES: make([]float64, nAct), EF: make([]float64, nAct),
 		LS: make([]float64, nAct), LF: make([]float64, nAct),
 		TotalFloat: make([]float64, nAct), FreeFloat: make([]float64, nAct),
 	}
-	pc := ln.clocks[0]
-	base := pc.workBefore(ln.start)
+	base := pc.workAt(ln.start)
 	day := pc.work.dayMinutes
-	off := func(at time.Time) float64 { return float64(pc.workBefore(at)-base) / day }
+	off := func(at instant) float64 { return float64(pc.workAt(at)-base) / day }
 	for v := range nAct {
 		r.ES[v], r.EF[v], r.LS[v], r.LF[v] = off(t.ES[v]), off(t.EF[v]), off(t.LS[v]), off(t.LF[v])
+		dates.ES[v], dates.EF[v], dates.LS[v], dates.LF[v] = pc.timeOf(t.ES[v]), pc.timeOf(t.EF[v]), pc.timeOf(t.LS[v]), pc.timeOf(t.LF[v])
 		r.TotalFloat[v] = float64(ln.workFloat[v]) / day
 		r.FreeFloat[v] = max(0, min(r.TotalFloat[v], ln.freeFloat(n, t, int32(v))/day))
 	}
@@ -586,9 +593,17 @@ func (ln *liveNet) result(n *Network, t *Times) *Result {
 	return r
 }
 
+// liveTimes are the passes' dates as instants (see Times).
+type liveTimes struct {
+	ES, EF, LS, LF []instant
+	FloatMinutes   []int64
+	Done           []bool
+	Start, Finish  instant
+}
+
 // freeFloat is the working minutes an activity can slip without delaying
 // any successor: the smallest gap over its links, on its calendar.
-func (ln *liveNet) freeFloat(n *Network, t *Times, v int32) float64 {
+func (ln *liveNet) freeFloat(n *Network, t *liveTimes, v int32) float64 {
 	c := ln.clock(v)
 	free := float64(t.FloatMinutes[v])
 	for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
@@ -597,7 +612,7 @@ func (ln *liveNet) freeFloat(n *Network, t *Times, v int32) float64 {
 			continue
 		}
 		lc, lag := ln.lagClock(v, s), ln.lagMinutes(l, s)
-		var from, to time.Time
+		var from, to instant
 		switch l.typ {
 		case linkFS:
 			from, to = t.EF[v], t.ES[s]

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"math"
 	"sort"
 	"time"
 )
@@ -13,7 +14,7 @@ import (
 // newTimeline is a clock on work starting at origin (no work before it).
 func newTimeline(origin time.Time, work *WorkTime) *Clock {
 	day := dateOf(origin)
-	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: origin, base: day.Unix()}
+	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: day, base: day.Unix(), live: true}
 	c.extend(0)
 	return c
 }
@@ -24,38 +25,13 @@ var twentyFourHours = &Calendar{Name: "24 hours", Workdays: WeekdayNames[:], Hou
 
 // workBefore is the working minutes between the clock's origin and t.
 func (c *Clock) workBefore(t time.Time) int64 {
+	if c.live { // from a midnight: t is on a whole minute
+		return c.workAt(c.instantOf(t))
+	}
 	for len(c.periods) > 0 && !c.next.After(t) && c.next.Before(c.end) {
 		c.extend(c.worked)
 	}
-	var i int
-	if c.from.Nanosecond() == 0 && c.base != 0 {
-		// Periods start on whole seconds: the first period starting after t
-		// is the first whose start second is after t's, among the periods
-		// of t's day.
-		ts := t.Unix()
-		if ts < c.base {
-			return 0
-		}
-		d := (ts - c.base) / 86400
-		if len(c.starts) < len(c.periods) || d+1 >= int64(len(c.dayFirst)) {
-			c.index()
-		}
-		if d+1 < int64(len(c.dayFirst)) {
-			i = int(c.dayFirst[d])
-			for end := int(c.dayFirst[d+1]); i < end && c.starts[i] <= ts; i++ {
-			}
-		} else { // past the range
-			i = len(c.starts)
-		}
-		if i == 0 {
-			return 0
-		}
-		p := &c.periods[i-1]
-		return p.before + min((ts-c.starts[i-1])/60, p.length)
-	} else {
-		c.index()
-		i = sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
-	}
+	i := sort.Search(len(c.periods), func(i int) bool { return c.periods[i].start.After(t) })
 	if i == 0 {
 		return 0
 	}
@@ -84,76 +60,111 @@ func (c *Clock) index() {
 	}
 }
 
-// atMinute is at (calendar.go) searching the ends index: working minute m
-// as a time of day, a boundary between two periods the later one for a
-// start and the earlier one for a finish.
-func (c *Clock) atMinute(m int64, finish bool) time.Time {
-	c.extend(m)
-	if finish && m == 0 {
-		return c.periods[0].start
+// instant is a moment as whole minutes after the live engine's origin
+// (the midnight its clocks start at): the passes compare and move
+// instants as integers, and date only what they report.
+type instant int64
+
+// noInstant is no date (not started, not finished, none yet).
+const noInstant instant = math.MinInt64
+
+func (a instant) After(b instant) bool  { return a > b }
+func (a instant) Before(b instant) bool { return a < b }
+func (a instant) Equal(b instant) bool  { return a == b }
+func (a instant) IsZero() bool          { return a == noInstant }
+
+// instantOf is t as an instant of c (a live clock: from a midnight).
+func (c *Clock) instantOf(t time.Time) instant { return instant((t.Unix() - c.base) / 60) }
+
+// timeOf is the date-time of instant m.
+func (c *Clock) timeOf(m instant) time.Time { return time.Unix(c.base+int64(m)*60, 0).UTC() }
+
+// workAt is the working minutes between the clock's origin and instant m.
+func (c *Clock) workAt(m instant) int64 {
+	ts := c.base + int64(m)*60
+	if m < 0 {
+		return 0
 	}
+	for len(c.periods) > 0 && c.next.Unix() <= ts && c.next.Before(c.end) {
+		c.extend(c.worked)
+	}
+	d := (ts - c.base) / 86400
+	if len(c.starts) < len(c.periods) || d+1 >= int64(len(c.dayFirst)) {
+		c.index()
+	}
+	i := len(c.starts) // past the range
+	if d+1 < int64(len(c.dayFirst)) {
+		i = int(c.dayFirst[d])
+		for end := int(c.dayFirst[d+1]); i < end && c.starts[i] <= ts; i++ {
+		}
+	}
+	if i == 0 {
+		return 0
+	}
+	p := &c.periods[i-1]
+	return p.before + min((ts-c.starts[i-1])/60, p.length)
+}
+
+// atWork is the instant working minute w begins (a start) or ends (a
+// finish): a boundary between two periods is the later one for a start,
+// the earlier one for a finish.
+func (c *Clock) atWork(w int64, finish bool) instant {
+	c.extend(w)
 	c.index()
-	// The first period whose end is past m (for a finish: at or past m).
+	if finish && w == 0 {
+		return instant((c.starts[0] - c.base) / 60)
+	}
 	lo, hi := 0, len(c.ends)
 	for lo < hi {
 		h := int(uint(lo+hi) >> 1)
-		if e := c.ends[h]; e > m || (finish && e == m) {
+		if e := c.ends[h]; e > w || (finish && e == w) {
 			hi = h
 		} else {
 			lo = h + 1
 		}
 	}
 	if lo == len(c.periods) { // beyond the range
-		p := &c.periods[len(c.periods)-1]
-		return p.start.Add(time.Duration(p.length) * time.Minute)
+		lo = len(c.periods) - 1
+		w = c.periods[lo].before + c.periods[lo].length
 	}
-	p := &c.periods[lo]
-	return p.start.Add(time.Duration(m-p.before) * time.Minute)
+	return instant((c.starts[lo]-c.base)/60 + w - c.periods[lo].before)
 }
 
-// nextStart is the first working instant at or after t: a finish at Fri
+// nextStart is the first working instant at or after m: a finish at Fri
 // 17:00 becomes the start Mon 08:00.
-func (c *Clock) nextStart(t time.Time) time.Time {
+func (c *Clock) nextStart(m instant) instant {
 	if len(c.periods) == 0 {
-		return t
+		return m
 	}
-	s := c.atMinute(c.workBefore(t), false)
-	if s.Before(t) { // t past the range
-		return t
-	}
-	return s
+	return max(c.atWork(c.workAt(m), false), m) // past the range: m
 }
 
-// prevFinish is the last working instant at or before t: a start at Mon
+// prevFinish is the last working instant at or before m: a start at Mon
 // 08:00 becomes the finish Fri 17:00.
-func (c *Clock) prevFinish(t time.Time) time.Time {
-	m := c.workBefore(t)
-	if m == 0 || len(c.periods) == 0 {
-		return t
+func (c *Clock) prevFinish(m instant) instant {
+	w := c.workAt(m)
+	if w == 0 || len(c.periods) == 0 {
+		return m
 	}
-	return c.atMinute(m, true)
+	return c.atWork(w, true)
 }
 
-// atFinish reports whether t is the end of a working period (no working
-// minute between prevFinish and t, and t itself one).
-func (c *Clock) atFinish(t time.Time) bool { return c.prevFinish(t).Equal(t) }
+// atFinish reports whether m is the end of a working period (no working
+// minute between prevFinish and m, and m itself one).
+func (c *Clock) atFinish(m instant) bool { return c.prevFinish(m) == m }
 
-// add moves t by w working minutes: forward it lands at the end of a
+// add moves m by w working minutes: forward it lands at the end of a
 // working period (a finish, Fri 17:00), backward at a start (Mon 08:00);
-// zero leaves t as it is.
-func (c *Clock) add(t time.Time, w int64) time.Time {
+// zero leaves m as it is.
+func (c *Clock) add(m instant, w int64) instant {
 	switch {
 	case w == 0:
-		return t
+		return m
 	case w > 0:
-		return c.atMinute(c.workBefore(t)+w, true)
+		return c.atWork(c.workAt(m)+w, true)
 	}
-	m := c.workBefore(t) + w
-	if m < 0 {
-		m = 0
-	}
-	return c.atMinute(m, false)
+	return c.atWork(max(c.workAt(m)+w, 0), false)
 }
 
 // between is the working minutes from a to b, negative when b is before a.
-func (c *Clock) between(a, b time.Time) int64 { return c.workBefore(b) - c.workBefore(a) }
+func (c *Clock) between(a, b instant) int64 { return c.workAt(b) - c.workAt(a) }
