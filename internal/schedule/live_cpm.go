@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -111,7 +112,10 @@ func compileLive(s *Schedule) (*liveNet, error) {
 	}
 	startDate := s.StartDate
 	if startDate == "" {
-		startDate = time.Now().UTC().Format(time.DateOnly)
+		// No start: the data date, else a fixed Monday - a schedule
+		// without dates is reported in offsets, which must not depend on
+		// the day it is computed.
+		startDate = cmp.Or(s.DataDate, "2001-01-01")
 	}
 	start, err := ParseStart(startDate)
 	if err != nil {
