@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"math"
 	"strings"
 	"time"
 )
@@ -40,29 +41,11 @@ func (ln *liveNet) lagClock(p, s int32) *Clock {
 // lagMinutes is a link's lag in working minutes: days of the successor's
 // calendar, as P6 files count lag hours.
 func (ln *liveNet) lagMinutes(l link, succ int32) int64 {
-	return int64(roundHalfAway(l.lag * ln.dayOf[succ]))
+	return int64(math.Round(l.lag * ln.dayOf[succ]))
 }
 
-func roundHalfAway(x float64) float64 {
-	if x < 0 {
-		return -roundHalfAway(-x)
-	}
-	return float64(int64(x + 0.5))
-}
-
-func later(a, b instant) instant {
-	if b.After(a) {
-		return b
-	}
-	return a
-}
-
-func earlier(a, b instant) instant {
-	if b.Before(a) {
-		return b
-	}
-	return a
-}
+func later(a, b instant) instant   { return max(a, b) }
+func earlier(a, b instant) instant { return min(a, b) }
 
 // computeLive runs the live engine.
 func (n *Network) computeLive() *Result {
