@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -144,6 +148,51 @@ func newActivityShowCmd(f *Factory, fl *editFlags, runF func(context.Context, *a
 	}
 }
 
+// liveLines are what a live programme holds of an activity beyond its
+// logic, one "field: value" line each, none for a plain activity.
+func liveLines(s *schedule.Schedule, a schedule.Activity) []string {
+	var lines []string
+	add := func(field, v string) {
+		if v != "" {
+			lines = append(lines, field+": "+v)
+		}
+	}
+	add("type", strings.ReplaceAll(string(a.Type), "_", " "))
+	if a.Calendar != "" {
+		name := a.Calendar
+		if c := s.Calendars[a.Calendar]; c != nil && c.Name != "" {
+			name = fmt.Sprintf("%s (%s)", c.Name, a.Calendar)
+		}
+		add("calendar", name)
+	}
+	for _, c := range []*schedule.Constraint{a.Constraint, a.SecondaryConstraint} {
+		if c != nil {
+			add("constraint", c.String())
+		}
+	}
+	add("actual start", a.ActualStart)
+	add("actual finish", a.ActualFinish)
+	add("remaining", a.Remaining)
+	if a.PercentComplete != 0 {
+		add("complete", strconv.FormatFloat(a.PercentComplete, 'f', -1, 64)+"%")
+	}
+	if a.Manual {
+		add("manually scheduled", a.Start+" to "+a.Finish)
+	}
+	add("WBS", a.WBS)
+	for _, k := range slices.Sorted(maps.Keys(a.Codes)) {
+		add("code "+k, a.Codes[k])
+	}
+	for _, as := range a.Assignments {
+		units := ""
+		if as.Units != 0 && as.Units != 1 {
+			units = fmt.Sprintf(" at %s%%", strconv.FormatFloat(as.Units*100, 'f', -1, 64))
+		}
+		add("resource", fmt.Sprintf("%s, %s days of work%s", as.Resource, as.Work, units))
+	}
+	return lines
+}
+
 func activityShowRun(ctx context.Context, opts *activityShowOptions) error {
 	s, err := opts.load(ctx)
 	if err != nil {
@@ -167,6 +216,9 @@ func activityShowRun(ctx context.Context, opts *activityShowOptions) error {
 		return cmdutil.WriteJSON(out, map[string]any{"activity": a, "predecessors": cmdutil.NonNil(before), "successors": cmdutil.NonNil(after)})
 	}
 	fmt.Fprintf(out, "%s  %s\n  duration: %s working days\n", a.ID, a.Name, a.Duration)
+	for _, line := range liveLines(s, a) {
+		fmt.Fprintf(out, "  %s\n", line)
+	}
 	if a.Description != "" {
 		fmt.Fprintf(out, "  %s\n", a.Description)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
@@ -195,5 +196,23 @@ func TestScheduleRules(t *testing.T) {
 		if !strings.Contains(first, tc.want) {
 			t.Errorf("--rules %q: A is %s\nwant %s", tc.rules, first, tc.want)
 		}
+	}
+}
+
+// activity show lists what a live programme holds of an activity, and
+// nothing more for a plain one.
+func TestActivityLiveLines(t *testing.T) {
+	s := &schedule.Schedule{Calendars: map[string]*schedule.Calendar{"7d": {Name: "7-day"}}}
+	live := schedule.Activity{ID: "A", Name: "Cure", Duration: "7", Calendar: "7d", Type: schedule.ResourceDependent,
+		Constraint:  &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: "2026-03-25"},
+		ActualStart: "2026-03-09", Remaining: "2", PercentComplete: 60, WBS: "1.2", Codes: map[string]string{"Area": "North"},
+		Assignments: []schedule.Assignment{{Resource: "Crew", Units: 0.5, Work: "3"}}}
+	want := []string{"type: resource dependent", "calendar: 7-day (7d)", "constraint: start on or after 2026-03-25",
+		"actual start: 2026-03-09", "remaining: 2", "complete: 60%", "WBS: 1.2", "code Area: North", "resource: Crew, 3 days of work at 50%"}
+	if got := liveLines(s, live); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := liveLines(s, schedule.Activity{ID: "P", Name: "Plain", Duration: "1"}); got != nil {
+		t.Errorf("a plain activity shows %q", got)
 	}
 }
