@@ -157,6 +157,9 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 	case "options":
 		return d.jsonValue(path.at("options"), &s.Options)
 	case "activities":
+		if d.bothLists(path, s) {
+			return nil
+		}
 		var err error
 		s.Activities, err = objects(d, path, "activities", activityField)
 		return err
@@ -167,6 +170,81 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 	}
 	return d.unknownField(path, string(key))
 }
+
+// bothLists decodes the activities array at the position and, when the
+// relationships array follows it directly (as every file written here has
+// it), that one at the same time on another core: the two are most of a
+// large file. It reports false, with nothing consumed, when they do not
+// follow each other or either holds a problem; the one-at-a-time decoding
+// then reads them and names the problem exactly as it always has.
+func (d *decoder) bothLists(path where, s *schedule.Schedule) bool {
+	start := d.pos
+	end, ok := skipArray(d.data, start)
+	if !ok || end-start < 1<<16 { // small files: not worth a goroutine
+		return false
+	}
+	rel := end
+	for _, want := range []string{",", `"relationships"`, ":"} {
+		for rel < len(d.data) && isSpace(d.data[rel]) {
+			rel++
+		}
+		if !bytes.HasPrefix(d.data[rel:], []byte(want)) {
+			return false
+		}
+		rel += len(want)
+	}
+	type decoded struct {
+		rels []schedule.Relationship
+		end  int
+		err  error
+	}
+	full := d.data
+	done := make(chan decoded, 1)
+	go func() {
+		rd := &decoder{data: full, pos: rel, inside: top}
+		rels, err := objects(rd, path, "relationships", relationshipField)
+		done <- decoded{rels, rd.pos, err}
+	}()
+	d.data = full[:end] // the activities alone: their count sizes the list
+	acts, err := objects(d, path, "activities", activityField)
+	d.data = full
+	r := <-done
+	if err != nil || r.err != nil {
+		d.pos, d.inside = start, top
+		return false
+	}
+	s.Activities, s.Relationships, d.pos = acts, r.rels, r.end
+	return true
+}
+
+// skipArray finds the end of the JSON array at pos (just past its ']'),
+// strings and nesting respected, without decoding it; false when the data
+// ends first.
+func skipArray(data []byte, pos int) (int, bool) {
+	if pos >= len(data) || data[pos] != '[' {
+		return 0, false
+	}
+	depth := 0
+	for i := pos; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // objects decodes the schedule's array name, each object's fields read by
 // field; errors inside it name the element (d.inside). On an error the

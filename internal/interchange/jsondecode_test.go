@@ -176,3 +176,41 @@ func FuzzDecoder(f *testing.F) {
 		}
 	})
 }
+
+// A large file's two lists decode at once (bothLists); the schedule and
+// any problem's message are those of decoding one list after the other.
+func TestDecoderBothListsAgrees(t *testing.T) {
+	s := schedule.Synthetic(3000, 3, 7)
+	s.StartDate = "2026-01-05"
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	got, err := decodeSchedule(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := referenceDecode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatal("the two-list decoding differs from encoding/json's")
+	}
+	// A problem in either list is named as before.
+	for _, tc := range []struct{ from, to, want string }{
+		{`"predecessor": "A17"`, `"predecesor": "A17"`, `relationships[`},
+		{`"name": "Task 2999"`, `"nme": "Task 2999"`, `activities[2999]`},
+		{`"lag": 3`, `"lag": "3"`, `.lag: want a number`},
+	} {
+		bad := bytes.Replace(data, []byte(tc.from), []byte(tc.to), 1)
+		if bytes.Equal(bad, data) {
+			t.Fatalf("%q is not in the file", tc.from)
+		}
+		_, err := decodeSchedule(bad)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s -> %s: %v, want an error naming %q", tc.from, tc.to, err, tc.want)
+		}
+	}
+}
