@@ -477,7 +477,7 @@ LIVE_PROFILE = ("Where our time goes (CPU profile of the same steps in one proce
                 "per-day period index, the hand-written date parser and formatter): decoding the file about a "
                 "third, compiling and checking it (ids, links, dates) a quarter, the passes with the report's "
                 "offsets a quarter, writing the report a sixth. The 40x target needs the whole command in about a "
-                "fortieth of the peer's time, some 200 ms for 100,000 activities. The passes now run on integer "
+                "fortieth of the peer's time (about 140 ms here). The passes now run on integer "
                 "minutes and date only the report; what is left is the plain engine's own cost of decoding and "
                 "compiling a 100k file (its whole command takes about 340 ms on a plain 100k file of its own), so "
                 "40x needs the file read differently, not a faster CPM.")
