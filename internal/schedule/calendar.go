@@ -364,9 +364,6 @@ type Clock struct {
 	// periods, not a search of them all.
 	dayFirst []int32
 	base     int64 // from's midnight in Unix seconds, for dayFirst
-	// live marks a live engine's clock (from a midnight, asked about
-	// whole minutes: see instant).
-	live bool
 }
 
 // clockPeriod is one working period on one date, with the working minutes

@@ -98,7 +98,8 @@ const (
 type Options struct {
 	// Tool is msproject or p6: whose rules apply where they differ.
 	Tool string `json:"tool,omitempty"`
-	// LagCalendar is successor (default), predecessor, 24h or project.
+	// LagCalendar is successor, predecessor, 24h or project; by default
+	// MS Project's successor's, P6's predecessor's.
 	LagCalendar string `json:"lag_calendar,omitempty"`
 	// Progress is retained_logic (default), progress_override or
 	// actual_dates.
@@ -127,20 +128,11 @@ func (o *Options) check() error {
 		return nil
 	}
 	for _, v := range optionValues {
-		if got := v.get(o); got != "" && !contains(v.allow, got) {
+		if got := v.get(o); got != "" && !slices.Contains(v.allow, got) {
 			return fieldErr("options."+v.field, "%q: want one of %s", got, strings.Join(v.allow, ", "))
 		}
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // IsP6 reports whether P6's rules apply.
@@ -170,14 +162,15 @@ func (a *Activity) Live() bool {
 		len(a.Assignments) > 0
 }
 
-// hasUnit reports whether a duration is written with a unit ("3ed", "4h"),
-// which only the live engine counts on the right clock.
+// hasUnit reports whether a duration is written with a unit other than
+// working days ("3ed", "4h"), which only the live engine counts on the
+// right clock.
 func hasUnit(d string) bool {
-	if d == "" || plainNumber(d) {
+	if plainNumber(d) {
 		return false
 	}
-	last := d[len(d)-1] | 0x20
-	return last == 'h' || last == 'd'
+	_, unit := cutUnit(strings.TrimSpace(d))
+	return unit != ""
 }
 
 // String writes a constraint as planners read it: "start on or after 2026-03-02".

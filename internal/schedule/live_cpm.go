@@ -146,7 +146,7 @@ func compileLive(s *Schedule) (*liveNet, error) {
 	dayWork, _ := twentyFourHours.Compile()
 	ln.clocks = []*Clock{newTimeline(origin, projectWork), newTimeline(origin, dayWork)}
 	named := map[string]int32{}
-	for _, id := range sortedKeys(s.Calendars) {
+	for _, id := range slices.Sorted(maps.Keys(s.Calendars)) {
 		w, err := s.Calendars[id].Compile()
 		if err != nil {
 			if fe, ok := err.(*FieldError); ok {
@@ -306,10 +306,8 @@ func constraintDate(c *Constraint) string {
 	return c.Date
 }
 
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-// activityPath names activity i in an error, "activities[3]": a string
-// built per activity only when it is needed would cost more than it says.
+// activityPath names activity i in an error, "activities[3]", formatted
+// only when an error is written (not once per activity).
 type activityPath int
 
 func (i activityPath) String() string { return fmt.Sprintf("activities[%d]", int(i)) }

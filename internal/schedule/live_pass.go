@@ -122,7 +122,7 @@ func (ln *liveNet) forward(n *Network, t *liveTimes, v int32, floor instant) {
 		}
 	}
 	if !ln.p6 {
-		ln.forwardMSProject(t, v, c, d, rem, es, linked)
+		ln.forwardMSProject(t, v, c, d, es, linked)
 		return
 	}
 	ln.forwardP6(t, v, c, d, rem, es, linked, floor)
@@ -227,7 +227,7 @@ func (ln *liveNet) startBefore(v int32, c *Clock, lf instant, d int64) instant {
 	return ls
 }
 
-func (ln *liveNet) forwardMSProject(t *liveTimes, v int32, c *Clock, d, rem int64, es instant, linked bool) {
+func (ln *liveNet) forwardMSProject(t *liveTimes, v int32, c *Clock, d int64, es instant, linked bool) {
 	cons := ln.cons[v][0]
 	if ln.started(v) {
 		t.ES[v] = ln.actStart[v]
@@ -251,7 +251,7 @@ func (ln *liveNet) forwardMSProject(t *liveTimes, v int32, c *Clock, d, rem int6
 			es = ln.start
 		}
 	} else if es.Before(ln.start) && ln.kind[v] != StartMilestone {
-		es = later(es, ln.start)
+		es = ln.start
 	}
 	es = ln.snapStart(c, v, es)
 	if ln.assign[v] != nil {
@@ -388,12 +388,14 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 	if ln.kind[v] != StartMilestone {
 		lf = ln.snapFinish(v, c, lf)
 	}
-	ls := c.add(lf, -rem)
-	if !ln.p6 && !ln.started(v) {
+	var ls instant
+	switch {
+	case !ln.p6 && !ln.started(v):
 		ls = ln.startBefore(v, c, lf, rem)
-	}
-	if ln.p6 && rem > 0 {
-		ls = c.nextStart(ls)
+	case ln.p6 && rem > 0:
+		ls = c.nextStart(c.add(lf, -rem))
+	default:
+		ls = c.add(lf, -rem)
 	}
 	t.LF[v], lsStar[v], t.LS[v] = lf, ls, ls
 	if !ln.p6 && ln.started(v) {
@@ -414,16 +416,13 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 // lateFinishFrom is the predecessor finish one link allows.
 func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v, s int32, l link, finish instant) instant {
 	c, lc, lag := ln.clock(v), ln.lagClock(v, s), ln.lagMinutes(l, s)
-	switch l.typ {
-	case linkSS, linkSF:
-		if !ln.p6 && ln.manual[v] {
-			// MS Project: a manually scheduled predecessor keeps the late
-			// finish of a successor that ends the logic, else the project's.
-			if n.outStart[s] == n.outStart[s+1] {
-				return t.LF[s]
-			}
-			return finish
+	if (l.typ == linkSS || l.typ == linkSF) && !ln.p6 && ln.manual[v] {
+		// MS Project: a manually scheduled predecessor keeps the late
+		// finish of a successor that ends the logic, else the project's.
+		if n.outStart[s] == n.outStart[s+1] {
+			return t.LF[s]
 		}
+		return finish
 	}
 	switch l.typ {
 	case linkFS:

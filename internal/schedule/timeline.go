@@ -14,7 +14,7 @@ import (
 // newTimeline is a clock on work starting at origin (no work before it).
 func newTimeline(origin time.Time, work *WorkTime) *Clock {
 	day := dateOf(origin)
-	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: day, base: day.Unix(), live: true}
+	c := &Clock{work: work, next: day, end: day.AddDate(0, 0, MaxCalendarDays), from: day, base: day.Unix()}
 	c.extend(0)
 	return c
 }
@@ -23,11 +23,9 @@ func newTimeline(origin time.Time, work *WorkTime) *Clock {
 // 24-hour lags run on.
 var twentyFourHours = &Calendar{Name: "24 hours", Workdays: WeekdayNames[:], Hours: []string{"00:00-24:00"}}
 
-// workBefore is the working minutes between the clock's origin and t.
+// workBefore is the working minutes between the clock's origin and t, on
+// a report's clock (NewClock; the live engine's clocks use workAt).
 func (c *Clock) workBefore(t time.Time) int64 {
-	if c.live { // from a midnight: t is on a whole minute
-		return c.workAt(c.instantOf(t))
-	}
 	for len(c.periods) > 0 && !c.next.After(t) && c.next.Before(c.end) {
 		c.extend(c.worked)
 	}
@@ -70,7 +68,6 @@ const noInstant instant = math.MinInt64
 
 func (a instant) After(b instant) bool  { return a > b }
 func (a instant) Before(b instant) bool { return a < b }
-func (a instant) Equal(b instant) bool  { return a == b }
 func (a instant) IsZero() bool          { return a == noInstant }
 
 // instantOf is t as an instant of c (a live clock: from a midnight).
