@@ -81,11 +81,8 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 			return err
 		}
 		if opts.Rules != "" {
-			net = nil // compiled again under the rules asked for
 			withRules(s, opts.Rules)
-		}
-		if net == nil {
-			rep, err = render.NewReport(s)
+			rep, err = render.NewReport(s) // compiled again under the rules asked for
 		} else {
 			rep, err = render.NewReportOf(s, net)
 		}

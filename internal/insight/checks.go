@@ -413,13 +413,7 @@ func ProjectEnds(v *View) (start, finish string) {
 
 // activities collects the ids of the activities bad reports, in schedule order.
 func (c *checker) activities(bad func(j int) bool) []string {
-	out := []string{}
-	for _, j := range c.order {
-		if bad(j) {
-			out = append(out, c.v.R.Net.ID(j))
-		}
-	}
-	return out
+	return c.byActivity(func(_ *schedule.Activity, j int) bool { return bad(j) })
 }
 
 // relationships collects the ids of the relationships bad reports, in

@@ -5,6 +5,7 @@ package interchange
 // with, so MSPDI and XER fold and unfold a week the same way.
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -91,17 +92,11 @@ func dropOverlaps(cal *schedule.Calendar) []string {
 	}
 	list := slices.Clone(cal.Exceptions)
 	slices.SortStableFunc(list, func(a, b schedule.CalendarException) int { return strings.Compare(a.From, b.From) })
-	end := func(e schedule.CalendarException) string {
-		if e.To == "" {
-			return e.From
-		}
-		return e.To
-	}
 	var kept []schedule.CalendarException
 	var dropped []string
 	for _, e := range list {
-		if n := len(kept); n > 0 && e.From <= end(kept[n-1]) {
-			dropped = append(dropped, e.From+" to "+end(e))
+		if n := len(kept); n > 0 && e.From <= lastDay(kept[n-1]) {
+			dropped = append(dropped, e.From+" to "+lastDay(e))
 			continue
 		}
 		kept = append(kept, e)
@@ -110,4 +105,23 @@ func dropOverlaps(cal *schedule.Calendar) []string {
 		cal.Exceptions = kept
 	}
 	return dropped
+}
+
+// lastDay is the last date an exception covers.
+func lastDay(e schedule.CalendarException) string { return cmp.Or(e.To, e.From) }
+
+// coversDate reports whether a holiday or an exception of cal falls on a
+// date from from to to (dates as 2006-01-02 compare as text).
+func coversDate(cal *schedule.Calendar, from, to string) bool {
+	for _, h := range cal.Holidays {
+		if h >= from && h <= to {
+			return true
+		}
+	}
+	for _, e := range cal.Exceptions {
+		if e.From <= to && lastDay(e) >= from {
+			return true
+		}
+	}
+	return false
 }

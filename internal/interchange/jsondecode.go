@@ -183,16 +183,16 @@ func (d *decoder) bothLists(path where, s *schedule.Schedule) bool {
 	if !ok || end-start < 1<<16 { // small files: not worth a goroutine
 		return false
 	}
-	rel := end
+	ahead := &decoder{data: d.data, pos: end} // to read past the array
 	for _, want := range []string{",", `"relationships"`, ":"} {
-		for rel < len(d.data) && isSpace(d.data[rel]) {
-			rel++
-		}
-		if !bytes.HasPrefix(d.data[rel:], []byte(want)) {
+		ahead.skipSpace()
+		if !bytes.HasPrefix(d.data[ahead.pos:], []byte(want)) {
 			return false
 		}
-		rel += len(want)
+		ahead.pos += len(want)
 	}
+	ahead.skipSpace()
+	rel := ahead.pos
 	type decoded struct {
 		rels []schedule.Relationship
 		end  int
@@ -243,8 +243,6 @@ func skipArray(data []byte, pos int) (int, bool) {
 	}
 	return 0, false
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // objects decodes the schedule's array name, each object's fields read by
 // field; errors inside it name the element (d.inside). On an error the

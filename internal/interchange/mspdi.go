@@ -54,7 +54,6 @@ package interchange
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -495,9 +494,7 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		}
 		n.days = days
 		a := schedule.Activity{ID: id, Name: t.Name, Description: t.Notes, Duration: formatDays(days)}
-		if err := live.task(t, &a, days); err != nil {
-			return nil, err
-		}
+		live.task(t, &a, days)
 		if a.Name == "" {
 			a.Name = "Task " + strings.TrimSpace(t.ID)
 		}
@@ -901,7 +898,7 @@ func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project boo
 			}
 		}
 		for _, e := range exceptions {
-			if !coversDate(cal, e.From, cmp.Or(e.To, e.From)) {
+			if !coversDate(cal, e.From, lastDay(e)) {
 				cal.Exceptions = append(cal.Exceptions, e)
 			}
 		}
@@ -922,7 +919,7 @@ func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project boo
 // exception is a warning naming it, and is left out.
 func mspdiExceptions(list []mspdiException, common []string, where string, rs *readState) (holidays []string, exceptions []schedule.CalendarException) {
 	for i, e := range list {
-		ranges, ex, err := mspdiException1(e, common)
+		ranges, ex, err := readMSPDIException(e, common)
 		if err != nil {
 			rs.warnf("%s: Exception %d: %v (left out)", where, i+1, err)
 			continue
@@ -942,8 +939,8 @@ func mspdiExceptions(list []mspdiException, common []string, where string, rs *r
 	return holidays, exceptions
 }
 
-// mspdiException1 reads one exception: its date ranges and what it is.
-func mspdiException1(e mspdiException, common []string) ([][2]time.Time, schedule.CalendarException, error) {
+// readMSPDIException reads one exception: its date ranges and what it is.
+func readMSPDIException(e mspdiException, common []string) ([][2]time.Time, schedule.CalendarException, error) {
 	ex := schedule.CalendarException{Name: e.Name, Working: isTrue(e.DayWorking)}
 	if e.TimePeriod == nil {
 		return nil, ex, errors.New("no TimePeriod")
@@ -968,22 +965,6 @@ func mspdiException1(e mspdiException, common []string) ([][2]time.Time, schedul
 	}
 	ranges, err := expandException(e, from, to)
 	return ranges, ex, err
-}
-
-// coversDate reports whether a holiday or an exception of cal falls on a
-// date from from to to (dates as 2006-01-02 compare as text).
-func coversDate(cal *schedule.Calendar, from, to string) bool {
-	for _, h := range cal.Holidays {
-		if h >= from && h <= to {
-			return true
-		}
-	}
-	for _, e := range cal.Exceptions {
-		if e.From <= to && cmp.Or(e.To, e.From) >= from {
-			return true
-		}
-	}
-	return false
 }
 
 func equalCalendars(a, b *schedule.Calendar) bool {

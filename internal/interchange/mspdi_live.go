@@ -118,8 +118,9 @@ func elapsedFormat(v string) bool {
 	return f == 4 || f == 6 || f == 8 || f == 10 || f == 12 || f == 20
 }
 
-// task reads one task's live fields into a.
-func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) error {
+// task reads one task's live fields into a; what it cannot use is a
+// warning.
+func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
 	warn := func(field string, err error) {
 		l.rs.warnf("%s: %s: %v; read without it", t.where(), field, err)
 	}
@@ -192,5 +193,4 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) error
 			a.Manual, a.Start, a.Finish = true, start, finish
 		}
 	}
-	return nil
 }
