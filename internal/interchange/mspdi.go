@@ -502,7 +502,7 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 			return nil, fmt.Errorf("%s: Name %s", t.where(), long)
 		}
 		if v, ok := custom(t, aliasDuration); ok {
-			if d, err := schedule.DurationDays(v); err == nil && math.Abs(d-days) < 1e-6 {
+			if sameDays(days, v) {
 				a.Duration = v
 			}
 		}
@@ -713,6 +713,14 @@ func roundDays(d float64) float64 {
 		return 0
 	}
 	return r
+}
+
+// sameDays reports whether days is the deterministic value of duration:
+// a duration as written ("pert(1,2.5,6)", "5d") that the file's own
+// number still matches is kept as written.
+func sameDays(days float64, duration string) bool {
+	d, err := schedule.DurationDays(duration)
+	return err == nil && math.Abs(d-days) < 1e-6
 }
 
 func formatDays(d float64) string { return strconv.FormatFloat(d, 'f', -1, 64) }

@@ -445,7 +445,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			a.Description = d
 		}
 		if d, ok := text(id, aliasDuration); ok {
-			if v, err := schedule.DurationDays(d); err == nil && math.Abs(v-days) < 1e-6 {
+			if sameDays(days, d) {
 				a.Duration = d
 			}
 		}

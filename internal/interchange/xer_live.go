@@ -2,7 +2,6 @@ package interchange
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -240,10 +239,4 @@ func namedCalendars(s *schedule.Schedule, cals map[string]*xerCalendar) {
 		cal.Name = c.name
 		s.Calendars[a.Calendar] = cal
 	}
-}
-
-// sameDays reports whether days is the deterministic value of duration.
-func sameDays(days float64, duration string) bool {
-	d, err := schedule.DurationDays(duration)
-	return err == nil && math.Abs(d-days) < 1e-6
 }

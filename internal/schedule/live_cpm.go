@@ -171,8 +171,8 @@ func compileLive(s *Schedule) (*liveNet, error) {
 	ln.remain = make([]int64, nAct)
 	ln.kind = make([]ActivityType, nAct)
 	ln.cons = make([][2]liveConstraint, nAct)
-	ln.actStart = filled(nAct, noInstant)
-	ln.actEnd = filled(nAct, noInstant)
+	ln.actStart = slices.Repeat([]instant{noInstant}, nAct)
+	ln.actEnd = slices.Repeat([]instant{noInstant}, nAct)
 	ln.manual = make([]bool, nAct)
 	ln.manStart = make([]instant, nAct)
 	ln.manEnd = make([]instant, nAct)
@@ -289,14 +289,6 @@ func compileLive(s *Schedule) (*liveNet, error) {
 		}
 	}
 	return ln, nil
-}
-
-func filled[T any](n int, v T) []T {
-	s := make([]T, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
 }
 
 func constraintDate(c *Constraint) string {
