@@ -98,7 +98,7 @@ func newAskCmd(f *Factory, runF func(context.Context, *askOptions) error) *cobra
 }
 
 func askRun(ctx context.Context, opts *askOptions) error {
-	v, err := loadView(ctx, opts.stores, opts.File, opts.Schedule)
+	v, err := loadView(ctx, opts.stores, opts.io.ErrOut, opts.File, opts.Schedule)
 	if err != nil {
 		return err
 	}

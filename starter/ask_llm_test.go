@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,7 +40,7 @@ func askJSON(t *testing.T, out string) insight.Answer {
 
 func offlineAnswer(t *testing.T, question string) insight.Answer {
 	t.Helper()
-	v, err := loadView(t.Context(), nil, "../examples/building.json", "")
+	v, err := loadView(t.Context(), nil, io.Discard, "../examples/building.json", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func (e *errChecksFailed) Error() string {
 }
 
 func checkRun(ctx context.Context, opts *checkOptions) error {
-	v, err := loadView(ctx, opts.stores, opts.File, opts.Schedule)
+	v, err := loadView(ctx, opts.stores, opts.io.ErrOut, opts.File, opts.Schedule)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	var s *schedule.Schedule
 	if opts.File != "" {
 		var err error
-		if s, err = interchange.ReadFile(opts.File); err != nil {
+		if s, _, err = cmdutil.LoadFile(opts.io.ErrOut, opts.File); err != nil {
 			return err
 		}
 	} else {

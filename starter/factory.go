@@ -15,7 +15,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
@@ -77,9 +76,10 @@ func loadStoredSchedule(ctx context.Context, stores *config.Stores, scheduleID s
 }
 
 // loadView reads a schedule file or a stored schedule and computes CPM.
-func loadView(ctx context.Context, stores *config.Stores, file, scheduleID string) (*insight.View, error) {
+// Reading warnings go to errOut.
+func loadView(ctx context.Context, stores *config.Stores, errOut io.Writer, file, scheduleID string) (*insight.View, error) {
 	if file != "" {
-		s, net, err := interchange.Load(file)
+		s, net, err := cmdutil.LoadFile(errOut, file)
 		if err != nil {
 			return nil, err
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/store"
-	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
@@ -60,9 +59,7 @@ func importRun(ctx context.Context, opts *importOptions) error {
 		}
 		return err
 	}
-	for _, w := range read.Warnings {
-		fmt.Fprintf(opts.io.ErrOut, "warning: %s: %s\n", usertext.Terminal(opts.File), usertext.Terminal(w))
-	}
+	cmdutil.PrintWarnings(opts.io.ErrOut, opts.File, read.Warnings)
 	s := read.Schedule
 	c, err := opts.stores.Open(ctx)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -300,7 +301,7 @@ func TestRealModelAsk(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", cfg.BaseURL)
 	t.Setenv("AUTOSCHEDULER_CHAT_MODEL", cfg.ChatModel)
 	const file = "../examples/building.json"
-	v, err := loadView(context.Background(), nil, file, "")
+	v, err := loadView(context.Background(), nil, io.Discard, file, "")
 	if err != nil {
 		t.Fatal(err)
 	}

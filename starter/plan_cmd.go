@@ -12,7 +12,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/prefs"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
@@ -115,7 +114,7 @@ func planRun(ctx context.Context, opts *planOptions) (err error) {
 			err = errors.New("plan: interrupted: nothing was planned")
 		}
 	}()
-	s, net, err := interchange.Load(opts.File)
+	s, net, err := cmdutil.LoadFile(opts.io.ErrOut, opts.File)
 	if err != nil {
 		return err
 	}

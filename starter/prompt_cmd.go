@@ -458,7 +458,7 @@ func answerPromptQuestion(ctx context.Context, opts *promptOptions) (bool, error
 	if opts.stores == nil {
 		return false, nil
 	}
-	v, err := loadView(ctx, opts.stores, "", opts.Schedule)
+	v, err := loadView(ctx, opts.stores, opts.io.ErrOut, "", opts.Schedule)
 	if err != nil {
 		return false, err
 	}

@@ -14,7 +14,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
@@ -76,7 +75,7 @@ func newScheduleCmd(f *Factory, runF func(context.Context, *scheduleOptions) err
 func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 	var rep *render.Report
 	if opts.File != "" {
-		s, net, err := interchange.Load(opts.File)
+		s, net, err := cmdutil.LoadFile(opts.io.ErrOut, opts.File)
 		if err != nil {
 			return err
 		}

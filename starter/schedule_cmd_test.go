@@ -216,3 +216,21 @@ func TestActivityLiveLines(t *testing.T) {
 		t.Errorf("a plain activity shows %q", got)
 	}
 }
+
+// A damaged part of a file is a warning on stderr wherever the file is
+// read, not only on import: schedule computes the rest and says what it
+// left out.
+func TestScheduleWarnsOfDamagedParts(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "damaged.xml")
+	if err := os.WriteFile(file, []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<Project xmlns="http://schemas.microsoft.com/project"><Title>D</Title><StartDate>2026-03-02T08:00:00</StartDate>
+<Tasks><Task><UID>1</UID><ID>1</ID><Name>A</Name><Duration>PT16H0M0S</Duration><ConstraintType>9</ConstraintType></Task></Tasks></Project>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"schedule", "--file", file}, {"check", "--file", file}, {"export", "--file", file}} {
+		code, out, errOut := runCLI(t, cmd...)
+		if out == "" || !strings.Contains(errOut, `warning: `+file+`: Task UID 1 (line 3): ConstraintType: unknown code "9"`) {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q", cmd, code, len(out), errOut)
+		}
+	}
+}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/risk"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
@@ -121,7 +120,7 @@ func Run(ctx context.Context, opts *Options) error {
 	var s *schedule.Schedule
 	var err error
 	if opts.File != "" {
-		if s, _, err = interchange.Load(opts.File); err != nil {
+		if s, _, err = cmdutil.LoadFile(opts.ErrOut, opts.File); err != nil {
 			return err
 		}
 	} else if s, err = opts.LoadStored(ctx, opts.Schedule); err != nil {

@@ -1,0 +1,29 @@
+package cmdutil
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
+)
+
+// LoadFile reads a schedule file for a command and says on errOut what of
+// it was damaged and left out (a calendar, an exception, a value), so a
+// planner who only computes a file hears it as one who imports it does.
+func LoadFile(errOut io.Writer, path string) (*schedule.Schedule, *schedule.Network, error) {
+	read, err := interchange.LoadWith(path, interchange.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	PrintWarnings(errOut, path, read.Warnings)
+	return read.Schedule, read.Network, nil
+}
+
+// PrintWarnings writes a file's reading warnings, one line each.
+func PrintWarnings(errOut io.Writer, path string, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(errOut, "warning: %s: %s\n", usertext.Terminal(path), usertext.Terminal(w))
+	}
+}
