@@ -90,6 +90,12 @@ type Options struct {
 	// refused: a file cut short in a download or an upload reads as a
 	// smaller, valid schedule with its logic silently missing.
 	AllowTruncated bool
+	// KeepSource keeps a P6 or MS Project file with the schedule read from
+	// it (Schedule.Source, named Name), so that export writes the file
+	// back with only the changes made. Import asks for it; a command that
+	// only reads the file does not pay for it.
+	KeepSource bool
+	Name       string
 }
 
 // Result is a schedule file read: the schedule, the network validation
@@ -112,6 +118,9 @@ func LoadWith(path string, opts Options) (*Result, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Name == "" {
+		opts.Name = path
 	}
 	r, err := ParseWith(data, f, opts)
 	if err != nil {
@@ -157,6 +166,9 @@ func ParseWith(data []byte, f Format, opts Options) (*Result, error) {
 		}
 		return nil, err
 	}
+	if opts.KeepSource && !rs.truncated {
+		s.Source = KeepSource(data, f, opts.Name)
+	}
 	return &Result{Schedule: s, Network: n, Warnings: rs.warnings}, nil
 }
 
@@ -165,6 +177,9 @@ func ParseWith(data []byte, f Format, opts Options) (*Result, error) {
 type readState struct {
 	opts     Options
 	warnings []string
+	// truncated says the file was cut short (read with AllowTruncated):
+	// it is not kept as the schedule's source, as P6 would refuse it.
+	truncated bool
 }
 
 func (rs *readState) warnf(format string, args ...any) {
@@ -201,8 +216,14 @@ func Write(w io.Writer, s *schedule.Schedule, f Format, progress Progress) error
 		}
 		return err
 	case MSPDI:
+		if s.Source != nil && s.Source.Format == string(MSPDI) {
+			return patchMSPDI(w, s, progress)
+		}
 		return writeMSPDI(w, s, progress)
 	case XER:
+		if s.Source != nil && s.Source.Format == string(XER) {
+			return patchXER(w, s, progress)
+		}
 		return writeXER(w, s, progress)
 	}
 	return fmt.Errorf("unknown format %q", f)

@@ -156,6 +156,8 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 		return d.jsonValue(path.at("calendars"), &s.Calendars)
 	case "options":
 		return d.jsonValue(path.at("options"), &s.Options)
+	case "source":
+		return d.jsonValue(path.at("source"), &s.Source)
 	case "activities":
 		if d.bothLists(path, s) {
 			return nil

@@ -245,6 +245,7 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 // truncatedXER warns that a file read as far as it goes ended at line end
 // without its %E: which table was cut and which were read whole.
 func truncatedXER(rs *readState, order []*xerTable, end int) error {
+	rs.truncated = true
 	if len(order) == 0 {
 		rs.warnf("the file ends at line %d without its %%E end marker, before its first table", end)
 		return nil

@@ -205,6 +205,25 @@ type Schedule struct {
 	Options       *Options       `json:"options,omitempty"`
 	Activities    []Activity     `json:"activities"`
 	Relationships []Relationship `json:"relationships"`
+	// Source is the P6 or MS Project file the schedule was imported from,
+	// kept whole so that export writes it back with only the changes made
+	// (nil for a schedule made here or read from JSON without one).
+	Source *Source `json:"source,omitempty"`
+}
+
+// Source is a file a schedule was imported from. Everything the model
+// does not schedule with - resources, costs, codes, UDFs, notes,
+// baselines, views - lives only here, so it is never lost: export reads
+// it again and writes it back with the schedule's changes applied. It is
+// never changed after import; it is shared, not copied, by Clone.
+type Source struct {
+	// Format is the file's format: "xer" or "mspdi".
+	Format string `json:"format"`
+	// Name is the file's base name, as imported.
+	Name string `json:"name,omitempty"`
+	// Gzip is the file's bytes, gzip-compressed (a P6 export shrinks
+	// about tenfold).
+	Gzip []byte `json:"gzip"`
 }
 
 // Clone returns a deep copy, so a caller can keep a snapshot while ops mutate.
