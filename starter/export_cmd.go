@@ -67,7 +67,9 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	var s *schedule.Schedule
 	if opts.File != "" {
 		var err error
-		if s, _, err = cmdutil.LoadFile(opts.io.ErrOut, opts.File); err != nil {
+		// A file exported to its own format is written back as it was
+		// (its kept source, see interchange.Write), not rebuilt.
+		if s, _, err = cmdutil.LoadFileWith(opts.io.ErrOut, opts.File, interchange.Options{KeepSource: true}); err != nil {
 			return err
 		}
 	} else {

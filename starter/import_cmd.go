@@ -52,7 +52,7 @@ func newImportCmd(f *Factory, runF func(context.Context, *importOptions) error) 
 }
 
 func importRun(ctx context.Context, opts *importOptions) error {
-	read, err := interchange.LoadWith(opts.File, interchange.Options{AllowTruncated: opts.AllowTruncated})
+	read, err := interchange.LoadWith(opts.File, interchange.Options{AllowTruncated: opts.AllowTruncated, KeepSource: true})
 	if err != nil {
 		if strings.Contains(err.Error(), "it looks truncated") && strings.EqualFold(filepath.Ext(opts.File), ".xer") && !opts.AllowTruncated {
 			return fmt.Errorf("%w\n(to import what it holds anyway, knowing what is missing, run import again with --allow-truncated)", err)
@@ -75,8 +75,13 @@ func importRun(ctx context.Context, opts *importOptions) error {
 	if err := c.ImportChecked(ctx, opts.Schedule, s, read.Network, opts.Replace, progress); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.io.ErrOut, "imported %s as %q: %d activities, %d relationships in %s\n",
-		opts.File, opts.Schedule, len(s.Activities), len(s.Relationships), time.Since(start).Round(time.Millisecond))
+	// What the file holds, so the planner sees at once that nothing was
+	// left behind: the first line the counts, then the rest indented.
+	facts := interchange.Describe(s).Facts()
+	fmt.Fprintf(opts.io.ErrOut, "imported %s as %q: %s in %s\n", opts.File, opts.Schedule, facts[0], time.Since(start).Round(time.Millisecond))
+	for _, fact := range facts[1:] {
+		fmt.Fprintf(opts.io.ErrOut, "  %s\n", fact)
+	}
 	return nil
 }
 

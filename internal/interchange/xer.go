@@ -256,10 +256,13 @@ func truncatedXER(rs *readState, order []*xerTable, end int) error {
 	return nil
 }
 
-// plural is "1 row", "2 rows".
+// plural is "1 row", "2 rows", "2 activities".
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
+	}
+	if stem, ok := strings.CutSuffix(what, "y"); ok && stem != "" && !strings.ContainsRune("aeiou", rune(stem[len(stem)-1])) {
+		return strconv.Itoa(n) + " " + stem + "ies"
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }

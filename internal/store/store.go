@@ -31,19 +31,23 @@ type Meta struct {
 	DataDate  string                        `json:"data_date,omitempty"`
 	Calendars map[string]*schedule.Calendar `json:"calendars,omitempty"`
 	Options   *schedule.Options             `json:"options,omitempty"`
+	// Source is the P6 or MS Project file the schedule was imported from
+	// (issue 29): what the model does not use lives there, so export
+	// gives the planner's file back whole.
+	Source *schedule.Source `json:"source,omitempty"`
 }
 
 // MetaOf is the meta of a schedule: every schedule field that is not an
 // activity or a relationship.
 func MetaOf(s *schedule.Schedule) *Meta {
 	return &Meta{Name: s.Name, StartDate: s.StartDate, Calendar: s.Calendar,
-		DataDate: s.DataDate, Calendars: s.Calendars, Options: s.Options}
+		DataDate: s.DataDate, Calendars: s.Calendars, Options: s.Options, Source: s.Source}
 }
 
 // setOn gives s the meta's fields (the inverse of MetaOf).
 func (m *Meta) setOn(s *schedule.Schedule) {
 	s.Name, s.StartDate, s.Calendar = m.Name, m.StartDate, m.Calendar
-	s.DataDate, s.Calendars, s.Options = m.DataDate, m.Calendars, m.Options
+	s.DataDate, s.Calendars, s.Options, s.Source = m.DataDate, m.Calendars, m.Options, m.Source
 }
 
 // Change is the effect of one op on the stored graph, as primitive puts

@@ -191,7 +191,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		tooLarge()
 		return
 	}
-	read, err := interchange.ParseWith(data, format, interchange.Options{})
+	read, err := interchange.ParseWith(data, format, interchange.Options{KeepSource: true, Name: name})
 	if err != nil {
 		refuse("%v", &interchange.FileError{Path: name, Err: err})
 		return
@@ -202,7 +202,7 @@ func (s *Server) importFile(w http.ResponseWriter, r *http.Request) {
 		refuse("Import of %s refused: %v", name, err)
 		return
 	}
-	msg := fmt.Sprintf("Imported %s as %q: %d activities, %d relationships.", name, id, len(sc.Activities), len(sc.Relationships))
+	msg := fmt.Sprintf("Imported %s as %q: %s.", name, id, strings.Join(interchange.Describe(sc).Facts(), "; "))
 	if len(read.Warnings) > 0 {
 		// A flash lives in a cookie: the warnings are shortened to fit.
 		warn, _ := schedule.Truncate(strings.Join(read.Warnings, " "), 1500)

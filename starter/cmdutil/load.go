@@ -13,7 +13,13 @@ import (
 // it was damaged and left out (a calendar, an exception, a value), so a
 // planner who only computes a file hears it as one who imports it does.
 func LoadFile(errOut io.Writer, path string) (*schedule.Schedule, *schedule.Network, error) {
-	read, err := interchange.LoadWith(path, interchange.Options{})
+	return LoadFileWith(errOut, path, interchange.Options{})
+}
+
+// LoadFileWith is LoadFile with reading options (export keeps the file as
+// the schedule's source, to write it back as it was).
+func LoadFileWith(errOut io.Writer, path string, opts interchange.Options) (*schedule.Schedule, *schedule.Network, error) {
+	read, err := interchange.LoadWith(path, opts)
 	if err != nil {
 		return nil, nil, err
 	}

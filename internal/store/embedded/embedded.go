@@ -169,7 +169,8 @@ CREATE TABLE IF NOT EXISTS schedules (
 	summary TEXT NOT NULL DEFAULT '',
 	data_date TEXT NOT NULL DEFAULT '',
 	calendars TEXT NOT NULL DEFAULT '',
-	options TEXT NOT NULL DEFAULT ''
+	options TEXT NOT NULL DEFAULT '',
+	source TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS nodes (
 	schedule_id TEXT NOT NULL,
@@ -286,6 +287,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		{"schedules", "data_date", "TEXT NOT NULL DEFAULT ''"},
 		{"schedules", "calendars", "TEXT NOT NULL DEFAULT ''"},
 		{"schedules", "options", "TEXT NOT NULL DEFAULT ''"},
+		{"schedules", "source", "TEXT NOT NULL DEFAULT ''"},
 		{"nodes", "live", "TEXT NOT NULL DEFAULT ''"},
 	} {
 		var n int

@@ -41,10 +41,14 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 		if err != nil {
 			return err
 		}
-		if err := exec(`INSERT INTO schedules (id, name, start_date, calendar, data_date, calendars, options) VALUES (?, ?, ?, ?, ?, ?, ?)
+		src, err := jsonText(c.Meta.Source)
+		if err != nil {
+			return err
+		}
+		if err := exec(`INSERT INTO schedules (id, name, start_date, calendar, data_date, calendars, options, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (id) DO UPDATE SET name = excluded.name, start_date = excluded.start_date, calendar = excluded.calendar,
-				data_date = excluded.data_date, calendars = excluded.calendars, options = excluded.options`,
-			scheduleID, c.Meta.Name, c.Meta.StartDate, cal, c.Meta.DataDate, cals, opts); err != nil {
+				data_date = excluded.data_date, calendars = excluded.calendars, options = excluded.options, source = excluded.source`,
+			scheduleID, c.Meta.Name, c.Meta.StartDate, cal, c.Meta.DataDate, cals, opts, src); err != nil {
 			return err
 		}
 	} else if err := exec(`INSERT INTO schedules (id) VALUES (?) ON CONFLICT (id) DO NOTHING`, scheduleID); err != nil {
@@ -209,9 +213,9 @@ func (s *Store) dumpGraph(ctx context.Context, scheduleID string) (*store.GraphD
 	}
 	defer tx.Rollback() //nolint:errcheck // read-only: nothing to keep
 	d := &store.GraphDump{}
-	var cal, cals, opts string
-	err = tx.QueryRowContext(ctx, `SELECT name, start_date, calendar, data_date, calendars, options FROM schedules WHERE id = ?`, scheduleID).
-		Scan(&d.Meta.Name, &d.Meta.StartDate, &cal, &d.Meta.DataDate, &cals, &opts)
+	var cal, cals, opts, src string
+	err = tx.QueryRowContext(ctx, `SELECT name, start_date, calendar, data_date, calendars, options, source FROM schedules WHERE id = ?`, scheduleID).
+		Scan(&d.Meta.Name, &d.Meta.StartDate, &cal, &d.Meta.DataDate, &cals, &opts, &src)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w: %q", store.ErrNotFound, scheduleID)
 	}
@@ -219,7 +223,7 @@ func (s *Store) dumpGraph(ctx context.Context, scheduleID string) (*store.GraphD
 		return nil, err
 	}
 	if err := errors.Join(readJSON("calendar", cal, &d.Meta.Calendar), readJSON("calendars", cals, &d.Meta.Calendars),
-		readJSON("options", opts, &d.Meta.Options)); err != nil {
+		readJSON("options", opts, &d.Meta.Options), readJSON("source", src, &d.Meta.Source)); err != nil {
 		return nil, fmt.Errorf("schedule %s: %w", scheduleID, err)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT id, kind, weight, activity_id, name, description, live FROM nodes WHERE schedule_id = ?`, scheduleID)

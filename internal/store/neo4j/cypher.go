@@ -52,10 +52,11 @@ MATCH (l:LedgerEntry {schedule_id: $schedule, op_id: op})
 RETURN l.op_id AS op_id`
 
 	// cypherScheduleMeta creates or replaces the schedule node's meta; the
-	// calendars and options are JSON text, and null removes a property.
+	// calendars, options and the kept source file are JSON text, and null
+	// removes a property.
 	cypherScheduleMeta = `MERGE (s:Schedule {id: $schedule})
 SET s.schedule_id = $schedule, s.name = $name, s.start_date = $start_date, s.calendar = $calendar,
-	s.data_date = $data_date, s.calendars = $calendars, s.options = $options`
+	s.data_date = $data_date, s.calendars = $calendars, s.options = $options, s.source = $source`
 
 	// cypherScheduleEnsure creates the schedule node if it is missing.
 	cypherScheduleEnsure = `MERGE (s:Schedule {id: $schedule})
@@ -138,7 +139,8 @@ RETURN s.id AS id`
 
 	cypherMeta = `MATCH (s:Schedule {id: $schedule})
 RETURN coalesce(s.name, '') AS name, coalesce(s.start_date, '') AS start_date, coalesce(s.calendar, '') AS calendar,
-	coalesce(s.data_date, '') AS data_date, coalesce(s.calendars, '') AS calendars, coalesce(s.options, '') AS options`
+	coalesce(s.data_date, '') AS data_date, coalesce(s.calendars, '') AS calendars, coalesce(s.options, '') AS options,
+	coalesce(s.source, '') AS source`
 
 	// cypherNodes reads a schedule's nodes, each with the ids of the nodes
 	// its edges lead to (one row per node, not one per edge as well).

@@ -121,9 +121,13 @@ func applyChange(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID st
 		if err != nil {
 			return err
 		}
+		source, err := jsonProperty(c.Meta.Source)
+		if err != nil {
+			return err
+		}
 		if err := exec(ctx, tx, cypherScheduleMeta, map[string]any{
 			"schedule": scheduleID, "name": c.Meta.Name, "start_date": c.Meta.StartDate, "calendar": calendar,
-			"data_date": nonEmpty(c.Meta.DataDate), "calendars": calendars, "options": options,
+			"data_date": nonEmpty(c.Meta.DataDate), "calendars": calendars, "options": options, "source": source,
 		}); err != nil {
 			return fmt.Errorf("writing the schedule node: %w", err)
 		}
@@ -403,12 +407,12 @@ func dump(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID string) (
 		}
 		return nil, fmt.Errorf("%w: %q", store.ErrNotFound, scheduleID)
 	}
-	var calendar, calendars, options string
-	if err := scan(result.Record(), &d.Meta.Name, &d.Meta.StartDate, &calendar, &d.Meta.DataDate, &calendars, &options); err != nil {
+	var calendar, calendars, options, source string
+	if err := scan(result.Record(), &d.Meta.Name, &d.Meta.StartDate, &calendar, &d.Meta.DataDate, &calendars, &options, &source); err != nil {
 		return nil, err
 	}
 	if err := errors.Join(readJSON("calendar", calendar, &d.Meta.Calendar), readJSON("calendars", calendars, &d.Meta.Calendars),
-		readJSON("options", options, &d.Meta.Options)); err != nil {
+		readJSON("options", options, &d.Meta.Options), readJSON("source", source, &d.Meta.Source)); err != nil {
 		return nil, err
 	}
 
