@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write a live programme (bench/gensched -live JSON) as a P6 XER file.
 
-Usage: python3 bench/live_xer.py SCHEDULE.json OUT.xer [REPORT.json]
+Usage: python3 bench/live_xer.py SCHEDULE.json OUT.xer [REPORT.json] [--resources]
 
 `autoscheduler export --format xer` writes the plain logic network only (one
 calendar, no progress), so the MPXJ benchmark's file is written here: the
@@ -19,6 +19,12 @@ early and remaining early dates); MPXJ's reader needs them (it derives an
 in-progress activity's duration from its start and finish). With REPORT.json
 (`schedule --format json` of the same programme) they are written from it,
 as P6 would write its own; autoscheduler's XER reader does not read them.
+
+With --resources the file also holds what a real P6 export carries besides
+the logic (issue 29's round trip): 200 resources (RSRC) with rates
+(RSRCRATE), one or two assignments per task (TASKRSRC), an activity code
+(ACTVTYPE, ACTVCODE, TASKACTV) and a user-defined field (UDFTYPE,
+UDFVALUE) on every task.
 """
 
 import datetime as dt
@@ -43,7 +49,7 @@ def clndr_data(cal):
             f"(0||Exceptions()({exc}))))")
 
 
-def main(src, dst, report=None):
+def main(src, dst, report=None, resources=False):
     import json
     with open(src) as f:
         s = json.load(f)
@@ -125,10 +131,44 @@ def main(src, dst, report=None):
                        "lag_hr_cnt"],
           [[str(k + 1), task[r["successor"]], task[r["predecessor"]], "1", "1", "PR_" + r["type"],
             f"{float(r.get('lag', 0) or 0) * hours:g}"] for k, r in enumerate(s["relationships"])])
+    if resources:
+        add_resources(table, s, task)
     out.append("%E")
     with open(dst, "w", newline="") as f:
         f.write("\r\n".join(out) + "\r\n")
 
 
+def add_resources(table, s, task):
+    """RSRC, RSRCRATE, TASKRSRC, an activity code and a UDF, deterministic."""
+    n_rsrc = 200
+    table("RSRC", ["rsrc_id", "parent_rsrc_id", "clndr_id", "rsrc_seq_num", "rsrc_name", "rsrc_short_name",
+                   "def_qty_per_hr", "cost_qty_type", "active_flag", "rsrc_type", "guid"],
+          [[str(k + 1), "", "1", str(k), f"Crew {k + 1}", f"CR{k + 1:03d}", "1", "QT_Hour", "Y",
+            "RT_Labor" if k % 4 else "RT_Equip", f"R{k:020d}"] for k in range(n_rsrc)])
+    table("RSRCRATE", ["rsrc_rate_id", "rsrc_id", "max_qty_per_hr", "cost_per_qty", "start_date"],
+          [[str(k + 1), str(k + 1), "1", f"{40 + k % 60}.00", "2020-01-01 00:00"] for k in range(n_rsrc)])
+    rows, k = [], 0
+    for i, a in enumerate(s["activities"]):
+        for j in range(1 + i % 2):
+            k += 1
+            hours = float(a["duration"]) * 8
+            rows.append([str(k), task[a["id"]], "1", str(1 + (i * 7 + j * 13) % n_rsrc), f"{hours:g}", f"{hours:g}",
+                         "1", f"{hours * 55:.2f}", f"T{k:021d}"])
+    table("TASKRSRC", ["taskrsrc_id", "task_id", "proj_id", "rsrc_id", "remain_qty", "target_qty",
+                       "target_qty_per_hr", "target_cost", "guid"], rows)
+    table("ACTVTYPE", ["actv_code_type_id", "actv_short_len", "seq_num", "actv_code_type", "proj_id",
+                       "actv_code_type_scope"], [["1", "10", "0", "Area", "1", "AS_Project"]])
+    table("ACTVCODE", ["actv_code_id", "parent_actv_code_id", "actv_code_type_id", "actv_code_name",
+                       "short_name", "seq_num"],
+          [[str(z + 1), "", "1", f"Zone {z + 1}", f"Z{z + 1}", str(z)] for z in range(20)])
+    table("TASKACTV", ["task_id", "actv_code_type_id", "actv_code_id", "proj_id"],
+          [[task[a["id"]], "1", str(1 + i % 20), "1"] for i, a in enumerate(s["activities"])])
+    table("UDFTYPE", ["udf_type_id", "table_name", "udf_type_name", "udf_type_label", "logical_data_type"],
+          [["1", "TASK", "user_field_1", "Package", "FT_TEXT"]])
+    table("UDFVALUE", ["udf_type_id", "fk_id", "proj_id", "udf_text"],
+          [["1", task[a["id"]], "1", f"Package {i % 37}"] for i, a in enumerate(s["activities"])])
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    args = [a for a in sys.argv[1:] if a != "--resources"]
+    main(*args[:3], resources="--resources" in sys.argv[1:])

@@ -166,7 +166,9 @@ func ParseWith(data []byte, f Format, opts Options) (*Result, error) {
 		}
 		return nil, err
 	}
-	if opts.KeepSource && !rs.truncated {
+	// A JSON file carries its own source, if any (a schedule moved
+	// between stores by export and import keeps its P6 file).
+	if opts.KeepSource && !rs.truncated && f != JSON {
 		s.Source = KeepSource(data, f, opts.Name)
 	}
 	return &Result{Schedule: s, Network: n, Warnings: rs.warnings}, nil

@@ -17,7 +17,7 @@ func TestDescribe(t *testing.T) {
 		kept              string // one part Kept must name
 		fact              string // a line Facts must hold
 	}{
-		{file: "../../../shared/data/real/assignment-assignments-project2019-mspdi.xml", kept: "Resources", fact: "resource"},
+		{file: "../../../shared/data/real/assignment-assignments-project2019-mspdi.xml", kept: "Views", fact: "4 resources, 3 assignments"},
 		{file: "../../../shared/data/real/percent-complete-8.4.xer", fact: "progress:"},
 		{file: "../../../shared/data/real/PredecessorCalendar.xer", kept: "OBS", fact: "1 date constraint"},
 	} {
@@ -70,5 +70,33 @@ func TestKeepSourceOnlyWhenAsked(t *testing.T) {
 	}
 	if KeepSource([]byte(`{}`), JSON, "x.json") != nil {
 		t.Error("a JSON file kept as a source")
+	}
+}
+
+// TestSourceMovesThroughJSON: a schedule exported as JSON and imported
+// again (a move between stores) keeps its P6 file byte for byte.
+func TestSourceMovesThroughJSON(t *testing.T) {
+	data, err := os.ReadFile("../../../shared/data/real/PredecessorCalendar.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ParseWith(data, XER, Options{KeepSource: true, Name: "p.xer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js strings.Builder
+	if err := Write(&js, r.Schedule, JSON, nil); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseWith([]byte(js.String()), JSON, Options{KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Schedule.Source == nil {
+		t.Fatal("the source was lost on the way through JSON")
+	}
+	kept, err := SourceBytes(back.Schedule.Source)
+	if err != nil || string(kept) != string(data) || back.Schedule.Source.Name != "p.xer" {
+		t.Fatalf("the source came back different (%v, name %q)", err, back.Schedule.Source.Name)
 	}
 }
