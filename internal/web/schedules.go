@@ -297,6 +297,12 @@ type scheduleData struct {
 	// the read tools' answer (every number from the CPM engine).
 	Question string
 	Answer   *insight.Answer
+	// Source names the P6 or MS Project file the schedule was imported
+	// from ("" for none) and SourceFormat its format: export to it gives
+	// the file back with only the changes made. Holdings say what the
+	// schedule holds (interchange.Describe).
+	Source, SourceFormat string
+	Holdings             []string
 }
 
 // historyRow is one dispatch of a schedule's history.
@@ -329,6 +335,10 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(name, id)), ID: id, ScheduleName: name,
 		Activities: len(sc.Activities), Relationships: len(sc.Relationships), Finish: finishText(rep)}
 	d.Error = refused
+	if src := sc.Source; src != nil {
+		d.Source, d.SourceFormat = src.Name, src.Format
+	}
+	d.Holdings = interchange.Describe(sc).Facts()
 	d.Rows = make([]activityRow, len(sc.Activities))
 	for i := range sc.Activities {
 		a := &sc.Activities[i]

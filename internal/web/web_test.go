@@ -520,3 +520,34 @@ func TestTheNameIsRemembered(t *testing.T) {
 		t.Errorf("reviewer %q, want the remembered alice", res.Reviewer)
 	}
 }
+
+// TestImportKeepsTheFile: a P6 file uploaded and exported back unchanged
+// is the same file, byte for byte, and the schedule page says what it
+// holds (issue 29).
+func TestImportKeepsTheFile(t *testing.T) {
+	a := startApp(t)
+	b := a.browser(t)
+	xer, err := os.ReadFile("../../../shared/data/real/percent-complete-8.4.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, loc := b.upload("percent-complete-8.4.xer", xer, map[string]string{"schedule": "upload-xer"})
+	if code != http.StatusSeeOther || loc != "/s/upload-xer" {
+		t.Fatalf("import: %d %q", code, loc)
+	}
+	_, page := b.get(loc)
+	for _, want := range []string{"Imported from <b>percent-complete-8.4.xer</b>", "progress: 9 in progress", "kept as they are and written back on export: CURRTYPE 18, OBS 2", "Primavera XER (as imported)"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the schedule page does not say %q", want)
+		}
+	}
+	resp, err := b.http.Get(b.base + loc + "/export/xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	back, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(back, xer) {
+		t.Errorf("export of the unchanged file: %d, %d bytes, want the %d bytes imported", resp.StatusCode, len(back), len(xer))
+	}
+}
