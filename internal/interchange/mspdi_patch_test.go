@@ -1,0 +1,330 @@
+package interchange
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// realMSPDIFiles are the MS Project files saved by MS Project in the shared
+// data (beside the repository, or at its place on this machine).
+func realMSPDIFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, root := range []string{"../../../shared/data", "/work/shared/data"} {
+		for _, dir := range []string{"real", "mspdi"} {
+			m, _ := filepath.Glob(filepath.Join(root, dir, "*.xml"))
+			files = append(files, m...)
+		}
+		if len(files) > 0 {
+			return files
+		}
+	}
+	t.Skip("no shared MS Project files")
+	return nil
+}
+
+// importKept reads an MSPDI file keeping its source, as import does.
+func importKept(t *testing.T, data []byte, name string) *schedule.Schedule {
+	t.Helper()
+	r, err := ParseWith(data, MSPDI, Options{KeepSource: true, Name: name})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r.Schedule
+}
+
+func exportMSPDI(t *testing.T, s *schedule.Schedule) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(&buf, s, MSPDI, nil); err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	return buf.Bytes()
+}
+
+func TestPatchMSPDIUnchangedIsIdentical(t *testing.T) {
+	files := append(realMSPDIFiles(t), "testdata/mspdipatch/cp1252.xml")
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := exportMSPDI(t, importKept(t, data, path))
+			if !bytes.Equal(out, data) {
+				t.Errorf("export of the unchanged schedule differs from the file (%d bytes, want %d)", len(out), len(data))
+			}
+		})
+	}
+}
+
+// patchCase is a change set applied to a file's schedule and what the
+// export must then show.
+type patchCase struct {
+	removed   string // activity id removed (with its links)
+	removedAt string // its task UID
+	added     string // the added activity's id
+	after     string // the activity it follows
+	touched   map[string]bool
+}
+
+// changeSchedule deletes an activity that has assignments in the file (or
+// any), adds one after another with a link, removes, changes and adds a
+// link, changes a duration and renames an activity.
+func changeSchedule(t *testing.T, s *schedule.Schedule, data []byte) patchCase {
+	t.Helper()
+	p, err := decodeMSPDI(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assigned := map[string]bool{}
+	for _, a := range p.Assignments {
+		assigned[strings.TrimSpace(a.TaskUID)] = true
+	}
+	c := patchCase{touched: map[string]bool{}}
+	victim := len(s.Activities) - 1
+	for i, a := range s.Activities {
+		if assigned[a.ID] && len(s.Activities) > 2 {
+			victim = i
+			break
+		}
+	}
+	c.removed, c.removedAt = s.Activities[victim].ID, s.Activities[victim].ID
+	s.Activities = slices.Delete(s.Activities, victim, victim+1)
+	s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool {
+		if r.Predecessor == c.removed || r.Successor == c.removed {
+			c.touched[r.Successor] = true
+			return true
+		}
+		return false
+	})
+	if len(s.Activities) == 0 {
+		t.Skip("one activity")
+	}
+	if len(s.Relationships) > 0 { // remove one
+		c.touched[s.Relationships[0].Successor] = true
+		s.Relationships = s.Relationships[1:]
+	}
+	if len(s.Relationships) > 0 { // change one's lag
+		r := &s.Relationships[0]
+		c.touched[r.Successor] = true
+		r.Lag += 1
+	}
+	// A link between two activities that have none, if it keeps the
+	// network acyclic.
+	for i := 0; i < len(s.Activities) && i < 20; i++ {
+		pred, succ := s.Activities[i].ID, s.Activities[len(s.Activities)-1-i].ID
+		if pred == succ {
+			continue
+		}
+		try := append(slices.Clone(s.Relationships), schedule.Relationship{ID: "L1", Type: schedule.SS, Predecessor: pred, Successor: succ, Lag: 0.5})
+		old := s.Relationships
+		s.Relationships = try
+		if _, err := schedule.Check(s); err == nil {
+			c.touched[succ] = true
+			break
+		}
+		s.Relationships = old
+	}
+	s.Activities[0].Duration = "7"
+	s.Activities[0].Name = "Renamed – «été»"
+	c.touched[s.Activities[0].ID] = true
+	c.after = s.Activities[0].ID
+	c.added = "NEW-1"
+	s.Activities = slices.Insert(s.Activities, 1, schedule.Activity{ID: c.added, Name: "Added & checked", Duration: "3"})
+	s.Relationships = append(s.Relationships, schedule.Relationship{ID: "L2", Type: schedule.FS, Predecessor: c.after, Successor: c.added})
+	if _, err := schedule.Check(s); err != nil {
+		t.Fatalf("the change set makes an invalid schedule: %v", err)
+	}
+	return c
+}
+
+func TestPatchMSPDIChanges(t *testing.T) {
+	for _, path := range append(realMSPDIFiles(t), "testdata/mspdipatch/cp1252.xml") {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := importKept(t, data, path)
+			if len(s.Activities) < 2 {
+				t.Skip("fewer than two activities")
+			}
+			c := changeSchedule(t, s, data)
+			e, err := diffSchedules(mustBase(t, s), s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := exportMSPDI(t, s)
+			if err := wellFormed(out); err != nil {
+				t.Fatalf("the export is not well-formed XML: %v", err)
+			}
+			back, err := ParseMSPDI(out)
+			if err != nil {
+				t.Fatalf("reading the export: %v", err)
+			}
+			newID := checkReadBack(t, s, back, c)
+			checkUntouched(t, data, out, s, e, c, newID)
+		})
+	}
+}
+
+func mustBase(t *testing.T, s *schedule.Schedule) *schedule.Schedule {
+	t.Helper()
+	base, _, err := sourceSchedule(s.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base
+}
+
+func wellFormed(data []byte) error {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	d.CharsetReader = charsetReader
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// checkReadBack compares the export as read with the schedule exported:
+// equal but for the added activity's id (its task UID). It returns that id.
+func checkReadBack(t *testing.T, s, back *schedule.Schedule, c patchCase) string {
+	t.Helper()
+	if len(back.Activities) != len(s.Activities) {
+		t.Fatalf("read back %d activities, want %d", len(back.Activities), len(s.Activities))
+	}
+	got := map[string]schedule.Activity{}
+	for _, a := range back.Activities {
+		got[a.ID] = a
+	}
+	newID := ""
+	for i, a := range back.Activities {
+		if a.Name == "Added & checked" {
+			newID = a.ID
+			if i == 0 || back.Activities[i-1].ID != c.after {
+				t.Errorf("the added activity follows %q, want %q", back.Activities[i-1].ID, c.after)
+			}
+		}
+	}
+	if newID == "" {
+		t.Fatal("the added activity is not in the export")
+	}
+	for _, a := range s.Activities {
+		if a.ID == c.added {
+			b := got[newID]
+			if b.Duration != a.Duration || b.Name != a.Name {
+				t.Errorf("added activity read back as %+v", b)
+			}
+			continue
+		}
+		b, ok := got[a.ID]
+		if !ok {
+			t.Errorf("activity %q is missing from the export", a.ID)
+			continue
+		}
+		if !a.Equal(b) {
+			t.Errorf("activity %q read back as\n %+v\nwant\n %+v", a.ID, b, a)
+		}
+	}
+	key := func(r schedule.Relationship) string {
+		if r.Predecessor == newID {
+			r.Predecessor = c.added
+		}
+		if r.Successor == newID {
+			r.Successor = c.added
+		}
+		return fmt.Sprintf("%s %s %s %.6f", r.Predecessor, r.Type, r.Successor, r.Lag)
+	}
+	var want, have []string
+	for _, r := range s.Relationships {
+		want = append(want, key(r))
+	}
+	for _, r := range back.Relationships {
+		have = append(have, key(r))
+	}
+	slices.Sort(want)
+	slices.Sort(have)
+	if !slices.Equal(want, have) {
+		t.Errorf("relationships read back:\n %v\nwant\n %v", have, want)
+	}
+	return newID
+}
+
+// checkUntouched checks that every task the changes do not touch, every
+// assignment but the removed task's, and the project's other parts are
+// byte-identical in the export.
+func checkUntouched(t *testing.T, data, out []byte, s *schedule.Schedule, e *edits, c patchCase, newID string) {
+	t.Helper()
+	root, _, err := scanMSPDI(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outRoot, _, err := scanMSPDI(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	touched := map[string]bool{c.removedAt: true}
+	for id := range c.touched {
+		touched[id] = true
+	}
+	for id := range e.dates {
+		touched[id] = true
+	}
+	for _, task := range root.child("Tasks").children("Task") {
+		uid := task.value("UID")
+		if touched[uid] || hasLinkFrom(task, c.removedAt) {
+			continue
+		}
+		if !bytes.Contains(out, data[task.start:task.end]) {
+			t.Errorf("untouched Task UID %s is not byte-identical in the export", uid)
+		}
+	}
+	for _, name := range []string{"Calendars", "Resources", "ExtendedAttributes"} {
+		if el := root.child(name); el != nil && !bytes.Contains(out, data[el.start:el.end]) {
+			t.Errorf("<%s> is not byte-identical in the export", name)
+		}
+	}
+	if tasks := root.child("Tasks"); !bytes.Equal(out[:outRoot.child("Tasks").start], data[:tasks.start]) {
+		t.Error("the file before <Tasks> changed")
+	}
+	if as := root.child("Assignments"); as != nil {
+		for _, a := range as.children("Assignment") {
+			if a.value("TaskUID") == c.removedAt {
+				continue
+			}
+			if !bytes.Contains(out, data[a.start:a.end]) {
+				t.Errorf("assignment of Task UID %s is not byte-identical in the export", a.value("TaskUID"))
+			}
+		}
+		for _, a := range outRoot.child("Assignments").children("Assignment") {
+			if a.value("TaskUID") == c.removedAt {
+				t.Errorf("an assignment of the removed Task UID %s is still in the export", c.removedAt)
+			}
+		}
+	}
+	_ = newID
+}
+
+func hasLinkFrom(task *xmlEl, uid string) bool {
+	for _, l := range task.children("PredecessorLink") {
+		if l.value("PredecessorUID") == uid {
+			return true
+		}
+	}
+	return false
+}
