@@ -246,10 +246,13 @@ type mspdiPatch struct {
 	relAt    map[string]linkRef
 	linkRels map[linkRef][]string
 	// calUID is the file's calendar UID of a schedule calendar key.
-	calUID  map[string]string
-	sets    map[int]map[string]*string // task index -> field -> new value (nil: remove)
-	newLink map[int][]schedule.Relationship
-	splices []splice
+	calUID map[string]string
+	sets   map[int]map[string]*string // task index -> field -> new value (nil: remove)
+	// droppedLink are the file's links removed; newLink the links added
+	// by successor task (-1-i for cur's added activity i).
+	droppedLink map[linkRef]bool
+	newLink     map[int][]schedule.Relationship
+	splices     []splice
 }
 
 func newMSPDIPatch(data []byte, e *edits, progress Progress) (*mspdiPatch, error) {
@@ -265,7 +268,7 @@ func newMSPDIPatch(data []byte, e *edits, progress Progress) (*mspdiPatch, error
 		cp1252: encoding != "" && encoding != "utf-8" && encoding != "utf8" && encoding != "us-ascii" && encoding != "ascii",
 		mpd:    480, layout: schedule.DateTimeLayout, taskOf: map[string]int{}, uidOf: map[string]string{},
 		relAt: map[string]linkRef{}, linkRels: map[linkRef][]string{}, calUID: map[string]string{},
-		sets: map[int]map[string]*string{}, newLink: map[int][]schedule.Relationship{}}
+		sets: map[int]map[string]*string{}, newLink: map[int][]schedule.Relationship{}, droppedLink: map[linkRef]bool{}}
 	if tasks := root.child("Tasks"); tasks != nil {
 		pt.tasks = tasks.children("Task")
 	}
@@ -409,10 +412,11 @@ func (pt *mspdiPatch) build() error {
 			}
 		}
 	}
-	for _, t := range pt.tasks {
-		for _, l := range t.children("PredecessorLink") {
+	for k, t := range pt.tasks {
+		for j, l := range t.children("PredecessorLink") {
 			if gone[l.value("PredecessorUID")] {
 				pt.remove(l)
+				pt.droppedLink[linkRef{k, j}] = true
 			}
 		}
 	}
@@ -448,7 +452,90 @@ func (pt *mspdiPatch) build() error {
 	for k, rels := range pt.newLink {
 		pt.insertLinks(k, rels)
 	}
+	return pt.patchRelIDs(gone)
+}
+
+// patchRelIDs rewrites the "Relationship IDs" field our export writes on
+// each successor (see mspdi.go) where its links or their places in the
+// schedule's list changed, so the file reads back with the same ids in
+// the same order.
+func (pt *mspdiPatch) patchRelIDs(gone map[string]bool) error {
+	field := pt.fieldOf(aliasRelIDs)
+	if field == "" {
+		return nil
+	}
+	place := map[string]int{}
+	for n, r := range pt.e.cur.Relationships {
+		place[r.ID] = n
+	}
+	for k, t := range pt.tasks {
+		task := &pt.p.Tasks[k]
+		if gone[strings.TrimSpace(task.UID)] || task.skipped() {
+			continue
+		}
+		var tags []relTag
+		whole := true
+		for j := range task.PredecessorLink {
+			ref := linkRef{k, j}
+			if pt.droppedLink[ref] {
+				continue
+			}
+			ids := pt.linkRels[ref]
+			n, ok := 0, len(ids) == 1
+			if ok {
+				n, ok = place[ids[0]]
+			}
+			if !ok {
+				whole = false // a link the reader spreads or skips: it makes its own ids
+				break
+			}
+			tags = append(tags, relTag{ID: ids[0], N: n})
+		}
+		for _, r := range pt.newLink[k] {
+			tags = append(tags, relTag{ID: r.ID, N: place[r.ID]})
+		}
+		_, had := task.custom(pt.fields, aliasRelIDs)
+		if !whole || len(tags) == 0 && !had || !had && pt.newLink[k] == nil {
+			continue
+		}
+		text := ""
+		if len(tags) > 0 {
+			b, err := json.Marshal(tags)
+			if err != nil {
+				return err
+			}
+			text = string(b)
+		}
+		pt.setCustom(t, field, text)
+	}
 	return nil
+}
+
+// setCustom sets the task's custom field (by field id): its Value
+// rewritten, or a new ExtendedAttribute where the schema puts it; "" removes it.
+func (pt *mspdiPatch) setCustom(t *xmlEl, field, value string) {
+	for _, ea := range t.children("ExtendedAttribute") {
+		if ea.value("FieldID") != field {
+			continue
+		}
+		if value == "" {
+			pt.remove(ea)
+		} else {
+			pt.setFields(ea, map[string]*string{"Value": &value}, []string{"FieldID", "Value"})
+		}
+		return
+	}
+	if value == "" {
+		return
+	}
+	ws, inner := pt.indents(t)
+	at, order := pt.placeOf(t, "ExtendedAttribute", mspdiTaskOrder)
+	pt.insert(at, order, ws+customText(field, value, ws, inner))
+}
+
+// customText is an ExtendedAttribute element.
+func customText(field, value, ws, inner string) string {
+	return "<ExtendedAttribute>" + inner + element("FieldID", field) + inner + element("Value", value) + ws + "</ExtendedAttribute>"
 }
 
 // patchMeta applies the project's changes: name, start and status dates,
@@ -612,6 +699,7 @@ func (pt *mspdiPatch) patchLinks(gone map[string]bool) error {
 			}
 		}
 		pt.remove(link)
+		pt.droppedLink[ref] = true
 		for _, id := range rels {
 			if r, ok := curRel[id]; ok {
 				pt.addLink(r)
@@ -739,6 +827,12 @@ func (pt *mspdiPatch) patchTask(i int) error {
 		}
 		dur := mspdiDuration(d.Minutes(pt.mpd)/pt.mpd, pt.mpd)
 		pt.set(k, "Duration", &dur)
+		if t.child("ManualDuration") != nil {
+			pt.set(k, "ManualDuration", &dur)
+		}
+		if field := pt.fieldOf(aliasDuration); field != "" {
+			pt.setCustom(t, field, a.Duration)
+		}
 		if a.ActualStart == "" && t.child("RemainingDuration") != nil && a.Remaining == b.Remaining {
 			pt.set(k, "RemainingDuration", &dur)
 		}
@@ -1108,8 +1202,26 @@ func (pt *mspdiPatch) taskText(a *schedule.Activity, i, uid, id, k int, defType 
 	for _, r := range pt.newLink[-1-i] {
 		b.WriteString(pt.linkText(r, ws, inner))
 	}
-	if field := pt.fieldOf(aliasActivityID); field != "" && a.ID != strconv.Itoa(uid) {
-		b.WriteString(ws + "<ExtendedAttribute>" + inner + element("FieldID", field) + inner + element("Value", a.ID) + ws + "</ExtendedAttribute>")
+	custom := [][2]string{{aliasActivityID, a.ID}, {aliasRelIDs, ""}, {aliasDuration, a.Duration}}
+	if rels := pt.newLink[-1-i]; len(rels) > 0 {
+		place := map[string]int{}
+		for n, r := range pt.e.cur.Relationships {
+			place[r.ID] = n
+		}
+		var tags []relTag
+		for _, r := range rels {
+			tags = append(tags, relTag{ID: r.ID, N: place[r.ID]})
+		}
+		text, err := json.Marshal(tags)
+		if err != nil {
+			return "", err
+		}
+		custom[1][1] = string(text)
+	}
+	for _, c := range custom {
+		if field := pt.fieldOf(c[0]); field != "" && c[1] != "" {
+			b.WriteString(ws + customText(field, c[1], ws, inner))
+		}
 	}
 	b.WriteString(tws + "</Task>")
 	return b.String(), nil

@@ -328,3 +328,51 @@ func hasLinkFrom(task *xmlEl, uid string) bool {
 	}
 	return false
 }
+
+// TestPatchMSPDIOwnExport patches a file our whole-model writer made: its
+// custom fields (activity ids, relationship ids and order, durations as
+// written) keep the schedule whole, so the export reads back exactly.
+func TestPatchMSPDIOwnExport(t *testing.T) {
+	src, err := ReadFile("../../examples/building.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file bytes.Buffer
+	if err := WriteMSPDI(&file, src); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(s *schedule.Schedule)
+	}{
+		{"rename", func(s *schedule.Schedule) { s.Activities[3].Name = "Pour <slab> & cure" }},
+		{"duration as written", func(s *schedule.Schedule) { s.Activities[2].Duration = "pert(2,4,9)" }},
+		{"the change set", func(s *schedule.Schedule) { changeSchedule(t, s, file.Bytes()) }},
+		{"remove a link", func(s *schedule.Schedule) { s.Relationships = slices.Delete(s.Relationships, 2, 3) }},
+		{"data date and name", func(s *schedule.Schedule) { s.Name, s.DataDate = "Renamed", "2025-01-06T08:00" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := importKept(t, file.Bytes(), "building.xml")
+			tc.change(s)
+			out := exportMSPDI(t, s)
+			back, err := ParseMSPDI(out)
+			if err != nil {
+				t.Fatalf("reading the export: %v", err)
+			}
+			back.Source, s.Source = nil, nil
+			if got, want := jsonText(back), jsonText(s); got != want {
+				t.Errorf("the export reads back as another schedule:\n%s", firstDiff(got, want))
+			}
+		})
+	}
+}
+
+// firstDiff shows where two texts part.
+func firstDiff(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-120)
+	return fmt.Sprintf("got  ...%s\nwant ...%s", got[from:min(len(got), i+200)], want[from:min(len(want), i+200)])
+}
