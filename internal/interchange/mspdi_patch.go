@@ -577,15 +577,26 @@ func (pt *mspdiPatch) patchMeta() error {
 			fields["StatusDate"] = &v
 		}
 	}
-	pt.setFields(pt.root, fields, mspdiProjectOrder)
-
-	cals := pt.root.child("Calendars")
-	if cals == nil {
-		return nil
+	if err := pt.patchCalendars(fields); err != nil {
+		return err
 	}
+	pt.setFields(pt.root, fields, mspdiProjectOrder)
+	return nil
+}
+
+// patchCalendars rewrites the calendars that changed and adds the new
+// ones (a file without calendars gets a <Calendars>); projectFields gets
+// the project's CalendarUID when the project calendar is new.
+func (pt *mspdiPatch) patchCalendars(projectFields map[string]*string) error {
+	base, cur := pt.e.base, pt.e.cur
+	cals := pt.root.child("Calendars")
 	byUID := map[string]*xmlEl{}
 	maxUID := 0
-	for _, c := range cals.children("Calendar") {
+	var list []*xmlEl
+	if cals != nil {
+		list = cals.children("Calendar")
+	}
+	for _, c := range list {
 		uid := c.value("UID")
 		byUID[uid] = c
 		if n, err := strconv.Atoi(uid); err == nil {
@@ -595,62 +606,86 @@ func (pt *mspdiPatch) patchMeta() error {
 	for key := range cur.Calendars {
 		pt.calUID[key] = key
 	}
+	var added strings.Builder // new calendars, each after a line break and indent
+	ws, inner := pt.indents(pt.root)
+	if len(list) > 0 {
+		last := list[len(list)-1]
+		inner = string(pt.data[lineStart(pt.data, last.start):last.start])
+	}
+	_, unit := pt.indents(pt.root)
+	unit, _ = strings.CutPrefix(unit, ws)
+	// indent is the calendar's own: inner without its line break.
+	indent := inner[strings.LastIndexAny(inner, "\r\n")+1:]
 	if !jsonEqual(base.Calendar, cur.Calendar) {
+		name := "Project calendar"
+		if cur.Calendar == nil {
+			name = "Standard" // what the reader reads as no calendar
+		}
 		if c := byUID[strings.TrimSpace(pt.p.CalendarUID)]; c != nil {
-			name := c.value("Name")
-			if cur.Calendar == nil {
-				name = "Standard" // what the reader reads as no calendar
+			if cur.Calendar != nil || c.value("Name") == "Standard" {
+				name = c.value("Name")
 			}
-			pt.replace(c, pt.calendarText(c.start, c.value("UID"), name, cur.Calendar))
+			pt.replace(c, pt.calendarText(indent, unit, c.value("UID"), name, cur.Calendar))
+		} else if strings.TrimSpace(pt.p.CalendarUID) == "" || len(list) == 0 {
+			maxUID++
+			uid := strconv.Itoa(maxUID)
+			projectFields["CalendarUID"] = &uid
+			added.WriteString(inner + pt.calendarText(indent, unit, uid, name, cur.Calendar))
 		}
 	}
-	keys := make([]string, 0, len(cur.Calendars))
-	for key := range cur.Calendars {
-		keys = append(keys, key)
-	}
-	slices.Sort(keys)
-	last := cals.children("Calendar")
-	if len(last) > 0 {
-		last = last[len(last)-1:]
-	}
+	keys := slices.Sorted(mapKeys(cur.Calendars))
 	for _, key := range keys {
 		cal := cur.Calendars[key]
 		if old, ok := base.Calendars[key]; ok && jsonEqual(old, cal) {
 			continue
 		}
 		if c := byUID[key]; c != nil {
-			pt.replace(c, pt.calendarText(c.start, key, cal.Name, cal))
+			pt.replace(c, pt.calendarText(indent, unit, key, cal.Name, cal))
 			continue
 		}
-		if len(last) == 0 {
-			continue // a file without calendars gets none: its tasks read the project's
-		}
 		uid := key
-		if n, err := strconv.Atoi(key); err != nil || n <= 0 || byUID[key] != nil {
+		if n, err := strconv.Atoi(key); err != nil || n <= maxUID {
 			maxUID++
 			uid = strconv.Itoa(maxUID)
 		} else {
-			maxUID = max(maxUID, n)
+			maxUID = n
 		}
 		pt.calUID[key] = uid
-		at := last[0]
-		ws := string(pt.data[lineStart(pt.data, at.start):at.start])
-		pt.insert(at.end, 0, ws+pt.calendarText(at.start, uid, cal.Name, cal))
+		added.WriteString(inner + pt.calendarText(indent, unit, uid, cal.Name, cal))
+	}
+	switch {
+	case added.Len() == 0:
+	case len(list) > 0:
+		pt.insert(list[len(list)-1].end, 0, added.String())
+	case cals != nil:
+		pt.replace(cals, "<Calendars>"+added.String()+ws+"</Calendars>")
+	default:
+		at, order := pt.placeOf(pt.root, "Calendars", mspdiProjectOrder)
+		pt.insert(at, order, ws+"<Calendars>"+added.String()+ws+"</Calendars>")
 	}
 	return nil
 }
 
 // calendarText is a calendar element as the whole-model writer writes it,
-// indented like the element at offset at.
-func (pt *mspdiPatch) calendarText(at int, uid, name string, cal *schedule.Calendar) string {
-	ws := pt.data[lineStart(pt.data, at):at]
-	depth := len(ws) - len(bytes.TrimRight(ws, "\t"))
+// its lines indented as the file's: indent the calendar's, unit one level.
+func (pt *mspdiPatch) calendarText(indent, unit, uid, name string, cal *schedule.Calendar) string {
 	var buf bytes.Buffer
 	bw := bufio.NewWriter(&buf)
-	x := &xw{w: bw, depth: depth}
-	writeMSPDICalendarElement(x, uid, name, cal)
+	writeMSPDICalendarElement(&xw{w: bw}, uid, name, cal)
 	bw.Flush()
-	return strings.TrimRight(strings.TrimLeft(buf.String(), "\t"), "\n")
+	newline := "\n"
+	if bytes.Contains(pt.data, []byte("\r\n")) {
+		newline = "\r\n"
+	}
+	lines := strings.Split(strings.TrimRight(buf.String(), "\n"), "\n")
+	for i := 1; i < len(lines); i++ {
+		body := strings.TrimLeft(lines[i], "\t")
+		lines[i] = indent + strings.Repeat(unit, len(lines[i])-len(body)) + body
+	}
+	if unit == "" && indent == "" {
+		newline = "" // a file on one line stays on one line
+	}
+	return strings.Join(lines, newline)
 }
 
 // patchLinks removes, changes and adds PredecessorLinks. A link the reader
@@ -911,8 +946,11 @@ func (pt *mspdiPatch) patchTask(i int) error {
 		// The reader adds the task's WBS line to its Notes: what follows
 		// the Notes in the base description is that line.
 		notes := a.Description
-		if added, ok := strings.CutPrefix(b.Description, task.Notes); ok && added != "" {
-			notes = strings.TrimSuffix(a.Description, added)
+		if line, ok := strings.CutPrefix(b.Description, task.Notes); ok && line != "" {
+			line = strings.TrimPrefix(line, "\n")
+			if cut, ok := strings.CutSuffix(a.Description, line); ok {
+				notes = strings.TrimSuffix(cut, "\n")
+			}
 		}
 		if notes == "" {
 			pt.set(k, "Notes", nil)

@@ -376,3 +376,130 @@ func firstDiff(got, want string) string {
 	from := max(0, i-120)
 	return fmt.Sprintf("got  ...%s\nwant ...%s", got[from:min(len(got), i+200)], want[from:min(len(want), i+200)])
 }
+
+// TestPatchMSPDIFields changes one field at a time on every real file: the
+// export reads back as the schedule exported.
+func TestPatchMSPDIFields(t *testing.T) {
+	first := func(s *schedule.Schedule) *schedule.Activity { return &s.Activities[0] }
+	day := func(s *schedule.Schedule) string {
+		if len(s.StartDate) >= 10 {
+			return s.StartDate[:10]
+		}
+		return "2024-01-08"
+	}
+	cases := []struct {
+		name   string
+		change func(s *schedule.Schedule)
+	}{
+		{"name", func(s *schedule.Schedule) { s.Name = "Après – renamed" }},
+		{"data date", func(s *schedule.Schedule) { s.DataDate = day(s) + "T13:00" }},
+		{"no data date", func(s *schedule.Schedule) { s.DataDate = "" }},
+		{"start date", func(s *schedule.Schedule) { s.StartDate = "2031-03-03" }},
+		{"project holiday", func(s *schedule.Schedule) {
+			cal := &schedule.Calendar{Workdays: slices.Clone(schedule.DefaultWorkdays)}
+			if s.Calendar != nil {
+				c := *s.Calendar
+				cal = &c
+			}
+			cal.Holidays = append(slices.Clone(cal.Holidays), "2039-12-27")
+			s.Calendar = cal
+		}},
+		{"constraint", func(s *schedule.Schedule) {
+			first(s).Constraint = &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: day(s) + "T08:00"}
+		}},
+		{"no constraint", func(s *schedule.Schedule) {
+			for i := range s.Activities {
+				s.Activities[i].Constraint = nil
+			}
+		}},
+		{"progress", func(s *schedule.Schedule) {
+			a := first(s)
+			a.ActualStart, a.PercentComplete, a.Remaining, a.ActualFinish = day(s)+"T08:00", 40, "1.5", ""
+			s.DataDate = day(s) + "T17:00"
+		}},
+		{"manual", func(s *schedule.Schedule) {
+			a := first(s)
+			a.Manual, a.Start, a.Finish = true, day(s)+"T08:00", day(s)+"T17:00"
+			a.Assignments = nil // the reader reads none on a manual task
+		}},
+		{"description", func(s *schedule.Schedule) {
+			// Written before the reader's WBS line, which stays last.
+			first(s).Description = "A note\nover two lines & more\n" + first(s).Description
+		}},
+		{"elapsed duration", func(s *schedule.Schedule) { first(s).Duration = "3ed" }},
+		{"task calendar", func(s *schedule.Schedule) {
+			for key := range s.Calendars {
+				first(s).Calendar = key
+				return
+			}
+			first(s).Calendar = "" // none to choose: back to the project's
+		}},
+		{"new task calendar", func(s *schedule.Schedule) {
+			if s.Calendars == nil {
+				s.Calendars = map[string]*schedule.Calendar{}
+			}
+			s.Calendars["night"] = &schedule.Calendar{Name: "Night shift", Workdays: []string{"Mon", "Tue", "Wed"}, Hours: []string{"20:00-24:00"},
+				HoursPerDay: calendarDayHours(s)}
+			first(s).Calendar = "night"
+		}},
+	}
+	for _, path := range append(realMSPDIFiles(t), "testdata/mspdipatch/cp1252.xml") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			t.Run(filepath.Base(path)+"/"+tc.name, func(t *testing.T) {
+				s := importKept(t, data, path)
+				if len(s.Activities) == 0 {
+					t.Skip("no activities")
+				}
+				tc.change(s)
+				if _, err := schedule.Check(s); err != nil {
+					t.Skipf("the change makes no valid schedule here: %v", err)
+				}
+				out := exportMSPDI(t, s)
+				back, err := ParseMSPDI(out)
+				if err != nil {
+					t.Fatalf("reading the export: %v", err)
+				}
+				back.Source, s.Source = nil, nil
+				switch tc.name {
+				case "project holiday":
+					// MS Project's resource calendars take the holidays of
+					// the project calendar they are based on: they change too.
+					back.Calendars = s.Calendars
+				case "manual":
+					// The reader reads the calendars of the resources
+					// assigned to an automatic task only.
+					back.Calendars = s.Calendars
+				}
+				if tc.name == "new task calendar" { // the file's calendar UID names it
+					for key, cal := range back.Calendars {
+						if cal.Name == "Night shift" {
+							back.Calendars["night"] = cal
+							delete(back.Calendars, key)
+							for i := range back.Activities {
+								if back.Activities[i].Calendar == key {
+									back.Activities[i].Calendar = "night"
+								}
+							}
+							break
+						}
+					}
+				}
+				if got, want := jsonText(back), jsonText(s); got != want {
+					t.Errorf("the export reads back as another schedule:\n%s", firstDiff(got, want))
+				}
+			})
+		}
+	}
+}
+
+// calendarDayHours is the working day the reader gives a file's calendars.
+func calendarDayHours(s *schedule.Schedule) float64 {
+	if s.Calendar != nil && s.Calendar.HoursPerDay != 0 {
+		return s.Calendar.HoursPerDay
+	}
+	return 8
+}
