@@ -503,3 +503,56 @@ func calendarDayHours(s *schedule.Schedule) float64 {
 	}
 	return 8
 }
+
+// TestPatchMSPDISummaryLinks edits relationships the reader spreads from a
+// link on a summary task over its leaves: the link is replaced by direct
+// links for the relationships that remain.
+func TestPatchMSPDISummaryLinks(t *testing.T) {
+	data, err := os.ReadFile("testdata/mspdipatch/summary-links.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(s *schedule.Schedule)
+	}{
+		{"remove one from a summary predecessor", func(s *schedule.Schedule) {
+			s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.ID == "2-FS-4" })
+		}},
+		{"change one lag to a summary successor", func(s *schedule.Schedule) {
+			for i := range s.Relationships {
+				if s.Relationships[i].ID == "4-FS-7" {
+					s.Relationships[i].Lag = 2
+				}
+			}
+		}},
+		{"remove a leaf of the summary predecessor", func(s *schedule.Schedule) {
+			s.Activities = slices.DeleteFunc(s.Activities, func(a schedule.Activity) bool { return a.ID == "3" })
+			s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.Predecessor == "3" })
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := importKept(t, data, "summary-links.xml")
+			if len(s.Relationships) != 4 {
+				t.Fatalf("the file reads as %d relationships, want 4", len(s.Relationships))
+			}
+			tc.change(s)
+			out := exportMSPDI(t, s)
+			back, err := ParseMSPDI(out)
+			if err != nil {
+				t.Fatalf("reading the export: %v", err)
+			}
+			want := map[string]schedule.Relationship{}
+			for _, r := range s.Relationships {
+				want[r.ID] = r
+			}
+			got := map[string]schedule.Relationship{}
+			for _, r := range back.Relationships {
+				got[r.ID] = r
+			}
+			if jsonText(got) != jsonText(want) {
+				t.Errorf("relationships read back as\n%s\nwant\n%s\nexport:\n%s", jsonText(got), jsonText(want), out)
+			}
+		})
+	}
+}
