@@ -2,10 +2,12 @@ package interchange
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -552,6 +554,122 @@ func TestPatchMSPDISummaryLinks(t *testing.T) {
 			}
 			if jsonText(got) != jsonText(want) {
 				t.Errorf("relationships read back as\n%s\nwant\n%s\nexport:\n%s", jsonText(got), jsonText(want), out)
+			}
+		})
+	}
+}
+
+// mpxjRead is what testdata/mspdipatch/mpxj_read.py reports of a file.
+type mpxjRead struct {
+	Tasks map[string]struct {
+		Name     *string
+		Duration *string
+		Summary  bool
+		Links    [][]*string
+	}
+	Resources   [][]*string
+	Assignments [][]*string
+	Calendars   []string
+}
+
+// TestPatchMSPDIWithMPXJ has MPXJ, the field's reference reader, read every
+// real file and its export after the change set: it reads the patched file,
+// with the same resources and calendars, the assignments but the removed
+// task's, the tasks but the removed one plus the added one, and every task
+// the changes do not touch as it was. It needs python3 with the mpxj
+// package and Java; it is skipped without them and in -short runs.
+func TestPatchMSPDIWithMPXJ(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a JVM")
+	}
+	if err := exec.Command("python3", "-c", "import mpxj, jpype").Run(); err != nil {
+		t.Skip("python3 with mpxj and jpype is not installed")
+	}
+	dir := t.TempDir()
+	type pair struct {
+		name, orig, patched string
+		c                   patchCase
+		touched             map[string]bool
+	}
+	var pairs []pair
+	var args []string
+	for _, path := range append(realMSPDIFiles(t), "testdata/mspdipatch/cp1252.xml") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := importKept(t, data, path)
+		if len(s.Activities) < 2 {
+			continue
+		}
+		c := changeSchedule(t, s, data)
+		e, err := diffSchedules(mustBase(t, s), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		touched := map[string]bool{c.removedAt: true}
+		for id := range c.touched {
+			touched[id] = true
+		}
+		for id := range e.dates {
+			touched[id] = true
+		}
+		name := filepath.Base(path)
+		orig, patched := filepath.Join(dir, "orig-"+name), filepath.Join(dir, "patched-"+name)
+		if err := os.WriteFile(orig, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(patched, exportMSPDI(t, s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pairs = append(pairs, pair{name, orig, patched, c, touched})
+		args = append(args, orig, patched)
+	}
+	cmd := exec.Command("python3", append([]string{"testdata/mspdipatch/mpxj_read.py"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("MPXJ: %v\n%s", err, stderr.String())
+	}
+	var reads map[string]mpxjRead
+	if err := json.Unmarshal(out, &reads); err != nil {
+		t.Fatalf("MPXJ report: %v", err)
+	}
+	for _, p := range pairs {
+		t.Run(p.name, func(t *testing.T) {
+			was, now := reads[p.orig], reads[p.patched]
+			if jsonText(was.Resources) != jsonText(now.Resources) {
+				t.Errorf("resources: MPXJ reads %s, want %s", jsonText(now.Resources), jsonText(was.Resources))
+			}
+			if jsonText(was.Calendars) != jsonText(now.Calendars) {
+				t.Errorf("calendars: MPXJ reads %s, want %s", jsonText(now.Calendars), jsonText(was.Calendars))
+			}
+			want := slices.DeleteFunc(slices.Clone(was.Assignments), func(a []*string) bool {
+				return a[0] != nil && *a[0] == p.c.removedAt
+			})
+			if jsonText(want) != jsonText(now.Assignments) {
+				t.Errorf("assignments: MPXJ reads %s, want %s", jsonText(now.Assignments), jsonText(want))
+			}
+			added := 0
+			for uid, task := range now.Tasks {
+				old, ok := was.Tasks[uid]
+				switch {
+				case !ok:
+					added++
+					if task.Name == nil || *task.Name != "Added & checked" {
+						t.Errorf("MPXJ reads a new Task UID %s named %v", uid, task.Name)
+					}
+				case p.touched[uid] || old.Summary:
+				case jsonText(old) != jsonText(task):
+					t.Errorf("untouched Task UID %s: MPXJ reads %s, want %s", uid, jsonText(task), jsonText(old))
+				}
+			}
+			if _, ok := now.Tasks[p.c.removedAt]; ok {
+				t.Errorf("MPXJ still reads the removed Task UID %s", p.c.removedAt)
+			}
+			if added != 1 {
+				t.Errorf("MPXJ reads %d new tasks, want 1", added)
 			}
 		})
 	}
