@@ -260,11 +260,7 @@ func newMSPDIPatch(data []byte, e *edits, progress Progress) (*mspdiPatch, error
 	if err != nil {
 		return nil, err
 	}
-	p, err := decodeMSPDI(data)
-	if err != nil {
-		return nil, err
-	}
-	pt := &mspdiPatch{data: data, e: e, progress: progress, p: p, root: root, fields: p.fieldAliases(),
+	pt := &mspdiPatch{data: data, e: e, progress: progress, root: root,
 		cp1252: encoding != "" && encoding != "utf-8" && encoding != "utf8" && encoding != "us-ascii" && encoding != "ascii",
 		mpd:    480, layout: schedule.DateTimeLayout, taskOf: map[string]int{}, uidOf: map[string]string{},
 		relAt: map[string]linkRef{}, linkRels: map[linkRef][]string{}, calUID: map[string]string{},
@@ -272,9 +268,11 @@ func newMSPDIPatch(data []byte, e *edits, progress Progress) (*mspdiPatch, error
 	if tasks := root.child("Tasks"); tasks != nil {
 		pt.tasks = tasks.children("Task")
 	}
-	if len(pt.tasks) != len(p.Tasks) {
-		return nil, fmt.Errorf("found %d <Task> elements but read %d tasks", len(pt.tasks), len(p.Tasks))
+	p, err := pt.project()
+	if err != nil {
+		return nil, err
 	}
+	pt.p, pt.fields = p, p.fieldAliases()
 	if v, err := strconv.ParseFloat(strings.TrimSpace(p.MinutesPerDay), 64); err == nil && v > 0 && v <= 1440 {
 		pt.mpd = v
 	}
@@ -290,6 +288,95 @@ func newMSPDIPatch(data []byte, e *edits, progress Progress) (*mspdiPatch, error
 		return nil, err
 	}
 	return pt, nil
+}
+
+// project is what the patch reads of the file, taken from the scan (the
+// reader's decoding again would double the time a big file takes): the
+// project's fields and custom field names, and each task's outline,
+// flags, notes, custom fields and links.
+func (pt *mspdiPatch) project() (*mspdiProject, error) {
+	root := pt.root
+	p := &mspdiProject{StartDate: root.value("StartDate"), CalendarUID: root.value("CalendarUID"),
+		MinutesPerDay: root.value("MinutesPerDay")}
+	if t := root.child("Title"); t != nil {
+		v, err := pt.realText(t)
+		if err != nil {
+			return nil, err
+		}
+		p.Title = v
+	}
+	if fields := root.child("ExtendedAttributes"); fields != nil {
+		for _, f := range fields.children("ExtendedAttribute") {
+			// Our aliases are ASCII: a masked one is simply not ours.
+			p.ExtendedAttributes = append(p.ExtendedAttributes, mspdiFieldDef{FieldID: f.value("FieldID"), Alias: f.value("Alias")})
+		}
+	}
+	ours := map[string]bool{}
+	for id, alias := range p.fieldAliases() {
+		ours[id] = alias == aliasActivityID || alias == aliasRelIDs || alias == aliasDuration
+	}
+	p.Tasks = make([]mspdiTask, len(pt.tasks))
+	line, lineAt := 1, 0
+	for i, el := range pt.tasks {
+		line += bytes.Count(pt.data[lineAt:el.start], []byte{'\n'})
+		lineAt = el.start
+		t := &p.Tasks[i]
+		t.line = line
+		t.UID, t.ID, t.OutlineLevel, t.Summary = el.value("UID"), el.value("ID"), el.value("OutlineLevel"), el.value("Summary")
+		t.IsNull, t.Active, t.DurationFormat = el.value("IsNull"), el.value("Active"), el.value("DurationFormat")
+		for _, k := range el.kids {
+			switch k.name {
+			case "Notes":
+				v, err := pt.realText(k)
+				if err != nil {
+					return nil, fmt.Errorf("%s: Notes: %w", t.where(), err)
+				}
+				t.Notes = v
+			case "PredecessorLink":
+				t.PredecessorLink = append(t.PredecessorLink, mspdiLink{PredecessorUID: k.value("PredecessorUID"),
+					Type: k.value("Type"), CrossProject: k.value("CrossProject"), LinkLag: k.value("LinkLag"), LagFormat: k.value("LagFormat")})
+			case "ExtendedAttribute":
+				id := k.value("FieldID")
+				if !ours[id] {
+					continue
+				}
+				v := ""
+				if val := k.child("Value"); val != nil {
+					var err error
+					if v, err = pt.realText(val); err != nil {
+						return nil, fmt.Errorf("%s: ExtendedAttribute: %w", t.where(), err)
+					}
+				}
+				t.ExtendedAttribute = append(t.ExtendedAttribute, struct {
+					FieldID string `xml:"FieldID"`
+					Value   string `xml:"Value"`
+				}{id, v})
+			}
+		}
+	}
+	return p, nil
+}
+
+// realText is a leaf element's text as the reader reads it: the scan's
+// when it is ASCII, else decoded from the file's bytes.
+func (pt *mspdiPatch) realText(el *xmlEl) (string, error) {
+	raw := pt.data[el.start:el.end]
+	if !slices.ContainsFunc(raw, func(b byte) bool { return b >= utf8.RuneSelf }) {
+		return el.text, nil
+	}
+	if pt.cp1252 {
+		var err error
+		if raw, err = decodeWindows1252(raw); err != nil {
+			return "", err
+		}
+	}
+	var v struct {
+		Text string `xml:",chardata"`
+	}
+	if err := xml.Unmarshal(raw, &v); err != nil {
+		return "", xmlError(err)
+	}
+	return v.Text, nil
 }
 
 // mapTasks maps tasks to activities and links to relationship ids as the
