@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -253,6 +254,18 @@ type mspdiPatch struct {
 	droppedLink map[linkRef]bool
 	newLink     map[int][]schedule.Relationship
 	splices     []splice
+	relPlace    map[string]int // a relationship's place in cur's list, by id
+}
+
+// relPlaces is each relationship's place in the schedule's list, by id.
+func (pt *mspdiPatch) relPlaces() map[string]int {
+	if pt.relPlace == nil {
+		pt.relPlace = make(map[string]int, len(pt.e.cur.Relationships))
+		for n, r := range pt.e.cur.Relationships {
+			pt.relPlace[r.ID] = n
+		}
+	}
+	return pt.relPlace
 }
 
 func newMSPDIPatch(data []byte, e *edits, progress Progress) (*mspdiPatch, error) {
@@ -265,8 +278,8 @@ func newMSPDIPatch(data []byte, e *edits, progress Progress) (*mspdiPatch, error
 		mpd:    480, layout: schedule.DateTimeLayout, taskOf: map[string]int{}, uidOf: map[string]string{},
 		relAt: map[string]linkRef{}, linkRels: map[linkRef][]string{}, calUID: map[string]string{},
 		sets: map[int]map[string]*string{}, newLink: map[int][]schedule.Relationship{}, droppedLink: map[linkRef]bool{}}
-	if tasks := root.child("Tasks"); tasks != nil {
-		pt.tasks = tasks.children("Task")
+	for _, tasks := range root.children("Tasks") { // the reader reads every <Tasks>
+		pt.tasks = append(pt.tasks, tasks.children("Task")...)
 	}
 	p, err := pt.project()
 	if err != nil {
@@ -551,10 +564,7 @@ func (pt *mspdiPatch) patchRelIDs(gone map[string]bool) error {
 	if field == "" {
 		return nil
 	}
-	place := map[string]int{}
-	for n, r := range pt.e.cur.Relationships {
-		place[r.ID] = n
-	}
+	place := pt.relPlaces()
 	for k, t := range pt.tasks {
 		task := &pt.p.Tasks[k]
 		if gone[strings.TrimSpace(task.UID)] || task.skipped() {
@@ -720,7 +730,7 @@ func (pt *mspdiPatch) patchCalendars(projectFields map[string]*string) error {
 			added.WriteString(inner + pt.calendarText(indent, unit, uid, name, cur.Calendar))
 		}
 	}
-	keys := slices.Sorted(mapKeys(cur.Calendars))
+	keys := slices.Sorted(maps.Keys(cur.Calendars))
 	for _, key := range keys {
 		cal := cur.Calendars[key]
 		if old, ok := base.Calendars[key]; ok && jsonEqual(old, cal) {
@@ -782,7 +792,7 @@ func (pt *mspdiPatch) patchLinks(gone map[string]bool) error {
 	e := pt.e
 	touched := map[linkRef]bool{}
 	var refs []linkRef
-	for _, id := range slices.Sorted(mapKeys(e.relRemoved)) {
+	for _, id := range slices.Sorted(maps.Keys(e.relRemoved)) {
 		if ref, ok := pt.relAt[id]; ok && !touched[ref] {
 			touched[ref] = true
 			refs = append(refs, ref)
@@ -832,16 +842,6 @@ func (pt *mspdiPatch) patchLinks(gone map[string]bool) error {
 		pt.addLink(e.cur.Relationships[i])
 	}
 	return nil
-}
-
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // linkFields are the fields of link to rewrite for r (b as it was).
@@ -1109,7 +1109,7 @@ func (pt *mspdiPatch) set(k int, name string, v *string) {
 // setFields rewrites el's fields: an existing one in place (or removed),
 // a missing one inserted where order puts it.
 func (pt *mspdiPatch) setFields(el *xmlEl, fields map[string]*string, order []string) {
-	for _, name := range slices.Sorted(mapKeys(fields)) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		v := fields[name]
 		if old := el.child(name); old != nil {
 			if v == nil {
@@ -1315,7 +1315,7 @@ func (pt *mspdiPatch) taskText(a *schedule.Activity, i, uid, id, k int, defType 
 	}
 	var b strings.Builder
 	b.WriteString("<Task>")
-	names := slices.Collect(mapKeys(fields))
+	names := slices.Collect(maps.Keys(fields))
 	slices.SortFunc(names, func(x, y string) int {
 		return slices.Index(mspdiTaskOrder, x) - slices.Index(mspdiTaskOrder, y)
 	})
@@ -1329,10 +1329,7 @@ func (pt *mspdiPatch) taskText(a *schedule.Activity, i, uid, id, k int, defType 
 	}
 	custom := [][2]string{{aliasActivityID, a.ID}, {aliasRelIDs, ""}, {aliasDuration, a.Duration}}
 	if rels := pt.newLink[-1-i]; len(rels) > 0 {
-		place := map[string]int{}
-		for n, r := range pt.e.cur.Relationships {
-			place[r.ID] = n
-		}
+		place := pt.relPlaces()
 		var tags []relTag
 		for _, r := range rels {
 			tags = append(tags, relTag{ID: r.ID, N: place[r.ID]})
@@ -1365,12 +1362,9 @@ func (pt *mspdiPatch) fieldOf(alias string) string {
 // nextNumber is the outline number after a neighbour's (1.2.3 -> 1.2.4);
 // the task id when the neighbour has none.
 func nextNumber(neighbour string, id int) string {
-	head, last, found := strings.Cut(neighbour, ".")
-	if found {
-		i := strings.LastIndexByte(neighbour, '.')
+	head, last := "", neighbour
+	if i := strings.LastIndexByte(neighbour, '.'); i >= 0 {
 		head, last = neighbour[:i+1], neighbour[i+1:]
-	} else {
-		head, last = "", neighbour
 	}
 	n, err := strconv.Atoi(last)
 	if err != nil {

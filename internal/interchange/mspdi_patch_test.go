@@ -674,3 +674,46 @@ func TestPatchMSPDIWithMPXJ(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchMSPDIOddFiles patches files MS Project does not write but the
+// reader reads: comments, CDATA, empty elements, one line, a second
+// <Tasks>. The export reads back as the schedule and keeps the oddities.
+func TestPatchMSPDIOddFiles(t *testing.T) {
+	const head = `<?xml version='1.0' encoding='UTF-8'?><Project xmlns="http://schemas.microsoft.com/project"><StartDate>2025-03-03T08:00:00</StartDate>`
+	for _, tc := range []struct {
+		name, file string
+		keep       []string // texts the export still holds
+	}{
+		{"comments and CDATA", head + `<!-- kept --><Tasks><Task><UID>1</UID><Name>A</Name><Duration>PT8H0M0S</Duration>` +
+			`<Notes><![CDATA[<b>bold</b>]]></Notes></Task><!-- between --><Task><UID>2</UID><Name>B</Name><Duration>PT16H0M0S</Duration>` +
+			`<PredecessorLink><PredecessorUID>1</PredecessorUID></PredecessorLink></Task><Task><UID>3</UID><Name>C</Name></Task></Tasks></Project>`,
+			[]string{"<!-- kept -->", "<!-- between -->", "<![CDATA[<b>bold</b>]]>"}},
+		{"empty elements", head + `<Tasks><Task><UID>1</UID><Name/><Duration>PT8H0M0S</Duration><Notes/></Task>` +
+			`<Task><UID>2</UID><Name>B</Name><Duration/></Task><Task><UID>3</UID><Name>C</Name></Task></Tasks></Project>`, nil},
+		{"two Tasks", head + `<Tasks><Task><UID>1</UID><Name>A</Name><Duration>PT8H0M0S</Duration></Task><Task><UID>3</UID><Name>C</Name></Task></Tasks>` +
+			`<Tasks><Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID></PredecessorLink></Task></Tasks></Project>`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := importKept(t, []byte(tc.file), "odd.xml")
+			s.Activities[0].Name = "A renamed"
+			s.Activities[slices.IndexFunc(s.Activities, func(a schedule.Activity) bool { return a.ID == "2" })].Duration = "4"
+			s.Activities = slices.DeleteFunc(s.Activities, func(a schedule.Activity) bool { return a.ID == "3" })
+			s.Activities = append(s.Activities, schedule.Activity{ID: "N", Name: "New", Duration: "1"})
+			s.Relationships = append(s.Relationships, schedule.Relationship{ID: "x", Type: schedule.FS, Predecessor: "2", Successor: "N"})
+			out := exportMSPDI(t, s)
+			back, err := ParseMSPDI(out)
+			if err != nil {
+				t.Fatalf("reading the export: %v\n%s", err, out)
+			}
+			if len(back.Activities) != 3 || back.Activities[0].Name != "A renamed" || back.Activities[1].Duration != "4" ||
+				back.Activities[2].Name != "New" || len(back.Relationships) != len(s.Relationships) {
+				t.Errorf("the export reads back as %s\n%s", jsonText(back), out)
+			}
+			for _, text := range tc.keep {
+				if !bytes.Contains(out, []byte(text)) {
+					t.Errorf("the export lost %s", text)
+				}
+			}
+		})
+	}
+}
