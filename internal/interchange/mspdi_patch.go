@@ -162,17 +162,19 @@ func scanMSPDI(data []byte) (root *xmlEl, encoding string, err error) {
 	return root, encoding, nil
 }
 
-// declaredEncoding reads encoding="..." from an XML declaration.
+// declaredEncoding reads encoding="..." from an XML declaration (spaces
+// around the = allowed).
 func declaredEncoding(decl string) string {
-	_, rest, ok := strings.Cut(decl, "encoding=")
-	if !ok || rest == "" {
+	_, rest, ok := strings.Cut(decl, "encoding")
+	if !ok {
 		return ""
 	}
-	q := rest[0]
-	if q != '"' && q != '\'' {
+	rest, ok = strings.CutPrefix(strings.TrimSpace(rest), "=")
+	rest = strings.TrimSpace(rest)
+	if !ok || rest == "" || rest[0] != '"' && rest[0] != '\'' {
 		return ""
 	}
-	v, _, _ := strings.Cut(rest[1:], string(q))
+	v, _, _ := strings.Cut(rest[1:], rest[:1])
 	return strings.ToLower(strings.TrimSpace(v))
 }
 

@@ -174,8 +174,8 @@ func TestPatchMSPDIChanges(t *testing.T) {
 			if err != nil {
 				t.Fatalf("reading the export: %v", err)
 			}
-			newID := checkReadBack(t, s, back, c)
-			checkUntouched(t, data, out, s, e, c, newID)
+			checkReadBack(t, s, back, c)
+			checkUntouched(t, data, out, e, c)
 		})
 	}
 }
@@ -204,8 +204,8 @@ func wellFormed(data []byte) error {
 }
 
 // checkReadBack compares the export as read with the schedule exported:
-// equal but for the added activity's id (its task UID). It returns that id.
-func checkReadBack(t *testing.T, s, back *schedule.Schedule, c patchCase) string {
+// equal but for the added activity's id (its task UID).
+func checkReadBack(t *testing.T, s, back *schedule.Schedule, c patchCase) {
 	t.Helper()
 	if len(back.Activities) != len(s.Activities) {
 		t.Fatalf("read back %d activities, want %d", len(back.Activities), len(s.Activities))
@@ -264,13 +264,12 @@ func checkReadBack(t *testing.T, s, back *schedule.Schedule, c patchCase) string
 	if !slices.Equal(want, have) {
 		t.Errorf("relationships read back:\n %v\nwant\n %v", have, want)
 	}
-	return newID
 }
 
 // checkUntouched checks that every task the changes do not touch, every
 // assignment but the removed task's, and the project's other parts are
 // byte-identical in the export.
-func checkUntouched(t *testing.T, data, out []byte, s *schedule.Schedule, e *edits, c patchCase, newID string) {
+func checkUntouched(t *testing.T, data, out []byte, e *edits, c patchCase) {
 	t.Helper()
 	root, _, err := scanMSPDI(data)
 	if err != nil {
@@ -319,7 +318,6 @@ func checkUntouched(t *testing.T, data, out []byte, s *schedule.Schedule, e *edi
 			}
 		}
 	}
-	_ = newID
 }
 
 func hasLinkFrom(task *xmlEl, uid string) bool {
@@ -715,5 +713,35 @@ func TestPatchMSPDIOddFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestDeclaredEncoding(t *testing.T) {
+	for decl, want := range map[string]string{
+		`version="1.0" encoding="UTF-8" standalone="yes"`: "utf-8",
+		`version='1.0' encoding='windows-1252'`:           "windows-1252",
+		`version="1.0" encoding = "ISO-8859-1"`:           "iso-8859-1",
+		`version="1.0"`:                                   "",
+		`version="1.0" encoding=`:                         "",
+	} {
+		if got := declaredEncoding(decl); got != want {
+			t.Errorf("declaredEncoding(%s) = %q, want %q", decl, got, want)
+		}
+	}
+}
+
+// TestPatchMSPDIDamagedSource: a kept file that no longer reads is an
+// error naming it, and nothing is written.
+func TestPatchMSPDIDamagedSource(t *testing.T) {
+	data, err := os.ReadFile("testdata/mspdipatch/summary-links.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := importKept(t, data, "summary-links.xml")
+	s.Source = KeepSource(data[:len(data)/2], MSPDI, "summary-links.xml")
+	var out bytes.Buffer
+	err = Write(&out, s, MSPDI, nil)
+	if err == nil || !strings.Contains(err.Error(), `"summary-links.xml"`) || out.Len() != 0 {
+		t.Errorf("Write = %v with %d bytes written; want an error naming the kept file and nothing written", err, out.Len())
 	}
 }
