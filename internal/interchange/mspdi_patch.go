@@ -1255,7 +1255,7 @@ func (pt *mspdiPatch) taskText(a *schedule.Activity, i, uid, id, k int, defType 
 	val("Manual", strconv.Itoa(b2i(a.Manual)))
 	val("Type", defType)
 	val("IsNull", "0")
-	level := pt.levels[k]
+	level := max(pt.levels[k], 1) // not the project summary's 0
 	val("OutlineLevel", strconv.Itoa(level))
 	val("OutlineNumber", nextNumber(neighbour.value("OutlineNumber"), id))
 	if a.WBS != "" {
