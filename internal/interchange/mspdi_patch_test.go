@@ -601,15 +601,10 @@ func TestPatchMSPDIWithMPXJ(t *testing.T) {
 			continue
 		}
 		c := changeSchedule(t, s, data)
-		e, err := diffSchedules(mustBase(t, s), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		// MPXJ's view of a task (name, duration, links) changes only
+		// where the change set changes it: moved dates do not count.
 		touched := map[string]bool{c.removedAt: true}
 		for id := range c.touched {
-			touched[id] = true
-		}
-		for id := range e.dates {
 			touched[id] = true
 		}
 		name := filepath.Base(path)
@@ -634,9 +629,15 @@ func TestPatchMSPDIWithMPXJ(t *testing.T) {
 	if err := json.Unmarshal(out, &reads); err != nil {
 		t.Fatalf("MPXJ report: %v", err)
 	}
+	var tasks, same, assignments, resources int
+	defer func() {
+		t.Logf("MPXJ: %d tasks read in the patched files, %d untouched ones as they were; %d assignments, %d resources",
+			tasks, same, assignments, resources)
+	}()
 	for _, p := range pairs {
 		t.Run(p.name, func(t *testing.T) {
 			was, now := reads[p.orig], reads[p.patched]
+			tasks, assignments, resources = tasks+len(now.Tasks), assignments+len(now.Assignments), resources+len(now.Resources)
 			if jsonText(was.Resources) != jsonText(now.Resources) {
 				t.Errorf("resources: MPXJ reads %s, want %s", jsonText(now.Resources), jsonText(was.Resources))
 			}
@@ -661,6 +662,8 @@ func TestPatchMSPDIWithMPXJ(t *testing.T) {
 				case p.touched[uid] || old.Summary:
 				case jsonText(old) != jsonText(task):
 					t.Errorf("untouched Task UID %s: MPXJ reads %s, want %s", uid, jsonText(task), jsonText(old))
+				default:
+					same++
 				}
 			}
 			if _, ok := now.Tasks[p.c.removedAt]; ok {
