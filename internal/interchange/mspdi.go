@@ -364,6 +364,58 @@ func (t *mspdiTask) where() string {
 	return fmt.Sprintf("Task UID %s (line %d)", t.UID, t.line)
 }
 
+// fieldAliases maps the file's custom field ids to their aliases.
+func (p *mspdiProject) fieldAliases() map[string]string {
+	fields := map[string]string{}
+	for _, f := range p.ExtendedAttributes {
+		fields[strings.TrimSpace(f.FieldID)] = strings.TrimSpace(f.Alias)
+	}
+	return fields
+}
+
+// custom is the value of the task's custom field named alias (fields:
+// see fieldAliases).
+func (t *mspdiTask) custom(fields map[string]string, alias string) (string, bool) {
+	for _, a := range t.ExtendedAttribute {
+		if fields[strings.TrimSpace(a.FieldID)] == alias {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// level is the task's OutlineLevel, 1 when it has none.
+func (t *mspdiTask) level() (int, error) {
+	v := strings.TrimSpace(t.OutlineLevel)
+	if v == "" {
+		return 1, nil
+	}
+	level, err := strconv.Atoi(v)
+	if err != nil || level < 0 {
+		return 0, fmt.Errorf("%s: OutlineLevel %q is not a whole number", t.where(), t.OutlineLevel)
+	}
+	return level, nil
+}
+
+// summaryAt reports whether the task at outline level is a summary (the
+// project summary task too): its leaves are the activities.
+func (t *mspdiTask) summaryAt(level int) bool {
+	return isTrue(t.Summary) || strings.TrimSpace(t.UID) == "0" && level == 0
+}
+
+// skipped reports whether the reader leaves the task out: a null (blank)
+// or inactive task.
+func (t *mspdiTask) skipped() bool { return isTrue(t.IsNull) || strings.TrimSpace(t.Active) == "0" }
+
+// activityID is the id of the activity a leaf task becomes: its UID,
+// unless the file carries our "Activity ID" text field.
+func (t *mspdiTask) activityID(fields map[string]string) string {
+	if v, ok := t.custom(fields, aliasActivityID); ok && strings.TrimSpace(v) != "" {
+		return v
+	}
+	return strings.TrimSpace(t.UID)
+}
+
 func isTrue(v string) bool { v = strings.TrimSpace(v); return v == "1" || strings.EqualFold(v, "true") }
 
 func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
@@ -422,18 +474,8 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		}
 	}
 
-	fields := map[string]string{} // field id -> alias
-	for _, f := range p.ExtendedAttributes {
-		fields[strings.TrimSpace(f.FieldID)] = strings.TrimSpace(f.Alias)
-	}
-	custom := func(t *mspdiTask, alias string) (string, bool) {
-		for _, a := range t.ExtendedAttribute {
-			if fields[strings.TrimSpace(a.FieldID)] == alias {
-				return a.Value, true
-			}
-		}
-		return "", false
-	}
+	fields := p.fieldAliases()
+	custom := func(t *mspdiTask, alias string) (string, bool) { return t.custom(fields, alias) }
 
 	// Pass 1: the outline, and which UIDs are activities.
 	type node struct {
@@ -455,28 +497,23 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		if byUID[t.UID] != nil {
 			return nil, fmt.Errorf("%s: UID %s is used twice (also line %d)", t.where(), t.UID, byUID[t.UID].task.line)
 		}
-		level := 1
-		if v := strings.TrimSpace(t.OutlineLevel); v != "" {
-			if level, err = strconv.Atoi(v); err != nil || level < 0 {
-				return nil, fmt.Errorf("%s: OutlineLevel %q is not a whole number", t.where(), t.OutlineLevel)
-			}
+		level, err := t.level()
+		if err != nil {
+			return nil, err
 		}
-		n := &node{task: t, level: level, summary: isTrue(t.Summary) || t.UID == "0" && level == 0}
+		n := &node{task: t, level: level, summary: t.summaryAt(level)}
 		byUID[t.UID] = n
 		for len(outline) > 0 && outline[len(outline)-1].level >= level {
 			outline = outline[:len(outline)-1]
 		}
-		if isTrue(t.IsNull) || strings.TrimSpace(t.Active) == "0" {
+		if t.skipped() {
 			continue
 		}
 		if n.summary {
 			outline = append(outline, n)
 			continue
 		}
-		id := t.UID
-		if v, ok := custom(t, aliasActivityID); ok && strings.TrimSpace(v) != "" {
-			id = v
-		}
+		id := t.activityID(fields)
 		if long := schedule.TooLong(id, schedule.MaxID); long != "" {
 			return nil, fmt.Errorf("%s: its %s %s", t.where(), aliasActivityID, long)
 		}
@@ -551,7 +588,7 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	for i := range p.Tasks {
 		t := &p.Tasks[i]
 		succ := byUID[t.UID]
-		if isTrue(t.IsNull) || strings.TrimSpace(t.Active) == "0" || len(t.PredecessorLink) == 0 {
+		if t.skipped() || len(t.PredecessorLink) == 0 {
 			continue
 		}
 		succIDs := succ.leaves
@@ -574,7 +611,7 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 			if pred == nil {
 				return nil, fmt.Errorf("%s: PredecessorUID %q is not a task in the file", where, l.PredecessorUID)
 			}
-			if isTrue(pred.task.IsNull) || strings.TrimSpace(pred.task.Active) == "0" {
+			if pred.task.skipped() {
 				continue
 			}
 			typ, err := mspdiLinkType(l.Type)

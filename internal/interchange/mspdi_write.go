@@ -247,14 +247,21 @@ func workdayCount(w *schedule.WorkTime) int {
 // without a calendar gets MS Project's Standard calendar under that name,
 // which import reads back as no calendar.
 func writeMSPDICalendar(x *xw, cal *schedule.Calendar) {
-	c, week, hours := exportWeek(cal)
 	name := "Project calendar"
 	if cal == nil {
 		name = "Standard"
 	}
 	x.open("Calendars")
+	writeMSPDICalendarElement(x, "1", name, cal)
+	x.close("Calendars")
+}
+
+// writeMSPDICalendarElement writes one base calendar: its week and its
+// exceptions.
+func writeMSPDICalendarElement(x *xw, uid, name string, cal *schedule.Calendar) {
+	c, week, hours := exportWeek(cal)
 	x.open("Calendar")
-	x.num("UID", 1)
+	x.el("UID", uid)
 	x.el("Name", name)
 	x.num("IsBaseCalendar", 1)
 	x.num("BaseCalendarUID", -1)
@@ -281,7 +288,6 @@ func writeMSPDICalendar(x *xw, cal *schedule.Calendar) {
 		x.close("Exceptions")
 	}
 	x.close("Calendar")
-	x.close("Calendars")
 }
 
 func writeWorkingTimes(x *xw, hours []string) {
