@@ -117,9 +117,14 @@ func indexByID(s *schedule.Schedule) map[string]int {
 	return at
 }
 
-// datesOf dates every activity of s from its CPM result.
+// datesOf dates every activity of s from its CPM result. A plain network
+// without a start date has no dates: nothing to write (a tool's file
+// always has one; a schedule made here may not).
 func datesOf(s *schedule.Schedule, res *schedule.Result) (map[string]cpmDates, error) {
 	var clock *schedule.Clock
+	if res.Times == nil && s.StartDate == "" {
+		return nil, nil
+	}
 	if res.Times == nil {
 		var err error
 		if clock, err = schedule.NewClock(s.StartDate, s.Calendar); err != nil {
