@@ -1,14 +1,1209 @@
 package interchange
 
+// The XER patch writer: the file a schedule was imported from (s.Source)
+// written back with the schedule's changes applied and every other byte as
+// it was. Each change is the reader's mapping (xer.go, xer_live.go)
+// inverted: a changed activity has only the TASK columns of its changed
+// fields rewritten; a removed one loses its TASK row and every row that
+// hangs off it; an added one gets a TASK row copied from a neighbour's;
+// links are removed, changed and added in TASKPRED; the CPM dates our
+// engine moved are written in the columns P6 computes. Rows are edited in
+// the file's own code page and line endings.
+
 import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
 	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
-// patchXER writes the XER file s was imported from (s.Source) with s's
-// changes applied. Placeholder: the whole-model writer until the patch
-// writer lands.
+// xerDateLayout is how P6 writes a date and time.
+const xerDateLayout = "2006-01-02 15:04"
+
 func patchXER(w io.Writer, s *schedule.Schedule, progress Progress) error {
-	return writeXER(w, s, progress)
+	base, data, err := sourceSchedule(s.Source)
+	if err != nil {
+		return err
+	}
+	e, err := diffSchedules(base, s)
+	if err != nil {
+		return err
+	}
+	if e.none() {
+		_, err := w.Write(data)
+		if progress != nil {
+			progress(len(s.Activities), len(s.Activities))
+		}
+		return err
+	}
+	p, err := newXERPatch(data, e)
+	if err != nil {
+		return fmt.Errorf("the kept XER file %q: %w", s.Source.Name, err)
+	}
+	for _, step := range []func() error{p.removeActivities, p.changeActivities, p.addActivities, p.relationships, p.computed, p.meta} {
+		if err := step(); err != nil {
+			return fmt.Errorf("writing the changes into %q: %w", s.Source.Name, err)
+		}
+	}
+	return p.write(w, progress)
+}
+
+// xerPatch is an XER file being edited: its lines as they are, and the
+// rows dropped, edited and added.
+type xerPatch struct {
+	e      *edits
+	tables map[string]*xerTable
+	// lines are the file's lines in its own encoding (UTF-16 files are
+	// edited as UTF-8 and encoded back by write), each with its "\r".
+	lines    [][]byte
+	bom      []byte
+	utf16    string // "UTF-16LE" or "UTF-16BE" when the file is
+	encode   func(string) ([]byte, error)
+	dropped  map[int]bool      // by line
+	edited   map[int]*patchRow // by line
+	inserted map[int][]*patchRow
+	// The project and what the reader made of it.
+	projID, projCal string
+	cals            map[string]*xerCalendar
+	live            *xerLive
+	// rowOf is each activity's TASK row by activity id, the base's and
+	// the added ones'; taskID its task_id.
+	rowOf  map[string]*patchRow
+	taskID map[string]string
+	hours  map[string]float64 // clndr_id -> hours in a day, as exported
+	nextID map[string]int     // table.field -> the next free number
+	// udfTypes are TASK's user-defined fields, udf_type_id -> label, and
+	// newUDF the UDFVALUE rows added, by udf_type_id and task_id.
+	udfTypes map[string]string
+	newUDF   map[[2]string]*patchRow
+}
+
+// patchRow is a row being written: an existing one (line > 0) with some
+// values replaced, or a new one (after is the line it follows).
+type patchRow struct {
+	table  *xerTable
+	line   int      // an existing row's; minus the line a new one follows
+	values [][]byte // in the file's encoding
+	cr     bool     // the line ends in "\r\n"
+	raw    []byte   // a new line that is not a row (%T, %F)
+}
+
+func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
+	rs := &readState{opts: Options{AllowTruncated: true}}
+	tables, err := splitXER(data, rs)
+	if err != nil {
+		return nil, err
+	}
+	p := &xerPatch{e: e, tables: tables, dropped: map[int]bool{}, edited: map[int]*patchRow{}, inserted: map[int][]*patchRow{},
+		rowOf: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
+		newUDF: map[[2]string]*patchRow{}}
+	text, encoding, _ := decodeWindowsText(data) // splitXER decoded it
+	body := data
+	switch encoding {
+	case "Windows-1252":
+		p.encode = encodeWindows1252
+	case "UTF-16LE", "UTF-16BE":
+		body, p.utf16 = text, encoding
+	default:
+		if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+			p.bom, body = data[:3], data[3:]
+		}
+	}
+	if p.encode == nil {
+		p.encode = func(s string) ([]byte, error) { return []byte(s), nil }
+	}
+	p.lines = bytes.Split(body, []byte("\n"))
+	proj := tables["PROJECT"]
+	if proj == nil || len(proj.rows) == 0 || tables["TASK"] == nil {
+		return nil, fmt.Errorf("the file has no PROJECT or TASK table")
+	}
+	pr := proj.rows[0]
+	p.projID = proj.get(pr, "proj_id")
+	p.cals, p.projCal = xerCalendars(tables, rs, proj.get(pr, "clndr_id"))
+	p.live = newXERLive(tables, rs, &schedule.Schedule{}, p.projID, p.projCal)
+	tt := tables["TASK"]
+	for _, r := range tt.rows {
+		if !p.ofProject(tt, r) {
+			continue
+		}
+		id := tt.text(r, "task_code")
+		if id == "" {
+			id = tt.get(r, "task_id")
+		}
+		if _, ok := p.rowOf[id]; !ok {
+			p.rowOf[id] = p.row(tt, r)
+			p.taskID[id] = tt.get(r, "task_id")
+		}
+	}
+	for id, c := range p.cals {
+		p.hours[id] = c.hoursPerDay
+	}
+	return p, nil
+}
+
+// ofProject reports whether a row is the read project's, as the reader
+// decides for TASK.
+func (p *xerPatch) ofProject(t *xerTable, r xerRow) bool {
+	id := t.get(r, "proj_id")
+	return id == p.projID || p.projID == "" || id == ""
+}
+
+// row is an existing row, ready to have values replaced.
+func (p *xerPatch) row(t *xerTable, r xerRow) *patchRow {
+	if pr := p.edited[r.line]; pr != nil {
+		return pr
+	}
+	raw := p.lines[r.line-1]
+	cr := bytes.HasSuffix(raw, []byte("\r"))
+	raw = bytes.TrimSuffix(raw, []byte("\r"))
+	parts := bytes.Split(raw, []byte("\t"))
+	pr := &patchRow{table: t, line: r.line, values: parts[1:], cr: cr}
+	p.edited[r.line] = pr
+	return pr
+}
+
+// get is a row's id or code in field ("" when the table has none): ASCII,
+// the same bytes in every code page the file may be in.
+func (p *xerPatch) get(pr *patchRow, field string) string {
+	i, ok := pr.table.fields[field]
+	if !ok || i >= len(pr.values) {
+		return ""
+	}
+	return strings.TrimSpace(string(pr.values[i]))
+}
+
+// set writes text in a row's field; a field the table does not have is
+// left out (P6 versions differ in their columns).
+func (p *xerPatch) set(pr *patchRow, field, text string) error {
+	i, ok := pr.table.fields[field]
+	if !ok {
+		return nil
+	}
+	v, err := p.encode(xerText(text))
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", pr.table.name, field, err)
+	}
+	for len(pr.values) <= i {
+		pr.values = append(pr.values, nil)
+	}
+	pr.values[i] = v
+	return nil
+}
+
+// setAll sets fields and values in turn.
+func (p *xerPatch) setAll(pr *patchRow, fieldValues ...string) error {
+	for i := 0; i+1 < len(fieldValues); i += 2 {
+		if err := p.set(pr, fieldValues[i], fieldValues[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newRow is a row of t copied from template (nil: all values empty),
+// inserted after the row after (an existing or a new one).
+func (p *xerPatch) newRow(t *xerTable, template, after *patchRow) *patchRow {
+	pr := &patchRow{table: t, values: make([][]byte, len(t.names)), cr: after.cr}
+	if template != nil {
+		copy(pr.values, template.values)
+	}
+	p.insertAfter(after, pr)
+	return pr
+}
+
+// insertAfter places a new row after another: right after a new one;
+// after an existing one and the rows added there before.
+func (p *xerPatch) insertAfter(after, pr *patchRow) {
+	if after.line > 0 {
+		p.inserted[after.line] = append(p.inserted[after.line], pr)
+		pr.line = -after.line
+		return
+	}
+	at := -after.line
+	list := p.inserted[at]
+	i := slices.Index(list, after)
+	p.inserted[at] = slices.Insert(list, i+1, pr)
+	pr.line = after.line
+}
+
+// lastRow is the row new rows of t go after: its last, else its %F line.
+func (p *xerPatch) lastRow(t *xerTable) *patchRow {
+	if n := len(t.rows); n > 0 {
+		return p.row(t, t.rows[n-1])
+	}
+	for i := t.line; i < len(p.lines); i++ {
+		if bytes.HasPrefix(p.lines[i], []byte("%F")) {
+			return &patchRow{table: t, line: i + 1, cr: bytes.HasSuffix(p.lines[i], []byte("\r"))}
+		}
+	}
+	return &patchRow{table: t, line: t.line}
+}
+
+// next is the next free number of a table's id field: one more than the
+// largest in the file or given out.
+func (p *xerPatch) next(table, field string) string {
+	key := table + "." + field
+	n, ok := p.nextID[key]
+	if !ok {
+		if t := p.tables[table]; t != nil {
+			for _, r := range t.rows {
+				if v, err := strconv.Atoi(t.get(r, field)); err == nil && v >= n {
+					n = v + 1
+				}
+			}
+		}
+		n = max(n, 1)
+	}
+	p.nextID[key] = n + 1
+	return strconv.Itoa(n)
+}
+
+// hoursPerDay is the hours in a day of an activity's calendar as the
+// reader divides by (the project's when it names none or one left out).
+func (p *xerPatch) hoursPerDay(clndrID string) float64 {
+	if h, ok := p.hours[clndrID]; ok {
+		return h
+	}
+	if h, ok := p.hours[p.projCal]; ok {
+		return h
+	}
+	return 8
+}
+
+// xerNumber writes hours as P6 does: no exponent, no binary noise.
+func xerNumber(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
+}
+
+// xerDate writes one of the schedule's dates (2026-01-05 or
+// 2026-01-05T08:00) as P6 does.
+func xerDate(v string) (string, error) {
+	if v == "" {
+		return "", nil
+	}
+	t, err := schedule.ParseStart(v)
+	if err != nil {
+		return "", err
+	}
+	return t.Format(xerDateLayout), nil
+}
+
+// --- activities ---
+
+// removeActivities drops the removed activities' TASK rows and every row
+// hanging off them: any row of a table with a task_id column naming one,
+// links from them (pred_task_id), and their user-defined field values.
+func (p *xerPatch) removeActivities() error {
+	if len(p.e.removed) == 0 {
+		return nil
+	}
+	gone := map[string]bool{}
+	for id := range p.e.removed {
+		if tid, ok := p.taskID[id]; ok {
+			gone[tid] = true
+		}
+	}
+	taskUDF := p.taskUDFTypes()
+	for _, t := range p.tables {
+		_, byTask := t.fields["task_id"]
+		_, byPred := t.fields["pred_task_id"]
+		isUDF := t.name == "UDFVALUE"
+		if !byTask && !byPred && !isUDF {
+			continue
+		}
+		for _, r := range t.rows {
+			if byTask && gone[t.get(r, "task_id")] || byPred && gone[t.get(r, "pred_task_id")] ||
+				isUDF && taskUDF[t.get(r, "udf_type_id")] != "" && gone[t.get(r, "fk_id")] {
+				p.dropped[r.line] = true
+			}
+		}
+	}
+	return nil
+}
+
+// taskUDFTypes are the user-defined fields of TASK: udf_type_id -> label.
+func (p *xerPatch) taskUDFTypes() map[string]string {
+	if p.udfTypes == nil {
+		p.udfTypes = map[string]string{}
+		if ut := p.tables["UDFTYPE"]; ut != nil {
+			for _, r := range ut.rows {
+				if ut.get(r, "table_name") == "TASK" {
+					p.udfTypes[ut.get(r, "udf_type_id")] = ut.get(r, "udf_type_label")
+				}
+			}
+		}
+	}
+	return p.udfTypes
+}
+
+func (p *xerPatch) changeActivities() error {
+	for _, i := range p.e.changed {
+		a := &p.e.cur.Activities[i]
+		b := &p.e.base.Activities[p.e.baseAt[a.ID]]
+		pr := p.rowOf[a.ID]
+		if pr == nil {
+			return fmt.Errorf("activity %q has no TASK row in the file", a.ID)
+		}
+		if err := p.writeTask(pr, a, b); err != nil {
+			return fmt.Errorf("activity %q: %w", a.ID, err)
+		}
+	}
+	return nil
+}
+
+// writeTask writes the fields of a that differ from b (nil: a new row,
+// every field) in its TASK row.
+func (p *xerPatch) writeTask(pr *patchRow, a, b *schedule.Activity) error {
+	isNew := b == nil
+	if isNew {
+		b = &schedule.Activity{}
+	}
+	id := p.get(pr, "task_id")
+	if isNew || a.Name != b.Name {
+		if err := p.set(pr, "task_name", a.Name); err != nil {
+			return err
+		}
+	}
+	clndr := p.get(pr, "clndr_id")
+	if isNew || a.Calendar != b.Calendar {
+		clndr = a.Calendar
+		if clndr == "" {
+			clndr = p.projCal
+		}
+		if clndr != "" {
+			if err := p.set(pr, "clndr_id", clndr); err != nil {
+				return err
+			}
+		}
+	}
+	days, err := schedule.DurationDays(a.Duration)
+	if err != nil {
+		return fmt.Errorf("duration %q: %w", a.Duration, err)
+	}
+	typ := p.get(pr, "task_type")
+	if isNew || a.Type != b.Type || a.Duration != b.Duration {
+		typ = xerTaskType(a.Type, days, typ)
+		if err := p.set(pr, "task_type", typ); err != nil {
+			return err
+		}
+	}
+	hpd := p.hoursPerDay(clndr)
+	if isNew || a.Duration != b.Duration || a.Remaining != b.Remaining || a.Calendar != b.Calendar || a.Type != b.Type ||
+		a.ActualStart != b.ActualStart || a.ActualFinish != b.ActualFinish {
+		if typ == "TT_Mile" || typ == "TT_FinMile" {
+			days = 0
+		}
+		remain := days
+		if a.Remaining != "" {
+			if remain, err = schedule.DurationDays(a.Remaining); err != nil {
+				return fmt.Errorf("remaining duration %q: %w", a.Remaining, err)
+			}
+		}
+		if a.ActualFinish != "" {
+			remain = 0
+		}
+		if err := p.setAll(pr, "target_drtn_hr_cnt", xerNumber(days*hpd), "remain_drtn_hr_cnt", xerNumber(remain*hpd)); err != nil {
+			return err
+		}
+		written := ""
+		if formatDays(roundDays(days)) != a.Duration && typ != "TT_Mile" && typ != "TT_FinMile" {
+			written = jsonText(a.Duration)
+		}
+		if err := p.setTaskUDF(id, aliasDuration, written); err != nil {
+			return err
+		}
+	}
+	for k, c := range [2][2]*schedule.Constraint{{a.Constraint, b.Constraint}, {a.SecondaryConstraint, b.SecondaryConstraint}} {
+		if !isNew && (c[0] == c[1] || c[0] != nil && c[1] != nil && *c[0] == *c[1]) {
+			continue
+		}
+		typ, date := "", ""
+		if c[0] != nil {
+			if typ = xerConstraintCode(c[0].Type); typ == "" {
+				return fmt.Errorf("constraint %q has no P6 code", c[0].Type)
+			}
+			if date, err = xerDate(c[0].Date); err != nil {
+				return fmt.Errorf("constraint date %q: %w", c[0].Date, err)
+			}
+		}
+		fields := [2][2]string{{"cstr_type", "cstr_date"}, {"cstr_type2", "cstr_date2"}}[k]
+		if err := p.setAll(pr, fields[0], typ, fields[1], date); err != nil {
+			return err
+		}
+	}
+	if isNew || a.ActualStart != b.ActualStart || a.ActualFinish != b.ActualFinish {
+		start, err := xerDate(a.ActualStart)
+		if err != nil {
+			return fmt.Errorf("actual start %q: %w", a.ActualStart, err)
+		}
+		finish, err := xerDate(a.ActualFinish)
+		if err != nil {
+			return fmt.Errorf("actual finish %q: %w", a.ActualFinish, err)
+		}
+		status := "TK_NotStart"
+		switch {
+		case start != "" && finish != "":
+			status = "TK_Complete"
+		case start != "":
+			status, finish = "TK_Active", ""
+		default:
+			finish = ""
+		}
+		if err := p.setAll(pr, "status_code", status, "act_start_date", start, "act_end_date", finish); err != nil {
+			return err
+		}
+	}
+	if isNew || a.PercentComplete != b.PercentComplete {
+		if err := p.set(pr, "phys_complete_pct", xerNumber(a.PercentComplete)); err != nil {
+			return err
+		}
+	}
+	if a.WBS != b.WBS && (a.WBS != "" || !isNew) {
+		wbs, err := p.wbsID(a.WBS)
+		if err != nil {
+			return err
+		}
+		if err := p.set(pr, "wbs_id", wbs); err != nil {
+			return err
+		}
+	}
+	if !equalCodes(a.Codes, b.Codes) {
+		if err := p.writeCodes(pr, a.Codes); err != nil {
+			return err
+		}
+	}
+	if a.Description != b.Description {
+		d := ""
+		if a.Description != "" {
+			d = jsonText(a.Description)
+		}
+		if err := p.setTaskUDF(id, "Description", d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func equalCodes(a, b map[string]string) bool {
+	return len(a) == len(b) && jsonEqual(a, b)
+}
+
+// xerTaskType is task_type for an activity of type t and days: the file's
+// own code when it reads back as t, else the code the reader reads as t.
+func xerTaskType(t schedule.ActivityType, days float64, current string) string {
+	if known, ok := xerTaskTypes[current]; ok && known == t && !(current == "TT_FinMile" && days != 0) {
+		return current
+	}
+	switch t {
+	case schedule.StartMilestone:
+		return "TT_Mile"
+	case schedule.FinishMilestone:
+		return "TT_FinMile"
+	case schedule.LevelOfEffort:
+		return "TT_LOE"
+	case schedule.WBSSummary:
+		return "TT_WBS"
+	case schedule.ResourceDependent:
+		return "TT_Rsrc"
+	}
+	if days == 0 {
+		return "TT_FinMile"
+	}
+	return "TT_Task"
+}
+
+func xerConstraintCode(t schedule.ConstraintType) string {
+	for code, c := range xerConstraints {
+		if c == t {
+			return code
+		}
+	}
+	return ""
+}
+
+// wbsID is the PROJWBS wbs_id of a WBS path as the reader builds it; ""
+// is the project's root node. A path the file does not have is an error.
+func (p *xerPatch) wbsID(path string) (string, error) {
+	wt := p.tables["PROJWBS"]
+	if wt == nil {
+		if path == "" {
+			return "", nil
+		}
+		return "", fmt.Errorf("WBS %q: the file has no PROJWBS table", path)
+	}
+	for _, r := range wt.rows {
+		if wt.get(r, "proj_id") != p.projID {
+			continue
+		}
+		id := wt.get(r, "wbs_id")
+		if path == "" && wt.get(r, "proj_node_flag") == "Y" || path != "" && p.live.wbsPath[id] == path {
+			return id, nil
+		}
+	}
+	if path == "" {
+		return "", fmt.Errorf("the project has no root PROJWBS node")
+	}
+	return "", fmt.Errorf("WBS %q is not in the file's PROJWBS (its paths are its wbs_short_names joined by '.')", path)
+}
+
+// writeCodes makes a task's TASKACTV rows say codes: rows of code types
+// whose value changed or went are dropped, rows for new values added.
+func (p *xerPatch) writeCodes(task *patchRow, codes map[string]string) error {
+	tid := p.get(task, "task_id")
+	have := map[string]string{}
+	ta := p.tables["TASKACTV"]
+	if ta != nil {
+		for _, r := range ta.rows {
+			if ta.get(r, "task_id") != tid || p.dropped[r.line] {
+				continue
+			}
+			c, ok := p.live.codes[ta.get(r, "actv_code_id")]
+			if !ok || c[0] == "" {
+				continue
+			}
+			if v, want := codes[c[0]]; want && v == c[1] && have[c[0]] == "" {
+				have[c[0]] = c[1]
+				continue
+			}
+			p.dropped[r.line] = true
+		}
+	}
+	types := slices.Sorted(mapKeys(codes))
+	for _, typ := range types {
+		if have[typ] != "" {
+			continue
+		}
+		typeID, codeID := p.codeIDs(typ, codes[typ])
+		if codeID == "" {
+			return fmt.Errorf("activity code %s = %q is not in the file's ACTVTYPE/ACTVCODE", typ, codes[typ])
+		}
+		if ta == nil {
+			return fmt.Errorf("activity code %s = %q: the file has no TASKACTV table", typ, codes[typ])
+		}
+		var template *patchRow
+		if len(ta.rows) > 0 {
+			template = p.row(ta, ta.rows[0])
+		}
+		pr := p.newRow(ta, template, p.lastRow(ta))
+		for i := range pr.values {
+			pr.values[i] = nil
+		}
+		if err := p.setAll(pr, "task_id", tid, "actv_code_type_id", typeID, "actv_code_id", codeID, "proj_id", p.get(task, "proj_id")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mapKeys(m map[string]string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// codeIDs finds an activity code value's type and code ids, as the reader
+// names them (ACTVTYPE actv_code_type; ACTVCODE short_name, else
+// actv_code_name).
+func (p *xerPatch) codeIDs(typ, value string) (typeID, codeID string) {
+	ac := p.tables["ACTVCODE"]
+	if ac == nil {
+		return "", ""
+	}
+	for _, r := range ac.rows {
+		id := ac.get(r, "actv_code_id")
+		if c := p.live.codes[id]; c[0] == typ && c[1] == value {
+			return ac.get(r, "actv_code_type_id"), id
+		}
+	}
+	return "", ""
+}
+
+// setTaskUDF sets (or with "" removes) a task's user-defined text field
+// with the given label, as the reader reads Description and the duration
+// as written. A label the file has no UDFTYPE for is added to it only
+// when there is a value to hold.
+func (p *xerPatch) setTaskUDF(taskID, label, text string) error {
+	typeID := ""
+	for id, l := range p.taskUDFTypes() {
+		if l == label && (typeID == "" || id < typeID) {
+			typeID = id
+		}
+	}
+	if pr := p.newUDF[[2]string{typeID, taskID}]; pr != nil {
+		return p.set(pr, "udf_text", text)
+	}
+	uv := p.tables["UDFVALUE"]
+	if typeID != "" && uv != nil {
+		for _, r := range uv.rows {
+			if uv.get(r, "udf_type_id") == typeID && uv.get(r, "fk_id") == taskID && !p.dropped[r.line] {
+				if text == "" {
+					p.dropped[r.line] = true
+					return nil
+				}
+				return p.set(p.row(uv, r), "udf_text", text)
+			}
+		}
+	}
+	if text == "" {
+		return nil
+	}
+	ut := p.tables["UDFTYPE"]
+	if ut == nil || uv == nil {
+		return fmt.Errorf("the file has no UDFTYPE and UDFVALUE tables to hold the %s", strings.ToLower(label))
+	}
+	if typeID == "" {
+		typeID = p.next("UDFTYPE", "udf_type_id")
+		pr := p.newRow(ut, nil, p.lastRow(ut))
+		if err := p.setAll(pr, "udf_type_id", typeID, "table_name", "TASK", "udf_type_name", "user_field_"+typeID,
+			"udf_type_label", label, "logical_data_type", "FT_TEXT", "super_flag", "N"); err != nil {
+			return err
+		}
+		p.udfTypes[typeID] = label
+	}
+	pr := p.newRow(uv, nil, p.lastRow(uv))
+	p.newUDF[[2]string{typeID, taskID}] = pr
+	return p.setAll(pr, "udf_type_id", typeID, "fk_id", taskID, "proj_id", p.projID, "udf_text", text)
+}
+
+// --- added activities ---
+
+// uuidLike is an activity id made here (schedule.DerivedID): not a code
+// a planner would see in P6, so the new row gets one in the file's style.
+var uuidLike = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// xerTaskDefaults are the TASK columns a new row keeps from the row it is
+// copied from: the project's settings, not the copied activity's own
+// data. Every other column starts empty (quantities 0).
+var xerTaskDefaults = map[string]bool{
+	"proj_id": true, "wbs_id": true, "clndr_id": true, "est_wt": true, "rev_fdbk_flag": true, "lock_plan_flag": true,
+	"auto_compute_act_flag": true, "complete_pct_type": true, "task_type": true, "duration_type": true,
+	"priority_type": true, "create_user": true, "update_user": true, "location_id": true,
+}
+
+// addActivities writes a TASK row for each added activity, copied from
+// its template (see template) and placed after it.
+func (p *xerPatch) addActivities() error {
+	if len(p.e.added) == 0 {
+		return nil
+	}
+	tt := p.tables["TASK"]
+	taken := map[string]bool{}
+	for _, r := range tt.rows {
+		taken[tt.text(r, "task_code")] = true
+	}
+	for _, a := range p.e.cur.Activities {
+		taken[a.ID] = true
+	}
+	preds := map[string][]string{}
+	for _, r := range p.e.cur.Relationships {
+		preds[r.Successor] = append(preds[r.Successor], r.Predecessor)
+	}
+	now := time.Now().UTC().Format(xerDateLayout)
+	for _, i := range p.e.added {
+		a := &p.e.cur.Activities[i]
+		template := p.template(i, preds[a.ID])
+		if template == nil {
+			return fmt.Errorf("new activity %q: the file has no TASK row to copy its project's settings from", a.ID)
+		}
+		pr := p.newRow(tt, template, template)
+		for f, j := range tt.fields {
+			switch {
+			case j >= len(pr.values) || xerTaskDefaults[f]:
+			case strings.HasSuffix(f, "_qty") || strings.HasSuffix(f, "_cost"):
+				pr.values[j] = []byte("0")
+			default:
+				pr.values[j] = nil
+			}
+		}
+		code := a.ID
+		if uuidLike.MatchString(code) {
+			code = p.nextCode(p.get(template, "task_code"), taken)
+		}
+		taken[code] = true
+		tid := p.next("TASK", "task_id")
+		p.rowOf[a.ID], p.taskID[a.ID] = pr, tid
+		if err := p.setAll(pr, "task_id", tid, "task_code", code, "guid", newP6GUID(), "status_code", "TK_NotStart",
+			"driving_path_flag", "N", "rev_fdbk_flag", "N", "create_date", now, "update_date", now); err != nil {
+			return fmt.Errorf("new activity %q: %w", a.ID, err)
+		}
+		if err := p.writeTask(pr, a, nil); err != nil {
+			return fmt.Errorf("new activity %q: %w", a.ID, err)
+		}
+	}
+	return nil
+}
+
+// template is the TASK row a new activity (cur's i-th) is copied from and
+// placed after: its first predecessor's, else its nearest neighbour's in
+// cur's order, else the project's first.
+func (p *xerPatch) template(i int, preds []string) *patchRow {
+	for _, id := range preds {
+		if pr := p.rowOf[id]; pr != nil && !p.e.removed[id] {
+			return pr
+		}
+	}
+	acts := p.e.cur.Activities
+	for d := 1; d < len(acts); d++ {
+		for _, j := range [2]int{i - d, i + d} {
+			if j >= 0 && j < len(acts) {
+				if pr := p.rowOf[acts[j].ID]; pr != nil {
+					return pr
+				}
+			}
+		}
+	}
+	tt := p.tables["TASK"]
+	for _, r := range tt.rows {
+		if p.ofProject(tt, r) && !p.dropped[r.line] {
+			return p.row(tt, r)
+		}
+	}
+	return nil
+}
+
+var codeNumber = regexp.MustCompile(`^(.*?)([0-9]{1,9})$`)
+
+// nextCode is a free task_code in from's pattern: its number plus the
+// project's code step (PROJECT task_code_step, P6's own numbering; 10 when
+// the file has none), else the first free number after it.
+func (p *xerPatch) nextCode(from string, taken map[string]bool) string {
+	prefix, digits := from, ""
+	if m := codeNumber.FindStringSubmatch(from); m != nil {
+		prefix, digits = m[1], m[2]
+	}
+	n, _ := strconv.Atoi(digits)
+	step := 10
+	if proj := p.tables["PROJECT"]; proj != nil {
+		if v, err := strconv.Atoi(proj.get(proj.rows[0], "task_code_step")); err == nil && v > 0 {
+			step = v
+		}
+	}
+	code := func(v int) string { return fmt.Sprintf("%s%0*d", prefix, len(digits), v) }
+	if c := code(n + step); !taken[c] {
+		return c
+	}
+	for v := n + 1; ; v++ {
+		if c := code(v); !taken[c] {
+			return c
+		}
+	}
+}
+
+// newP6GUID is a fresh guid as P6 writes them: 16 random bytes in base64,
+// without padding.
+func newP6GUID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return base64.RawStdEncoding.EncodeToString(b[:])
+}
+
+// activityHours is the hours in a day of an activity's calendar in cur.
+func (p *xerPatch) activityHours(id string) float64 {
+	clndr := p.projCal
+	if i, ok := p.e.curAt[id]; ok && p.e.cur.Activities[i].Calendar != "" {
+		clndr = p.e.cur.Activities[i].Calendar
+	}
+	return p.hoursPerDay(clndr)
+}
+
+// --- relationships ---
+
+// relationships removes, changes and adds TASKPRED rows. A base
+// relationship's row is the one linking its two tasks with its type (the
+// reader refuses a file with two).
+func (p *xerPatch) relationships() error {
+	e := p.e
+	if len(e.relRemoved)+len(e.relAdded)+len(e.relChanged) == 0 {
+		return nil
+	}
+	pt := p.tables["TASKPRED"]
+	rowOfLink := map[string]xerRow{}
+	if pt != nil {
+		for _, r := range pt.rows {
+			key := pt.get(r, "task_id") + "|" + pt.get(r, "pred_task_id") + "|" + xerLinkType(pt.get(r, "pred_type"))
+			if _, ok := rowOfLink[key]; !ok {
+				rowOfLink[key] = r
+			}
+		}
+	}
+	find := func(rel schedule.Relationship) (xerRow, bool) {
+		r, ok := rowOfLink[p.taskID[rel.Successor]+"|"+p.taskID[rel.Predecessor]+"|"+string(rel.Type)]
+		return r, ok
+	}
+	for id := range e.relRemoved {
+		if r, ok := find(e.base.Relationships[e.baseRelAt[id]]); ok {
+			p.dropped[r.line] = true
+		}
+	}
+	for _, i := range e.relChanged {
+		c := e.cur.Relationships[i]
+		b := e.base.Relationships[e.baseRelAt[c.ID]]
+		r, ok := find(b)
+		if !ok {
+			return fmt.Errorf("relationship %s: no TASKPRED row links %s to %s", c.ID, b.Predecessor, b.Successor)
+		}
+		if err := p.writeLink(p.row(pt, r), c); err != nil {
+			return err
+		}
+	}
+	if len(e.relAdded) == 0 {
+		return nil
+	}
+	var template, last *patchRow
+	if pt == nil {
+		names := []string{"task_pred_id", "task_id", "pred_task_id", "proj_id", "pred_proj_id", "pred_type", "lag_hr_cnt"}
+		pt = &xerTable{name: "TASKPRED", fields: map[string]int{}, names: names}
+		for i, n := range names {
+			pt.fields[n] = i
+		}
+		after := p.lastRow(p.tables["TASK"])
+		head := &patchRow{raw: []byte("%T\tTASKPRED"), cr: after.cr}
+		p.insertAfter(after, head)
+		last = &patchRow{raw: []byte("%F\t" + strings.Join(names, "\t")), cr: after.cr}
+		p.insertAfter(head, last)
+		p.tables["TASKPRED"] = pt
+	} else {
+		last = p.lastRow(pt)
+		if len(pt.rows) > 0 {
+			template = p.row(pt, pt.rows[0])
+		}
+	}
+	for _, i := range e.relAdded {
+		c := e.cur.Relationships[i]
+		pr := p.newRow(pt, template, last)
+		last = pr
+		for _, f := range []string{"float_path", "aref", "arls", "comments"} {
+			if j, ok := pt.fields[f]; ok && j < len(pr.values) {
+				pr.values[j] = nil
+			}
+		}
+		if err := p.setAll(pr, "task_pred_id", p.next("TASKPRED", "task_pred_id"), "proj_id", p.get(p.rowOf[c.Successor], "proj_id"),
+			"pred_proj_id", p.get(p.rowOf[c.Predecessor], "proj_id")); err != nil {
+			return err
+		}
+		if err := p.writeLink(pr, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeLink writes a relationship's ends, type and lag in its row.
+func (p *xerPatch) writeLink(pr *patchRow, r schedule.Relationship) error {
+	succ, pred := p.taskID[r.Successor], p.taskID[r.Predecessor]
+	if succ == "" || pred == "" {
+		return fmt.Errorf("relationship %s: %s or %s has no TASK row", r.ID, r.Predecessor, r.Successor)
+	}
+	return p.setAll(pr, "task_id", succ, "pred_task_id", pred, "pred_type", "PR_"+string(r.Type),
+		"lag_hr_cnt", xerNumber(r.Lag*p.activityHours(r.Successor)))
+}
+
+// xerLinkType is the type pred_type reads as (see xerSchedule).
+func xerLinkType(v string) string {
+	if v == "" {
+		return string(schedule.FS)
+	}
+	return strings.TrimPrefix(v, "PR_")
+}
+
+// --- computed columns ---
+
+// computed writes the dates and floats our CPM moved in the columns P6
+// computes: early and late dates, floats, and an unfinished activity's
+// remaining dates (a new one's planned dates too).
+func (p *xerPatch) computed() error {
+	added := map[string]bool{}
+	for _, i := range p.e.added {
+		added[p.e.cur.Activities[i].ID] = true
+	}
+	for id, d := range p.e.dates {
+		pr := p.rowOf[id]
+		i, ok := p.e.curAt[id]
+		if pr == nil || !ok {
+			continue
+		}
+		date := func(t time.Time) string {
+			if t.IsZero() {
+				return ""
+			}
+			return t.Format(xerDateLayout)
+		}
+		es, ef, ls, lf := date(d.ES), date(d.EF), date(d.LS), date(d.LF)
+		hpd := p.activityHours(id)
+		if err := p.setAll(pr, "early_start_date", es, "early_end_date", ef, "late_start_date", ls, "late_end_date", lf,
+			"total_float_hr_cnt", xerNumber(d.TotalFloat*hpd), "free_float_hr_cnt", xerNumber(d.FreeFloat*hpd)); err != nil {
+			return err
+		}
+		if p.e.cur.Activities[i].ActualFinish == "" {
+			if err := p.setAll(pr, "restart_date", es, "reend_date", ef, "rem_late_start_date", ls, "rem_late_end_date", lf); err != nil {
+				return err
+			}
+		}
+		if added[id] {
+			if err := p.setAll(pr, "target_start_date", es, "target_end_date", ef); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// --- the project ---
+
+// meta writes the project's name, start, data date, calendars and
+// scheduling options where the reader reads them.
+func (p *xerPatch) meta() error {
+	base, cur := p.e.base, p.e.cur
+	proj := p.tables["PROJECT"]
+	pr := p.row(proj, proj.rows[0])
+	if base.Name != cur.Name {
+		if err := p.writeName(pr, cur.Name); err != nil {
+			return err
+		}
+	}
+	if base.StartDate != cur.StartDate {
+		v, err := xerDate(cur.StartDate)
+		if err != nil {
+			return fmt.Errorf("start date %q: %w", cur.StartDate, err)
+		}
+		if err := p.set(pr, "plan_start_date", v); err != nil {
+			return err
+		}
+	}
+	if base.DataDate != cur.DataDate {
+		v, err := xerDate(cur.DataDate)
+		if err != nil {
+			return fmt.Errorf("data date %q: %w", cur.DataDate, err)
+		}
+		fields := []string{"last_recalc_date"}
+		if p.get(pr, "next_data_date") != "" {
+			if v == "" || p.get(pr, "last_recalc_date") == "" {
+				fields = append(fields, "next_data_date")
+			}
+		}
+		for _, f := range fields {
+			if err := p.set(pr, f, v); err != nil {
+				return err
+			}
+		}
+	}
+	if err := p.calendars(); err != nil {
+		return err
+	}
+	return p.options()
+}
+
+// writeName writes the schedule's name where the reader reads it: the
+// project's root PROJWBS node's wbs_name, else proj_short_name.
+func (p *xerPatch) writeName(proj *patchRow, name string) error {
+	if wt := p.tables["PROJWBS"]; wt != nil {
+		for _, r := range wt.rows {
+			if wt.get(r, "proj_id") == p.projID && wt.get(r, "proj_node_flag") == "Y" && wt.get(r, "wbs_name") != "" {
+				return p.set(p.row(wt, r), "wbs_name", name)
+			}
+		}
+	}
+	return p.set(proj, "proj_short_name", name)
+}
+
+// calendars rewrites the clndr_data (and the name) of each calendar that
+// changed. A calendar the file does not have is refused: activities name
+// calendars by the file's clndr_id.
+func (p *xerPatch) calendars() error {
+	base, cur := p.e.base, p.e.cur
+	ct := p.tables["CALENDAR"]
+	rowOf := map[string]xerRow{}
+	if ct != nil {
+		for _, r := range ct.rows {
+			if id := ct.get(r, "clndr_id"); id != "" {
+				if _, ok := rowOf[id]; !ok {
+					rowOf[id] = r
+				}
+			}
+		}
+	}
+	write := func(id string, c *schedule.Calendar, named bool) error {
+		r, ok := rowOf[id]
+		if !ok {
+			return fmt.Errorf("calendar %q is not in the file's CALENDAR table", id)
+		}
+		pr := p.row(ct, r)
+		if err := p.set(pr, "clndr_data", xerClndrData(c)); err != nil {
+			return err
+		}
+		if named && c != nil && c.Name != "" {
+			return p.set(pr, "clndr_name", c.Name)
+		}
+		return nil
+	}
+	if !jsonEqual(base.Calendar, cur.Calendar) && p.projCal != "" {
+		if err := write(p.projCal, cur.Calendar, false); err != nil {
+			return err
+		}
+	}
+	for _, id := range slices.Sorted(calendarKeys(cur.Calendars)) {
+		if c := cur.Calendars[id]; !jsonEqual(base.Calendars[id], c) {
+			if err := write(id, c, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func calendarKeys(m map[string]*schedule.Calendar) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// options writes the scheduling options in the project's SCHEDOPTIONS row
+// (see newXERLive).
+func (p *xerPatch) options() error {
+	b, c := p.e.base.Options, p.e.cur.Options
+	so := p.tables["SCHEDOPTIONS"]
+	if jsonEqual(b, c) || c == nil || so == nil {
+		return nil
+	}
+	for _, r := range so.rows {
+		if id := so.get(r, "proj_id"); id != p.projID && id != "" {
+			continue
+		}
+		pr := p.row(so, r)
+		code := func(m map[string]string, v string) string {
+			for k, x := range m {
+				if x == v {
+					return k
+				}
+			}
+			return ""
+		}
+		override, retained := "N", "Y"
+		switch c.Progress {
+		case schedule.ProgressOverride:
+			override = "Y"
+		case schedule.ActualDates:
+			retained = "N"
+		}
+		open := "N"
+		if c.OpenEndsCritical {
+			open = "Y"
+		}
+		return p.setAll(pr, "sched_calendar_on_relationship_lag", code(xerLagCalendars, c.LagCalendar),
+			"sched_progress_override", override, "sched_retained_logic", retained,
+			"sched_float_type", code(xerFloatTypes, c.Float), "sched_open_critical_flag", open)
+	}
+	return nil
+}
+
+// --- output ---
+
+// write writes the file: every line as it was but those dropped or
+// edited, with the new rows after theirs, in the file's encoding.
+func (p *xerPatch) write(w io.Writer, progress Progress) error {
+	var out bytes.Buffer
+	out.Grow(len(p.bom) + len(p.lines)*64)
+	out.Write(p.bom)
+	tt := p.tables["TASK"]
+	firstTask, lastTask := 0, -1
+	if len(tt.rows) > 0 {
+		firstTask, lastTask = tt.rows[0].line, tt.rows[len(tt.rows)-1].line
+	}
+	total, done := len(p.e.cur.Activities), 0
+	tick := func(t *xerTable) {
+		if t == tt && progress != nil {
+			if done%1000 == 0 {
+				progress(min(done, total), total)
+			}
+			done++
+		}
+	}
+	row := func(pr *patchRow) {
+		if pr.raw != nil {
+			out.Write(pr.raw)
+		} else {
+			out.WriteString("%R")
+			for _, v := range pr.values {
+				out.WriteByte('\t')
+				out.Write(v)
+			}
+		}
+		if pr.cr {
+			out.WriteByte('\r')
+		}
+	}
+	for i, line := range p.lines {
+		n := i + 1
+		last := i == len(p.lines)-1
+		if !p.dropped[n] {
+			if n >= firstTask && n <= lastTask {
+				tick(tt)
+			}
+			if pr := p.edited[n]; pr != nil {
+				row(pr)
+			} else {
+				out.Write(line)
+			}
+			if !last {
+				out.WriteByte('\n')
+			}
+		}
+		for _, pr := range p.inserted[n] {
+			if last {
+				out.WriteByte('\n')
+			}
+			tick(pr.table)
+			row(pr)
+			if !last {
+				out.WriteByte('\n')
+			}
+		}
+	}
+	if progress != nil {
+		progress(total, total)
+	}
+	data := out.Bytes()
+	if p.utf16 != "" {
+		data = encodeUTF16(data, p.utf16 == "UTF-16BE")
+	}
+	_, err := w.Write(data)
+	return err
+}
+
+// encodeUTF16 encodes UTF-8 text as UTF-16 with its byte order mark, the
+// inverse of decodeUTF16.
+func encodeUTF16(text []byte, bigEndian bool) []byte {
+	units := utf16.Encode([]rune(string(text)))
+	out := make([]byte, 0, 2+2*len(units))
+	if bigEndian {
+		out = append(out, 0xFE, 0xFF)
+	} else {
+		out = append(out, 0xFF, 0xFE)
+	}
+	for _, u := range units {
+		if bigEndian {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
 }
