@@ -76,10 +76,11 @@ type xerPatch struct {
 	projID, projCal string
 	cals            map[string]*xerCalendar
 	live            *xerLive
-	// rowOf is each activity's TASK row by activity id, the base's and
-	// the added ones'; taskID its task_id.
-	rowOf  map[string]*patchRow
-	taskID map[string]string
+	// taskRow is each base activity's TASK row by activity id, newTask
+	// each added one's; taskID its task_id.
+	taskRow map[string]xerRow
+	newTask map[string]*patchRow
+	taskID  map[string]string
 	hours  map[string]float64 // clndr_id -> hours in a day, as exported
 	nextID map[string]int     // table.field -> the next free number
 	// udfTypes are TASK's user-defined fields, udf_type_id -> label, and
@@ -105,7 +106,7 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 		return nil, err
 	}
 	p := &xerPatch{e: e, tables: tables, dropped: map[int]bool{}, edited: map[int]*patchRow{}, inserted: map[int][]*patchRow{},
-		rowOf: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
+		taskRow: map[string]xerRow{}, newTask: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
 		newUDF: map[[2]string]*patchRow{}}
 	text, encoding, _ := decodeWindowsText(data) // splitXER decoded it
 	body := data
@@ -140,8 +141,8 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 		if id == "" {
 			id = tt.get(r, "task_id")
 		}
-		if _, ok := p.rowOf[id]; !ok {
-			p.rowOf[id] = p.row(tt, r)
+		if _, ok := p.taskRow[id]; !ok {
+			p.taskRow[id] = r
 			p.taskID[id] = tt.get(r, "task_id")
 		}
 	}
@@ -149,6 +150,18 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 		p.hours[id] = c.hoursPerDay
 	}
 	return p, nil
+}
+
+// rowOf is an activity's TASK row, ready to be edited; nil when it has
+// none.
+func (p *xerPatch) rowOf(id string) *patchRow {
+	if pr := p.newTask[id]; pr != nil {
+		return pr
+	}
+	if r, ok := p.taskRow[id]; ok {
+		return p.row(p.tables["TASK"], r)
+	}
+	return nil
 }
 
 // ofProject reports whether a row is the read project's, as the reader
@@ -350,7 +363,7 @@ func (p *xerPatch) changeActivities() error {
 	for _, i := range p.e.changed {
 		a := &p.e.cur.Activities[i]
 		b := &p.e.base.Activities[p.e.baseAt[a.ID]]
-		pr := p.rowOf[a.ID]
+		pr := p.rowOf(a.ID)
 		if pr == nil {
 			return fmt.Errorf("activity %q has no TASK row in the file", a.ID)
 		}
@@ -735,7 +748,7 @@ func (p *xerPatch) addActivities() error {
 		}
 		taken[code] = true
 		tid := p.next("TASK", "task_id")
-		p.rowOf[a.ID], p.taskID[a.ID] = pr, tid
+		p.newTask[a.ID], p.taskID[a.ID] = pr, tid
 		if err := p.setAll(pr, "task_id", tid, "task_code", code, "guid", newP6GUID(), "status_code", "TK_NotStart",
 			"driving_path_flag", "N", "rev_fdbk_flag", "N", "create_date", now, "update_date", now); err != nil {
 			return fmt.Errorf("new activity %q: %w", a.ID, err)
@@ -752,7 +765,7 @@ func (p *xerPatch) addActivities() error {
 // cur's order, else the project's first.
 func (p *xerPatch) template(i int, preds []string) *patchRow {
 	for _, id := range preds {
-		if pr := p.rowOf[id]; pr != nil && !p.e.removed[id] {
+		if pr := p.rowOf(id); pr != nil && !p.e.removed[id] {
 			return pr
 		}
 	}
@@ -760,7 +773,7 @@ func (p *xerPatch) template(i int, preds []string) *patchRow {
 	for d := 1; d < len(acts); d++ {
 		for _, j := range [2]int{i - d, i + d} {
 			if j >= 0 && j < len(acts) {
-				if pr := p.rowOf[acts[j].ID]; pr != nil {
+				if pr := p.rowOf(acts[j].ID); pr != nil {
 					return pr
 				}
 			}
@@ -891,8 +904,8 @@ func (p *xerPatch) relationships() error {
 				pr.values[j] = nil
 			}
 		}
-		if err := p.setAll(pr, "task_pred_id", p.next("TASKPRED", "task_pred_id"), "proj_id", p.get(p.rowOf[c.Successor], "proj_id"),
-			"pred_proj_id", p.get(p.rowOf[c.Predecessor], "proj_id")); err != nil {
+		if err := p.setAll(pr, "task_pred_id", p.next("TASKPRED", "task_pred_id"), "proj_id", p.projectOf(c.Successor),
+			"pred_proj_id", p.projectOf(c.Predecessor)); err != nil {
 			return err
 		}
 		if err := p.writeLink(pr, c); err != nil {
@@ -900,6 +913,16 @@ func (p *xerPatch) relationships() error {
 		}
 	}
 	return nil
+}
+
+// projectOf is an activity's proj_id.
+func (p *xerPatch) projectOf(id string) string {
+	if pr := p.rowOf(id); pr != nil {
+		if v := p.get(pr, "proj_id"); v != "" {
+			return v
+		}
+	}
+	return p.projID
 }
 
 // writeLink writes a relationship's ends, type and lag in its row.
@@ -931,7 +954,7 @@ func (p *xerPatch) computed() error {
 		added[p.e.cur.Activities[i].ID] = true
 	}
 	for id, d := range p.e.dates {
-		pr := p.rowOf[id]
+		pr := p.rowOf(id)
 		i, ok := p.e.curAt[id]
 		if pr == nil || !ok {
 			continue

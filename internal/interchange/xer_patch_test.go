@@ -1,0 +1,449 @@
+package interchange
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// xerPatchFiles are the XER files the patch writer is tried on: those P6
+// saved (../shared/data/real), MPXJ's resource-rates test file (CRLF,
+// Windows-1252, resources and assignments) and site.xer (see
+// testdata/xerpatch/make_site.py).
+func xerPatchFiles(t *testing.T) []string {
+	real, _ := filepath.Glob("../../../shared/data/real/*.xer")
+	if len(real) == 0 {
+		real, _ = filepath.Glob("/work/shared/data/real/*.xer")
+	}
+	own, _ := filepath.Glob("testdata/xerpatch/*.xer")
+	own = append(own, "testdata/windows-1252.xer")
+	if len(own) < 3 {
+		t.Fatal("testdata/xerpatch is missing its files")
+	}
+	return append(real, own...)
+}
+
+// importXER reads a file as import does: its source kept.
+func importXER(t *testing.T, path string) (*schedule.Schedule, []byte, error) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ParseWith(data, XER, Options{KeepSource: true, Name: path})
+	if err != nil {
+		return nil, data, err
+	}
+	return r.Schedule, data, nil
+}
+
+func TestPatchXERUnchangedIsTheSameFile(t *testing.T) {
+	for _, path := range xerPatchFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			s, data, err := importXER(t, path)
+			if err != nil {
+				t.Skipf("the reader refuses it: %v", err)
+			}
+			var buf bytes.Buffer
+			calls := 0
+			if err := Write(&buf, s.Clone(), XER, func(done, total int) { calls++ }); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes(), data) {
+				t.Errorf("the export of an unchanged schedule is not the file imported (%d bytes, %d written)", len(data), buf.Len())
+			}
+			if calls == 0 {
+				t.Error("progress was never told")
+			}
+		})
+	}
+}
+
+// newID is an id as the tool gives a new activity (a UUID).
+const newID = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+// xerEdit is a change made to a schedule read from a file, and what the
+// file written with it must show.
+type xerEdit struct {
+	name, file string
+	edit       func(s *schedule.Schedule)
+	// touched are the tables besides TASK and TASKPRED the change may
+	// alter; every other table must be byte-identical.
+	touched []string
+	// gone are task_ids whose rows no table may hold any more; kept are
+	// raw rows (tabs as "|") the export must still hold.
+	gone, kept []string
+	// check looks at the export (raw bytes) further.
+	check func(t *testing.T, out []byte)
+}
+
+func removeActivity(s *schedule.Schedule, id string) {
+	s.Activities = slices.DeleteFunc(s.Activities, func(a schedule.Activity) bool { return a.ID == id })
+	s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.Predecessor == id || r.Successor == id })
+}
+
+func activity(s *schedule.Schedule, id string) *schedule.Activity {
+	for i := range s.Activities {
+		if s.Activities[i].ID == id {
+			return &s.Activities[i]
+		}
+	}
+	panic("no activity " + id)
+}
+
+func relationship(s *schedule.Schedule, id string) *schedule.Relationship {
+	for i := range s.Relationships {
+		if s.Relationships[i].ID == id {
+			return &s.Relationships[i]
+		}
+	}
+	panic("no relationship " + id)
+}
+
+// insertAfter adds a new activity after id in the schedule's order,
+// linked from it and to its old successors' first.
+func insertAfter(s *schedule.Schedule, after string, a schedule.Activity) {
+	i := slices.IndexFunc(s.Activities, func(x schedule.Activity) bool { return x.ID == after })
+	s.Activities = slices.Insert(s.Activities, i+1, a)
+	s.Relationships = append(s.Relationships, schedule.Relationship{ID: "new-link-" + a.ID, Type: schedule.FS, Predecessor: after, Successor: a.ID})
+}
+
+// hasRow reports whether out has a row starting so (tabs written "|").
+func hasRow(out []byte, row string) bool {
+	return bytes.Contains(out, []byte("\n"+strings.ReplaceAll(row, "|", "\t")))
+}
+
+func TestPatchXERWritesTheChanges(t *testing.T) {
+	const site = "testdata/xerpatch/site.xer"
+	cases := []xerEdit{
+		{name: "rename in the file's code page", file: site,
+			edit: func(s *schedule.Schedule) { activity(s, "A1070").Name = "Pour ‘B’ – Level 3" },
+			check: func(t *testing.T, out []byte) {
+				if !bytes.Contains(out, []byte("\tA1070\tPour \x91B\x92 \x96 Level 3\t")) {
+					t.Error("the new name is not in Windows-1252")
+				}
+			}},
+		{name: "delete an activity with assignments, codes, a memo and a UDF", file: site,
+			edit:    func(s *schedule.Schedule) { removeActivity(s, "A1030") },
+			touched: []string{"TASKRSRC", "TASKACTV", "TASKMEMO", "UDFVALUE"},
+			gone:    []string{"101720"},
+			kept:    []string{"%R|61|101720|4507|||a PROJECT value whose fk_id happens to equal a task_id|", "%R|8002|101721|4507|Y"}},
+		{name: "add an activity after another", file: site,
+			edit: func(s *schedule.Schedule) {
+				insertAfter(s, "A1040", schedule.Activity{ID: newID, Name: "Prop – strip", Duration: "3"})
+				relationship(s, "A1040-FS-A1050").Predecessor = newID
+			},
+			check: func(t *testing.T, out []byte) {
+				// A1040 + the project's step of 10 is taken: the next free.
+				i := bytes.Index(out, []byte("\tA1041\tProp \x96 strip\t"))
+				if i < 0 {
+					t.Fatal("no TASK row A1041 'Prop – strip'")
+				}
+				prev := out[:bytes.LastIndexByte(out[:i], '\n')]
+				if prev = prev[bytes.LastIndexByte(prev, '\n')+1:]; !bytes.Contains(prev, []byte("\tA1040\t")) {
+					t.Errorf("the new row follows %q, not A1040's", prev)
+				}
+				if !bytes.Contains(out, []byte("\t101729\t4507\t26012\t178\t0\t")) {
+					t.Errorf("the new row is not task_id 101729 in A1040's WBS and the project's calendar")
+				}
+			}},
+		{name: "add an activity with its own code, WBS and calendar", file: site,
+			edit: func(s *schedule.Schedule) {
+				insertAfter(s, "A1110", schedule.Activity{ID: "Z9", Name: "Handover", Duration: "0", WBS: "STR.L1", Calendar: "179",
+					Codes: map[string]string{"Phase": "CON"}, Description: "signed off"})
+			},
+			touched: []string{"TASKACTV", "UDFTYPE", "UDFVALUE"}},
+		{name: "links removed, added and changed", file: site,
+			edit: func(s *schedule.Schedule) {
+				removeRel := "A1070-FS-A1080"
+				s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.ID == removeRel })
+				s.Relationships = append(s.Relationships, schedule.Relationship{ID: "R-new", Type: schedule.FF, Predecessor: "A1020", Successor: "A1090", Lag: 1.5})
+				r := relationship(s, "A1080-FS-A1090")
+				r.Type, r.Lag = schedule.SS, 2
+			},
+			kept: []string{"%R|3010|101728|101727|4507|4507|PR_FS|0|||"},
+			check: func(t *testing.T, out []byte) {
+				for _, row := range []string{"%R|3012|101726|101719|4507|4507|PR_FF|12|||", "%R|3008|101726|101725|4507|4507|PR_SS|16|||"} {
+					if !hasRow(out, row) {
+						t.Errorf("no TASKPRED row %s", row)
+					}
+				}
+			}},
+		{name: "fields of activities", file: site,
+			edit: func(s *schedule.Schedule) {
+				activity(s, "A1040").Duration = "12.5"
+				activity(s, "A1040").Constraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2015-08-03T16:00"}
+				activity(s, "A1080").ActualStart = "2015-02-25T08:00"
+				activity(s, "A1080").Remaining = "60"
+				activity(s, "A1090").WBS = "CIV"
+				activity(s, "A1100").Codes = map[string]string{"Phase": "DES", "Area": "N"}
+				activity(s, "A1000").Calendar = "179"
+				activity(s, "A1110").Description = "Tab\tand ‘quotes’"
+				activity(s, "A1060").Duration = "pert(8,10,14)"
+				activity(s, "A1070").PercentComplete = 40
+				activity(s, "A1020").ActualFinish = "2015-03-30T16:00"
+				activity(s, "A1020").Remaining = "" // P6 keeps none for a finished activity
+			},
+			touched: []string{"TASKACTV", "UDFTYPE", "UDFVALUE"}},
+		{name: "the project", file: site,
+			edit: func(s *schedule.Schedule) {
+				s.Name = "Percent – renamed"
+				s.DataDate = "2015-03-02T08:00"
+				s.StartDate = "2015-02-23"
+				cal := s.Calendars["179"]
+				cal.Holidays = append(cal.Holidays, "2015-04-03")
+			},
+			touched: []string{"PROJECT", "PROJWBS", "CALENDAR"}},
+		{name: "the brief's change set", file: site,
+			edit: func(s *schedule.Schedule) {
+				removeActivity(s, "A1030")
+				insertAfter(s, "A1040", schedule.Activity{ID: newID, Name: "New", Duration: "4"})
+				s.Relationships = append(s.Relationships, schedule.Relationship{ID: "R-x", Type: schedule.SS, Predecessor: "A1000", Successor: "A1060", Lag: 1})
+				s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.ID == "A1090-FS-A1100" })
+				relationship(s, "A1050-FF-A1060").Lag = 0
+				activity(s, "A1060").Duration = "90"
+				activity(s, "A1070").Name = "Renamed"
+			},
+			touched: []string{"TASKRSRC", "TASKACTV", "TASKMEMO", "UDFVALUE"},
+			gone:    []string{"101720"}},
+		{name: "add a link to an empty TASKPRED", file: "/work/shared/data/real/PredecessorCalendar.xer",
+			edit: func(s *schedule.Schedule) {
+				insertAfter(s, s.Activities[0].ID, schedule.Activity{ID: newID, Name: "Next", Duration: "2"})
+			}},
+		{name: "add a link to a file without TASKPRED", file: "/work/shared/data/real/percent-complete-8.4.xer",
+			edit: func(s *schedule.Schedule) {
+				s.Relationships = append(s.Relationships, schedule.Relationship{ID: "L", Type: schedule.FS, Predecessor: "A1000", Successor: "A1040", Lag: 1})
+			},
+			check: func(t *testing.T, out []byte) {
+				if !bytes.Contains(out, []byte("%T\tTASKPRED\n%F\ttask_pred_id\t")) {
+					t.Error("no TASKPRED table")
+				}
+			}},
+		{name: "CRLF Windows-1252 file with assignments", file: "testdata/xerpatch/resource-rates-test.xer",
+			edit: func(s *schedule.Schedule) {
+				s.Activities[0].Name = "Über – task"
+				s.Activities[0].Duration = "7"
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, data, err := importXER(t, c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = s.Clone()
+			c.edit(s)
+			if _, err := schedule.Check(s); err != nil {
+				t.Fatalf("the edit makes an invalid schedule: %v", err)
+			}
+			var buf bytes.Buffer
+			if err := Write(&buf, s, XER, nil); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.Bytes()
+			back, _, err := Parse(out, XER)
+			if err != nil {
+				t.Fatalf("the export does not read: %v", err)
+			}
+			if d := sameAsWritten(s, back); d != "" {
+				t.Errorf("the export reads back otherwise: %s", d)
+			}
+			checkUntouched(t, s, data, out, c)
+			for _, tid := range c.gone {
+				for name, rows := range rawTables(out) {
+					for _, row := range rows[1:] {
+						if rowHasTask(rows[0], row, tid) {
+							t.Errorf("%s still has a row of task %s: %q", name, tid, row)
+						}
+					}
+				}
+			}
+			for _, row := range c.kept {
+				if !hasRow(out, row) {
+					t.Errorf("row %s is gone", row)
+				}
+			}
+			if c.check != nil {
+				c.check(t, out)
+			}
+		})
+	}
+}
+
+// sameAsWritten compares the schedule exported with the export read back:
+// "" when they agree but for what XER cannot say otherwise - a new
+// activity's UUID comes back as its task_code, a new activity without a
+// WBS in its neighbour's, relationship ids as the reader names them.
+func sameAsWritten(s, back *schedule.Schedule) string {
+	if !sameMeta(s, back) {
+		return fmt.Sprintf("the project differs: %s", firstDiff(jsonText([]any{s.Name, s.StartDate, s.DataDate, s.Calendar, s.Calendars, s.Options}),
+			jsonText([]any{back.Name, back.StartDate, back.DataDate, back.Calendar, back.Calendars, back.Options})))
+	}
+	if len(s.Activities) != len(back.Activities) {
+		return fmt.Sprintf("%d activities, %d read back", len(s.Activities), len(back.Activities))
+	}
+	inBack := indexByID(back)
+	inS := indexByID(s)
+	rename := map[string]string{}
+	var lostS, lostBack []string
+	for _, a := range s.Activities {
+		if _, ok := inBack[a.ID]; !ok {
+			lostS = append(lostS, a.ID)
+		}
+	}
+	for _, a := range back.Activities {
+		if _, ok := inS[a.ID]; !ok {
+			lostBack = append(lostBack, a.ID)
+		}
+	}
+	if len(lostS) != len(lostBack) {
+		return fmt.Sprintf("activities %v are missing and %v are not in the schedule", lostS, lostBack)
+	}
+	for i, id := range lostS {
+		if !uuidLike.MatchString(id) {
+			return fmt.Sprintf("activity %s came back as %s", id, lostBack[i])
+		}
+		rename[id] = lostBack[i]
+	}
+	name := func(id string) string {
+		if r, ok := rename[id]; ok {
+			return r
+		}
+		return id
+	}
+	for _, a := range s.Activities {
+		b := back.Activities[inBack[name(a.ID)]]
+		a.ID = name(a.ID)
+		if _, added := rename[a.ID]; added || a.WBS == "" {
+			a.WBS = b.WBS // a new activity goes in its neighbour's WBS
+		}
+		if !a.Equal(b) {
+			return fmt.Sprintf("activity %s: %s", a.ID, firstDiff(jsonText(a), jsonText(b)))
+		}
+	}
+	links := func(s *schedule.Schedule, name func(string) string) []string {
+		var out []string
+		for _, r := range s.Relationships {
+			out = append(out, fmt.Sprintf("%s %s %s %g", name(r.Predecessor), r.Type, name(r.Successor), r.Lag))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if a, b := links(s, name), links(back, func(id string) string { return id }); !slices.Equal(a, b) {
+		return fmt.Sprintf("relationships %v, read back %v", a, b)
+	}
+	return ""
+}
+
+func firstDiff(a, b string) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			from := max(0, i-60)
+			return fmt.Sprintf("...%s... written, ...%s... read", a[from:min(len(a), i+60)], b[from:min(len(b), i+60)])
+		}
+	}
+	return fmt.Sprintf("%q and %q", a, b)
+}
+
+// rawTables cuts a file into its tables as bytes: each table's %F line and
+// rows (line endings kept).
+func rawTables(data []byte) map[string][]string {
+	out := map[string][]string{}
+	name := ""
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		tag, rest, _ := strings.Cut(strings.TrimRight(line, "\r\n"), "\t")
+		switch tag {
+		case "%T":
+			name = rest
+		case "%F", "%R":
+			out[name] = append(out[name], line)
+		}
+	}
+	return out
+}
+
+// rowHasTask reports whether a raw row names task tid in a task_id or
+// pred_task_id column (fields is its table's %F line).
+func rowHasTask(fields, row, tid string) bool {
+	names := strings.Split(strings.TrimRight(fields, "\r\n"), "\t")
+	values := strings.Split(strings.TrimRight(row, "\r\n"), "\t")
+	for i, f := range names {
+		if (f == "task_id" || f == "pred_task_id") && i < len(values) && values[i] == tid {
+			return true
+		}
+	}
+	return false
+}
+
+// checkUntouched checks that the tables the change does not concern are
+// byte-identical, that touched tables only lost rows unless the case
+// says they change, and that the TASK rows of activities neither changed
+// nor moved by our CPM are as they were.
+func checkUntouched(t *testing.T, s *schedule.Schedule, data, out []byte, c xerEdit) {
+	t.Helper()
+	before, after := rawTables(data), rawTables(out)
+	for name, rows := range before {
+		if name == "TASK" || name == "TASKPRED" || slices.Contains(c.touched, name) {
+			continue
+		}
+		if !slices.Equal(rows, after[name]) {
+			t.Errorf("table %s changed", name)
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok && name != "TASKPRED" && !slices.Contains(c.touched, name) {
+			t.Errorf("table %s is new", name)
+		}
+	}
+	base, err := ParseXER(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := diffSchedules(base, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := map[string]bool{}
+	for id := range e.dates {
+		moved[id] = true
+	}
+	for _, i := range e.changed {
+		moved[s.Activities[i].ID] = true
+	}
+	kept := map[string]bool{}
+	for _, row := range after["TASK"] {
+		kept[row] = true
+	}
+	untouched := 0
+	for _, row := range before["TASK"][1:] {
+		code := strings.Split(row, "\t")[14] // task_code in P6 8.x's TASK layout
+		if _, ok := e.curAt[code]; !ok || moved[code] || !strings.HasPrefix(code, "A") {
+			continue
+		}
+		untouched++
+		if !kept[row] {
+			t.Errorf("the TASK row of %s, neither changed nor moved, is not as it was", code)
+		}
+	}
+	t.Logf("%d activities changed, %d added, %d removed, %d dated anew; %d TASK rows untouched", len(e.changed), len(e.added), len(e.removed), len(e.dates), untouched)
+}
+
+func TestPatchXERRefusesTextTheCodePageCannotHold(t *testing.T) {
+	s, _, err := importXER(t, "testdata/xerpatch/site.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = s.Clone()
+	activity(s, "A1000").Name = "二階 slab"
+	var buf bytes.Buffer
+	err = Write(&buf, s, XER, nil)
+	if err == nil || !strings.Contains(err.Error(), "Windows-1252") || !strings.Contains(err.Error(), "A1000") {
+		t.Fatalf("err = %v, want one naming A1000 and Windows-1252", err)
+	}
+}
