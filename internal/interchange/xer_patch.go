@@ -16,6 +16,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -65,13 +66,16 @@ type xerPatch struct {
 	tables map[string]*xerTable
 	// lines are the file's lines in its own encoding (UTF-16 files are
 	// edited as UTF-8 and encoded back by write), each with its "\r".
-	lines    [][]byte
-	bom      []byte
-	utf16    string // "UTF-16LE" or "UTF-16BE" when the file is
-	encode   func(string) ([]byte, error)
-	dropped  map[int]bool      // by line
-	edited   map[int]*patchRow // by line
-	inserted map[int][]*patchRow
+	lines   [][]byte
+	bom     []byte
+	utf16   string // "UTF-16LE" or "UTF-16BE" when the file is
+	encode  func(string) ([]byte, error)
+	dropped map[int]bool      // by line
+	edited  map[int]*patchRow // by line
+	// after and before are the new lines written after and before an
+	// existing line; tails the last row of each table the patch adds.
+	after, before map[int]*rowList
+	tails         map[*xerTable]*patchRow
 	// The project and what the reader made of it.
 	projID, projCal string
 	cals            map[string]*xerCalendar
@@ -81,23 +85,34 @@ type xerPatch struct {
 	taskRow map[string]xerRow
 	newTask map[string]*patchRow
 	taskID  map[string]string
-	hours  map[string]float64 // clndr_id -> hours in a day, as exported
-	nextID map[string]int     // table.field -> the next free number
+	hours   map[string]float64 // clndr_id -> hours in a day, as exported
+	nextID  map[string]int     // table.field -> the next free number
 	// udfTypes are TASK's user-defined fields, udf_type_id -> label, and
 	// newUDF the UDFVALUE rows added, by udf_type_id and task_id.
 	udfTypes map[string]string
 	newUDF   map[[2]string]*patchRow
+	// wbsAt are the project's WBS nodes by path ("": the root), wbsRow
+	// their rows.
+	wbsAt  map[string]string
+	wbsRow map[string]xerRow
+	// codeTypes are ACTVTYPE's ids by name, typeOfCode ACTVCODE's type
+	// ids by actv_code_id.
+	codeTypes, typeOfCode map[string]string
 }
 
 // patchRow is a row being written: an existing one (line > 0) with some
 // values replaced, or a new one (after is the line it follows).
 type patchRow struct {
 	table  *xerTable
-	line   int      // an existing row's; minus the line a new one follows
+	line   int      // an existing row's; 0 for a new one
+	list   *rowList // a new one's
 	values [][]byte // in the file's encoding
 	cr     bool     // the line ends in "\r\n"
 	raw    []byte   // a new line that is not a row (%T, %F)
 }
+
+// rowList are new lines written together, in order.
+type rowList struct{ rows []*patchRow }
 
 func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 	rs := &readState{opts: Options{AllowTruncated: true}}
@@ -105,9 +120,10 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &xerPatch{e: e, tables: tables, dropped: map[int]bool{}, edited: map[int]*patchRow{}, inserted: map[int][]*patchRow{},
+	p := &xerPatch{e: e, tables: tables, dropped: map[int]bool{}, edited: map[int]*patchRow{},
+		after: map[int]*rowList{}, before: map[int]*rowList{}, tails: map[*xerTable]*patchRow{},
 		taskRow: map[string]xerRow{}, newTask: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
-		newUDF: map[[2]string]*patchRow{}}
+		newUDF: map[[2]string]*patchRow{}, wbsRow: map[string]xerRow{}}
 	text, encoding, _ := decodeWindowsText(data) // splitXER decoded it
 	body := data
 	switch encoding {
@@ -231,22 +247,32 @@ func (p *xerPatch) newRow(t *xerTable, template, after *patchRow) *patchRow {
 		copy(pr.values, template.values)
 	}
 	p.insertAfter(after, pr)
+	if p.tails[t] == after {
+		p.tails[t] = pr
+	}
 	return pr
 }
 
-// insertAfter places a new row after another: right after a new one;
-// after an existing one and the rows added there before.
+// insertAfter places a new line after another: right after a new one;
+// after an existing one and the lines added there before.
 func (p *xerPatch) insertAfter(after, pr *patchRow) {
 	if after.line > 0 {
-		p.inserted[after.line] = append(p.inserted[after.line], pr)
-		pr.line = -after.line
+		pr.list = listAt(p.after, after.line)
+		pr.list.rows = append(pr.list.rows, pr)
 		return
 	}
-	at := -after.line
-	list := p.inserted[at]
-	i := slices.Index(list, after)
-	p.inserted[at] = slices.Insert(list, i+1, pr)
-	pr.line = after.line
+	pr.list = after.list
+	i := slices.Index(pr.list.rows, after)
+	pr.list.rows = slices.Insert(pr.list.rows, i+1, pr)
+}
+
+func listAt(m map[int]*rowList, line int) *rowList {
+	l := m[line]
+	if l == nil {
+		l = &rowList{}
+		m[line] = l
+	}
+	return l
 }
 
 // lastRow is the row new rows of t go after: its last, else its %F line.
@@ -254,12 +280,50 @@ func (p *xerPatch) lastRow(t *xerTable) *patchRow {
 	if n := len(t.rows); n > 0 {
 		return p.row(t, t.rows[n-1])
 	}
+	if tail := p.tails[t]; tail != nil {
+		return tail
+	}
 	for i := t.line; i < len(p.lines); i++ {
 		if bytes.HasPrefix(p.lines[i], []byte("%F")) {
 			return &patchRow{table: t, line: i + 1, cr: bytes.HasSuffix(p.lines[i], []byte("\r"))}
 		}
 	}
 	return &patchRow{table: t, line: t.line}
+}
+
+// table is the file's table name, or one added with fields before the
+// table that follows after in the file (the end marker when after is
+// not in the file or the last), as P6 orders its tables.
+func (p *xerPatch) table(name string, fields []string, after string) *xerTable {
+	if t := p.tables[name]; t != nil {
+		return t
+	}
+	end := len(p.lines) // the %E line, else the end
+	for i, line := range p.lines {
+		if bytes.HasPrefix(line, []byte("%E")) {
+			end = i + 1
+			break
+		}
+	}
+	at := end
+	if prev := p.tables[after]; prev != nil {
+		for _, t := range p.tables {
+			if t.line > prev.line && t.line < at && t.line > 0 {
+				at = t.line
+			}
+		}
+	}
+	cr := at <= len(p.lines) && bytes.HasSuffix(p.lines[at-1], []byte("\r"))
+	t := &xerTable{name: name, fields: map[string]int{}, names: fields}
+	for i, f := range fields {
+		t.fields[f] = i
+	}
+	list := listAt(p.before, at)
+	head := &patchRow{table: t, raw: []byte("%T\t" + name), cr: cr, list: list}
+	tail := &patchRow{table: t, raw: []byte("%F\t" + strings.Join(fields, "\t")), cr: cr, list: list}
+	list.rows = append(list.rows, head, tail)
+	p.tables[name], p.tails[t] = t, tail
+	return t
 }
 
 // next is the next free number of a table's id field: one more than the
@@ -544,29 +608,61 @@ func xerConstraintCode(t schedule.ConstraintType) string {
 	return ""
 }
 
-// wbsID is the PROJWBS wbs_id of a WBS path as the reader builds it; ""
-// is the project's root node. A path the file does not have is an error.
+// wbsID is the PROJWBS wbs_id of a WBS path as the reader builds it
+// (wbs_short_names from the root down, joined by "."); "" is the
+// project's root node. The nodes of a path the file does not have are
+// added under the longest part of it that it has.
 func (p *xerPatch) wbsID(path string) (string, error) {
 	wt := p.tables["PROJWBS"]
 	if wt == nil {
 		if path == "" {
 			return "", nil
 		}
-		return "", fmt.Errorf("WBS %q: the file has no PROJWBS table", path)
+		return "", fmt.Errorf("WBS %q: the file has no PROJWBS table to add it to", path)
 	}
-	for _, r := range wt.rows {
-		if wt.get(r, "proj_id") != p.projID {
-			continue
+	if p.wbsAt == nil {
+		p.wbsAt = map[string]string{}
+		for _, r := range wt.rows {
+			if wt.get(r, "proj_id") != p.projID {
+				continue
+			}
+			id := wt.get(r, "wbs_id")
+			at := p.live.wbsPath[id]
+			if wt.get(r, "proj_node_flag") == "Y" {
+				at = ""
+			}
+			if _, ok := p.wbsAt[at]; !ok {
+				p.wbsAt[at], p.wbsRow[id] = id, r
+			}
 		}
-		id := wt.get(r, "wbs_id")
-		if path == "" && wt.get(r, "proj_node_flag") == "Y" || path != "" && p.live.wbsPath[id] == path {
-			return id, nil
+	}
+	if id, ok := p.wbsAt[path]; ok {
+		return id, nil
+	}
+	root, ok := p.wbsAt[""]
+	if !ok {
+		return "", fmt.Errorf("WBS %q: the project has no root PROJWBS node to add it under", path)
+	}
+	parts := strings.Split(path, ".")
+	parent, have := root, 0
+	for k := len(parts) - 1; k > 0; k-- {
+		if id, ok := p.wbsAt[strings.Join(parts[:k], ".")]; ok {
+			parent, have = id, k
+			break
 		}
 	}
-	if path == "" {
-		return "", fmt.Errorf("the project has no root PROJWBS node")
+	template := p.row(wt, p.wbsRow[parent])
+	for k := have; k < len(parts); k++ {
+		id := p.next("PROJWBS", "wbs_id")
+		pr := p.newRow(wt, template, p.lastRow(wt))
+		if err := p.setAll(pr, "wbs_id", id, "parent_wbs_id", parent, "proj_node_flag", "N", "wbs_short_name", parts[k],
+			"wbs_name", parts[k], "guid", newP6GUID(), "tmpl_guid", ""); err != nil {
+			return "", fmt.Errorf("WBS %q: %w", path, err)
+		}
+		p.wbsAt[strings.Join(parts[:k+1], ".")] = id
+		parent, template = id, pr
 	}
-	return "", fmt.Errorf("WBS %q is not in the file's PROJWBS (its paths are its wbs_short_names joined by '.')", path)
+	return parent, nil
 }
 
 // writeCodes makes a task's TASKACTV rows say codes: rows of code types
@@ -591,26 +687,16 @@ func (p *xerPatch) writeCodes(task *patchRow, codes map[string]string) error {
 			p.dropped[r.line] = true
 		}
 	}
-	types := slices.Sorted(mapKeys(codes))
-	for _, typ := range types {
+	for _, typ := range slices.Sorted(maps.Keys(codes)) {
 		if have[typ] != "" {
 			continue
 		}
-		typeID, codeID := p.codeIDs(typ, codes[typ])
-		if codeID == "" {
-			return fmt.Errorf("activity code %s = %q is not in the file's ACTVTYPE/ACTVCODE", typ, codes[typ])
+		typeID, codeID, err := p.codeIDs(typ, codes[typ])
+		if err != nil {
+			return err
 		}
-		if ta == nil {
-			return fmt.Errorf("activity code %s = %q: the file has no TASKACTV table", typ, codes[typ])
-		}
-		var template *patchRow
-		if len(ta.rows) > 0 {
-			template = p.row(ta, ta.rows[0])
-		}
-		pr := p.newRow(ta, template, p.lastRow(ta))
-		for i := range pr.values {
-			pr.values[i] = nil
-		}
+		ta := p.table("TASKACTV", []string{"task_id", "actv_code_type_id", "actv_code_id", "proj_id"}, "TASK")
+		pr := p.newRow(ta, nil, p.lastRow(ta))
 		if err := p.setAll(pr, "task_id", tid, "actv_code_type_id", typeID, "actv_code_id", codeID, "proj_id", p.get(task, "proj_id")); err != nil {
 			return err
 		}
@@ -618,31 +704,50 @@ func (p *xerPatch) writeCodes(task *patchRow, codes map[string]string) error {
 	return nil
 }
 
-func mapKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
+// codeIDs finds an activity code value's type and code ids, as the reader
+// names them (ACTVTYPE actv_code_type; ACTVCODE short_name, else
+// actv_code_name), adding the type and the value when the file has not
+// got them.
+func (p *xerPatch) codeIDs(typ, value string) (typeID, codeID string, err error) {
+	if p.codeTypes == nil {
+		p.codeTypes, p.typeOfCode = map[string]string{}, map[string]string{}
+		if at := p.tables["ACTVTYPE"]; at != nil {
+			for _, r := range at.rows {
+				if name := at.text(r, "actv_code_type"); p.codeTypes[name] == "" {
+					p.codeTypes[name] = at.get(r, "actv_code_type_id")
+				}
+			}
+		}
+		if ac := p.tables["ACTVCODE"]; ac != nil {
+			for _, r := range ac.rows {
+				p.typeOfCode[ac.get(r, "actv_code_id")] = ac.get(r, "actv_code_type_id")
 			}
 		}
 	}
-}
-
-// codeIDs finds an activity code value's type and code ids, as the reader
-// names them (ACTVTYPE actv_code_type; ACTVCODE short_name, else
-// actv_code_name).
-func (p *xerPatch) codeIDs(typ, value string) (typeID, codeID string) {
-	ac := p.tables["ACTVCODE"]
-	if ac == nil {
-		return "", ""
-	}
-	for _, r := range ac.rows {
-		id := ac.get(r, "actv_code_id")
+	for _, id := range slices.Sorted(maps.Keys(p.live.codes)) {
 		if c := p.live.codes[id]; c[0] == typ && c[1] == value {
-			return ac.get(r, "actv_code_type_id"), id
+			return p.typeOfCode[id], id, nil
 		}
 	}
-	return "", ""
+	if typeID = p.codeTypes[typ]; typeID == "" {
+		at := p.table("ACTVTYPE", []string{"actv_code_type_id", "actv_short_len", "seq_num", "actv_code_type", "proj_id", "wbs_id", "actv_code_type_scope"}, "PROJWBS")
+		typeID = p.next("ACTVTYPE", "actv_code_type_id")
+		pr := p.newRow(at, nil, p.lastRow(at))
+		if err := p.setAll(pr, "actv_code_type_id", typeID, "actv_short_len", "20", "seq_num", "0", "actv_code_type", typ,
+			"proj_id", p.projID, "actv_code_type_scope", "AS_Project"); err != nil {
+			return "", "", fmt.Errorf("activity code type %q: %w", typ, err)
+		}
+		p.codeTypes[typ] = typeID
+	}
+	ac := p.table("ACTVCODE", []string{"actv_code_id", "parent_actv_code_id", "actv_code_type_id", "actv_code_name", "short_name", "seq_num", "color"}, "TASK")
+	codeID = p.next("ACTVCODE", "actv_code_id")
+	pr := p.newRow(ac, nil, p.lastRow(ac))
+	if err := p.setAll(pr, "actv_code_id", codeID, "actv_code_type_id", typeID, "actv_code_name", value, "short_name", value, "seq_num", "0"); err != nil {
+		return "", "", fmt.Errorf("activity code %s = %q: %w", typ, value, err)
+	}
+	p.live.codes[codeID] = [2]string{typ, value}
+	p.typeOfCode[codeID] = typeID
+	return typeID, codeID, nil
 }
 
 // setTaskUDF sets (or with "" removes) a task's user-defined text field
@@ -878,23 +983,11 @@ func (p *xerPatch) relationships() error {
 	}
 	var template, last *patchRow
 	if pt == nil {
-		names := []string{"task_pred_id", "task_id", "pred_task_id", "proj_id", "pred_proj_id", "pred_type", "lag_hr_cnt"}
-		pt = &xerTable{name: "TASKPRED", fields: map[string]int{}, names: names}
-		for i, n := range names {
-			pt.fields[n] = i
-		}
-		after := p.lastRow(p.tables["TASK"])
-		head := &patchRow{raw: []byte("%T\tTASKPRED"), cr: after.cr}
-		p.insertAfter(after, head)
-		last = &patchRow{raw: []byte("%F\t" + strings.Join(names, "\t")), cr: after.cr}
-		p.insertAfter(head, last)
-		p.tables["TASKPRED"] = pt
-	} else {
-		last = p.lastRow(pt)
-		if len(pt.rows) > 0 {
-			template = p.row(pt, pt.rows[0])
-		}
+		pt = p.table("TASKPRED", []string{"task_pred_id", "task_id", "pred_task_id", "proj_id", "pred_proj_id", "pred_type", "lag_hr_cnt"}, "TASK")
+	} else if len(pt.rows) > 0 {
+		template = p.row(pt, pt.rows[0])
 	}
+	last = p.lastRow(pt)
 	for _, i := range e.relAdded {
 		c := e.cur.Relationships[i]
 		pr := p.newRow(pt, template, last)
@@ -1078,7 +1171,7 @@ func (p *xerPatch) calendars() error {
 			return err
 		}
 	}
-	for _, id := range slices.Sorted(calendarKeys(cur.Calendars)) {
+	for _, id := range slices.Sorted(maps.Keys(cur.Calendars)) {
 		if c := cur.Calendars[id]; !jsonEqual(base.Calendars[id], c) {
 			if err := write(id, c, true); err != nil {
 				return err
@@ -1086,16 +1179,6 @@ func (p *xerPatch) calendars() error {
 		}
 	}
 	return nil
-}
-
-func calendarKeys(m map[string]*schedule.Calendar) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // options writes the scheduling options in the project's SCHEDOPTIONS row
@@ -1173,9 +1256,19 @@ func (p *xerPatch) write(w io.Writer, progress Progress) error {
 			out.WriteByte('\r')
 		}
 	}
+	lines := func(l *rowList) {
+		if l == nil {
+			return
+		}
+		for _, pr := range l.rows {
+			tick(pr.table)
+			row(pr)
+			out.WriteByte('\n')
+		}
+	}
 	for i, line := range p.lines {
 		n := i + 1
-		last := i == len(p.lines)-1
+		lines(p.before[n])
 		if !p.dropped[n] {
 			if n >= firstTask && n <= lastTask {
 				tick(tt)
@@ -1185,20 +1278,11 @@ func (p *xerPatch) write(w io.Writer, progress Progress) error {
 			} else {
 				out.Write(line)
 			}
-			if !last {
+			if i < len(p.lines)-1 || p.after[n] != nil { // rows after a last line need its break
 				out.WriteByte('\n')
 			}
 		}
-		for _, pr := range p.inserted[n] {
-			if last {
-				out.WriteByte('\n')
-			}
-			tick(pr.table)
-			row(pr)
-			if !last {
-				out.WriteByte('\n')
-			}
-		}
+		lines(p.after[n])
 	}
 	if progress != nil {
 		progress(total, total)

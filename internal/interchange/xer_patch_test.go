@@ -191,6 +191,29 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 				activity(s, "A1020").Remaining = "" // P6 keeps none for a finished activity
 			},
 			touched: []string{"TASKACTV", "UDFTYPE", "UDFVALUE"}},
+		{name: "a WBS and codes the file has not got", file: site,
+			edit: func(s *schedule.Schedule) {
+				activity(s, "A1000").WBS = "STR.L2.Zone – east"
+				activity(s, "A1010").WBS = "STR.L2"
+				activity(s, "A1020").WBS = "Ext"
+				activity(s, "A1040").Codes = map[string]string{"Phase": "HANDOVER", "Trade": "Électricité"}
+				activity(s, "A1050").Codes = map[string]string{"Trade": "Électricité"}
+			},
+			touched: []string{"PROJWBS", "ACTVTYPE", "ACTVCODE", "TASKACTV"},
+			check: func(t *testing.T, out []byte) {
+				for _, row := range []string{"%R|26014|4507|636|2|1|N|N|WS_Open|L2|L2||26012|", "%R|26015|4507|636|2|1|N|N|WS_Open|Zone \x96 east|Zone \x96 east||26014|",
+					"%R|511|20|0|Trade|4507||AS_Project", "%R|513||500|HANDOVER|HANDOVER|0|"} {
+					if !hasRow(out, row) {
+						t.Errorf("no row %s", row)
+					}
+				}
+			}},
+		{name: "codes and WBS in a file without their tables", file: "/work/shared/data/real/percent-complete-8.4.xer",
+			edit: func(s *schedule.Schedule) {
+				activity(s, "A1000").WBS = "North"
+				activity(s, "A1040").Codes = map[string]string{"Phase": "CON"}
+			},
+			touched: []string{"PROJWBS", "ACTVTYPE", "ACTVCODE", "TASKACTV"}},
 		{name: "the project", file: site,
 			edit: func(s *schedule.Schedule) {
 				s.Name = "Percent – renamed"
@@ -247,6 +270,7 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := buf.Bytes()
+			os.WriteFile("/tmp/xer/"+strings.ReplaceAll(c.name, " ", "_")+".xer", out, 0o644)
 			back, _, err := Parse(out, XER)
 			if err != nil {
 				t.Fatalf("the export does not read: %v", err)
