@@ -51,7 +51,7 @@ func patchXER(w io.Writer, s *schedule.Schedule, progress Progress) error {
 	if err != nil {
 		return fmt.Errorf("the kept XER file %q: %w", s.Source.Name, err)
 	}
-	for _, step := range []func() error{p.removeActivities, p.changeActivities, p.addActivities, p.relationships, p.computed, p.meta} {
+	for _, step := range []func() error{p.calendars, p.removeActivities, p.changeActivities, p.addActivities, p.rehour, p.relationships, p.computed, p.meta} {
 		if err := step(); err != nil {
 			return fmt.Errorf("writing the changes into %q: %w", s.Source.Name, err)
 		}
@@ -98,6 +98,12 @@ type xerPatch struct {
 	// codeTypes are ACTVTYPE's ids by name, typeOfCode ACTVCODE's type
 	// ids by actv_code_id.
 	codeTypes, typeOfCode map[string]string
+	// linkAt are TASKPRED's rows by successor, predecessor and type.
+	linkAt map[string]xerRow
+	// newCalendar are the clndr_ids given to new calendars, by key;
+	// rehoured the calendars whose hours a day changed.
+	newCalendar map[string]string
+	rehoured    map[string]bool
 }
 
 // patchRow is a row being written: an existing one (line > 0) with some
@@ -123,7 +129,8 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 	p := &xerPatch{e: e, tables: tables, dropped: map[int]bool{}, edited: map[int]*patchRow{},
 		after: map[int]*rowList{}, before: map[int]*rowList{}, tails: map[*xerTable]*patchRow{},
 		taskRow: map[string]xerRow{}, newTask: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
-		newUDF: map[[2]string]*patchRow{}, wbsRow: map[string]xerRow{}}
+		newUDF: map[[2]string]*patchRow{}, wbsRow: map[string]xerRow{},
+		newCalendar: map[string]string{}, rehoured: map[string]bool{}}
 	text, encoding, _ := decodeWindowsText(data) // splitXER decoded it
 	body := data
 	switch encoding {
@@ -451,55 +458,29 @@ func (p *xerPatch) writeTask(pr *patchRow, a, b *schedule.Activity) error {
 			return err
 		}
 	}
-	clndr := p.get(pr, "clndr_id")
 	if isNew || a.Calendar != b.Calendar {
-		clndr = a.Calendar
-		if clndr == "" {
-			clndr = p.projCal
-		}
-		if clndr != "" {
+		if clndr := p.calendarID(a.Calendar); clndr != "" {
 			if err := p.set(pr, "clndr_id", clndr); err != nil {
 				return err
 			}
 		}
 	}
-	days, err := schedule.DurationDays(a.Duration)
-	if err != nil {
-		return fmt.Errorf("duration %q: %w", a.Duration, err)
-	}
-	typ := p.get(pr, "task_type")
 	if isNew || a.Type != b.Type || a.Duration != b.Duration {
-		typ = xerTaskType(a.Type, days, typ)
-		if err := p.set(pr, "task_type", typ); err != nil {
+		days, err := schedule.DurationDays(a.Duration)
+		if err != nil {
+			return fmt.Errorf("duration %q: %w", a.Duration, err)
+		}
+		if err := p.set(pr, "task_type", xerTaskType(a.Type, days, p.get(pr, "task_type"))); err != nil {
 			return err
 		}
 	}
-	hpd := p.hoursPerDay(clndr)
 	if isNew || a.Duration != b.Duration || a.Remaining != b.Remaining || a.Calendar != b.Calendar || a.Type != b.Type ||
 		a.ActualStart != b.ActualStart || a.ActualFinish != b.ActualFinish {
-		if typ == "TT_Mile" || typ == "TT_FinMile" {
-			days = 0
-		}
-		remain := days
-		if a.Remaining != "" {
-			if remain, err = schedule.DurationDays(a.Remaining); err != nil {
-				return fmt.Errorf("remaining duration %q: %w", a.Remaining, err)
-			}
-		}
-		if a.ActualFinish != "" {
-			remain = 0
-		}
-		if err := p.setAll(pr, "target_drtn_hr_cnt", xerNumber(days*hpd), "remain_drtn_hr_cnt", xerNumber(remain*hpd)); err != nil {
-			return err
-		}
-		written := ""
-		if formatDays(roundDays(days)) != a.Duration && typ != "TT_Mile" && typ != "TT_FinMile" {
-			written = jsonText(a.Duration)
-		}
-		if err := p.setTaskUDF(id, aliasDuration, written); err != nil {
+		if err := p.writeDurations(pr, a); err != nil {
 			return err
 		}
 	}
+	var err error
 	for k, c := range [2][2]*schedule.Constraint{{a.Constraint, b.Constraint}, {a.SecondaryConstraint, b.SecondaryConstraint}} {
 		if !isNew && (c[0] == c[1] || c[0] != nil && c[1] != nil && *c[0] == *c[1]) {
 			continue
@@ -569,6 +550,38 @@ func (p *xerPatch) writeTask(pr *patchRow, a, b *schedule.Activity) error {
 		}
 	}
 	return nil
+}
+
+// writeDurations writes an activity's planned and remaining durations in
+// hours of its calendar, and its duration as written when hours cannot
+// say it (a distribution).
+func (p *xerPatch) writeDurations(pr *patchRow, a *schedule.Activity) error {
+	days, err := schedule.DurationDays(a.Duration)
+	if err != nil {
+		return fmt.Errorf("duration %q: %w", a.Duration, err)
+	}
+	milestone := false
+	if typ := p.get(pr, "task_type"); typ == "TT_Mile" || typ == "TT_FinMile" {
+		days, milestone = 0, true
+	}
+	remain := days
+	if a.Remaining != "" {
+		if remain, err = schedule.DurationDays(a.Remaining); err != nil {
+			return fmt.Errorf("remaining duration %q: %w", a.Remaining, err)
+		}
+	}
+	if a.ActualFinish != "" {
+		remain = 0
+	}
+	hpd := p.activityHours(a.ID)
+	if err := p.setAll(pr, "target_drtn_hr_cnt", xerNumber(days*hpd), "remain_drtn_hr_cnt", xerNumber(remain*hpd)); err != nil {
+		return err
+	}
+	written := ""
+	if formatDays(roundDays(days)) != a.Duration && !milestone {
+		written = jsonText(a.Duration)
+	}
+	return p.setTaskUDF(p.get(pr, "task_id"), aliasDuration, written)
 }
 
 func equalCodes(a, b map[string]string) bool {
@@ -931,11 +944,23 @@ func newP6GUID() string {
 
 // activityHours is the hours in a day of an activity's calendar in cur.
 func (p *xerPatch) activityHours(id string) float64 {
-	clndr := p.projCal
-	if i, ok := p.e.curAt[id]; ok && p.e.cur.Activities[i].Calendar != "" {
+	clndr := ""
+	if i, ok := p.e.curAt[id]; ok {
 		clndr = p.e.cur.Activities[i].Calendar
 	}
-	return p.hoursPerDay(clndr)
+	return p.hoursPerDay(p.calendarID(clndr))
+}
+
+// calendarID is the clndr_id of a calendar of the schedule ("": the
+// project's): its key, or the id of the row added for it.
+func (p *xerPatch) calendarID(key string) string {
+	if key == "" {
+		return p.projCal
+	}
+	if id, ok := p.newCalendar[key]; ok {
+		return id
+	}
+	return key
 }
 
 // --- relationships ---
@@ -949,32 +974,19 @@ func (p *xerPatch) relationships() error {
 		return nil
 	}
 	pt := p.tables["TASKPRED"]
-	rowOfLink := map[string]xerRow{}
-	if pt != nil {
-		for _, r := range pt.rows {
-			key := pt.get(r, "task_id") + "|" + pt.get(r, "pred_task_id") + "|" + xerLinkType(pt.get(r, "pred_type"))
-			if _, ok := rowOfLink[key]; !ok {
-				rowOfLink[key] = r
-			}
-		}
-	}
-	find := func(rel schedule.Relationship) (xerRow, bool) {
-		r, ok := rowOfLink[p.taskID[rel.Successor]+"|"+p.taskID[rel.Predecessor]+"|"+string(rel.Type)]
-		return r, ok
-	}
 	for id := range e.relRemoved {
-		if r, ok := find(e.base.Relationships[e.baseRelAt[id]]); ok {
-			p.dropped[r.line] = true
+		if pr := p.linkRow(e.base.Relationships[e.baseRelAt[id]]); pr != nil {
+			p.dropped[pr.line] = true
 		}
 	}
 	for _, i := range e.relChanged {
 		c := e.cur.Relationships[i]
 		b := e.base.Relationships[e.baseRelAt[c.ID]]
-		r, ok := find(b)
-		if !ok {
+		pr := p.linkRow(b)
+		if pr == nil {
 			return fmt.Errorf("relationship %s: no TASKPRED row links %s to %s", c.ID, b.Predecessor, b.Successor)
 		}
-		if err := p.writeLink(p.row(pt, r), c); err != nil {
+		if err := p.writeLink(pr, c); err != nil {
 			return err
 		}
 	}
@@ -1006,6 +1018,30 @@ func (p *xerPatch) relationships() error {
 		}
 	}
 	return nil
+}
+
+// linkRow is the TASKPRED row of a base relationship, ready to be edited;
+// nil when there is none (or it is dropped). It is the row linking its
+// two tasks with its type: the reader refuses a file with two.
+func (p *xerPatch) linkRow(r schedule.Relationship) *patchRow {
+	pt := p.tables["TASKPRED"]
+	if pt == nil {
+		return nil
+	}
+	if p.linkAt == nil {
+		p.linkAt = map[string]xerRow{}
+		for _, r := range pt.rows {
+			key := pt.get(r, "task_id") + "|" + pt.get(r, "pred_task_id") + "|" + xerLinkType(pt.get(r, "pred_type"))
+			if _, ok := p.linkAt[key]; !ok {
+				p.linkAt[key] = r
+			}
+		}
+	}
+	row, ok := p.linkAt[p.taskID[r.Successor]+"|"+p.taskID[r.Predecessor]+"|"+string(r.Type)]
+	if !ok || p.dropped[row.line] {
+		return nil
+	}
+	return p.row(pt, row)
 }
 
 // projectOf is an activity's proj_id.
@@ -1117,9 +1153,6 @@ func (p *xerPatch) meta() error {
 			}
 		}
 	}
-	if err := p.calendars(); err != nil {
-		return err
-	}
 	return p.options()
 }
 
@@ -1136,9 +1169,11 @@ func (p *xerPatch) writeName(proj *patchRow, name string) error {
 	return p.set(proj, "proj_short_name", name)
 }
 
-// calendars rewrites the clndr_data (and the name) of each calendar that
-// changed. A calendar the file does not have is refused: activities name
-// calendars by the file's clndr_id.
+// calendars rewrites the clndr_data, name and hours a day of each
+// calendar that changed, and adds a CALENDAR row for each new one (copied
+// from the project's, with the next clndr_id unless its key is a free
+// one). A calendar whose hours a day changed has every duration and lag
+// counted in it written again (see rehour): P6 keeps them in hours.
 func (p *xerPatch) calendars() error {
 	base, cur := p.e.base, p.e.cur
 	ct := p.tables["CALENDAR"]
@@ -1152,28 +1187,92 @@ func (p *xerPatch) calendars() error {
 			}
 		}
 	}
-	write := func(id string, c *schedule.Calendar, named bool) error {
-		r, ok := rowOf[id]
-		if !ok {
-			return fmt.Errorf("calendar %q is not in the file's CALENDAR table", id)
+	write := func(key string, c *schedule.Calendar) error {
+		work, err := c.Compile()
+		if err != nil {
+			return fmt.Errorf("calendar %q: %w", key, err)
 		}
-		pr := p.row(ct, r)
+		hpd := work.MinutesPerDay() / 60
+		var pr *patchRow
+		id := p.calendarID(key)
+		if r, ok := rowOf[id]; ok {
+			pr = p.row(ct, r)
+		} else {
+			if ct == nil || len(ct.rows) == 0 {
+				return fmt.Errorf("calendar %q: the file has no CALENDAR row to copy", key)
+			}
+			template := p.row(ct, ct.rows[0])
+			if r, ok := rowOf[p.projCal]; ok {
+				template = p.row(ct, r)
+			}
+			if _, err := strconv.Atoi(key); err != nil || key == "" {
+				id = p.next("CALENDAR", "clndr_id")
+				p.newCalendar[key] = id
+			}
+			pr = p.newRow(ct, template, p.lastRow(ct))
+			if err := p.setAll(pr, "clndr_id", id, "default_flag", "N"); err != nil {
+				return err
+			}
+			rowOf[id] = xerRow{} // not again
+		}
 		if err := p.set(pr, "clndr_data", xerClndrData(c)); err != nil {
-			return err
+			return fmt.Errorf("calendar %q: %w", key, err)
 		}
-		if named && c != nil && c.Name != "" {
-			return p.set(pr, "clndr_name", c.Name)
+		if c != nil && c.Name != "" && key != "" {
+			if err := p.set(pr, "clndr_name", c.Name); err != nil {
+				return fmt.Errorf("calendar %q: %w", key, err)
+			}
+		}
+		if old, ok := p.hours[id]; !ok || math.Abs(old-hpd) > 1e-9 {
+			p.hours[id] = hpd
+			p.rehoured[id] = true
+			return p.setAll(pr, "day_hr_cnt", xerNumber(hpd), "week_hr_cnt", xerNumber(hpd*float64(workdayCount(work))))
 		}
 		return nil
 	}
 	if !jsonEqual(base.Calendar, cur.Calendar) && p.projCal != "" {
-		if err := write(p.projCal, cur.Calendar, false); err != nil {
+		if err := write("", cur.Calendar); err != nil {
 			return err
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(cur.Calendars)) {
-		if c := cur.Calendars[id]; !jsonEqual(base.Calendars[id], c) {
-			if err := write(id, c, true); err != nil {
+	for _, key := range slices.Sorted(maps.Keys(cur.Calendars)) {
+		if c := cur.Calendars[key]; !jsonEqual(base.Calendars[key], c) {
+			if err := write(key, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rehour writes again the durations of the activities, and the lags of
+// the links into them, whose calendar's hours a day changed.
+func (p *xerPatch) rehour() error {
+	if len(p.rehoured) == 0 {
+		return nil
+	}
+	e := p.e
+	for i := range e.cur.Activities {
+		a := &e.cur.Activities[i]
+		if !p.rehoured[p.calendarID(a.Calendar)] {
+			continue
+		}
+		if pr := p.rowOf(a.ID); pr != nil {
+			if err := p.writeDurations(pr, a); err != nil {
+				return fmt.Errorf("activity %q: %w", a.ID, err)
+			}
+		}
+	}
+	for _, r := range e.cur.Relationships {
+		if i, ok := e.curAt[r.Successor]; !ok || !p.rehoured[p.calendarID(e.cur.Activities[i].Calendar)] {
+			continue
+		}
+		j, ok := e.baseRelAt[r.ID]
+		if !ok {
+			continue // an added link: written with the new hours
+		}
+		if pr := p.linkRow(e.base.Relationships[j]); pr != nil {
+			if err := p.writeLink(pr, r); err != nil {
 				return err
 			}
 		}

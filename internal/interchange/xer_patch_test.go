@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -214,6 +215,23 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 				activity(s, "A1040").Codes = map[string]string{"Phase": "CON"}
 			},
 			touched: []string{"PROJWBS", "ACTVTYPE", "ACTVCODE", "TASKACTV"}},
+		{name: "a calendar's hours a day and a new calendar", file: site,
+			edit: func(s *schedule.Schedule) {
+				s.Calendars["179"].Hours = []string{"07:00-12:00", "13:00-16:00"} // 10 hours to 8
+				activity(s, "A1110").Calendar = "190"
+				s.Calendars["190"] = &schedule.Calendar{Name: "Nights", Workdays: []string{"Mon", "Tue"}, Hours: []string{"20:00-24:00"}}
+			},
+			touched: []string{"CALENDAR"},
+			check: func(t *testing.T, out []byte) {
+				// A1050, 80 days with 80 left, is on 179: remain_drtn_hr_cnt
+				// and target_drtn_hr_cnt are 640 hours now.
+				if !regexp.MustCompile(`\tA1050\t[^\n]*\t640\t0\t0\t0\t640\t`).Match(out) {
+					t.Error("A1050's remaining hours are not 80 days of 8 hours")
+				}
+				if !hasRow(out, "%R|190|N|Nights|") {
+					t.Error("no CALENDAR row 190")
+				}
+			}},
 		{name: "the project", file: site,
 			edit: func(s *schedule.Schedule) {
 				s.Name = "Percent – renamed"
