@@ -288,7 +288,11 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := buf.Bytes()
-			os.WriteFile("/tmp/xer/"+strings.ReplaceAll(c.name, " ", "_")+".xer", out, 0o644)
+			if dir := os.Getenv("XERPATCH_OUT"); dir != "" { // for testdata/xerpatch/mpxj_check.py
+				name := strings.NewReplacer(" ", "_", "'", "").Replace(c.name)
+				os.WriteFile(filepath.Join(dir, name+".xer"), out, 0o644)
+				os.WriteFile(filepath.Join(dir, name+".orig.xer"), data, 0o644)
+			}
 			back, _, err := Parse(out, XER)
 			if err != nil {
 				t.Fatalf("the export does not read: %v", err)
