@@ -225,7 +225,10 @@ func (p *xerPatch) set(pr *patchRow, field, text string) error {
 	if !ok {
 		return nil
 	}
-	v, err := p.encode(xerText(text))
+	if strings.ContainsAny(text, "\t\r\n") { // most values have none: skip xerText's replacer
+		text = xerText(text)
+	}
+	v, err := p.encode(text)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", pr.table.name, field, err)
 	}

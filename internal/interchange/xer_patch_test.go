@@ -493,3 +493,57 @@ func TestPatchXERRefusesTextTheCodePageCannotHold(t *testing.T) {
 		t.Fatalf("err = %v, want one naming A1000 and Windows-1252", err)
 	}
 }
+
+// TestPatchXERKeepsTheEncoding: a file in UTF-8, with or without its byte
+// order mark, or in UTF-16 comes back in it, with a name Windows-1252
+// could not hold.
+func TestPatchXERKeepsTheEncoding(t *testing.T) {
+	raw, err := os.ReadFile("testdata/xerpatch/site.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := decodeWindows1252(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"UTF-8", text},
+		{"UTF-8 with BOM", append([]byte("\xef\xbb\xbf"), text...)},
+		{"UTF-16LE", encodeUTF16(text, false)},
+		{"UTF-16BE", encodeUTF16(text, true)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := ParseWith(c.data, XER, Options{KeepSource: true, Name: "site.xer"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var same bytes.Buffer
+			if err := Write(&same, r.Schedule, XER, nil); err != nil || !bytes.Equal(same.Bytes(), c.data) {
+				t.Fatalf("unchanged: err %v, same bytes %v", err, bytes.Equal(same.Bytes(), c.data))
+			}
+			s := r.Schedule.Clone()
+			activity(s, "A1000").Name = "二階 slab ≥ 2"
+			var buf bytes.Buffer
+			if err := Write(&buf, s, XER, nil); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes()[:3], c.data[:3]) {
+				t.Errorf("the export starts % x, the file % x", buf.Bytes()[:3], c.data[:3])
+			}
+			back, _, err := Parse(buf.Bytes(), XER)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := sameAsWritten(s, back); d != "" {
+				t.Error(d)
+			}
+			out, _, _ := decodeWindowsText(buf.Bytes())
+			if want := bytes.Replace(text, []byte("\tA1000\tDuration 0%\t"), []byte("\tA1000\t二階 slab ≥ 2\t"), 1); !bytes.Equal(out, want) {
+				t.Error("more than the name changed")
+			}
+		})
+	}
+}
