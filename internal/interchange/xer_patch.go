@@ -78,7 +78,6 @@ type xerPatch struct {
 	tails         map[*xerTable]*patchRow
 	// The project and what the reader made of it.
 	projID, projCal string
-	cals            map[string]*xerCalendar
 	live            *xerLive
 	// taskRow is each base activity's TASK row by activity id, newTask
 	// each added one's; taskID its task_id.
@@ -92,9 +91,9 @@ type xerPatch struct {
 	udfTypes map[string]string
 	newUDF   map[[2]string]*patchRow
 	// wbsAt are the project's WBS nodes by path ("": the root), wbsRow
-	// their rows.
+	// their rows by wbs_id (the file's and those added).
 	wbsAt  map[string]string
-	wbsRow map[string]xerRow
+	wbsRow map[string]*patchRow
 	// codeTypes are ACTVTYPE's ids by name, typeOfCode ACTVCODE's type
 	// ids by actv_code_id.
 	codeTypes, typeOfCode map[string]string
@@ -107,7 +106,7 @@ type xerPatch struct {
 }
 
 // patchRow is a row being written: an existing one (line > 0) with some
-// values replaced, or a new one (after is the line it follows).
+// values replaced, or a new one in the list of lines written together.
 type patchRow struct {
 	table  *xerTable
 	line   int      // an existing row's; 0 for a new one
@@ -129,7 +128,7 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 	p := &xerPatch{e: e, tables: tables, dropped: map[int]bool{}, edited: map[int]*patchRow{},
 		after: map[int]*rowList{}, before: map[int]*rowList{}, tails: map[*xerTable]*patchRow{},
 		taskRow: map[string]xerRow{}, newTask: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
-		newUDF: map[[2]string]*patchRow{}, wbsRow: map[string]xerRow{},
+		newUDF: map[[2]string]*patchRow{}, wbsRow: map[string]*patchRow{},
 		newCalendar: map[string]string{}, rehoured: map[string]bool{}}
 	text, encoding, _ := decodeWindowsText(data) // splitXER decoded it
 	body := data
@@ -153,7 +152,8 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 	}
 	pr := proj.rows[0]
 	p.projID = proj.get(pr, "proj_id")
-	p.cals, p.projCal = xerCalendars(tables, rs, proj.get(pr, "clndr_id"))
+	cals, projCal := xerCalendars(tables, rs, proj.get(pr, "clndr_id"))
+	p.projCal = projCal
 	p.live = newXERLive(tables, rs, &schedule.Schedule{}, p.projID, p.projCal)
 	tt := tables["TASK"]
 	for _, r := range tt.rows {
@@ -169,7 +169,7 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 			p.taskID[id] = tt.get(r, "task_id")
 		}
 	}
-	for id, c := range p.cals {
+	for id, c := range cals {
 		p.hours[id] = c.hoursPerDay
 	}
 	return p, nil
@@ -355,6 +355,16 @@ func (p *xerPatch) next(table, field string) string {
 	return strconv.Itoa(n)
 }
 
+// reserve marks number n of a table's id field as taken.
+func (p *xerPatch) reserve(table, field string, n int) {
+	key := table + "." + field
+	if _, ok := p.nextID[key]; !ok {
+		next, _ := strconv.Atoi(p.next(table, field))
+		p.nextID[key] = next
+	}
+	p.nextID[key] = max(p.nextID[key], n+1)
+}
+
 // hoursPerDay is the hours in a day of an activity's calendar as the
 // reader divides by (the project's when it names none or one left out).
 func (p *xerPatch) hoursPerDay(clndrID string) float64 {
@@ -410,12 +420,17 @@ func (p *xerPatch) removeActivities() error {
 		}
 		for _, r := range t.rows {
 			if byTask && gone[t.get(r, "task_id")] || byPred && gone[t.get(r, "pred_task_id")] ||
-				isUDF && taskUDF[t.get(r, "udf_type_id")] != "" && gone[t.get(r, "fk_id")] {
+				isUDF && isTaskUDF(taskUDF, t.get(r, "udf_type_id")) && gone[t.get(r, "fk_id")] {
 				p.dropped[r.line] = true
 			}
 		}
 	}
 	return nil
+}
+
+func isTaskUDF(types map[string]string, id string) bool {
+	_, ok := types[id]
+	return ok
 }
 
 // taskUDFTypes are the user-defined fields of TASK: udf_type_id -> label.
@@ -648,7 +663,7 @@ func (p *xerPatch) wbsID(path string) (string, error) {
 				at = ""
 			}
 			if _, ok := p.wbsAt[at]; !ok {
-				p.wbsAt[at], p.wbsRow[id] = id, r
+				p.wbsAt[at], p.wbsRow[id] = id, p.row(wt, r)
 			}
 		}
 	}
@@ -667,7 +682,7 @@ func (p *xerPatch) wbsID(path string) (string, error) {
 			break
 		}
 	}
-	template := p.row(wt, p.wbsRow[parent])
+	template := p.wbsRow[parent]
 	for k := have; k < len(parts); k++ {
 		id := p.next("PROJWBS", "wbs_id")
 		pr := p.newRow(wt, template, p.lastRow(wt))
@@ -675,7 +690,7 @@ func (p *xerPatch) wbsID(path string) (string, error) {
 			"wbs_name", parts[k], "guid", newP6GUID(), "tmpl_guid", ""); err != nil {
 			return "", fmt.Errorf("WBS %q: %w", path, err)
 		}
-		p.wbsAt[strings.Join(parts[:k+1], ".")] = id
+		p.wbsAt[strings.Join(parts[:k+1], ".")], p.wbsRow[id] = id, pr
 		parent, template = id, pr
 	}
 	return parent, nil
@@ -1190,6 +1205,11 @@ func (p *xerPatch) calendars() error {
 			}
 		}
 	}
+	for key := range cur.Calendars {
+		if n, err := strconv.Atoi(key); err == nil && n > 0 {
+			p.reserve("CALENDAR", "clndr_id", n) // a new calendar may take its key as its id
+		}
+	}
 	write := func(key string, c *schedule.Calendar) error {
 		work, err := c.Compile()
 		if err != nil {
@@ -1216,7 +1236,6 @@ func (p *xerPatch) calendars() error {
 			if err := p.setAll(pr, "clndr_id", id, "default_flag", "N"); err != nil {
 				return err
 			}
-			rowOf[id] = xerRow{} // not again
 		}
 		if err := p.set(pr, "clndr_data", xerClndrData(c)); err != nil {
 			return fmt.Errorf("calendar %q: %w", key, err)
@@ -1248,31 +1267,38 @@ func (p *xerPatch) calendars() error {
 	return nil
 }
 
-// rehour writes again the durations of the activities, and the lags of
-// the links into them, whose calendar's hours a day changed.
+// rehour writes again the durations of the activities whose calendar's
+// hours a day changed, and the lags of the links into them and into the
+// activities moved to another calendar: P6 keeps them in hours, which the
+// reader divides by the successor's hours a day.
 func (p *xerPatch) rehour() error {
-	if len(p.rehoured) == 0 {
-		return nil
-	}
 	e := p.e
+	relag := map[string]bool{}
+	for _, i := range e.changed {
+		a := &e.cur.Activities[i]
+		if a.Calendar != e.base.Activities[e.baseAt[a.ID]].Calendar {
+			relag[a.ID] = true
+		}
+	}
 	for i := range e.cur.Activities {
 		a := &e.cur.Activities[i]
 		if !p.rehoured[p.calendarID(a.Calendar)] {
 			continue
 		}
+		relag[a.ID] = true
 		if pr := p.rowOf(a.ID); pr != nil {
 			if err := p.writeDurations(pr, a); err != nil {
 				return fmt.Errorf("activity %q: %w", a.ID, err)
 			}
 		}
 	}
+	if len(relag) == 0 {
+		return nil
+	}
 	for _, r := range e.cur.Relationships {
-		if i, ok := e.curAt[r.Successor]; !ok || !p.rehoured[p.calendarID(e.cur.Activities[i].Calendar)] {
-			continue
-		}
 		j, ok := e.baseRelAt[r.ID]
-		if !ok {
-			continue // an added link: written with the new hours
+		if !relag[r.Successor] || !ok {
+			continue // an added link is written with the new hours
 		}
 		if pr := p.linkRow(e.base.Relationships[j]); pr != nil {
 			if err := p.writeLink(pr, r); err != nil {

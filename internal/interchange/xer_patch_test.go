@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -197,6 +198,7 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 				activity(s, "A1000").WBS = "STR.L2.Zone – east"
 				activity(s, "A1010").WBS = "STR.L2"
 				activity(s, "A1020").WBS = "Ext"
+				activity(s, "A1060").WBS = "STR.L2.West" // under a node added just now
 				activity(s, "A1040").Codes = map[string]string{"Phase": "HANDOVER", "Trade": "Électricité"}
 				activity(s, "A1050").Codes = map[string]string{"Trade": "Électricité"}
 			},
@@ -325,8 +327,22 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 // sameAsWritten compares the schedule exported with the export read back:
 // "" when they agree but for what XER cannot say otherwise - a new
 // activity's UUID comes back as its task_code, a new activity without a
-// WBS in its neighbour's, relationship ids as the reader names them.
+// WBS in its neighbour's, relationship ids as the reader names them, a
+// calendar no activity uses is not read.
 func sameAsWritten(s, back *schedule.Schedule) string {
+	// XER names a calendar only from the activities on it: one no
+	// activity uses any more does not come back.
+	used := *s
+	used.Calendars = nil
+	for _, a := range s.Activities {
+		if c := s.Calendars[a.Calendar]; c != nil {
+			if used.Calendars == nil {
+				used.Calendars = map[string]*schedule.Calendar{}
+			}
+			used.Calendars[a.Calendar] = c
+		}
+	}
+	s = &used
 	if !sameMeta(s, back) {
 		return fmt.Sprintf("the project differs: %s", firstDiff(jsonText([]any{s.Name, s.StartDate, s.DataDate, s.Calendar, s.Calendars, s.Options}),
 			jsonText([]any{back.Name, back.StartDate, back.DataDate, back.Calendar, back.Calendars, back.Options})))
@@ -545,5 +561,93 @@ func TestPatchXERKeepsTheEncoding(t *testing.T) {
 				t.Error("more than the name changed")
 			}
 		})
+	}
+}
+
+// TestPatchXERRandomEdits: random removals, additions, links, durations
+// and names, many at a time, always read back as written.
+func TestPatchXERRandomEdits(t *testing.T) {
+	orig, _, err := importXER(t, "testdata/xerpatch/site.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(29, 1))
+	written := 0
+	for round := range 150 {
+		s := orig.Clone()
+		for range 1 + rng.IntN(6) {
+			n := len(s.Activities)
+			a := s.Activities[rng.IntN(n)].ID
+			b := s.Activities[rng.IntN(n)].ID
+			switch rng.IntN(13) {
+			case 0:
+				if n > 2 {
+					removeActivity(s, a)
+				}
+			case 1:
+				id := schedule.DerivedID("round", fmt.Sprint(round), fmt.Sprint(rng.Int()))
+				if rng.IntN(2) == 0 {
+					id = fmt.Sprintf("N%d", rng.IntN(1000))
+				}
+				if _, dup := indexByID(s)[id]; !dup {
+					insertAfter(s, a, schedule.Activity{ID: id, Name: "new " + id[:min(4, len(id))], Duration: fmt.Sprint(rng.IntN(20))})
+				}
+			case 2:
+				if a != b {
+					s.Relationships = append(s.Relationships, schedule.Relationship{ID: fmt.Sprintf("r%d", rng.Int()),
+						Type: []schedule.RelType{schedule.FS, schedule.SS, schedule.FF, schedule.SF}[rng.IntN(4)], Predecessor: a, Successor: b, Lag: float64(rng.IntN(9)) / 2})
+				}
+			case 3:
+				if len(s.Relationships) > 0 {
+					i := rng.IntN(len(s.Relationships))
+					s.Relationships = slices.Delete(s.Relationships, i, i+1)
+				}
+			case 4:
+				activity(s, a).Duration = fmt.Sprint(float64(rng.IntN(80)) / 4)
+			case 5:
+				activity(s, a).Name = fmt.Sprintf("Renamed – %d", rng.IntN(100))
+			case 6:
+				if len(s.Relationships) > 0 {
+					r := &s.Relationships[rng.IntN(len(s.Relationships))]
+					r.Lag = float64(rng.IntN(9)) - 4
+				}
+			case 7:
+				activity(s, a).WBS = []string{"", "CIV", "STR.L1", "STR.L9", "New.Area"}[rng.IntN(5)]
+			case 8:
+				activity(s, a).Codes = []map[string]string{nil, {"Phase": "DES"}, {"Area": "S", "Trade": "Roofs"}}[rng.IntN(3)]
+			case 9:
+				activity(s, a).Calendar = []string{"", "179"}[rng.IntN(2)]
+			case 10:
+				activity(s, a).Constraint = []*schedule.Constraint{nil, {Type: schedule.StartOnOrAfter, Date: "2015-03-02T08:00"},
+					{Type: schedule.AsLateAsPossible}, {Type: schedule.MandatoryFinish, Date: "2015-09-30T16:00"}}[rng.IntN(4)]
+			case 11:
+				x := activity(s, a)
+				x.ActualStart, x.ActualFinish, x.Remaining = []string{"", "2015-02-24T08:00"}[rng.IntN(2)], "", ""
+				if x.ActualStart != "" { // P6 always holds a started activity's remaining duration
+					x.Remaining = "3"
+				}
+			case 12:
+				activity(s, a).PercentComplete = float64(rng.IntN(5) * 25)
+			}
+		}
+		if _, err := schedule.Check(s); err != nil {
+			continue // a loop or a duplicate link: not a schedule to export
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, s, XER, nil); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		back, _, err := Parse(buf.Bytes(), XER)
+		if err != nil {
+			t.Fatalf("round %d: the export does not read: %v", round, err)
+		}
+		if d := sameAsWritten(s, back); d != "" {
+			t.Fatalf("round %d: %s", round, d)
+		}
+		written++
+	}
+	t.Logf("%d of 150 rounds exported", written)
+	if written < 50 {
+		t.Errorf("only %d of 150 rounds made a valid schedule", written)
 	}
 }
