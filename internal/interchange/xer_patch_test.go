@@ -3,8 +3,8 @@ package interchange
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
