@@ -19,16 +19,24 @@ import (
 // Windows-1252, resources and assignments) and site.xer (see
 // testdata/xerpatch/make_site.py).
 func xerPatchFiles(t *testing.T) []string {
-	real, _ := filepath.Glob("../../../shared/data/real/*.xer")
-	if len(real) == 0 {
-		real, _ = filepath.Glob("/work/shared/data/real/*.xer")
-	}
+	real, _ := filepath.Glob(realXER("*.xer"))
 	own, _ := filepath.Glob("testdata/xerpatch/*.xer")
 	own = append(own, "testdata/windows-1252.xer")
 	if len(own) < 3 {
 		t.Fatal("testdata/xerpatch is missing its files")
 	}
 	return append(real, own...)
+}
+
+// realXER is a file of ../shared/data/real, from the repository or a
+// worktree of it.
+func realXER(name string) string {
+	for _, dir := range []string{"../../../shared/data/real", "../../../../shared/data/real"} {
+		if _, err := os.Stat(dir); err == nil {
+			return filepath.Join(dir, name)
+		}
+	}
+	return filepath.Join("../../../shared/data/real", name)
 }
 
 // importXER reads a file as import does: its source kept.
@@ -211,7 +219,7 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 					}
 				}
 			}},
-		{name: "codes and WBS in a file without their tables", file: "/work/shared/data/real/percent-complete-8.4.xer",
+		{name: "codes and WBS in a file without their tables", file: realXER("percent-complete-8.4.xer"),
 			edit: func(s *schedule.Schedule) {
 				activity(s, "A1000").WBS = "North"
 				activity(s, "A1040").Codes = map[string]string{"Phase": "CON"}
@@ -255,11 +263,11 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 			},
 			touched: []string{"TASKRSRC", "TASKACTV", "TASKMEMO", "UDFVALUE"},
 			gone:    []string{"101720"}},
-		{name: "add a link to an empty TASKPRED", file: "/work/shared/data/real/PredecessorCalendar.xer",
+		{name: "add a link to an empty TASKPRED", file: realXER("PredecessorCalendar.xer"),
 			edit: func(s *schedule.Schedule) {
 				insertAfter(s, s.Activities[0].ID, schedule.Activity{ID: newID, Name: "Next", Duration: "2"})
 			}},
-		{name: "add a link to a file without TASKPRED", file: "/work/shared/data/real/percent-complete-8.4.xer",
+		{name: "add a link to a file without TASKPRED", file: realXER("percent-complete-8.4.xer"),
 			edit: func(s *schedule.Schedule) {
 				s.Relationships = append(s.Relationships, schedule.Relationship{ID: "L", Type: schedule.FS, Predecessor: "A1000", Successor: "A1040", Lag: 1})
 			},
