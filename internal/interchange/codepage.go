@@ -143,3 +143,23 @@ func windows1252Byte(r rune) (byte, bool) {
 	}
 	return 0, false
 }
+
+// encodeUTF16 encodes UTF-8 text as UTF-16 with its byte order mark, the
+// inverse of decodeUTF16.
+func encodeUTF16(text []byte, bigEndian bool) []byte {
+	units := utf16.Encode([]rune(string(text)))
+	out := make([]byte, 0, 2+2*len(units))
+	if bigEndian {
+		out = append(out, 0xFE, 0xFF)
+	} else {
+		out = append(out, 0xFF, 0xFE)
+	}
+	for _, u := range units {
+		if bigEndian {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
+}

@@ -23,7 +23,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -74,7 +73,7 @@ type xerPatch struct {
 	edited  map[int]*patchRow // by line
 	// after and before are the new lines written after and before an
 	// existing line; tails the last row of each table the patch adds.
-	after, before map[int]*rowList
+	after, before map[int]*patchLines
 	tails         map[*xerTable]*patchRow
 	// The project and what the reader made of it.
 	projID, projCal string
@@ -109,15 +108,15 @@ type xerPatch struct {
 // values replaced, or a new one in the list of lines written together.
 type patchRow struct {
 	table  *xerTable
-	line   int      // an existing row's; 0 for a new one
-	list   *rowList // a new one's
-	values [][]byte // in the file's encoding
-	cr     bool     // the line ends in "\r\n"
-	raw    []byte   // a new line that is not a row (%T, %F)
+	line   int         // an existing row's; 0 for a new one
+	list   *patchLines // a new one's
+	values [][]byte    // in the file's encoding
+	cr     bool        // the line ends in "\r\n"
+	raw    []byte      // a new line that is not a row (%T, %F)
 }
 
-// rowList are new lines written together, in order.
-type rowList struct{ rows []*patchRow }
+// patchLines are new lines written together, in order.
+type patchLines struct{ rows []*patchRow }
 
 func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 	rs := &readState{opts: Options{AllowTruncated: true}}
@@ -126,7 +125,7 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 		return nil, err
 	}
 	p := &xerPatch{e: e, tables: tables, dropped: map[int]bool{}, edited: map[int]*patchRow{},
-		after: map[int]*rowList{}, before: map[int]*rowList{}, tails: map[*xerTable]*patchRow{},
+		after: map[int]*patchLines{}, before: map[int]*patchLines{}, tails: map[*xerTable]*patchRow{},
 		taskRow: map[string]xerRow{}, newTask: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
 		newUDF: map[[2]string]*patchRow{}, wbsRow: map[string]*patchRow{},
 		newCalendar: map[string]string{}, rehoured: map[string]bool{}}
@@ -267,7 +266,7 @@ func (p *xerPatch) newRow(t *xerTable, template, after *patchRow) *patchRow {
 // after an existing one and the lines added there before.
 func (p *xerPatch) insertAfter(after, pr *patchRow) {
 	if after.line > 0 {
-		pr.list = listAt(p.after, after.line)
+		pr.list = linesAt(p.after, after.line)
 		pr.list.rows = append(pr.list.rows, pr)
 		return
 	}
@@ -276,10 +275,10 @@ func (p *xerPatch) insertAfter(after, pr *patchRow) {
 	pr.list.rows = slices.Insert(pr.list.rows, i+1, pr)
 }
 
-func listAt(m map[int]*rowList, line int) *rowList {
+func linesAt(m map[int]*patchLines, line int) *patchLines {
 	l := m[line]
 	if l == nil {
-		l = &rowList{}
+		l = &patchLines{}
 		m[line] = l
 	}
 	return l
@@ -293,12 +292,12 @@ func (p *xerPatch) lastRow(t *xerTable) *patchRow {
 	if tail := p.tails[t]; tail != nil {
 		return tail
 	}
-	for i := t.line; i < len(p.lines); i++ {
+	for i := t.line; i < len(p.lines) && !bytes.HasPrefix(p.lines[i], []byte("%T")); i++ {
 		if bytes.HasPrefix(p.lines[i], []byte("%F")) {
 			return &patchRow{table: t, line: i + 1, cr: bytes.HasSuffix(p.lines[i], []byte("\r"))}
 		}
 	}
-	return &patchRow{table: t, line: t.line}
+	return &patchRow{table: t, line: t.line, cr: bytes.HasSuffix(p.lines[t.line-1], []byte("\r"))}
 }
 
 // table is the file's table name, or one added with fields before the
@@ -328,7 +327,7 @@ func (p *xerPatch) table(name string, fields []string, after string) *xerTable {
 	for i, f := range fields {
 		t.fields[f] = i
 	}
-	list := listAt(p.before, at)
+	list := linesAt(p.before, at)
 	head := &patchRow{table: t, raw: []byte("%T\t" + name), cr: cr, list: list}
 	tail := &patchRow{table: t, raw: []byte("%F\t" + strings.Join(fields, "\t")), cr: cr, list: list}
 	list.rows = append(list.rows, head, tail)
@@ -830,9 +829,9 @@ func (p *xerPatch) setTaskUDF(taskID, label, text string) error {
 
 // --- added activities ---
 
-// uuidLike is an activity id made here (schedule.DerivedID): not a code
+// xerGeneratedID is an activity id made here (schedule.DerivedID): not a code
 // a planner would see in P6, so the new row gets one in the file's style.
-var uuidLike = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var xerGeneratedID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // xerTaskDefaults are the TASK columns a new row keeps from the row it is
 // copied from: the project's settings, not the copied activity's own
@@ -879,7 +878,7 @@ func (p *xerPatch) addActivities() error {
 			}
 		}
 		code := a.ID
-		if uuidLike.MatchString(code) {
+		if xerGeneratedID.MatchString(code) {
 			code = p.nextCode(p.get(template, "task_code"), taken)
 		}
 		taken[code] = true
@@ -1384,7 +1383,7 @@ func (p *xerPatch) write(w io.Writer, progress Progress) error {
 			out.WriteByte('\r')
 		}
 	}
-	lines := func(l *rowList) {
+	lines := func(l *patchLines) {
 		if l == nil {
 			return
 		}
@@ -1421,24 +1420,4 @@ func (p *xerPatch) write(w io.Writer, progress Progress) error {
 	}
 	_, err := w.Write(data)
 	return err
-}
-
-// encodeUTF16 encodes UTF-8 text as UTF-16 with its byte order mark, the
-// inverse of decodeUTF16.
-func encodeUTF16(text []byte, bigEndian bool) []byte {
-	units := utf16.Encode([]rune(string(text)))
-	out := make([]byte, 0, 2+2*len(units))
-	if bigEndian {
-		out = append(out, 0xFE, 0xFF)
-	} else {
-		out = append(out, 0xFF, 0xFE)
-	}
-	for _, u := range units {
-		if bigEndian {
-			out = append(out, byte(u>>8), byte(u))
-		} else {
-			out = append(out, byte(u), byte(u>>8))
-		}
-	}
-	return out
 }

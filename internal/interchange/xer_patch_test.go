@@ -75,8 +75,8 @@ func TestPatchXERUnchangedIsTheSameFile(t *testing.T) {
 	}
 }
 
-// newID is an id as the tool gives a new activity (a UUID).
-const newID = "0f8fad5b-d9cb-469f-a165-70867728950e"
+// xerNewID is an id as the tool gives a new activity (a UUID).
+const xerNewID = "0f8fad5b-d9cb-469f-a165-70867728950e"
 
 // xerEdit is a change made to a schedule read from a file, and what the
 // file written with it must show.
@@ -93,12 +93,12 @@ type xerEdit struct {
 	check func(t *testing.T, out []byte)
 }
 
-func removeActivity(s *schedule.Schedule, id string) {
+func xerRemoveActivity(s *schedule.Schedule, id string) {
 	s.Activities = slices.DeleteFunc(s.Activities, func(a schedule.Activity) bool { return a.ID == id })
 	s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.Predecessor == id || r.Successor == id })
 }
 
-func activity(s *schedule.Schedule, id string) *schedule.Activity {
+func xerActivity(s *schedule.Schedule, id string) *schedule.Activity {
 	for i := range s.Activities {
 		if s.Activities[i].ID == id {
 			return &s.Activities[i]
@@ -107,7 +107,7 @@ func activity(s *schedule.Schedule, id string) *schedule.Activity {
 	panic("no activity " + id)
 }
 
-func relationship(s *schedule.Schedule, id string) *schedule.Relationship {
+func xerRelationship(s *schedule.Schedule, id string) *schedule.Relationship {
 	for i := range s.Relationships {
 		if s.Relationships[i].ID == id {
 			return &s.Relationships[i]
@@ -116,16 +116,16 @@ func relationship(s *schedule.Schedule, id string) *schedule.Relationship {
 	panic("no relationship " + id)
 }
 
-// insertAfter adds a new activity after id in the schedule's order,
+// xerInsertAfter adds a new activity after id in the schedule's order,
 // linked from it and to its old successors' first.
-func insertAfter(s *schedule.Schedule, after string, a schedule.Activity) {
+func xerInsertAfter(s *schedule.Schedule, after string, a schedule.Activity) {
 	i := slices.IndexFunc(s.Activities, func(x schedule.Activity) bool { return x.ID == after })
 	s.Activities = slices.Insert(s.Activities, i+1, a)
 	s.Relationships = append(s.Relationships, schedule.Relationship{ID: "new-link-" + a.ID, Type: schedule.FS, Predecessor: after, Successor: a.ID})
 }
 
-// hasRow reports whether out has a row starting so (tabs written "|").
-func hasRow(out []byte, row string) bool {
+// xerHasRow reports whether out has a row starting so (tabs written "|").
+func xerHasRow(out []byte, row string) bool {
 	return bytes.Contains(out, []byte("\n"+strings.ReplaceAll(row, "|", "\t")))
 }
 
@@ -133,21 +133,21 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 	const site = "testdata/xerpatch/site.xer"
 	cases := []xerEdit{
 		{name: "rename in the file's code page", file: site,
-			edit: func(s *schedule.Schedule) { activity(s, "A1070").Name = "Pour ‘B’ – Level 3" },
+			edit: func(s *schedule.Schedule) { xerActivity(s, "A1070").Name = "Pour ‘B’ – Level 3" },
 			check: func(t *testing.T, out []byte) {
 				if !bytes.Contains(out, []byte("\tA1070\tPour \x91B\x92 \x96 Level 3\t")) {
 					t.Error("the new name is not in Windows-1252")
 				}
 			}},
 		{name: "delete an activity with assignments, codes, a memo and a UDF", file: site,
-			edit:    func(s *schedule.Schedule) { removeActivity(s, "A1030") },
+			edit:    func(s *schedule.Schedule) { xerRemoveActivity(s, "A1030") },
 			touched: []string{"TASKRSRC", "TASKACTV", "TASKMEMO", "UDFVALUE"},
 			gone:    []string{"101720"},
 			kept:    []string{"%R|61|101720|4507|||a PROJECT value whose fk_id happens to equal a task_id|", "%R|8002|101721|4507|Y"}},
 		{name: "add an activity after another", file: site,
 			edit: func(s *schedule.Schedule) {
-				insertAfter(s, "A1040", schedule.Activity{ID: newID, Name: "Prop – strip", Duration: "3"})
-				relationship(s, "A1040-FS-A1050").Predecessor = newID
+				xerInsertAfter(s, "A1040", schedule.Activity{ID: xerNewID, Name: "Prop – strip", Duration: "3"})
+				xerRelationship(s, "A1040-FS-A1050").Predecessor = xerNewID
 			},
 			check: func(t *testing.T, out []byte) {
 				// A1040 + the project's step of 10 is taken: the next free.
@@ -165,7 +165,7 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 			}},
 		{name: "add an activity with its own code, WBS and calendar", file: site,
 			edit: func(s *schedule.Schedule) {
-				insertAfter(s, "A1110", schedule.Activity{ID: "Z9", Name: "Handover", Duration: "0", WBS: "STR.L1", Calendar: "179",
+				xerInsertAfter(s, "A1110", schedule.Activity{ID: "Z9", Name: "Handover", Duration: "0", WBS: "STR.L1", Calendar: "179",
 					Codes: map[string]string{"Phase": "CON"}, Description: "signed off"})
 			},
 			touched: []string{"TASKACTV", "UDFTYPE", "UDFVALUE"}},
@@ -174,61 +174,61 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 				removeRel := "A1070-FS-A1080"
 				s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.ID == removeRel })
 				s.Relationships = append(s.Relationships, schedule.Relationship{ID: "R-new", Type: schedule.FF, Predecessor: "A1020", Successor: "A1090", Lag: 1.5})
-				r := relationship(s, "A1080-FS-A1090")
+				r := xerRelationship(s, "A1080-FS-A1090")
 				r.Type, r.Lag = schedule.SS, 2
 			},
 			kept: []string{"%R|3010|101728|101727|4507|4507|PR_FS|0|||"},
 			check: func(t *testing.T, out []byte) {
 				for _, row := range []string{"%R|3012|101726|101719|4507|4507|PR_FF|12|||", "%R|3008|101726|101725|4507|4507|PR_SS|16|||"} {
-					if !hasRow(out, row) {
+					if !xerHasRow(out, row) {
 						t.Errorf("no TASKPRED row %s", row)
 					}
 				}
 			}},
 		{name: "fields of activities", file: site,
 			edit: func(s *schedule.Schedule) {
-				activity(s, "A1040").Duration = "12.5"
-				activity(s, "A1040").Constraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2015-08-03T16:00"}
-				activity(s, "A1080").ActualStart = "2015-02-25T08:00"
-				activity(s, "A1080").Remaining = "60"
-				activity(s, "A1090").WBS = "CIV"
-				activity(s, "A1100").Codes = map[string]string{"Phase": "DES", "Area": "N"}
-				activity(s, "A1000").Calendar = "179"
-				activity(s, "A1110").Description = "Tab\tand ‘quotes’"
-				activity(s, "A1060").Duration = "pert(8,10,14)"
-				activity(s, "A1070").PercentComplete = 40
-				activity(s, "A1020").ActualFinish = "2015-03-30T16:00"
-				activity(s, "A1020").Remaining = "" // P6 keeps none for a finished activity
+				xerActivity(s, "A1040").Duration = "12.5"
+				xerActivity(s, "A1040").Constraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2015-08-03T16:00"}
+				xerActivity(s, "A1080").ActualStart = "2015-02-25T08:00"
+				xerActivity(s, "A1080").Remaining = "60"
+				xerActivity(s, "A1090").WBS = "CIV"
+				xerActivity(s, "A1100").Codes = map[string]string{"Phase": "DES", "Area": "N"}
+				xerActivity(s, "A1000").Calendar = "179"
+				xerActivity(s, "A1110").Description = "Tab\tand ‘quotes’"
+				xerActivity(s, "A1060").Duration = "pert(8,10,14)"
+				xerActivity(s, "A1070").PercentComplete = 40
+				xerActivity(s, "A1020").ActualFinish = "2015-03-30T16:00"
+				xerActivity(s, "A1020").Remaining = "" // P6 keeps none for a finished activity
 			},
 			touched: []string{"TASKACTV", "UDFTYPE", "UDFVALUE"}},
 		{name: "a WBS and codes the file has not got", file: site,
 			edit: func(s *schedule.Schedule) {
-				activity(s, "A1000").WBS = "STR.L2.Zone – east"
-				activity(s, "A1010").WBS = "STR.L2"
-				activity(s, "A1020").WBS = "Ext"
-				activity(s, "A1060").WBS = "STR.L2.West" // under a node added just now
-				activity(s, "A1040").Codes = map[string]string{"Phase": "HANDOVER", "Trade": "Électricité"}
-				activity(s, "A1050").Codes = map[string]string{"Trade": "Électricité"}
+				xerActivity(s, "A1000").WBS = "STR.L2.Zone – east"
+				xerActivity(s, "A1010").WBS = "STR.L2"
+				xerActivity(s, "A1020").WBS = "Ext"
+				xerActivity(s, "A1060").WBS = "STR.L2.West" // under a node added just now
+				xerActivity(s, "A1040").Codes = map[string]string{"Phase": "HANDOVER", "Trade": "Électricité"}
+				xerActivity(s, "A1050").Codes = map[string]string{"Trade": "Électricité"}
 			},
 			touched: []string{"PROJWBS", "ACTVTYPE", "ACTVCODE", "TASKACTV"},
 			check: func(t *testing.T, out []byte) {
 				for _, row := range []string{"%R|26014|4507|636|2|1|N|N|WS_Open|L2|L2||26012|", "%R|26015|4507|636|2|1|N|N|WS_Open|Zone \x96 east|Zone \x96 east||26014|",
 					"%R|511|20|0|Trade|4507||AS_Project", "%R|513||500|HANDOVER|HANDOVER|0|"} {
-					if !hasRow(out, row) {
+					if !xerHasRow(out, row) {
 						t.Errorf("no row %s", row)
 					}
 				}
 			}},
 		{name: "codes and WBS in a file without their tables", file: realXER("percent-complete-8.4.xer"),
 			edit: func(s *schedule.Schedule) {
-				activity(s, "A1000").WBS = "North"
-				activity(s, "A1040").Codes = map[string]string{"Phase": "CON"}
+				xerActivity(s, "A1000").WBS = "North"
+				xerActivity(s, "A1040").Codes = map[string]string{"Phase": "CON"}
 			},
 			touched: []string{"PROJWBS", "ACTVTYPE", "ACTVCODE", "TASKACTV"}},
 		{name: "a calendar's hours a day and a new calendar", file: site,
 			edit: func(s *schedule.Schedule) {
 				s.Calendars["179"].Hours = []string{"07:00-12:00", "13:00-16:00"} // 10 hours to 8
-				activity(s, "A1110").Calendar = "190"
+				xerActivity(s, "A1110").Calendar = "190"
 				s.Calendars["190"] = &schedule.Calendar{Name: "Nights", Workdays: []string{"Mon", "Tue"}, Hours: []string{"20:00-24:00"}}
 			},
 			touched: []string{"CALENDAR"},
@@ -238,7 +238,7 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 				if !regexp.MustCompile(`\tA1050\t[^\n]*\t640\t0\t0\t0\t640\t`).Match(out) {
 					t.Error("A1050's remaining hours are not 80 days of 8 hours")
 				}
-				if !hasRow(out, "%R|190|N|Nights|") {
+				if !xerHasRow(out, "%R|190|N|Nights|") {
 					t.Error("no CALENDAR row 190")
 				}
 			}},
@@ -253,19 +253,19 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 			touched: []string{"PROJECT", "PROJWBS", "CALENDAR"}},
 		{name: "the brief's change set", file: site,
 			edit: func(s *schedule.Schedule) {
-				removeActivity(s, "A1030")
-				insertAfter(s, "A1040", schedule.Activity{ID: newID, Name: "New", Duration: "4"})
+				xerRemoveActivity(s, "A1030")
+				xerInsertAfter(s, "A1040", schedule.Activity{ID: xerNewID, Name: "New", Duration: "4"})
 				s.Relationships = append(s.Relationships, schedule.Relationship{ID: "R-x", Type: schedule.SS, Predecessor: "A1000", Successor: "A1060", Lag: 1})
 				s.Relationships = slices.DeleteFunc(s.Relationships, func(r schedule.Relationship) bool { return r.ID == "A1090-FS-A1100" })
-				relationship(s, "A1050-FF-A1060").Lag = 0
-				activity(s, "A1060").Duration = "90"
-				activity(s, "A1070").Name = "Renamed"
+				xerRelationship(s, "A1050-FF-A1060").Lag = 0
+				xerActivity(s, "A1060").Duration = "90"
+				xerActivity(s, "A1070").Name = "Renamed"
 			},
 			touched: []string{"TASKRSRC", "TASKACTV", "TASKMEMO", "UDFVALUE"},
 			gone:    []string{"101720"}},
 		{name: "add a link to an empty TASKPRED", file: realXER("PredecessorCalendar.xer"),
 			edit: func(s *schedule.Schedule) {
-				insertAfter(s, s.Activities[0].ID, schedule.Activity{ID: newID, Name: "Next", Duration: "2"})
+				xerInsertAfter(s, s.Activities[0].ID, schedule.Activity{ID: xerNewID, Name: "Next", Duration: "2"})
 			}},
 		{name: "add a link to a file without TASKPRED", file: realXER("percent-complete-8.4.xer"),
 			edit: func(s *schedule.Schedule) {
@@ -307,21 +307,21 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the export does not read: %v", err)
 			}
-			if d := sameAsWritten(s, back); d != "" {
+			if d := xerSameAsWritten(s, back); d != "" {
 				t.Errorf("the export reads back otherwise: %s", d)
 			}
-			checkUntouched(t, s, data, out, c)
+			xerCheckUntouched(t, s, data, out, c)
 			for _, tid := range c.gone {
-				for name, rows := range rawTables(out) {
+				for name, rows := range xerRawTables(out) {
 					for _, row := range rows[1:] {
-						if rowHasTask(rows[0], row, tid) {
+						if xerRowHasTask(rows[0], row, tid) {
 							t.Errorf("%s still has a row of task %s: %q", name, tid, row)
 						}
 					}
 				}
 			}
 			for _, row := range c.kept {
-				if !hasRow(out, row) {
+				if !xerHasRow(out, row) {
 					t.Errorf("row %s is gone", row)
 				}
 			}
@@ -332,12 +332,12 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 	}
 }
 
-// sameAsWritten compares the schedule exported with the export read back:
+// xerSameAsWritten compares the schedule exported with the export read back:
 // "" when they agree but for what XER cannot say otherwise - a new
 // activity's UUID comes back as its task_code, a new activity without a
 // WBS in its neighbour's, relationship ids as the reader names them, a
 // calendar no activity uses is not read.
-func sameAsWritten(s, back *schedule.Schedule) string {
+func xerSameAsWritten(s, back *schedule.Schedule) string {
 	// XER names a calendar only from the activities on it: one no
 	// activity uses any more does not come back.
 	used := *s
@@ -352,7 +352,7 @@ func sameAsWritten(s, back *schedule.Schedule) string {
 	}
 	s = &used
 	if !sameMeta(s, back) {
-		return fmt.Sprintf("the project differs: %s", firstDiff(jsonText([]any{s.Name, s.StartDate, s.DataDate, s.Calendar, s.Calendars, s.Options}),
+		return fmt.Sprintf("the project differs: %s", xerFirstDiff(jsonText([]any{s.Name, s.StartDate, s.DataDate, s.Calendar, s.Calendars, s.Options}),
 			jsonText([]any{back.Name, back.StartDate, back.DataDate, back.Calendar, back.Calendars, back.Options})))
 	}
 	if len(s.Activities) != len(back.Activities) {
@@ -376,7 +376,7 @@ func sameAsWritten(s, back *schedule.Schedule) string {
 		return fmt.Sprintf("activities %v are missing and %v are not in the schedule", lostS, lostBack)
 	}
 	for i, id := range lostS {
-		if !uuidLike.MatchString(id) {
+		if !xerGeneratedID.MatchString(id) {
 			return fmt.Sprintf("activity %s came back as %s", id, lostBack[i])
 		}
 		rename[id] = lostBack[i]
@@ -394,7 +394,7 @@ func sameAsWritten(s, back *schedule.Schedule) string {
 			a.WBS = b.WBS // a new activity goes in its neighbour's WBS
 		}
 		if !a.Equal(b) {
-			return fmt.Sprintf("activity %s: %s", a.ID, firstDiff(jsonText(a), jsonText(b)))
+			return fmt.Sprintf("activity %s: %s", a.ID, xerFirstDiff(jsonText(a), jsonText(b)))
 		}
 	}
 	links := func(s *schedule.Schedule, name func(string) string) []string {
@@ -411,7 +411,7 @@ func sameAsWritten(s, back *schedule.Schedule) string {
 	return ""
 }
 
-func firstDiff(a, b string) string {
+func xerFirstDiff(a, b string) string {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			from := max(0, i-60)
@@ -421,9 +421,9 @@ func firstDiff(a, b string) string {
 	return fmt.Sprintf("%q and %q", a, b)
 }
 
-// rawTables cuts a file into its tables as bytes: each table's %F line and
+// xerRawTables cuts a file into its tables as bytes: each table's %F line and
 // rows (line endings kept).
-func rawTables(data []byte) map[string][]string {
+func xerRawTables(data []byte) map[string][]string {
 	out := map[string][]string{}
 	name := ""
 	for _, line := range strings.SplitAfter(string(data), "\n") {
@@ -438,9 +438,9 @@ func rawTables(data []byte) map[string][]string {
 	return out
 }
 
-// rowHasTask reports whether a raw row names task tid in a task_id or
+// xerRowHasTask reports whether a raw row names task tid in a task_id or
 // pred_task_id column (fields is its table's %F line).
-func rowHasTask(fields, row, tid string) bool {
+func xerRowHasTask(fields, row, tid string) bool {
 	names := strings.Split(strings.TrimRight(fields, "\r\n"), "\t")
 	values := strings.Split(strings.TrimRight(row, "\r\n"), "\t")
 	for i, f := range names {
@@ -451,13 +451,13 @@ func rowHasTask(fields, row, tid string) bool {
 	return false
 }
 
-// checkUntouched checks that the tables the change does not concern are
+// xerCheckUntouched checks that the tables the change does not concern are
 // byte-identical, that touched tables only lost rows unless the case
 // says they change, and that the TASK rows of activities neither changed
 // nor moved by our CPM are as they were.
-func checkUntouched(t *testing.T, s *schedule.Schedule, data, out []byte, c xerEdit) {
+func xerCheckUntouched(t *testing.T, s *schedule.Schedule, data, out []byte, c xerEdit) {
 	t.Helper()
-	before, after := rawTables(data), rawTables(out)
+	before, after := xerRawTables(data), xerRawTables(out)
 	for name, rows := range before {
 		if name == "TASK" || name == "TASKPRED" || slices.Contains(c.touched, name) {
 			continue
@@ -510,7 +510,7 @@ func TestPatchXERRefusesTextTheCodePageCannotHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	s = s.Clone()
-	activity(s, "A1000").Name = "二階 slab"
+	xerActivity(s, "A1000").Name = "二階 slab"
 	var buf bytes.Buffer
 	err = Write(&buf, s, XER, nil)
 	if err == nil || !strings.Contains(err.Error(), "Windows-1252") || !strings.Contains(err.Error(), "A1000") {
@@ -549,7 +549,7 @@ func TestPatchXERKeepsTheEncoding(t *testing.T) {
 				t.Fatalf("unchanged: err %v, same bytes %v", err, bytes.Equal(same.Bytes(), c.data))
 			}
 			s := r.Schedule.Clone()
-			activity(s, "A1000").Name = "二階 slab ≥ 2"
+			xerActivity(s, "A1000").Name = "二階 slab ≥ 2"
 			var buf bytes.Buffer
 			if err := Write(&buf, s, XER, nil); err != nil {
 				t.Fatal(err)
@@ -561,7 +561,7 @@ func TestPatchXERKeepsTheEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := sameAsWritten(s, back); d != "" {
+			if d := xerSameAsWritten(s, back); d != "" {
 				t.Error(d)
 			}
 			out, _, _ := decodeWindowsText(buf.Bytes())
@@ -590,7 +590,7 @@ func TestPatchXERRandomEdits(t *testing.T) {
 			switch rng.IntN(13) {
 			case 0:
 				if n > 2 {
-					removeActivity(s, a)
+					xerRemoveActivity(s, a)
 				}
 			case 1:
 				id := schedule.DerivedID("round", fmt.Sprint(round), fmt.Sprint(rng.Int()))
@@ -598,7 +598,7 @@ func TestPatchXERRandomEdits(t *testing.T) {
 					id = fmt.Sprintf("N%d", rng.IntN(1000))
 				}
 				if _, dup := indexByID(s)[id]; !dup {
-					insertAfter(s, a, schedule.Activity{ID: id, Name: "new " + id[:min(4, len(id))], Duration: fmt.Sprint(rng.IntN(20))})
+					xerInsertAfter(s, a, schedule.Activity{ID: id, Name: "new " + id[:min(4, len(id))], Duration: fmt.Sprint(rng.IntN(20))})
 				}
 			case 2:
 				if a != b {
@@ -611,31 +611,31 @@ func TestPatchXERRandomEdits(t *testing.T) {
 					s.Relationships = slices.Delete(s.Relationships, i, i+1)
 				}
 			case 4:
-				activity(s, a).Duration = fmt.Sprint(float64(rng.IntN(80)) / 4)
+				xerActivity(s, a).Duration = fmt.Sprint(float64(rng.IntN(80)) / 4)
 			case 5:
-				activity(s, a).Name = fmt.Sprintf("Renamed – %d", rng.IntN(100))
+				xerActivity(s, a).Name = fmt.Sprintf("Renamed – %d", rng.IntN(100))
 			case 6:
 				if len(s.Relationships) > 0 {
 					r := &s.Relationships[rng.IntN(len(s.Relationships))]
 					r.Lag = float64(rng.IntN(9)) - 4
 				}
 			case 7:
-				activity(s, a).WBS = []string{"", "CIV", "STR.L1", "STR.L9", "New.Area"}[rng.IntN(5)]
+				xerActivity(s, a).WBS = []string{"", "CIV", "STR.L1", "STR.L9", "New.Area"}[rng.IntN(5)]
 			case 8:
-				activity(s, a).Codes = []map[string]string{nil, {"Phase": "DES"}, {"Area": "S", "Trade": "Roofs"}}[rng.IntN(3)]
+				xerActivity(s, a).Codes = []map[string]string{nil, {"Phase": "DES"}, {"Area": "S", "Trade": "Roofs"}}[rng.IntN(3)]
 			case 9:
-				activity(s, a).Calendar = []string{"", "179"}[rng.IntN(2)]
+				xerActivity(s, a).Calendar = []string{"", "179"}[rng.IntN(2)]
 			case 10:
-				activity(s, a).Constraint = []*schedule.Constraint{nil, {Type: schedule.StartOnOrAfter, Date: "2015-03-02T08:00"},
+				xerActivity(s, a).Constraint = []*schedule.Constraint{nil, {Type: schedule.StartOnOrAfter, Date: "2015-03-02T08:00"},
 					{Type: schedule.AsLateAsPossible}, {Type: schedule.MandatoryFinish, Date: "2015-09-30T16:00"}}[rng.IntN(4)]
 			case 11:
-				x := activity(s, a)
+				x := xerActivity(s, a)
 				x.ActualStart, x.ActualFinish, x.Remaining = []string{"", "2015-02-24T08:00"}[rng.IntN(2)], "", ""
 				if x.ActualStart != "" { // P6 always holds a started activity's remaining duration
 					x.Remaining = "3"
 				}
 			case 12:
-				activity(s, a).PercentComplete = float64(rng.IntN(5) * 25)
+				xerActivity(s, a).PercentComplete = float64(rng.IntN(5) * 25)
 			}
 		}
 		if _, err := schedule.Check(s); err != nil {
@@ -649,7 +649,7 @@ func TestPatchXERRandomEdits(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: the export does not read: %v", round, err)
 		}
-		if d := sameAsWritten(s, back); d != "" {
+		if d := xerSameAsWritten(s, back); d != "" {
 			t.Fatalf("round %d: %s", round, d)
 		}
 		written++
