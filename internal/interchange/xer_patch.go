@@ -497,19 +497,13 @@ func (p *xerPatch) writeTask(pr *patchRow, a, b *schedule.Activity) error {
 			return err
 		}
 	}
-	var err error
 	for k, c := range [2][2]*schedule.Constraint{{a.Constraint, b.Constraint}, {a.SecondaryConstraint, b.SecondaryConstraint}} {
 		if !isNew && (c[0] == c[1] || c[0] != nil && c[1] != nil && *c[0] == *c[1]) {
 			continue
 		}
-		typ, date := "", ""
-		if c[0] != nil {
-			if typ = xerConstraintCode(c[0].Type); typ == "" {
-				return fmt.Errorf("constraint %q has no P6 code", c[0].Type)
-			}
-			if date, err = xerDate(c[0].Date); err != nil {
-				return fmt.Errorf("constraint date %q: %w", c[0].Date, err)
-			}
+		typ, date, err := xerConstraint(c[0])
+		if err != nil {
+			return err
 		}
 		fields := [2][2]string{{"cstr_type", "cstr_date"}, {"cstr_type2", "cstr_date2"}}[k]
 		if err := p.setAll(pr, fields[0], typ, fields[1], date); err != nil {
@@ -629,13 +623,23 @@ func xerTaskType(t schedule.ActivityType, days float64, current string) string {
 	return "TT_Task"
 }
 
-func xerConstraintCode(t schedule.ConstraintType) string {
-	for code, c := range xerConstraints {
-		if c == t {
-			return code
+// xerConstraint is a constraint's cstr_type and cstr_date ("" for none).
+func xerConstraint(c *schedule.Constraint) (typ, date string, err error) {
+	if c == nil {
+		return "", "", nil
+	}
+	for code, t := range xerConstraints {
+		if t == c.Type {
+			typ = code
 		}
 	}
-	return ""
+	if typ == "" {
+		return "", "", fmt.Errorf("constraint %q has no P6 code", c.Type)
+	}
+	if date, err = xerDate(c.Date); err != nil {
+		return "", "", fmt.Errorf("constraint date %q: %w", c.Date, err)
+	}
+	return typ, date, nil
 }
 
 // wbsID is the PROJWBS wbs_id of a WBS path as the reader builds it
@@ -809,10 +813,9 @@ func (p *xerPatch) setTaskUDF(taskID, label, text string) error {
 	if text == "" {
 		return nil
 	}
-	ut := p.tables["UDFTYPE"]
-	if ut == nil || uv == nil {
-		return fmt.Errorf("the file has no UDFTYPE and UDFVALUE tables to hold the %s", strings.ToLower(label))
-	}
+	ut := p.table("UDFTYPE", []string{"udf_type_id", "table_name", "udf_type_name", "udf_type_label", "logical_data_type", "super_flag",
+		"indicator_expression", "summary_indicator_expression", "export_flag"}, "")
+	uv = p.table("UDFVALUE", []string{"udf_type_id", "fk_id", "proj_id", "udf_date", "udf_number", "udf_text", "udf_code_id"}, "")
 	if typeID == "" {
 		typeID = p.next("UDFTYPE", "udf_type_id")
 		pr := p.newRow(ut, nil, p.lastRow(ut))

@@ -223,8 +223,10 @@ func TestPatchXERWritesTheChanges(t *testing.T) {
 			edit: func(s *schedule.Schedule) {
 				xerActivity(s, "A1000").WBS = "North"
 				xerActivity(s, "A1040").Codes = map[string]string{"Phase": "CON"}
+				xerActivity(s, "A1080").Description = "Wait for the client"
+				xerActivity(s, "A1090").Duration = "pert(80,100,130)"
 			},
-			touched: []string{"PROJWBS", "ACTVTYPE", "ACTVCODE", "TASKACTV"}},
+			touched: []string{"PROJWBS", "ACTVTYPE", "ACTVCODE", "TASKACTV", "UDFTYPE", "UDFVALUE"}},
 		{name: "a calendar's hours a day and a new calendar", file: site,
 			edit: func(s *schedule.Schedule) {
 				s.Calendars["179"].Hours = []string{"07:00-12:00", "13:00-16:00"} // 10 hours to 8
