@@ -6,7 +6,8 @@ file it was made from (NAME.orig.xer) into $XERPATCH_OUT. This reads both
 with MPXJ (the PyPI `mpxj` package and JPype1; test-only, never a
 dependency of the product) and prints, per case, what each holds: tasks,
 relations, resources, assignments, calendars, activity codes and values,
-and whether MPXJ read the export without an error.
+and whether MPXJ read the export without an error; and which activities
+(by activity id) MPXJ sees differently in the export, with the fields.
 
     mkdir -p /tmp/xerpatch && XERPATCH_OUT=/tmp/xerpatch go test ./internal/interchange/ -run TestPatchXER -count=1
     python3 internal/interchange/testdata/xerpatch/mpxj_check.py /tmp/xerpatch
@@ -35,6 +36,41 @@ def counts(project):
     }
 
 
+FIELDS = ["Name", "Duration", "RemainingDuration", "ActualStart", "ActualFinish", "PercentageComplete",
+          "PhysicalPercentComplete", "ConstraintType", "ConstraintDate", "SecondaryConstraintType", "WBS",
+          "Calendar", "ActivityType", "GUID", "Notes"]
+
+
+def task_fields(project):
+    out = {}
+    for t in project.getTasks():
+        if t.getUniqueID() is None or t.getUniqueID() == 0 or t.getSummary():
+            continue
+        row = {}
+        for f in FIELDS:
+            v = getattr(t, "get" + f)()
+            if f == "Calendar" and v is not None:
+                v = v.getName()
+            row[f] = None if v is None else str(v)
+        row["Assignments"] = len(list(t.getResourceAssignments()))
+        row["Predecessors"] = sorted(str(r.getPredecessorTask().getActivityID()) + " " + str(r.getType()) + " " + str(r.getLag())
+                                     for r in t.getPredecessors())
+        out[str(t.getActivityID())] = row
+    return out
+
+
+def differences(a, b):
+    out = {}
+    for code in sorted(set(a) | set(b)):
+        if code not in a or code not in b:
+            out[code] = "only in the " + ("export" if code in b else "original")
+            continue
+        d = [f for f in a[code] if a[code][f] != b[code].get(f)]
+        if d:
+            out[code] = d
+    return out
+
+
 def main(folder):
     jpype.startJVM()
     from org.mpxj.reader import UniversalProjectReader
@@ -43,12 +79,16 @@ def main(folder):
         if out.endswith(".orig.xer"):
             continue
         orig = out[:-4] + ".orig.xer"
-        row = {}
+        row, fields = {}, {}
         for name, path in (("original", orig), ("export", out)):
             try:
-                row[name] = counts(UniversalProjectReader().read(path))
+                project = UniversalProjectReader().read(path)
             except Exception as e:  # noqa: BLE001 - a reader error is the finding
                 row[name] = {"error": str(e)}
+                continue
+            row[name], fields[name] = counts(project), task_fields(project)
+        if len(fields) == 2:
+            row["activities differing"] = differences(fields["original"], fields["export"])
         report[os.path.basename(out)[:-4]] = row
     json.dump(report, sys.stdout, indent=1)
     print()
