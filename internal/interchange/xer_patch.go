@@ -546,7 +546,7 @@ func (p *xerPatch) writeTask(pr *patchRow, a, b *schedule.Activity) error {
 			return err
 		}
 	}
-	if !equalCodes(a.Codes, b.Codes) {
+	if !maps.Equal(a.Codes, b.Codes) {
 		if err := p.writeCodes(pr, a.Codes); err != nil {
 			return err
 		}
@@ -593,10 +593,6 @@ func (p *xerPatch) writeDurations(pr *patchRow, a *schedule.Activity) error {
 		written = jsonText(a.Duration)
 	}
 	return p.setTaskUDF(p.get(pr, "task_id"), aliasDuration, written)
-}
-
-func equalCodes(a, b map[string]string) bool {
-	return len(a) == len(b) && jsonEqual(a, b)
 }
 
 // xerTaskType is task_type for an activity of type t and days: the file's
