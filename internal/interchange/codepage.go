@@ -115,3 +115,51 @@ func invalidUTF8At(data []byte) int {
 }
 
 func lineOf(data []byte, at int) int { return bytes.Count(data[:at], []byte{'\n'}) + 1 }
+
+// encodeWindows1252 encodes UTF-8 text in Windows-1252, the inverse of
+// decodeWindows1252: for text written into a file in that code page. A
+// character the code page has no byte for is an error naming it: writing
+// a '?' instead would lose it without a word.
+func encodeWindows1252(s string) ([]byte, error) {
+	out := make([]byte, 0, len(s))
+	for _, r := range s {
+		b, ok := windows1252Byte(r)
+		if !ok {
+			return nil, fmt.Errorf("%q has no byte in the Windows-1252 code page", r)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func windows1252Byte(r rune) (byte, bool) {
+	if r < 0x80 || r >= 0xA0 && r <= 0xFF {
+		return byte(r), true
+	}
+	for i, h := range windows1252High {
+		if h != 0 && h == r {
+			return byte(0x80 + i), true
+		}
+	}
+	return 0, false
+}
+
+// encodeUTF16 encodes UTF-8 text as UTF-16 with its byte order mark, the
+// inverse of decodeUTF16.
+func encodeUTF16(text []byte, bigEndian bool) []byte {
+	units := utf16.Encode([]rune(string(text)))
+	out := make([]byte, 0, 2+2*len(units))
+	if bigEndian {
+		out = append(out, 0xFE, 0xFF)
+	} else {
+		out = append(out, 0xFF, 0xFE)
+	}
+	for _, u := range units {
+		if bigEndian {
+			out = append(out, byte(u>>8), byte(u))
+		} else {
+			out = append(out, byte(u), byte(u>>8))
+		}
+	}
+	return out
+}

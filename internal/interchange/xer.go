@@ -302,33 +302,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		start = t
 	}
 
-	// Calendars.
-	cals := map[string]*xerCalendar{}
-	defaultCal := ""
-	if ct := tables["CALENDAR"]; ct != nil {
-		for _, r := range ct.rows {
-			id := ct.get(r, "clndr_id")
-			c, err := parseXERCalendar(ct.get(r, "clndr_data"), ct.get(r, "day_hr_cnt"))
-			if err == nil {
-				_, err = c.cal.Compile() // e.g. a week with no working day
-			}
-			if err != nil {
-				// A damaged calendar is left out, not the file: its
-				// activities are scheduled on the project's calendar.
-				rs.warnf("line %d: CALENDAR clndr_id %s: %v (calendar %q left out: its activities are scheduled on the project's calendar)", r.line, id, err, ct.get(r, "clndr_name"))
-				continue
-			}
-			c.name = ct.get(r, "clndr_name")
-			cals[id] = c
-			if ct.get(r, "default_flag") == "Y" && defaultCal == "" {
-				defaultCal = id
-			}
-		}
-	}
-	projCal := proj.get(pr, "clndr_id")
-	if cals[projCal] == nil {
-		projCal = defaultCal
-	}
+	cals, projCal := xerCalendars(tables, rs, proj.get(pr, "clndr_id"))
 	hoursPerDay := 8.0
 	if c := cals[projCal]; c != nil {
 		s.Calendar = c.cal
@@ -521,6 +495,37 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 	}
 	namedCalendars(s, cals)
 	return s, nil
+}
+
+// xerCalendars reads the CALENDAR table: the calendars by clndr_id and
+// the project's, projCal (PROJECT clndr_id) if it is one, else the first
+// with default_flag Y. A damaged calendar is left out with a warning, not
+// the file: its activities are scheduled on the project's calendar.
+func xerCalendars(tables map[string]*xerTable, rs *readState, projCal string) (map[string]*xerCalendar, string) {
+	cals := map[string]*xerCalendar{}
+	defaultCal := ""
+	if ct := tables["CALENDAR"]; ct != nil {
+		for _, r := range ct.rows {
+			id := ct.get(r, "clndr_id")
+			c, err := parseXERCalendar(ct.get(r, "clndr_data"), ct.get(r, "day_hr_cnt"))
+			if err == nil {
+				_, err = c.cal.Compile() // e.g. a week with no working day
+			}
+			if err != nil {
+				rs.warnf("line %d: CALENDAR clndr_id %s: %v (calendar %q left out: its activities are scheduled on the project's calendar)", r.line, id, err, ct.get(r, "clndr_name"))
+				continue
+			}
+			c.name = ct.get(r, "clndr_name")
+			cals[id] = c
+			if ct.get(r, "default_flag") == "Y" && defaultCal == "" {
+				defaultCal = id
+			}
+		}
+	}
+	if cals[projCal] == nil {
+		projCal = defaultCal
+	}
+	return cals, projCal
 }
 
 // rowAt names a row in a message, "line 12: TASK task_id 7", formatted
