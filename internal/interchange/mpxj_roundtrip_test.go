@@ -30,6 +30,7 @@ package interchange
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -84,9 +85,14 @@ func (d fieldDiff) String() string {
 	return fmt.Sprintf("%s %s: %s -> %s", d.Object, d.Field, orNone(d.Was), orNone(d.Now))
 }
 
+// orNone is a value as a difference shows it: "(none)" for absent, a long
+// one (timephased work) cut to its start.
 func orNone(v string) string {
 	if v == "" {
 		return "(none)"
+	}
+	if short, cut := schedule.Truncate(v, 100); cut {
+		return short
 	}
 	return v
 }
@@ -157,14 +163,14 @@ type changeSet struct {
 const roundTripName = "Added by the round-trip test"
 
 // planChanges applies a dispatch's kinds of change to a copy of s: remove
-// the last plain activity (a task not manual nor started), add one after
+// the last plain activity (a task, not a milestone, not finished), add one after
 // the first, link two plain activities not yet linked, and lengthen the
 // first one's duration by two days. It refuses a schedule with fewer than
 // three plain activities.
 func planChanges(s *schedule.Schedule) (*schedule.Schedule, changeSet, error) {
 	var plain []string
 	for _, a := range s.Activities {
-		if a.Type == "" && !a.Manual && a.ActualStart == "" && a.ActualFinish == "" {
+		if days, err := strconv.ParseFloat(a.Duration, 64); err == nil && days > 0 && a.Type == "" && a.ActualFinish == "" {
 			plain = append(plain, a.ID)
 		}
 	}
@@ -174,10 +180,7 @@ func planChanges(s *schedule.Schedule) (*schedule.Schedule, changeSet, error) {
 	cur := s.Clone()
 	cs := changeSet{Removed: plain[len(plain)-1], After: plain[0], Resized: plain[0]}
 	resized, _ := cur.Activity(cs.Resized)
-	days, err := strconv.ParseFloat(resized.Duration, 64)
-	if err != nil {
-		days = 3
-	}
+	days, _ := strconv.ParseFloat(resized.Duration, 64)
 	resized.Duration = formatDays(days + 2)
 	cs.Added = schedule.Activity{ID: "RT9000", Name: roundTripName, Duration: "3"}
 	ops := []schedule.Op{
@@ -267,8 +270,8 @@ func setOf(names ...string) map[string]bool {
 
 // taskKeys maps s's activity ids to MPXJ's task objects in a dump of the
 // file: XER tasks are keyed by activity id (task_code), as our reader ids
-// them; an MSPDI task by its UID, or by its Text1 when that is an
-// activity id (our "Activity ID" field).
+// them; an MSPDI task by its UID, or by its Text1 "Activity ID" (our
+// field, see mspdi.go) when that is an activity id.
 func taskKeys(objs mpxjObjects, s *schedule.Schedule, f Format) map[string]string {
 	keys := map[string]string{}
 	for obj, fields := range objs {
@@ -276,8 +279,10 @@ func taskKeys(objs mpxjObjects, s *schedule.Schedule, f Format) map[string]strin
 		if !ok {
 			continue
 		}
-		if _, known := s.Activity(fields["Text1"]); f == MSPDI && known {
-			id = fields["Text1"]
+		if v := fields["Text1 ("+aliasActivityID+")"]; f == MSPDI && v != "" {
+			if _, known := s.Activity(v); known {
+				id = v
+			}
 		}
 		keys[id] = obj
 	}
@@ -290,19 +295,19 @@ func taskKeys(objs mpxjObjects, s *schedule.Schedule, f Format) map[string]strin
 // relations are there; the resized task's Duration differs. Every other
 // difference must be one a change may cause: early dates downstream, late
 // dates and floats anywhere, row positions, a summary task's or resource's
-// roll-ups, the project's totals. It returns the differences that are none
+// roll-ups, the project's totals, our "Relationship IDs" field. It returns the differences that are none
 // of these and the expected changes MPXJ does not see.
 func unexpectedChanges(was, now mpxjObjects, wasKeys map[string]string, cs changeSet) (unexpected []fieldDiff, missing []string) {
 	removedKey := wasKeys[cs.Removed]
 	addedKey := ""
 	for obj, fields := range now {
-		if _, old := was[obj]; !old && strings.HasPrefix(obj, "task ") && fields["Task Name"] == roundTripName {
+		if strings.HasPrefix(obj, "task ") && fields["Task Name"] == roundTripName && was[obj]["Task Name"] != roundTripName {
 			addedKey = obj
 		}
 	}
 	keyOf := func(id string) string {
 		if id == cs.Added.ID {
-			return addedKey
+			return cmp.Or(addedKey, "(no added task)")
 		}
 		return wasKeys[id]
 	}
@@ -340,7 +345,10 @@ func unexpectedChanges(was, now mpxjObjects, wasKeys map[string]string, cs chang
 				unexpected = append(unexpected, d)
 			}
 		case obj == addedKey || newRelations[obj]:
-		case obj == resizedKey && strings.Contains(field, "Duration"):
+		case obj == resizedKey && strings.Contains(field, "Duration"): // and our "Duration as written"
+		case field == aliasRelIDs || strings.HasSuffix(field, "("+aliasRelIDs+")"):
+			// Our own field: each link's id and place in the list, which
+			// a removed or added link shifts.
 		case strings.HasPrefix(obj, "task ") || strings.HasPrefix(obj, "wbs "):
 			if !lateFields[field] && !positionFields[field] && !(earlyFields[field] && downstream[obj]) &&
 				!(summary && !identityFields[field]) {
@@ -619,6 +627,73 @@ func TestCompareFields(t *testing.T) {
 			}
 			if compared != tt.compared || !slices.Equal(got, tt.diffs) {
 				t.Errorf("compareFields = %d, %q; want %d, %q", compared, got, tt.compared, tt.diffs)
+			}
+		})
+	}
+}
+
+func TestUnexpectedChanges(t *testing.T) {
+	was := mpxjObjects{
+		"task A":                    {"Task Name": "a", "Duration": "2.0 DAYS", "Start": "d1"},
+		"task B":                    {"Task Name": "b", "Start": "d2", "Notes": "kept"},
+		"task C":                    {"Task Name": "c", "Start": "d3", "ID": "3"},
+		"task D":                    {"Task Name": "d", "Start": "d4", "ID": "4"},
+		"task E":                    {"Task Name": "e", "Start": "d5", "Total Slack": "0.0 DAYS"},
+		"relation task A -> task B": {"type": "FINISH_START", "lag": "0.0 DAYS"},
+		"relation task C -> task D": {"type": "FINISH_START", "lag": "0.0 DAYS"},
+		"assignment C/R1":           {"Work": "8.0 HOURS"},
+		"project":                   {"Finish Date": "d4", "Name": "p"},
+	}
+	keys := map[string]string{"A": "task A", "B": "task B", "C": "task C", "D": "task D", "E": "task E"}
+	cs := changeSet{Removed: "C", Added: schedule.Activity{ID: "RT9000", Name: roundTripName}, After: "A", Resized: "A",
+		Link: schedule.Relationship{Predecessor: "B", Successor: "D"}, Downstream: setOf("A", "B", "D", "RT9000")}
+	// changed is was with the change set applied as a patch writer should.
+	changed := func(edit func(now mpxjObjects)) mpxjObjects {
+		now := mpxjObjects{}
+		for obj, fields := range was {
+			now[obj] = maps.Clone(fields)
+		}
+		delete(now, "task C")
+		delete(now, "relation task C -> task D")
+		delete(now, "assignment C/R1")
+		now["task A"]["Duration"] = "4.0 DAYS"
+		now["task B"]["Start"] = "d2 later"     // downstream of A
+		now["task D"]["ID"] = "3"               // renumbered after C
+		now["task E"]["Total Slack"] = "2 DAYS" // the project finish moved
+		now["project"]["Finish Date"] = "d9"
+		now["task 99"] = map[string]string{"Task Name": roundTripName}
+		now["relation task A -> task 99"] = map[string]string{"type": "FINISH_START", "lag": "0.0 DAYS"}
+		now["relation task B -> task D"] = map[string]string{"type": "FINISH_START", "lag": "0.0 DAYS"}
+		if edit != nil {
+			edit(now)
+		}
+		return now
+	}
+	tests := []struct {
+		name                string
+		now                 mpxjObjects
+		unexpected, missing int
+	}{
+		{"exactly the changes", changed(nil), 0, 0},
+		{"an unmoved task's start moves", changed(func(now mpxjObjects) { now["task E"]["Start"] = "d6" }), 1, 0},
+		{"another task's field is lost", changed(func(now mpxjObjects) { delete(now["task B"], "Notes") }), 1, 0},
+		{"a project setting changes", changed(func(now mpxjObjects) { now["project"]["Name"] = "q" }), 1, 0},
+		{"the removed task is kept", changed(func(now mpxjObjects) { now["task C"] = was["task C"] }), 0, 1},
+		{"its relation is changed, not removed", changed(func(now mpxjObjects) {
+			now["relation task C -> task D"] = map[string]string{"type": "START_START", "lag": "0.0 DAYS"}
+		}), 1, 0},
+		{"the added task is not there", changed(func(now mpxjObjects) {
+			delete(now, "task 99")
+			delete(now, "relation task A -> task 99")
+		}), 0, 2},
+		{"the added link is not there", changed(func(now mpxjObjects) { delete(now, "relation task B -> task D") }), 0, 1},
+		{"the duration did not change", changed(func(now mpxjObjects) { now["task A"]["Duration"] = "2.0 DAYS" }), 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			unexpected, missing := unexpectedChanges(was, tt.now, keys, cs)
+			if len(unexpected) != tt.unexpected || len(missing) != tt.missing {
+				t.Errorf("unexpected %v, missing %q; want %d and %d", unexpected, missing, tt.unexpected, tt.missing)
 			}
 		})
 	}

@@ -12,7 +12,9 @@ One JVM start for all the files. Output: {"mpxj": version, "files": {path:
   task <key>        every TaskField and task UDF; XER activities keyed by
                     activity ID (task_code), XER WBS nodes as "wbs <code>",
                     MSPDI tasks by UniqueID
-  relation <pred> -> <succ>   type, lag (always, even a zero lag), unique id
+  relation <pred> -> <succ>   type, lag (always, even a zero lag), and for
+                    XER its unique id (task_pred_id; MPXJ numbers MSPDI links
+                    as it reads them, so theirs is left out)
   resource <key>    every ResourceField and resource UDF; XER by resource ID
                     (rsrc_short_name), MSPDI by UniqueID
   assignment <task>/<resource>   every AssignmentField and assignment UDF
@@ -21,6 +23,7 @@ One JVM start for all the files. Output: {"mpxj": version, "files": {path:
   code <name>       an activity code type; "code <name> = <value>" its values
   project           every ProjectField
 
+A custom field with an alias is named with it: "Text1 (Activity ID)".
 Values are strings: dates ISO (2026-01-05T08:00), durations "value unit",
 enums by name, other objects by the key above. A field that is null, empty,
 false, zero or a zero duration is left out (on both sides alike, so a value
@@ -55,6 +58,9 @@ class Dumper:
         self.types = (Task, Resource, ProjectCalendar, Relation)
         self.project, self.xer = project, xer
         self.objects = {}
+        # A custom field's name says what the file calls it: "Text1 (Activity ID)".
+        self.aliases = {c.getFieldType(): str(c.getAlias()) for c in project.getCustomFields()
+                        if c.getFieldType() is not None and c.getAlias()}
 
     def add(self, name, fields):
         name = str(name)
@@ -132,6 +138,8 @@ class Dumper:
         out = {}
         for f in field_types:
             name = str(f.getName()) if hasattr(f, "getName") else str(f)
+            if f in self.aliases:
+                name = f"{name} ({self.aliases[f]})"
             if name in skip:
                 continue
             try:
@@ -156,7 +164,7 @@ class Dumper:
             self.add(self.task_key(t), self.fields(t, task_fields, SKIP_TASK))
         for r in p.getRelations():
             rel = {"type": r.getType().name(), "lag": f"{r.getLag().getDuration()} {r.getLag().getUnits().name()}"}
-            if r.getUniqueID() is not None:
+            if self.xer and r.getUniqueID() is not None:  # task_pred_id; MPXJ numbers MSPDI links itself
                 rel["unique id"] = str(r.getUniqueID())
             self.add(f"relation {self.task_key(r.getPredecessorTask())} -> {self.task_key(r.getSuccessorTask())}", rel)
         resource_fields = list(ResourceField.values()) + udf(FieldTypeClass.RESOURCE)
