@@ -41,6 +41,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -62,10 +63,12 @@ func readWithMPXJ(t *testing.T, paths []string) map[string]mpxjFile {
 	cmd := exec.Command("python3", append([]string{"testdata/mpxj_fields.py"}, paths...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	began := time.Now()
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("testdata/mpxj_fields.py: %v\n%s", err, stderr.String())
 	}
+	t.Logf("MPXJ read %d files in %s", len(paths), time.Since(began).Round(time.Millisecond))
 	var dump struct {
 		Files map[string]mpxjFile `json:"files"`
 	}

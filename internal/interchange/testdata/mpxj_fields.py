@@ -54,8 +54,11 @@ IDENTITY_HASH = re.compile(r"@[0-9a-f]{4,}")
 
 class Dumper:
     def __init__(self, project, xer):
-        from org.mpxj import ProjectCalendar, Relation, Resource, Task
+        from java.lang import Boolean, Enum, Number
+        from java.util import Collection, Map
+        from org.mpxj import Duration, ProjectCalendar, Relation, Resource, Task
         self.types = (Task, Resource, ProjectCalendar, Relation)
+        self.java = (Boolean, Enum, Number, Collection, Map, Duration)
         self.project, self.xer = project, xer
         self.objects = {}
         # A custom field's name says what the file calls it: "Text1 (Activity ID)".
@@ -88,12 +91,10 @@ class Dumper:
 
     def text(self, v):
         """v as a string, or None for a value left out."""
-        from java.lang import Boolean, Enum, Number
-        from java.util import Collection, Map
-        from org.mpxj import Duration
-        Task, Resource, ProjectCalendar, Relation = self.types
         if v is None:
             return None
+        Boolean, Enum, Number, Collection, Map, Duration = self.java
+        Task, Resource, ProjectCalendar, Relation = self.types
         if isinstance(v, (bool, Boolean)):
             return "true" if bool(v) else None
         if isinstance(v, (int, float, Number)):
@@ -134,16 +135,27 @@ class Dumper:
                     return str(got)
         return str(v.getClass().getSimpleName())
 
-    def fields(self, container, field_types, skip=()):
-        out = {}
+    def field_names(self, field_types, skip=()):
+        """field_types with the names they are dumped under, once per kind:
+        asking a field its name costs a call into Java."""
+        out = []
         for f in field_types:
-            name = str(f.getName()) if hasattr(f, "getName") else str(f)
+            name = str(f.getName())
             if f in self.aliases:
                 name = f"{name} ({self.aliases[f]})"
-            if name in skip:
-                continue
+            if name not in skip:
+                out.append((f, name))
+        return out
+
+    def fields(self, container, named_fields):
+        out = {}
+        get = container.get
+        for f, name in named_fields:
             try:
-                v = self.text(container.get(f))
+                v = get(f)
+                if v is None:
+                    continue
+                v = self.text(v)
             except Exception as e:  # a getter MPXJ cannot compute for this file
                 v = f"error: {e.__class__.__name__}"
             if v is not None:
@@ -159,18 +171,18 @@ class Dumper:
         def udf(kind):
             return [u for u in udfs if u.getFieldTypeClass() == kind]
 
-        task_fields = list(TaskField.values()) + udf(FieldTypeClass.TASK)
+        task_fields = self.field_names(list(TaskField.values()) + udf(FieldTypeClass.TASK), SKIP_TASK)
         for t in p.getTasks():
-            self.add(self.task_key(t), self.fields(t, task_fields, SKIP_TASK))
+            self.add(self.task_key(t), self.fields(t, task_fields))
         for r in p.getRelations():
             rel = {"type": r.getType().name(), "lag": f"{r.getLag().getDuration()} {r.getLag().getUnits().name()}"}
             if self.xer and r.getUniqueID() is not None:  # task_pred_id; MPXJ numbers MSPDI links itself
                 rel["unique id"] = str(r.getUniqueID())
             self.add(f"relation {self.task_key(r.getPredecessorTask())} -> {self.task_key(r.getSuccessorTask())}", rel)
-        resource_fields = list(ResourceField.values()) + udf(FieldTypeClass.RESOURCE)
+        resource_fields = self.field_names(list(ResourceField.values()) + udf(FieldTypeClass.RESOURCE))
         for r in p.getResources():
             self.add(self.resource_key(r), self.fields(r, resource_fields))
-        assignment_fields = list(AssignmentField.values()) + udf(FieldTypeClass.ASSIGNMENT)
+        assignment_fields = self.field_names(list(AssignmentField.values()) + udf(FieldTypeClass.ASSIGNMENT))
         for a in p.getResourceAssignments():
             task = self.task_key(a.getTask()) or "task none"
             self.add(f"assignment {task.split(' ', 1)[1]}/{self.resource_key(a.getResource()).split(' ', 1)[1]}",
@@ -214,7 +226,7 @@ class Dumper:
                     if s is not None:
                         vf[label] = s
                 self.add(f"code {code.getName()} = {value.getName()}", vf)
-        self.add("project", self.fields(p.getProjectProperties(), list(ProjectField.values()), SKIP_PROJECT))
+        self.add("project", self.fields(p.getProjectProperties(), self.field_names(ProjectField.values(), SKIP_PROJECT)))
         return self.objects
 
 
