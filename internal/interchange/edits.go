@@ -39,6 +39,45 @@ type cpmDates struct {
 	// TotalFloat and FreeFloat are in working days of the activity's
 	// calendar (see Result.TotalFloat).
 	TotalFloat, FreeFloat float64
+	// Moved says which of them the changes moved (all for an added
+	// activity): only those are written, so a change that moves only the
+	// project finish rewrites late dates and floats, not early dates the
+	// tool stored (or left empty).
+	Moved dateMask
+}
+
+// dateMask is a set of cpmDates fields.
+type dateMask uint8
+
+// The fields of cpmDates a dateMask names.
+const (
+	movedES dateMask = 1 << iota
+	movedEF
+	movedLS
+	movedLF
+	movedTotalFloat
+	movedFreeFloat
+	movedAll = movedES | movedEF | movedLS | movedLF | movedTotalFloat | movedFreeFloat
+)
+
+// has reports whether the mask holds every field of f.
+func (m dateMask) has(f dateMask) bool { return m&f == f }
+
+// movedFrom says which fields of d differ from b's.
+func (d cpmDates) movedFrom(b cpmDates) dateMask {
+	var m dateMask
+	for _, f := range []struct {
+		moved bool
+		bit   dateMask
+	}{
+		{!d.ES.Equal(b.ES), movedES}, {!d.EF.Equal(b.EF), movedEF}, {!d.LS.Equal(b.LS), movedLS}, {!d.LF.Equal(b.LF), movedLF},
+		{d.TotalFloat != b.TotalFloat, movedTotalFloat}, {d.FreeFloat != b.FreeFloat, movedFreeFloat},
+	} {
+		if f.moved {
+			m |= f.bit
+		}
+	}
+	return m
 }
 
 // none reports whether nothing changed: the file is written back as it was.
@@ -102,7 +141,10 @@ func diffSchedules(base, cur *schedule.Schedule) (*edits, error) {
 		return nil, err
 	}
 	for id, d := range curDates {
-		if b, ok := baseDates[id]; !ok || b != d {
+		if b, ok := baseDates[id]; !ok {
+			d.Moved = movedAll
+			e.dates[id] = d
+		} else if d.Moved = d.movedFrom(b); d.Moved != 0 {
 			e.dates[id] = d
 		}
 	}

@@ -1089,13 +1089,42 @@ func (pt *mspdiPatch) dateFields(d cpmDates, a *schedule.Activity) map[string]*s
 	date := func(t time.Time) *string { v := t.Format(pt.layout); return &v }
 	slack := func(days float64) *string { v := pt.lagTenths(days); return &v }
 	crit := strconv.Itoa(b2i(d.TotalFloat <= 1e-9))
-	out := map[string]*string{
-		"EarlyStart": date(d.ES), "EarlyFinish": date(d.EF), "LateStart": date(d.LS), "LateFinish": date(d.LF),
-		"TotalSlack": slack(d.TotalFloat), "FreeSlack": slack(d.FreeFloat), "StartSlack": slack(d.TotalFloat),
-		"FinishSlack": slack(d.TotalFloat), "Critical": &crit,
+	out := map[string]*string{}
+	// Only the fields the changes moved: MS Project's other values stay
+	// as it computed them.
+	for _, f := range []struct {
+		moved dateMask
+		names []string
+		value *string
+	}{
+		{movedES, []string{"EarlyStart"}, date(d.ES)},
+		{movedEF, []string{"EarlyFinish"}, date(d.EF)},
+		{movedLS, []string{"LateStart"}, date(d.LS)},
+		{movedLF, []string{"LateFinish"}, date(d.LF)},
+		{movedTotalFloat, []string{"TotalSlack", "StartSlack", "FinishSlack", "Critical"}, nil},
+		{movedFreeFloat, []string{"FreeSlack"}, slack(d.FreeFloat)},
+	} {
+		if !d.Moved.has(f.moved) {
+			continue
+		}
+		for _, name := range f.names {
+			switch {
+			case name == "Critical":
+				out[name] = &crit
+			case f.value == nil:
+				out[name] = slack(d.TotalFloat)
+			default:
+				out[name] = f.value
+			}
+		}
 	}
 	if !a.Manual { // a manual task's Start and Finish are its own
-		out["Start"], out["Finish"] = date(d.ES), date(d.EF)
+		if d.Moved.has(movedES) {
+			out["Start"] = date(d.ES)
+		}
+		if d.Moved.has(movedEF) {
+			out["Finish"] = date(d.EF)
+		}
 	}
 	return out
 }

@@ -1112,13 +1112,31 @@ func (p *xerPatch) computed() error {
 		}
 		es, ef, ls, lf := date(d.ES), date(d.EF), date(d.LS), date(d.LF)
 		hpd := p.activityHours(id)
-		if err := p.setAll(pr, "early_start_date", es, "early_end_date", ef, "late_start_date", ls, "late_end_date", lf,
-			"total_float_hr_cnt", xerNumber(d.TotalFloat*hpd), "free_float_hr_cnt", xerNumber(d.FreeFloat*hpd)); err != nil {
-			return err
-		}
-		if p.e.cur.Activities[i].ActualFinish == "" {
-			if err := p.setAll(pr, "restart_date", es, "reend_date", ef, "rem_late_start_date", ls, "rem_late_end_date", lf); err != nil {
+		unfinished := p.e.cur.Activities[i].ActualFinish == ""
+		// Only the fields the changes moved: P6's other values stay as
+		// P6 computed them (or left them empty).
+		for _, f := range []struct {
+			moved           dateMask
+			column, value   string
+			remainingColumn string
+		}{
+			{movedES, "early_start_date", es, "restart_date"},
+			{movedEF, "early_end_date", ef, "reend_date"},
+			{movedLS, "late_start_date", ls, "rem_late_start_date"},
+			{movedLF, "late_end_date", lf, "rem_late_end_date"},
+			{movedTotalFloat, "total_float_hr_cnt", xerNumber(d.TotalFloat * hpd), ""},
+			{movedFreeFloat, "free_float_hr_cnt", xerNumber(d.FreeFloat * hpd), ""},
+		} {
+			if !d.Moved.has(f.moved) {
+				continue
+			}
+			if err := p.set(pr, f.column, f.value); err != nil {
 				return err
+			}
+			if unfinished && f.remainingColumn != "" {
+				if err := p.set(pr, f.remainingColumn, f.value); err != nil {
+					return err
+				}
 			}
 		}
 		if added[id] {
