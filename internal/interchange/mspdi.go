@@ -426,6 +426,10 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	for _, f := range p.ExtendedAttributes {
 		fields[strings.TrimSpace(f.FieldID)] = strings.TrimSpace(f.Alias)
 	}
+	ours := false // the file is our export: it carries the "Activity ID" field
+	for _, alias := range fields {
+		ours = ours || alias == aliasActivityID
+	}
 	custom := func(t *mspdiTask, alias string) (string, bool) {
 		for _, a := range t.ExtendedAttribute {
 			if fields[strings.TrimSpace(a.FieldID)] == alias {
@@ -507,21 +511,26 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 			}
 		}
 		if len(outline) > 0 && outline[0].level > 0 || level > 1 {
-			var names []string
-			for _, sum := range outline {
-				if sum.level > 0 && sum.task.Name != "" {
-					names = append(names, sum.task.Name)
-				}
-			}
 			a.WBS = strings.TrimSpace(t.WBS)
-			line := fmt.Sprintf("WBS %s (outline %s)", a.WBS, strings.TrimSpace(t.OutlineNumber))
-			if len(names) > 0 {
-				line += ": " + strings.Join(names, " > ")
+			// Our export writes the outline from the WBS path and the
+			// notes as the description was; another file's outline is
+			// also said in the description.
+			if !ours {
+				var names []string
+				for _, sum := range outline {
+					if sum.level > 0 && sum.task.Name != "" {
+						names = append(names, sum.task.Name)
+					}
+				}
+				line := fmt.Sprintf("WBS %s (outline %s)", a.WBS, strings.TrimSpace(t.OutlineNumber))
+				if len(names) > 0 {
+					line += ": " + strings.Join(names, " > ")
+				}
+				if a.Description != "" {
+					a.Description += "\n"
+				}
+				a.Description += line
 			}
-			if a.Description != "" {
-				a.Description += "\n"
-			}
-			a.Description += line
 		}
 		// Notes are MS Project's free text, often pasted pages: past
 		// schedule.MaxDescription they are shortened (with a warning)

@@ -1,0 +1,149 @@
+package interchange
+
+// What both whole-model writers share to write a live programme (issue
+// 29, across formats): which schedules carry more than a logic network,
+// and the inverse of the readers' code tables.
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// isLive reports whether s holds anything beyond a plain logic network:
+// a plain network is written exactly as it always was, so a file
+// exported before the live fields reads and compares the same.
+func isLive(s *schedule.Schedule) bool {
+	if s.DataDate != "" || s.Options != nil || len(s.Calendars) > 0 {
+		return true
+	}
+	for i := range s.Activities {
+		a := &s.Activities[i]
+		if a.Live() || a.WBS != "" || len(a.Codes) > 0 || a.PercentComplete != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// keyOf is the file's code for a model value in one of the readers' code
+// tables ("" when the value is not there, as for the zero value).
+func keyOf[V comparable](codes map[string]V, v V) string {
+	var zero V
+	if v == zero {
+		return ""
+	}
+	best := ""
+	for k, x := range codes {
+		// The smallest key: a table may give one value two codes
+		// (TT_Task and "" both read as a task), and the file must not
+		// change from one export to the next.
+		if x == v && (best == "" || k < best) {
+			best = k
+		}
+	}
+	return best
+}
+
+// numericKey reports whether a calendar key is a file id as both
+// formats write one: a positive whole number in its plain form.
+func numericKey(key string) (int, bool) {
+	n, err := strconv.Atoi(key)
+	return n, err == nil && n > 0 && strconv.Itoa(n) == key
+}
+
+// fileIDs gives each calendar key a numeric id in the file: the key
+// itself where it is one (so it reads back the same), the next free
+// number otherwise; project is the project calendar's id, 1 unless a key
+// takes it.
+type fileIDs struct {
+	project int
+	keys    []string // s.Calendars' keys, sorted
+	id      map[string]int
+}
+
+func calendarFileIDs(s *schedule.Schedule) fileIDs {
+	ids := fileIDs{id: map[string]int{}}
+	used := map[int]bool{}
+	for key := range s.Calendars {
+		ids.keys = append(ids.keys, key)
+		if n, ok := numericKey(key); ok {
+			ids.id[key], used[n] = n, true
+		}
+	}
+	slices.Sort(ids.keys)
+	next := 1
+	free := func() int {
+		for used[next] {
+			next++
+		}
+		used[next] = true
+		return next
+	}
+	ids.project = free()
+	for _, key := range ids.keys {
+		if _, ok := ids.id[key]; !ok {
+			ids.id[key] = free()
+		}
+	}
+	return ids
+}
+
+// wbsSegments cuts a WBS path into the names of its levels, outermost
+// first, as both readers join them with "."; a path with an empty level
+// ("A..B") is one level, so it reads back as written.
+func wbsSegments(path string) []string {
+	parts := strings.Split(path, ".")
+	if slices.Contains(parts, "") {
+		return []string{path}
+	}
+	return parts
+}
+
+// sortedCodeTypes lists the activity code types the activities use,
+// sorted.
+func sortedCodeTypes(s *schedule.Schedule) []string {
+	seen := map[string]bool{}
+	var types []string
+	for i := range s.Activities {
+		for t := range s.Activities[i].Codes {
+			if !seen[t] {
+				seen[t] = true
+				types = append(types, t)
+			}
+		}
+	}
+	slices.Sort(types)
+	return types
+}
+
+// resourceNames lists the resources the assignments name, in order of
+// first use.
+func resourceNames(s *schedule.Schedule) []string {
+	seen := map[string]bool{}
+	var names []string
+	for i := range s.Activities {
+		for _, as := range s.Activities[i].Assignments {
+			if !seen[as.Resource] {
+				seen[as.Resource] = true
+				names = append(names, as.Resource)
+			}
+		}
+	}
+	return names
+}
+
+// resourceCalendar is the calendar key a resource's assignments name
+// ("" for the activity's): the first one given.
+func resourceCalendar(s *schedule.Schedule, name string) string {
+	for i := range s.Activities {
+		for _, as := range s.Activities[i].Assignments {
+			if as.Resource == name && as.Calendar != "" {
+				return as.Calendar
+			}
+		}
+	}
+	return ""
+}
