@@ -189,7 +189,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 		if a.Description != "" {
 			row("1", id, "1", jsonText(a.Description))
 		}
-		if d, err := schedule.DurationDays(a.Duration); err == nil && formatDays(roundDays(d)) != a.Duration {
+		if d, err := schedule.DurationDays(a.Duration); err == nil && xerReadBack(d, hoursOf[a.Calendar]) != a.Duration {
 			row("2", id, "1", jsonText(a.Duration))
 		}
 		if ids := relIDs[i+1]; ids != nil {
@@ -206,6 +206,14 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 // xerNumber writes a number of hours or units as P6 does, without binary
 // noise.
 func xerNumber(v float64) string { return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64) }
+
+// xerReadBack is the duration the reader makes of days written as hours
+// of a calendar of hpd hours a day: where the hours written lose digits
+// (a minute is 0.016667 hours) the duration as written is kept beside it.
+func xerReadBack(days, hpd float64) string {
+	hours, _ := strconv.ParseFloat(xerNumber(days*hpd), 64)
+	return formatDays(roundDays(hours / hpd))
+}
 
 func yn(b bool) string {
 	if b {
