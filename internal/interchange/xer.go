@@ -446,7 +446,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			a.Description = d
 		}
 		if d, ok := text(id, aliasDuration); ok {
-			if sameDays(days, d) {
+			if sameTime(days, hpd, d) {
 				a.Duration = d
 			}
 		}
@@ -518,6 +518,15 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 	}
 	namedCalendars(s, cals)
 	return s, nil
+}
+
+// sameTime reports whether a duration as written (from our export's
+// "Duration as written") takes days of hpd hours, the task's duration in
+// the file: "16h" is 1.6 days of a 10-hour calendar. On an 8-hour
+// calendar it is sameDays.
+func sameTime(days, hpd float64, duration string) bool {
+	d, err := schedule.ParseDuration(duration)
+	return err == nil && math.Abs(d.Minutes(hpd*60)/(hpd*60)-days) < 1e-6
 }
 
 // rowAt names a row in a message, "line 12: TASK task_id 7", formatted

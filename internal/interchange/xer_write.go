@@ -127,7 +127,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 		h := hoursOf[a.Calendar]
 		d, _ := schedule.DurationDays(a.Duration)
 		typ := xerTaskType(a.Type, d)
-		hours := num(d * h)
+		hours := num(durationHours(a.Duration, h))
 		clndr := projCal
 		if a.Calendar != "" {
 			clndr = strconv.Itoa(cals.id[a.Calendar])
@@ -148,8 +148,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 			status = "TK_Active"
 		}
 		if a.Remaining != "" && a.ActualFinish == "" {
-			r, _ := schedule.DurationDays(a.Remaining)
-			remain = num(r * h)
+			remain = num(durationHours(a.Remaining, h))
 		}
 		values := []string{strconv.Itoa(i + 1), "1", wbs, clndr, typ, "DT_FixedDUR2", status, a.ID, a.Name, hours, remain,
 			xerLiveDate(a.ActualStart), xerLiveDate(a.ActualFinish), num(a.PercentComplete)}
@@ -189,7 +188,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 		if a.Description != "" {
 			row("1", id, "1", jsonText(a.Description))
 		}
-		if d, err := schedule.DurationDays(a.Duration); err == nil && xerReadBack(d, hoursOf[a.Calendar]) != a.Duration {
+		if xerReadBack(a.Duration, hoursOf[a.Calendar]) != a.Duration {
 			row("2", id, "1", jsonText(a.Duration))
 		}
 		if ids := relIDs[i+1]; ids != nil {
@@ -207,11 +206,23 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 // noise.
 func xerNumber(v float64) string { return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64) }
 
-// xerReadBack is the duration the reader makes of days written as hours
-// of a calendar of hpd hours a day: where the hours written lose digits
-// (a minute is 0.016667 hours) the duration as written is kept beside it.
-func xerReadBack(days, hpd float64) string {
-	hours, _ := strconv.ParseFloat(xerNumber(days*hpd), 64)
+// durationHours is how long a duration takes on a calendar of hpd hours
+// a day: P6 keeps durations in hours, and "16h" or "3ed" is that time
+// whatever the day's length.
+func durationHours(duration string, hpd float64) float64 {
+	d, err := schedule.ParseDuration(duration)
+	if err != nil {
+		return 0 // checked valid before writing
+	}
+	return d.Minutes(hpd*60) / 60
+}
+
+// xerReadBack is the duration the reader makes of a duration written as
+// hours of a calendar of hpd hours a day: where that is not the duration
+// as written (a distribution, a unit, or hours that lose digits: a minute
+// is 0.016667 hours) the duration as written is kept beside it.
+func xerReadBack(duration string, hpd float64) string {
+	hours, _ := strconv.ParseFloat(xerNumber(durationHours(duration, hpd)), 64)
 	return formatDays(roundDays(hours / hpd))
 }
 
