@@ -105,3 +105,24 @@ func deref(v any) any {
 	}
 	return v
 }
+
+func TestUncarriedExplore(t *testing.T) {
+	var paths []string
+	for _, dir := range []string{"/work/shared/data/real", "/work/shared/data/mspdi"} {
+		p, _ := filepath.Glob(filepath.Join(dir, "*"))
+		paths = append(paths, p...)
+	}
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		from, _ := FormatOf(p)
+		r, err := ParseWith(data, from, Options{KeepSource: true})
+		if err != nil {
+			continue
+		}
+		to := XER
+		if from == XER {
+			to = MSPDI
+		}
+		t.Logf("%s -> %s:\n  %s", filepath.Base(p), to, strings.Join(Uncarried(r.Schedule, to), "\n  "))
+	}
+}
