@@ -46,7 +46,7 @@ var xerTableWords = map[string]string{
 	"ACCOUNT": "cost accounts", "ACTVCODE": "activity code values", "ACTVTYPE": "activity code types",
 	"APPLYACTOPTIONS": "apply-actuals options", "CALENDAR": "calendars", "CURRTYPE": "currencies",
 	"DOCCATG": "document categories", "DOCUMENT": "work products and documents", "FINDATES": "financial periods",
-	"ISSUHIST": "issue history", "MEMOTYPE": "notebook topics", "NONWORK": "nonwork types", "OBS": "responsibility structure (OBS)",
+	"ISSUHIST": "issue history", "MEMOTYPE": "notebook topics", "NONWORK": "nonwork types", "OBS": "responsibility structure",
 	"PCATTYPE": "project code types", "PCATVAL": "project code values", "PROJCOST": "project expenses",
 	"PROJECT": "projects", "PROJEST": "estimates", "PROJISSU": "issues", "PROJPCAT": "project code assignments",
 	"PROJTHRS": "thresholds", "PROJWBS": "WBS nodes", "RCATTYPE": "resource code types", "RCATVAL": "resource code values",
@@ -242,7 +242,7 @@ func uncarriedMSPDI(s *schedule.Schedule, data []byte) []string {
 	counts, lists := scanMSPDI(data, carriedField)
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(lists)) {
-		out = append(out, fmt.Sprintf("%s (%s): %s", mspdiKept[name], name, plural(lists[name], "entry")))
+		out = append(out, fmt.Sprintf("%s (%s): %d", mspdiKept[name], name, lists[name]))
 	}
 	if nonText > 0 {
 		out = append(out, fmt.Sprintf("custom field definitions other than named text fields (ExtendedAttributes): %s", plural(nonText, "field")))
@@ -327,6 +327,7 @@ func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[str
 	held := map[string]bool{} // the item's categories with a value
 	var value, fieldID string // the current element's text; an ExtendedAttribute's FieldID
 	inner := false            // a value below the item's current element is not a default
+	unassigned := false       // the assignment is to no resource: MS Project's placeholder
 	for {
 		tok, err := d.Token()
 		if err == io.EOF || err != nil {
@@ -365,7 +366,7 @@ func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[str
 				inner = false
 			case 3:
 				if stack[1]+"/"+t.Name.Local == "Tasks/Task" || stack[1]+"/"+t.Name.Local == "Resources/Resource" || stack[1]+"/"+t.Name.Local == "Assignments/Assignment" {
-					item = t.Name.Local
+					item, unassigned = t.Name.Local, false
 					clear(held)
 				}
 			}
@@ -383,6 +384,9 @@ func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[str
 			case item != "" && len(stack) == 5 && stack[3] == "ExtendedAttribute" && t.Name.Local == "FieldID":
 				fieldID = strings.TrimSpace(value)
 			case item != "" && len(stack) == 4:
+				if item == "Assignment" && t.Name.Local == "ResourceUID" && strings.TrimSpace(value) == "-65535" {
+					unassigned = true
+				}
 				words := category[item+"\x00"+t.Name.Local]
 				switch {
 				case words == "":
@@ -395,6 +399,9 @@ func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[str
 					held[words] = true
 				}
 			case item != "" && len(stack) == 3:
+				if unassigned {
+					clear(held)
+				}
 				for words := range held {
 					counts[item+"\x00"+words]++
 				}
