@@ -260,7 +260,7 @@ func (l *xerLive) task(tt *xerTable, r xerRow, a *schedule.Activity, hpd float64
 		h, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(h >= 0 && h/hpd <= schedule.MaxDays) {
 			warn("remain_drtn_hr_cnt", fmt.Errorf("%q is not a number of hours", v))
-		} else if rem := roundDays(h / hpd); a.ActualStart != "" || !sameDays(rem, a.Duration) {
+		} else if rem := roundDays(h / hpd); a.ActualStart != "" || !sameTime(rem, hpd, a.Duration) {
 			a.Remaining = formatDays(rem)
 		}
 	}
