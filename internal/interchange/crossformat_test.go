@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -99,24 +100,52 @@ func TestCrossFormatLive(t *testing.T) {
 		}
 		return out
 	}
+	// A schedule made here writes its dates as dates and its calendars
+	// under any key; a file holds instants and numeric ids.
+	asWritten := map[string]string{
+		"data date":            "a date is written as the instant it stands for (files hold date-times)",
+		"actual start":         "a date is written as the first working instant of its day",
+		"actual finish":        "a date is written as the last working instant of its day",
+		"constraint":           "a date is written as the working instant it stands for",
+		"calendar":             "a key that is not a number (7d) becomes the file's numeric id",
+		"calendars":            "a key that is not a number (7d) becomes the file's numeric id",
+		"calendar day lengths": "a key that is not a number (7d) becomes the file's numeric id",
+		"options":              "progress retained_logic, P6's default, reads back as the default (no value)",
+		"type":                 "a finish milestone is a task of no duration in both formats (the engine dates them alike)",
+	}
+	live, err := ReadFile("testdata/live.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	compared := map[string]int{}
 	for _, c := range []struct {
 		name    string
 		s       *schedule.Schedule
 		to      Format
 		noPlace map[string]string
+		// sameDates: nothing that dates an activity is lost, so the
+		// engine dates every activity alike before and after.
+		sameDates bool
 	}{
-		{"P6 programme to XER", liveP6Schedule(), XER, union(noPlaceInP6Rules)},
-		{"P6 programme to MSPDI", liveP6Schedule(), MSPDI, noPlaceInMSPDI},
-		{"MS Project programme to XER", liveMSProjectSchedule(), XER, noPlaceInXER},
-		{"MS Project programme to MSPDI", liveMSProjectSchedule(), MSPDI, nil},
+		{"P6 programme to XER", liveP6Schedule(), XER, noPlaceInP6Rules, true},
+		{"P6 programme to MSPDI", liveP6Schedule(), MSPDI, noPlaceInMSPDI, false},
+		{"MS Project programme to XER", liveMSProjectSchedule(), XER, noPlaceInXER, false},
+		{"MS Project programme to MSPDI", liveMSProjectSchedule(), MSPDI, nil, true},
+		{"testdata/live.json to XER", live, XER, union(asWritten), true},
+		{"testdata/live.json to MSPDI", live, MSPDI, union(asWritten, noPlaceInMSPDI), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := schedule.Check(c.s); err != nil {
 				t.Fatalf("the test schedule is not valid: %v", err)
 			}
-			for field, n := range crossRoundTrip(t, c.s, c.to, c.noPlace) {
-				compared[field] += n
+			back := crossExport(t, c.s, c.to)
+			for _, d := range crossDiff(back, c.s, c.to, c.noPlace, compared) {
+				t.Error(d)
+			}
+			if c.sameDates {
+				for _, d := range engineDates(t, back, c.s) {
+					t.Error(d)
+				}
 			}
 		})
 	}
@@ -155,6 +184,16 @@ func TestCrossFormatPlain(t *testing.T) {
 // it compared.
 func crossRoundTrip(t *testing.T, s *schedule.Schedule, to Format, noPlace map[string]string) map[string]int {
 	t.Helper()
+	compared := map[string]int{}
+	for _, d := range crossDiff(crossExport(t, s, to), s, to, noPlace, compared) {
+		t.Error(d)
+	}
+	return compared
+}
+
+// crossExport is s exported to format to and read back.
+func crossExport(t *testing.T, s *schedule.Schedule, to Format) *schedule.Schedule {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := Write(&buf, s, to, nil); err != nil {
 		t.Fatalf("export to %s: %v", to, err)
@@ -163,11 +202,39 @@ func crossRoundTrip(t *testing.T, s *schedule.Schedule, to Format, noPlace map[s
 	if err != nil {
 		t.Fatalf("reading the %s export back: %v", to, err)
 	}
-	compared := map[string]int{}
-	for _, d := range crossDiff(back.Schedule, s, to, noPlace, compared) {
-		t.Error(d)
+	return back.Schedule
+}
+
+// engineDates lists the activities our engine dates differently in got
+// than in want: early and late start and finish.
+func engineDates(t *testing.T, got, want *schedule.Schedule) []string {
+	t.Helper()
+	dates := func(s *schedule.Schedule) [][4]string {
+		n, err := schedule.Check(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clock, err := schedule.NewClock(s.StartDate, s.Calendar)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := n.Compute()
+		out := make([][4]string, len(s.Activities))
+		for i := range s.Activities {
+			for f := range 4 {
+				out[i][f] = r.At(clock, i, schedule.DateField(f)).Format(time.DateTime)
+			}
+		}
+		return out
 	}
-	return compared
+	g, w := dates(got), dates(want)
+	var out []string
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			out = append(out, fmt.Sprintf("activity %s is dated differently: early start, finish, late start, finish %v, want %v", want.Activities[i].ID, g[i], w[i]))
+		}
+	}
+	return out
 }
 
 // scheduleFields and activityFields are what is compared, each written

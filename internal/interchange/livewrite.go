@@ -5,9 +5,11 @@ package interchange
 // and the inverse of the readers' code tables.
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -146,4 +148,77 @@ func resourceCalendar(s *schedule.Schedule, name string) string {
 		}
 	}
 	return ""
+}
+
+// workCalendars are a schedule's calendars compiled, by key ("" the
+// project's): the writers count durations in their hours and date a
+// live date on them.
+type workCalendars map[string]*schedule.WorkTime
+
+func compileCalendars(s *schedule.Schedule) (workCalendars, error) {
+	w, err := s.Calendar.Compile()
+	if err != nil {
+		return nil, err
+	}
+	wc := workCalendars{"": w}
+	for key, cal := range s.Calendars {
+		if wc[key], err = cal.Compile(); err != nil {
+			return nil, fmt.Errorf("calendar %q: %w", key, err)
+		}
+	}
+	return wc, nil
+}
+
+// hoursPerDay is how many working hours make a day on a calendar.
+func (wc workCalendars) hoursPerDay(key string) float64 { return wc[key].MinutesPerDay() / 60 }
+
+// dateText writes a live date of an activity on calendar key in layout,
+// "" for none. Both formats hold instants: a date alone stands, as the
+// engine reads it, for the first working instant at or after its start
+// or, for a finish, the last one at or before its end.
+func (wc workCalendars) dateText(key, v string, finish bool, layout string) string {
+	if v == "" {
+		return ""
+	}
+	t, err := schedule.ParseStart(v)
+	if err != nil {
+		return "" // checked valid before writing
+	}
+	if len(v) == len(time.DateOnly) {
+		t = workingEdge(wc[key], t, finish)
+	}
+	return t.Format(layout)
+}
+
+// workingEdge is the first working instant of day or a later day, or for
+// a finish the last one of day or an earlier day, within a year; the
+// day's own edge when none is worked.
+func workingEdge(w *schedule.WorkTime, day time.Time, finish bool) time.Time {
+	for n := range 366 {
+		if finish {
+			d := day.AddDate(0, 0, -n)
+			if ps := w.Periods(d); len(ps) > 0 {
+				return d.Add(time.Duration(ps[len(ps)-1].To) * time.Minute)
+			}
+			continue
+		}
+		d := day.AddDate(0, 0, n)
+		if ps := w.Periods(d); len(ps) > 0 {
+			return d.Add(time.Duration(ps[0].From) * time.Minute)
+		}
+	}
+	if finish {
+		return day.AddDate(0, 0, 1)
+	}
+	return day
+}
+
+// finishConstraint reports whether a constraint's date is about the
+// finish.
+func finishConstraint(t schedule.ConstraintType) bool {
+	switch t {
+	case schedule.FinishOn, schedule.FinishOnOrAfter, schedule.FinishOnOrBefore, schedule.MandatoryFinish:
+		return true
+	}
+	return false
 }

@@ -84,13 +84,13 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 	// hoursOf is the hours in a day of each calendar key's calendar: MS
 	// Project counts every day in the project's MinutesPerDay, so a
 	// duration on a calendar with other days is written as its time.
-	hoursOf := map[string]float64{"": mpd / 60}
-	for _, key := range cals.keys {
-		w, err := s.Calendars[key].Compile()
-		if err != nil {
-			return fmt.Errorf("calendar %q: %w", key, err)
-		}
-		hoursOf[key] = w.MinutesPerDay() / 60
+	wc, err := compileCalendars(s)
+	if err != nil {
+		return err
+	}
+	hoursOf := map[string]float64{}
+	for key := range wc {
+		hoursOf[key] = wc.hoursPerDay(key)
 	}
 	codeTypes := sortedCodeTypes(s)
 	if len(codeTypes) > len(codeFieldIDs) {
@@ -124,7 +124,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 	x.num("DaysPerMonth", 20)
 	x.num("DurationFormat", 7) // days
 	if s.DataDate != "" {
-		x.el("StatusDate", mspdiLiveDate(s.DataDate))
+		x.el("StatusDate", wc.dateText("", s.DataDate, false, schedule.DateTimeLayout))
 	}
 	x.open("ExtendedAttributes")
 	for i, alias := range []string{aliasActivityID, aliasRelIDs, aliasDuration} {
@@ -211,8 +211,8 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		x.num("OutlineLevel", level)
 		switch {
 		case a.Manual:
-			x.el("Start", mspdiLiveDate(a.Start))
-			x.el("Finish", mspdiLiveDate(a.Finish))
+			x.el("Start", wc.dateText(a.Calendar, a.Start, false, schedule.DateTimeLayout))
+			x.el("Finish", wc.dateText(a.Calendar, a.Finish, true, schedule.DateTimeLayout))
 		case clock != nil:
 			x.el("Start", date(res.At(clock, i, schedule.EarlyStart)))
 			x.el("Finish", date(res.At(clock, i, schedule.EarlyFinish)))
@@ -235,7 +235,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		x.num("Milestone", b2i(days == 0 || a.Type == schedule.StartMilestone || a.Type == schedule.FinishMilestone))
 		x.num("Summary", 0)
 		if live {
-			writeMSPDIProgress(x, &a, mpd, hoursOf[a.Calendar])
+			writeMSPDIProgress(x, &a, mpd, wc)
 		}
 		constraint := 0 // as soon as possible: the logic drives it
 		if a.Constraint != nil {
@@ -248,7 +248,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 			x.num("CalendarUID", -1)
 		}
 		if constraint > 1 {
-			x.el("ConstraintDate", mspdiLiveDate(a.Constraint.Date))
+			x.el("ConstraintDate", wc.dateText(a.Calendar, a.Constraint.Date, finishConstraint(a.Constraint.Type), schedule.DateTimeLayout))
 		}
 		if a.Description != "" {
 			x.el("Notes", a.Description)
@@ -432,16 +432,6 @@ var codeFieldIDs = func() []string {
 // mspdiTaskFieldBase is where MS Project numbers its task fields' FieldIDs.
 const mspdiTaskFieldBase = 0x0B400000
 
-// mspdiLiveDate writes a live date (2026-03-02 or 2026-03-02T08:00) as
-// MSPDI does; "" stays "".
-func mspdiLiveDate(v string) string {
-	t, err := schedule.ParseStart(v)
-	if v == "" || err != nil { // checked valid before writing
-		return ""
-	}
-	return t.Format(schedule.DateTimeLayout)
-}
-
 // mspdiOutline writes the summary tasks that give each activity its WBS
 // path as an outline, in the activities' order: a summary opens where a
 // path first goes below its neighbour's and closes where it leaves, so an
@@ -507,14 +497,15 @@ func outlineNumber(counts []int) string {
 
 // writeMSPDIProgress writes a task's actuals, percent complete (MS
 // Project holds whole percents) and remaining duration (in the time it
-// takes on its calendar of hpd hours a day).
-func writeMSPDIProgress(x *xw, a *schedule.Activity, mpd, hpd float64) {
+// takes on its calendar).
+func writeMSPDIProgress(x *xw, a *schedule.Activity, mpd float64, wc workCalendars) {
 	if a.ActualStart != "" {
-		x.el("ActualStart", mspdiLiveDate(a.ActualStart))
+		x.el("ActualStart", wc.dateText(a.Calendar, a.ActualStart, false, schedule.DateTimeLayout))
 	}
 	if a.ActualFinish != "" {
-		x.el("ActualFinish", mspdiLiveDate(a.ActualFinish))
+		x.el("ActualFinish", wc.dateText(a.Calendar, a.ActualFinish, true, schedule.DateTimeLayout))
 	}
+	hpd := wc.hoursPerDay(a.Calendar)
 	x.num("PercentComplete", int(math.Round(a.PercentComplete)))
 	if a.Remaining != "" {
 		d, _ := schedule.ParseDuration(a.Remaining)

@@ -43,7 +43,6 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 	if err != nil {
 		return err
 	}
-	hpd := work.MinutesPerDay() / 60
 	num := xerNumber
 	bw := bufio.NewWriterSize(w, 1<<16)
 	table := func(name string, fields ...string) {
@@ -81,24 +80,25 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 		calName = "Standard"
 	}
 	calRow(projCal, "Y", calName, s.Calendar, work)
+	wc, err := compileCalendars(s)
+	if err != nil {
+		return err
+	}
 	// hoursOf is the hours in a day of a calendar key's calendar: P6 keeps
 	// durations and lags in hours of the activity's own calendar.
-	hoursOf := map[string]float64{"": hpd}
+	hoursOf := map[string]float64{}
+	for key := range wc {
+		hoursOf[key] = wc.hoursPerDay(key)
+	}
 	for _, key := range cals.keys {
-		cal := s.Calendars[key]
-		w, err := cal.Compile()
-		if err != nil {
-			return fmt.Errorf("calendar %q: %w", key, err)
-		}
-		hoursOf[key] = w.MinutesPerDay() / 60
-		calRow(strconv.Itoa(cals.id[key]), "N", cal.Name, cal, w)
+		calRow(strconv.Itoa(cals.id[key]), "N", s.Calendars[key].Name, s.Calendars[key], wc[key])
 	}
 
 	projFields := []string{"proj_id", "proj_short_name", "clndr_id", "plan_start_date", "def_duration_type", "sum_base_proj_id"}
 	projValues := []string{"1", short, projCal, start, "DT_FixedDUR2", ""}
 	if live {
 		projFields = append(projFields, "last_recalc_date")
-		projValues = append(projValues, xerLiveDate(s.DataDate))
+		projValues = append(projValues, wc.dateText("", s.DataDate, false, xerDateLayout))
 	}
 	table("PROJECT", projFields...)
 	row(projValues...)
@@ -151,13 +151,13 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 			remain = num(durationHours(a.Remaining, h))
 		}
 		values := []string{strconv.Itoa(i + 1), "1", wbs, clndr, typ, "DT_FixedDUR2", status, a.ID, a.Name, hours, remain,
-			xerLiveDate(a.ActualStart), xerLiveDate(a.ActualFinish), num(a.PercentComplete)}
+			wc.dateText(a.Calendar, a.ActualStart, false, xerDateLayout), wc.dateText(a.Calendar, a.ActualFinish, true, xerDateLayout), num(a.PercentComplete)}
 		for _, c := range []*schedule.Constraint{a.Constraint, a.SecondaryConstraint} {
 			if c == nil {
 				values = append(values, "", "")
 				continue
 			}
-			values = append(values, keyOf(xerConstraints, c.Type), xerLiveDate(c.Date))
+			values = append(values, keyOf(xerConstraints, c.Type), wc.dateText(a.Calendar, c.Date, finishConstraint(c.Type), xerDateLayout))
 		}
 		row(values...)
 	}
@@ -233,18 +233,8 @@ func yn(b bool) string {
 	return "N"
 }
 
-// xerLiveDate writes a live date (2026-03-02 or 2026-03-02T08:00) as P6
-// does, 2026-03-02 08:00; "" stays "".
-func xerLiveDate(v string) string {
-	if v == "" {
-		return ""
-	}
-	t, err := schedule.ParseStart(v)
-	if err != nil {
-		return "" // checked valid before writing
-	}
-	return t.Format("2006-01-02 15:04")
-}
+// xerDateLayout is how P6 writes a date, 2026-03-02 08:00.
+const xerDateLayout = "2006-01-02 15:04"
 
 // xerTaskType is TASK task_type for an activity type: a task of no
 // duration is a finish milestone, as P6 types it (and the reader reads
