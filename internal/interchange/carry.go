@@ -294,7 +294,8 @@ func uncarriedMSPDI(s *schedule.Schedule, data []byte) []string {
 			assignments++
 		}
 	}
-	if n := resources - len(resourceNames(s)); n > 0 {
+	if names, _ := resourceNames(s); resources > len(names) {
+		n := resources - len(names)
 		out = append(out, fmt.Sprintf("resources with no carried assignment (material and cost resources, unassigned ones): %s", plural(n, "resource")))
 	}
 	carriedAssignments := 0

@@ -122,32 +122,22 @@ func sortedCodeTypes(s *schedule.Schedule) []string {
 }
 
 // resourceNames lists the resources the assignments name, in order of
-// first use.
-func resourceNames(s *schedule.Schedule) []string {
-	seen := map[string]bool{}
-	var names []string
+// first use, with the calendar key each is on: the first an assignment
+// gives ("" the activity's).
+func resourceNames(s *schedule.Schedule) (names []string, calendar map[string]string) {
+	calendar = map[string]string{}
 	for i := range s.Activities {
 		for _, as := range s.Activities[i].Assignments {
-			if !seen[as.Resource] {
-				seen[as.Resource] = true
+			key, seen := calendar[as.Resource]
+			if !seen {
 				names = append(names, as.Resource)
 			}
-		}
-	}
-	return names
-}
-
-// resourceCalendar is the calendar key a resource's assignments name
-// ("" for the activity's): the first one given.
-func resourceCalendar(s *schedule.Schedule, name string) string {
-	for i := range s.Activities {
-		for _, as := range s.Activities[i].Assignments {
-			if as.Resource == name && as.Calendar != "" {
-				return as.Calendar
+			if key == "" {
+				calendar[as.Resource] = as.Calendar
 			}
 		}
 	}
-	return ""
+	return names, calendar
 }
 
 // workCalendars are a schedule's calendars compiled, by key ("" the

@@ -518,7 +518,7 @@ func writeMSPDIProgress(x *xw, a *schedule.Activity, mpd float64, wc workCalenda
 // assignments (Units, and Work in the project's days, as the reader
 // reads them).
 func writeMSPDIResources(x *xw, s *schedule.Schedule, cals fileIDs, mpd float64) {
-	names := resourceNames(s)
+	names, calendarOf := resourceNames(s)
 	if len(names) == 0 {
 		return
 	}
@@ -531,7 +531,7 @@ func writeMSPDIResources(x *xw, s *schedule.Schedule, cals fileIDs, mpd float64)
 		x.num("ID", i+1)
 		x.el("Name", name)
 		x.num("Type", 1) // work
-		if key := resourceCalendar(s, name); key != "" {
+		if key := calendarOf[name]; key != "" {
 			x.num("CalendarUID", cals.id[key])
 		}
 		x.close("Resource")

@@ -324,7 +324,7 @@ func writeXERCodes(s *schedule.Schedule, table func(string, ...string), row func
 // (TASKRSRC: units per hour and the work in hours of the activity's
 // calendar).
 func writeXERResources(s *schedule.Schedule, cals fileIDs, projCal string, hoursOf map[string]float64, table func(string, ...string), row func(...string)) {
-	names := resourceNames(s)
+	names, calendarOf := resourceNames(s)
 	if len(names) == 0 {
 		return
 	}
@@ -333,7 +333,7 @@ func writeXERResources(s *schedule.Schedule, cals fileIDs, projCal string, hours
 	for i, name := range names {
 		rsrcID[name] = i + 1
 		clndr := projCal
-		if key := resourceCalendar(s, name); key != "" {
+		if key := calendarOf[name]; key != "" {
 			clndr = strconv.Itoa(cals.id[key])
 		}
 		row(strconv.Itoa(i+1), name, name, clndr, "RT_Labor")
