@@ -55,7 +55,7 @@ var xerTableWords = map[string]string{
 	"SCHEDOPTIONS": "P6 scheduling options", "SHIFT": "shifts", "SHIFTPER": "shift periods", "TASK": "activities",
 	"TASKACTV": "activity code assignments", "TASKDOC": "activity documents", "TASKFDBK": "activity feedback",
 	"TASKFIN": "activity costs by financial period", "TASKMEMO": "activity notebook notes", "TASKNOTE": "activity notes",
-	"TASKPRED": "relationships", "TASKPROC": "activity steps", "TASKRSRC": "resource assignments",
+	"TASKPRED": "relationships", "TASKPROC": "activity steps", "TASKRSRC": "resource assignments", "FINTMPL": "financial period templates",
 	"TRSRCFIN": "assignment costs by financial period", "UDFTYPE": "user-defined field definitions",
 	"UDFVALUE": "user-defined field values", "UMEASURE": "units of measure", "WBSBUDG": "WBS budgets",
 	"WBSMEMO": "WBS notebook notes", "WBSRSRC": "WBS resources", "WBSSTEP": "WBS milestones (steps)",

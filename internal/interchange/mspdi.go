@@ -40,7 +40,8 @@ package interchange
 //     ActualFinish, RemainingDuration, PercentComplete, Manual (with its
 //     Start and Finish), elapsed DurationFormats, and its flat assignments
 //     to work resources (Units, Work, the resource's calendar), which drive
-//     a task that is not fixed-duration as MS Project dates it.
+//     a task that is not fixed-duration as MS Project dates it. Named
+//     text fields (Text1-Text30 with an alias) are its activity codes.
 //
 // Not read: costs, baselines, timephased data, splits.
 //
@@ -50,7 +51,10 @@ package interchange
 // "Activity ID", Text2 "Relationship IDs" (on the successor, JSON: each
 // PredecessorLink's id and place in the schedule's list) and Text3 "Duration as written" (e.g.
 // "pert(3,5,9)", used only while it still agrees with the task Duration, so
-// an edit in MS Project wins).
+// an edit in MS Project wins). A live programme also gets its status
+// date, every calendar, an outline of summary tasks from the WBS paths,
+// progress, constraints, manual dates, codes as named text fields
+// (Text4-Text30) and resources with their assignments; see mspdi_write.go.
 
 import (
 	"bytes"

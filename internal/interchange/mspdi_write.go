@@ -16,7 +16,9 @@ import (
 
 // WriteMSPDI writes s as MS Project XML (SaveVersion 14, Project 2010 and
 // later open it): the project calendar, one task per activity with its
-// duration, CPM early dates and predecessor links. s must be valid.
+// duration, CPM early dates and predecessor links, and for a live
+// programme everything the model holds that MSPDI has a place for. s
+// must be valid.
 func WriteMSPDI(w io.Writer, s *schedule.Schedule) error {
 	return writeMSPDI(w, s, nil)
 }

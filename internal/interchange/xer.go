@@ -27,14 +27,20 @@ package interchange
 //   - TASKPRED: pred_type PR_FS/PR_SS/PR_FF/PR_SF, lag_hr_cnt / day_hr_cnt
 //     of the successor's calendar. Links to other projects are skipped.
 //
-// Not read: resources and their assignments, costs, memos, baselines.
+// Not read: costs, memos, baselines; resources and their assignments
+// (RSRC, TASKRSRC) only in a file without SCHEDOPTIONS, which P6 always
+// writes: under P6's rules they do not date an activity.
 //
 // Export writes PROJECT, CALENDAR, PROJWBS, TASK and TASKPRED, plus three
 // user-defined text fields (UDFTYPE/UDFVALUE) for what XER has no column
 // for, so import(export(s)) gives s back: "Description", "Duration as
 // written" and "Relationship IDs" (JSON, on the successor). Calendar
 // exceptions are per date in XER and have no names: a range exception
-// comes back as its dates, a non-working one as holidays.
+// comes back as its dates, a non-working one as holidays. A live
+// programme also gets every calendar, SCHEDOPTIONS (P6's rules), the
+// PROJWBS tree of its WBS paths, progress and constraints in TASK, its
+// codes (ACTVTYPE, ACTVCODE, TASKACTV) and assignments (RSRC, TASKRSRC);
+// see xer_write.go.
 import (
 	"encoding/json"
 	"errors"

@@ -349,7 +349,9 @@ func writeXERResources(s *schedule.Schedule, cals fileIDs, projCal string, hours
 				units = 1
 			}
 			work, _ := schedule.DurationDays(as.Work)
-			hours := xerNumber(work * hoursOf[a.Calendar])
+			// Every digit: the work reads back as the days it was (no
+			// "as written" field keeps it, as for a duration).
+			hours := strconv.FormatFloat(work*hoursOf[a.Calendar], 'f', -1, 64)
 			row(strconv.Itoa(n), strconv.Itoa(i+1), "1", strconv.Itoa(rsrcID[as.Resource]), "RT_Labor", xerNumber(units), xerNumber(units), hours, hours)
 		}
 	}
