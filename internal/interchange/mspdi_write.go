@@ -64,10 +64,13 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		return err
 	}
 	res := n.Compute()
-	work, err := s.Calendar.Compile()
+	// MS Project counts every day in the project's MinutesPerDay, so a
+	// duration on a calendar with other days is written as its time.
+	wc, err := compileCalendars(s)
 	if err != nil {
 		return err
 	}
+	work := wc[""]
 	mpd := work.MinutesPerDay()
 	var clock *schedule.Clock
 	if s.StartDate != "" {
@@ -83,17 +86,6 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 	date := func(t time.Time) string { return t.Format(schedule.DateTimeLayout) }
 	live := isLive(s)
 	cals := calendarFileIDs(s)
-	// hoursOf is the hours in a day of each calendar key's calendar: MS
-	// Project counts every day in the project's MinutesPerDay, so a
-	// duration on a calendar with other days is written as its time.
-	wc, err := compileCalendars(s)
-	if err != nil {
-		return err
-	}
-	hoursOf := map[string]float64{}
-	for key := range wc {
-		hoursOf[key] = wc.hoursPerDay(key)
-	}
 	codeTypes := sortedCodeTypes(s)
 	if len(codeTypes) > len(codeFieldIDs) {
 		codeTypes = codeTypes[:len(codeFieldIDs)] // MS Project has no more text fields; Uncarried does not cover a model's own limits
@@ -224,7 +216,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 			// The duration as planned, in the time it takes on its own
 			// calendar (an elapsed one in clock time), not the CPM span.
 			d, _ := schedule.ParseDuration(a.Duration)
-			days = d.Minutes(hoursOf[a.Calendar]*60) / mpd
+			days = d.Minutes(wc.hoursPerDay(a.Calendar)*60) / mpd
 			switch d.Unit {
 			case schedule.ElapsedDays:
 				format = 8
@@ -261,7 +253,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 			x.num("Type", mspdiTypeCode(r.Type))
 			x.num("CrossProject", 0)
 			// In the successor's calendar's time, as P6 counts it.
-			x.el("LinkLag", strconv.FormatFloat(math.Round(r.Lag*hoursOf[a.Calendar]*600), 'f', -1, 64))
+			x.el("LinkLag", strconv.FormatFloat(math.Round(r.Lag*wc.hoursPerDay(a.Calendar)*600), 'f', -1, 64))
 			x.num("LagFormat", 7) // days
 			x.close("PredecessorLink")
 		}

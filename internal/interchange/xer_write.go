@@ -39,7 +39,8 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 	if _, err := schedule.Check(s); err != nil {
 		return err
 	}
-	work, err := s.Calendar.Compile()
+	// P6 keeps durations and lags in hours of the activity's own calendar.
+	wc, err := compileCalendars(s)
 	if err != nil {
 		return err
 	}
@@ -79,17 +80,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 	if s.Calendar == nil {
 		calName = "Standard"
 	}
-	calRow(projCal, "Y", calName, s.Calendar, work)
-	wc, err := compileCalendars(s)
-	if err != nil {
-		return err
-	}
-	// hoursOf is the hours in a day of a calendar key's calendar: P6 keeps
-	// durations and lags in hours of the activity's own calendar.
-	hoursOf := map[string]float64{}
-	for key := range wc {
-		hoursOf[key] = wc.hoursPerDay(key)
-	}
+	calRow(projCal, "Y", calName, s.Calendar, wc[""])
 	for _, key := range cals.keys {
 		calRow(strconv.Itoa(cals.id[key]), "N", s.Calendars[key].Name, s.Calendars[key], wc[key])
 	}
@@ -124,7 +115,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 			progress(i, len(s.Activities))
 		}
 		index[a.ID] = i + 1
-		h := hoursOf[a.Calendar]
+		h := wc.hoursPerDay(a.Calendar)
 		d, _ := schedule.DurationDays(a.Duration)
 		typ := xerTaskType(a.Type, d)
 		hours := num(durationHours(a.Duration, h))
@@ -168,14 +159,14 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 		succ := index[r.Successor]
 		// The lag is in hours of the successor's calendar, as the reader
 		// counts it.
-		row(strconv.Itoa(i+1), strconv.Itoa(succ), strconv.Itoa(index[r.Predecessor]), "1", "1", "PR_"+string(r.Type), num(r.Lag*hoursOf[s.Activities[succ-1].Calendar]))
+		row(strconv.Itoa(i+1), strconv.Itoa(succ), strconv.Itoa(index[r.Predecessor]), "1", "1", "PR_"+string(r.Type), num(r.Lag*wc.hoursPerDay(s.Activities[succ-1].Calendar)))
 		if relIDs[succ] == nil {
 			relIDs[succ] = map[string]string{}
 		}
 		relIDs[succ][r.Predecessor+"|"+string(r.Type)] = r.ID
 	}
 	writeXERCodes(s, table, row)
-	writeXERResources(s, cals, projCal, hoursOf, table, row)
+	writeXERResources(s, cals, projCal, wc, table, row)
 
 	table("UDFTYPE", "udf_type_id", "table_name", "udf_type_name", "udf_type_label", "logical_data_type", "super_flag")
 	labels := []string{"Description", aliasDuration, aliasRelIDs}
@@ -188,7 +179,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 		if a.Description != "" {
 			row("1", id, "1", jsonText(a.Description))
 		}
-		if xerReadBack(a.Duration, hoursOf[a.Calendar]) != a.Duration {
+		if xerReadBack(a.Duration, wc.hoursPerDay(a.Calendar)) != a.Duration {
 			row("2", id, "1", jsonText(a.Duration))
 		}
 		if ids := relIDs[i+1]; ids != nil {
@@ -323,7 +314,7 @@ func writeXERCodes(s *schedule.Schedule, table func(string, ...string), row func
 // with the calendar an assignment gives them) and the assignments
 // (TASKRSRC: units per hour and the work in hours of the activity's
 // calendar).
-func writeXERResources(s *schedule.Schedule, cals fileIDs, projCal string, hoursOf map[string]float64, table func(string, ...string), row func(...string)) {
+func writeXERResources(s *schedule.Schedule, cals fileIDs, projCal string, wc workCalendars, table func(string, ...string), row func(...string)) {
 	names, calendarOf := resourceNames(s)
 	if len(names) == 0 {
 		return
@@ -351,7 +342,7 @@ func writeXERResources(s *schedule.Schedule, cals fileIDs, projCal string, hours
 			work, _ := schedule.DurationDays(as.Work)
 			// Every digit: the work reads back as the days it was (no
 			// "as written" field keeps it, as for a duration).
-			hours := strconv.FormatFloat(work*hoursOf[a.Calendar], 'f', -1, 64)
+			hours := strconv.FormatFloat(work*wc.hoursPerDay(a.Calendar), 'f', -1, 64)
 			row(strconv.Itoa(n), strconv.Itoa(i+1), "1", strconv.Itoa(rsrcID[as.Resource]), "RT_Labor", xerNumber(units), xerNumber(units), hours, hours)
 		}
 	}
