@@ -70,7 +70,7 @@ func uncarriedXER(s *schedule.Schedule, data []byte) []string {
 	}
 	carried := map[string]bool{"PROJECT": true, "CALENDAR": true, "PROJWBS": true, "TASK": true, "TASKPRED": true,
 		"ACTVTYPE": true, "ACTVCODE": true, "TASKACTV": true}
-	if tables["SCHEDOPTIONS"] == nil {
+	if tables["SCHEDOPTIONS"] == nil && ourXER(tables) {
 		carried["RSRC"], carried["TASKRSRC"] = true, true // read as assignments: see xerLive
 	}
 	var order []*xerTable

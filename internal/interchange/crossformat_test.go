@@ -36,7 +36,7 @@ var (
 	// noPlaceInP6Rules: a file P6 schedules (with SCHEDOPTIONS) dates an
 	// activity from its duration, so the reader leaves its TASKRSRC alone.
 	noPlaceInP6Rules = map[string]string{
-		"assignments": "under P6's rules assignments do not date an activity: the XER reader reads them only for a file without SCHEDOPTIONS",
+		"assignments": "under P6's rules assignments do not date an activity: the XER reader reads them only from our export of a schedule on MS Project's rules (no SCHEDOPTIONS)",
 	}
 )
 
@@ -491,5 +491,36 @@ func liveMSProjectSchedule() *schedule.Schedule {
 			{ID: "L3", Type: schedule.FS, Predecessor: "T3", Successor: "T4"},
 			{ID: "L4", Type: schedule.SS, Predecessor: "T4", Successor: "T5", Lag: -0.5},
 		},
+	}
+}
+
+// TestXERAssignmentsOnlyFromOurExport: TASKRSRC dates a task only in our
+// export of a schedule on MS Project's rules; a P6 file without
+// SCHEDOPTIONS (P6 8 writes none) keeps P6's rule, the activity's own
+// duration.
+func TestXERAssignmentsOnlyFromOurExport(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Write(&buf, liveMSProjectSchedule(), XER, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		file string
+		want int
+	}{
+		{"our export", buf.String(), 2},
+		{"a P6 file", strings.ReplaceAll(buf.String(), aliasRelIDs, "Notes"), 0},
+	} {
+		s, _, err := Parse([]byte(c.file), XER)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		n := 0
+		for _, a := range s.Activities {
+			n += len(a.Assignments)
+		}
+		if n != c.want {
+			t.Errorf("%s: %d assignments read, want %d", c.name, n, c.want)
+		}
 	}
 }

@@ -28,8 +28,8 @@ package interchange
 //     of the successor's calendar. Links to other projects are skipped.
 //
 // Not read: costs, memos, baselines; resources and their assignments
-// (RSRC, TASKRSRC) only in a file without SCHEDOPTIONS, which P6 always
-// writes: under P6's rules they do not date an activity.
+// (RSRC, TASKRSRC) only in our export of a schedule on MS Project's rules
+// (no SCHEDOPTIONS): under P6's they do not date an activity.
 //
 // Export writes PROJECT, CALENDAR, PROJWBS, TASK and TASKPRED, plus three
 // user-defined text fields (UDFTYPE/UDFVALUE) for what XER has no column

@@ -48,10 +48,10 @@ type xerLive struct {
 	wbsPath   map[string]string    // wbs_id -> path of short names
 	codes     map[string][2]string // actv_code_id -> (code type, value)
 	taskCodes map[string]map[string]string
-	// taskRsrc are the TASKRSRC rows by task_id, read only for a file
-	// scheduled by MS Project's rules (no SCHEDOPTIONS: our export of an
-	// MS Project file), where assignments drive a task's dates; P6 dates
-	// an activity from its own duration.
+	// taskRsrc are the TASKRSRC rows by task_id, read only for our export
+	// of a schedule on MS Project's rules (no SCHEDOPTIONS), where
+	// assignments drive a task's dates; P6 dates an activity from its own
+	// duration, and P6 8 writes no SCHEDOPTIONS.
 	taskRsrc map[string][]xerRow
 	rsrc     map[string]xerRow // RSRC rows by rsrc_id
 }
@@ -146,7 +146,7 @@ func newXERLive(tables map[string]*xerTable, rs *readState, s *schedule.Schedule
 			l.taskCodes[task][c[0]] = c[1]
 		}
 	}
-	if tables["SCHEDOPTIONS"] == nil && tables["TASKRSRC"] != nil && tables["RSRC"] != nil {
+	if tables["SCHEDOPTIONS"] == nil && tables["TASKRSRC"] != nil && tables["RSRC"] != nil && ourXER(tables) {
 		l.taskRsrc, l.rsrc = map[string][]xerRow{}, map[string]xerRow{}
 		for _, r := range tables["RSRC"].rows {
 			l.rsrc[tables["RSRC"].get(r, "rsrc_id")] = r
@@ -157,6 +157,19 @@ func newXERLive(tables map[string]*xerTable, rs *readState, s *schedule.Schedule
 		}
 	}
 	return l
+}
+
+// ourXER reports whether our export wrote the file: it carries our
+// "Relationship IDs" field on TASK.
+func ourXER(tables map[string]*xerTable) bool {
+	if ut := tables["UDFTYPE"]; ut != nil {
+		for _, r := range ut.rows {
+			if ut.get(r, "table_name") == "TASK" && ut.get(r, "udf_type_label") == aliasRelIDs {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // assignments reads a task's TASKRSRC rows (labour resources, units per
