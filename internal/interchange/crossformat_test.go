@@ -524,3 +524,28 @@ func TestXERAssignmentsOnlyFromOurExport(t *testing.T) {
 		}
 	}
 }
+
+// TestMSPDICodeFields: codes go to Text4-Text30, as many as fit; a code
+// type named as one of export's own fields is left out rather than
+// taken for it.
+func TestMSPDICodeFields(t *testing.T) {
+	s := liveMSProjectSchedule()
+	codes := map[string]string{aliasActivityID: "not the id"}
+	for i := range 30 {
+		codes[fmt.Sprintf("Code %02d", i)] = fmt.Sprint("value ", i)
+	}
+	s.Activities[0].Codes = codes
+	back := crossExport(t, s, MSPDI)
+	got := back.Activities[0]
+	if got.ID != s.Activities[0].ID {
+		t.Errorf("activity id %q, want %q", got.ID, s.Activities[0].ID)
+	}
+	if len(got.Codes) != len(codeFieldIDs) {
+		t.Errorf("%d codes came back, want %d (Text4-Text30)", len(got.Codes), len(codeFieldIDs))
+	}
+	for k, v := range got.Codes {
+		if codes[k] != v {
+			t.Errorf("code %q = %q, want %q", k, v, codes[k])
+		}
+	}
+}

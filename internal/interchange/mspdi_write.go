@@ -86,10 +86,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 	date := func(t time.Time) string { return t.Format(schedule.DateTimeLayout) }
 	live := isLive(s)
 	cals := calendarFileIDs(s)
-	codeTypes := sortedCodeTypes(s)
-	if len(codeTypes) > len(codeFieldIDs) {
-		codeTypes = codeTypes[:len(codeFieldIDs)] // MS Project has no more text fields; Uncarried does not cover a model's own limits
-	}
+	codeTypes := mspdiCodeTypes(s)
 
 	bw := bufio.NewWriterSize(w, 1<<16)
 	x := &xw{w: bw}
@@ -422,6 +419,24 @@ var codeFieldIDs = func() []string {
 	}
 	return ids
 }()
+
+// mspdiCodeTypes are the code types an MSPDI export carries, one text
+// field each: not one named as a field export writes for itself (or
+// nothing), and as many as there are free text fields (Uncarried says
+// what is left out).
+func mspdiCodeTypes(s *schedule.Schedule) []string {
+	var types []string
+	for _, t := range sortedCodeTypes(s) {
+		switch t {
+		case "", aliasActivityID, aliasRelIDs, aliasDuration:
+			continue
+		}
+		if len(types) < len(codeFieldIDs) {
+			types = append(types, t)
+		}
+	}
+	return types
+}
 
 // mspdiTaskFieldBase is where MS Project numbers its task fields' FieldIDs.
 const mspdiTaskFieldBase = 0x0B400000
