@@ -218,38 +218,20 @@ func mspdiDefault(v string) bool {
 // tasks', resources' and assignments' values with no P6 place, and what
 // the model reads that XER has no place for.
 func uncarriedMSPDI(s *schedule.Schedule, data []byte) []string {
-	p, err := decodeMSPDI(data)
+	f, err := scanMSPDI(data)
 	if err != nil {
 		return []string{fmt.Sprintf("the kept MSPDI file could not be read again, so what it holds beyond the schedule is not known: %v", err)}
 	}
-	carriedField := map[string]bool{} // task fields the model reads: ours and named text fields
-	for _, id := range textFieldIDs {
-		carriedField[id] = true
-	}
-	text := map[string]bool{}
-	for _, id := range codeFieldIDs {
-		text[id] = true
-	}
-	nonText := 0
-	for _, f := range p.ExtendedAttributes {
-		id := strings.TrimSpace(f.FieldID)
-		if text[id] && strings.TrimSpace(f.Alias) != "" {
-			carriedField[id] = true
-		} else if !carriedField[id] {
-			nonText++
-		}
-	}
-	counts, lists := scanMSPDI(data, carriedField)
 	var out []string
-	for _, name := range slices.Sorted(maps.Keys(lists)) {
-		out = append(out, fmt.Sprintf("%s (%s): %d", mspdiKept[name], name, lists[name]))
+	for _, name := range slices.Sorted(maps.Keys(f.lists)) {
+		out = append(out, fmt.Sprintf("%s (%s): %d", mspdiKept[name], name, f.lists[name]))
 	}
-	if nonText > 0 {
-		out = append(out, fmt.Sprintf("custom field definitions other than named text fields (ExtendedAttributes): %s", plural(nonText, "field")))
+	if f.otherFields > 0 {
+		out = append(out, fmt.Sprintf("custom field definitions other than named text fields (ExtendedAttributes): %s", plural(f.otherFields, "field")))
 	}
 	for _, item := range []string{"Task", "Resource", "Assignment"} {
 		for _, c := range mspdiItemCategories[item] {
-			if n := counts[item+"\x00"+c.words]; n > 0 {
+			if n := f.counts[item+"\x00"+c.words]; n > 0 {
 				out = append(out, fmt.Sprintf("%s %s: on %s", strings.ToLower(item), c.words, plural(n, strings.ToLower(item))))
 			}
 		}
@@ -280,100 +262,115 @@ func uncarriedMSPDI(s *schedule.Schedule, data []byte) []string {
 	if named > 0 {
 		out = append(out, fmt.Sprintf("calendar exception names (P6 holds exceptions as dates without names): %s", plural(named, "exception")))
 	}
-	if unused := len(p.Calendars) - 1 - len(s.Calendars); unused > 0 {
+	if unused := f.calendars - 1 - len(s.Calendars); unused > 0 {
 		out = append(out, fmt.Sprintf("calendars no task or carried resource uses: %s", plural(unused, "calendar")))
 	}
-	resources, assignments := 0, 0
-	for _, r := range p.Resources {
-		if strings.TrimSpace(r.UID) != "0" {
-			resources++
-		}
+	if names, _ := resourceNames(s); f.resources > len(names) {
+		out = append(out, fmt.Sprintf("resources with no carried assignment (material and cost resources, unassigned ones): %s", plural(f.resources-len(names), "resource")))
 	}
-	for _, a := range p.Assignments {
-		if strings.TrimSpace(a.ResourceUID) != "-65535" {
-			assignments++
-		}
-	}
-	if names, _ := resourceNames(s); resources > len(names) {
-		n := resources - len(names)
-		out = append(out, fmt.Sprintf("resources with no carried assignment (material and cost resources, unassigned ones): %s", plural(n, "resource")))
-	}
-	carriedAssignments := 0
+	carried := 0
 	for i := range s.Activities {
-		carriedAssignments += len(s.Activities[i].Assignments)
+		carried += len(s.Activities[i].Assignments)
 	}
-	if n := assignments - carriedAssignments; n > 0 {
+	if n := f.assignments - carried; n > 0 {
 		out = append(out, fmt.Sprintf("assignments that do not drive their task's dates (to material or cost resources, contoured, on fixed-duration or manual tasks): %s", plural(n, "assignment")))
 	}
 	return out
 }
 
+// mspdiContent is what scanMSPDI counts in a file.
+type mspdiContent struct {
+	counts      map[string]int // item kind NUL category -> items holding a value of it
+	lists       map[string]int // project list -> its entries
+	otherFields int            // custom field definitions the model does not read
+	calendars   int
+	resources   int // but MS Project's unassigned resource, UID 0
+	assignments int // but those to no resource, ResourceUID -65535
+}
+
 // scanMSPDI counts, for each item kind and category, the items holding a
-// value of it (not a default), and the entries of each project list the
-// model does not read.
-func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[string]int) {
-	counts, lists = map[string]int{}, map[string]int{}
+// value of it (not a default), the entries of each project list the
+// model does not read, the custom fields it does not read, and the
+// calendars, resources and assignments. One pass of raw tokens: the file
+// may be large, and it was read once already.
+func scanMSPDI(data []byte) (*mspdiContent, error) {
+	c := &mspdiContent{counts: map[string]int{}, lists: map[string]int{}}
 	category := map[string]string{} // "Task\x00Element" -> words
 	for item, cs := range mspdiItemCategories {
-		for _, c := range cs {
-			for _, e := range c.elements {
-				category[item+"\x00"+e] = c.words
+		for _, cat := range cs {
+			for _, e := range cat.elements {
+				category[item+"\x00"+e] = cat.words
 			}
 		}
+	}
+	// Task fields the model reads: ours, and text fields with an alias
+	// (the field definitions come before the tasks in MSPDI's order).
+	carriedField := map[string]bool{}
+	for _, id := range textFieldIDs {
+		carriedField[id] = true
+	}
+	text := map[string]bool{}
+	for _, id := range codeFieldIDs {
+		text[id] = true
 	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.CharsetReader = charsetReader
 	var stack []string
 	var item string           // Task, Resource or Assignment being read
 	held := map[string]bool{} // the item's categories with a value
-	var value, fieldID string // the current element's text; an ExtendedAttribute's FieldID
-	inner := false            // a value below the item's current element is not a default
-	unassigned := false       // the assignment is to no resource: MS Project's placeholder
+	var value, fieldID, alias string
+	inner := false       // a value below the item's current element is not a default
+	placeholder := false // MS Project's unassigned resource (UID 0) or an assignment to no resource
 	for {
-		tok, err := d.Token()
-		if err == io.EOF || err != nil {
-			return counts, lists
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			if len(stack) > 0 {
+				return nil, fmt.Errorf("the file ends inside <%s>", stack[len(stack)-1])
+			}
+			return c, nil
+		}
+		if err != nil {
+			return nil, xmlError(err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			stack = append(stack, t.Name.Local)
 			value = ""
+			if len(stack) == 1 && t.Name.Local != "Project" {
+				return nil, fmt.Errorf("the root element is <%s>, not MS Project's <Project>", t.Name.Local)
+			}
 			switch len(stack) {
 			case 2:
 				if mspdiKept[t.Name.Local] == "" {
 					break
 				}
-				n := 0 // its entries: the children of the list
-				for depth := 1; depth > 0; {
-					tok, err := d.Token()
-					if err != nil {
-						return counts, lists
-					}
-					switch tok.(type) {
-					case xml.StartElement:
-						if depth == 1 {
-							n++
-						}
-						depth++
-					case xml.EndElement:
-						depth--
-					}
+				n, err := countEntries(d)
+				if err != nil {
+					return nil, err
 				}
 				stack = stack[:len(stack)-1]
 				if n > 0 {
-					lists[t.Name.Local] += n
+					c.lists[t.Name.Local] += n
+				}
+			case 3:
+				switch stack[1] + "/" + t.Name.Local {
+				case "Tasks/Task", "Resources/Resource", "Assignments/Assignment":
+					item, placeholder = t.Name.Local, false
+					clear(held)
+				case "Calendars/Calendar":
+					c.calendars++
+				case "ExtendedAttributes/ExtendedAttribute":
+					fieldID, alias = "", ""
 				}
 			case 4:
 				inner = false
-			case 3:
-				if stack[1]+"/"+t.Name.Local == "Tasks/Task" || stack[1]+"/"+t.Name.Local == "Resources/Resource" || stack[1]+"/"+t.Name.Local == "Assignments/Assignment" {
-					item, unassigned = t.Name.Local, false
-					clear(held)
-				}
 			}
 		case xml.CharData:
 			value += string(t)
 		case xml.EndElement:
+			if len(stack) == 0 {
+				return nil, fmt.Errorf("</%s> closes no element", t.Name.Local)
+			}
 			if item != "" && len(stack) >= 5 && !mspdiDefault(value) {
 				// A rate table's dates are always there: its rates say
 				// whether it holds anything.
@@ -382,11 +379,25 @@ func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[str
 				}
 			}
 			switch {
+			case len(stack) == 4 && stack[1] == "ExtendedAttributes":
+				switch t.Name.Local {
+				case "FieldID":
+					fieldID = strings.TrimSpace(value)
+				case "Alias":
+					alias = strings.TrimSpace(value)
+				}
+			case len(stack) == 3 && stack[1] == "ExtendedAttributes":
+				if text[fieldID] && alias != "" {
+					carriedField[fieldID] = true
+				} else if !carriedField[fieldID] {
+					c.otherFields++
+				}
 			case item != "" && len(stack) == 5 && stack[3] == "ExtendedAttribute" && t.Name.Local == "FieldID":
 				fieldID = strings.TrimSpace(value)
 			case item != "" && len(stack) == 4:
-				if item == "Assignment" && t.Name.Local == "ResourceUID" && strings.TrimSpace(value) == "-65535" {
-					unassigned = true
+				if item == "Assignment" && t.Name.Local == "ResourceUID" && strings.TrimSpace(value) == "-65535" ||
+					item == "Resource" && t.Name.Local == "UID" && strings.TrimSpace(value) == "0" {
+					placeholder = true
 				}
 				words := category[item+"\x00"+t.Name.Local]
 				switch {
@@ -400,11 +411,15 @@ func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[str
 					held[words] = true
 				}
 			case item != "" && len(stack) == 3:
-				if unassigned {
-					clear(held)
-				}
-				for words := range held {
-					counts[item+"\x00"+words]++
+				if !placeholder {
+					if item == "Resource" {
+						c.resources++
+					} else if item == "Assignment" {
+						c.assignments++
+					}
+					for words := range held {
+						c.counts[item+"\x00"+words]++
+					}
 				}
 				item = ""
 			}
@@ -412,4 +427,29 @@ func scanMSPDI(data []byte, carriedField map[string]bool) (counts, lists map[str
 			value = ""
 		}
 	}
+}
+
+// countEntries reads the rest of a list element and counts its entries,
+// its child elements.
+func countEntries(d *xml.Decoder) (int, error) {
+	n := 0
+	for depth := 1; depth > 0; {
+		tok, err := d.RawToken()
+		if err != nil {
+			if err == io.EOF {
+				return 0, fmt.Errorf("the file ends inside a list")
+			}
+			return 0, xmlError(err)
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth == 1 {
+				n++
+			}
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	return n, nil
 }

@@ -27,8 +27,14 @@ func WriteXER(w io.Writer, s *schedule.Schedule) error { return writeXER(w, s, n
 
 // xerText makes a value safe for a tab-separated line.
 func xerText(v string) string {
-	return strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ").Replace(v)
+	if !strings.ContainsAny(v, "\t\r\n") {
+		return v // most values: no copy
+	}
+	return xerLineBreaks.Replace(v)
 }
+
+// xerLineBreaks is built once: a Replacer costs more to build than to use.
+var xerLineBreaks = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ")
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
