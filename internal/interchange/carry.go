@@ -99,6 +99,17 @@ func uncarriedXER(s *schedule.Schedule, data []byte) []string {
 	if p := tables["PROJECT"]; p != nil && len(p.rows) > 1 {
 		out = append(out, fmt.Sprintf("other projects in the file (PROJECT): %s; only the first is the schedule", plural(len(p.rows)-1, "project")))
 	}
+	if w := tables["PROJWBS"]; w != nil {
+		named := 0
+		for _, r := range w.rows {
+			if w.get(r, "proj_node_flag") != "Y" && w.text(r, "wbs_name") != "" && w.text(r, "wbs_name") != w.text(r, "wbs_short_name") {
+				named++
+			}
+		}
+		if named > 0 {
+			out = append(out, fmt.Sprintf("WBS names (PROJWBS wbs_name), MS Project's outline gets the WBS codes: %s", plural(named, "node")))
+		}
+	}
 	if c := tables["CALENDAR"]; c != nil {
 		if unused := len(c.rows) - 1 - len(s.Calendars); unused > 0 {
 			out = append(out, fmt.Sprintf("calendars no activity or resource uses (CALENDAR): %s", plural(unused, "calendar")))
@@ -226,6 +237,9 @@ func uncarriedMSPDI(s *schedule.Schedule, data []byte) []string {
 	for _, name := range slices.Sorted(maps.Keys(f.lists)) {
 		out = append(out, fmt.Sprintf("%s (%s): %d", mspdiKept[name], name, f.lists[name]))
 	}
+	if f.summaries > 0 {
+		out = append(out, fmt.Sprintf("summary task names (P6's WBS gets the outline's WBS codes; the names stay in the activities' descriptions): %s", plural(f.summaries, "summary task")))
+	}
 	if f.otherFields > 0 {
 		out = append(out, fmt.Sprintf("custom field definitions other than named text fields (ExtendedAttributes): %s", plural(f.otherFields, "field")))
 	}
@@ -284,6 +298,7 @@ type mspdiContent struct {
 	lists       map[string]int // project list -> its entries
 	otherFields int            // custom field definitions the model does not read
 	calendars   int
+	summaries   int // summary tasks but the project's, UID 0
 	resources   int // but MS Project's unassigned resource, UID 0
 	assignments int // but those to no resource, ResourceUID -65535
 }
@@ -321,6 +336,7 @@ func scanMSPDI(data []byte) (*mspdiContent, error) {
 	var value, fieldID, alias string
 	inner := false       // a value below the item's current element is not a default
 	placeholder := false // MS Project's unassigned resource (UID 0) or an assignment to no resource
+	summary := false     // the task is a summary task
 	for {
 		tok, err := d.RawToken()
 		if err == io.EOF {
@@ -355,7 +371,7 @@ func scanMSPDI(data []byte) (*mspdiContent, error) {
 			case 3:
 				switch stack[1] + "/" + t.Name.Local {
 				case "Tasks/Task", "Resources/Resource", "Assignments/Assignment":
-					item, placeholder = t.Name.Local, false
+					item, placeholder, summary = t.Name.Local, false, false
 					clear(held)
 				case "Calendars/Calendar":
 					c.calendars++
@@ -395,9 +411,12 @@ func scanMSPDI(data []byte) (*mspdiContent, error) {
 			case item != "" && len(stack) == 5 && stack[3] == "ExtendedAttribute" && t.Name.Local == "FieldID":
 				fieldID = strings.TrimSpace(value)
 			case item != "" && len(stack) == 4:
-				if item == "Assignment" && t.Name.Local == "ResourceUID" && strings.TrimSpace(value) == "-65535" ||
-					item == "Resource" && t.Name.Local == "UID" && strings.TrimSpace(value) == "0" {
+				switch v := strings.TrimSpace(value); {
+				case item == "Assignment" && t.Name.Local == "ResourceUID" && v == "-65535",
+					item != "Assignment" && t.Name.Local == "UID" && v == "0":
 					placeholder = true
+				case item == "Task" && t.Name.Local == "Summary":
+					summary = isTrue(v)
 				}
 				words := category[item+"\x00"+t.Name.Local]
 				switch {
@@ -412,10 +431,13 @@ func scanMSPDI(data []byte) (*mspdiContent, error) {
 				}
 			case item != "" && len(stack) == 3:
 				if !placeholder {
-					if item == "Resource" {
+					switch {
+					case item == "Resource":
 						c.resources++
-					} else if item == "Assignment" {
+					case item == "Assignment":
 						c.assignments++
+					case summary:
+						c.summaries++
 					}
 					for words := range held {
 						c.counts[item+"\x00"+words]++

@@ -30,7 +30,7 @@ func TestUncarried(t *testing.T) {
 			"outline code definitions (OutlineCodes): 10",
 			"custom field definitions other than named text fields (ExtendedAttributes): 10 fields",
 			"task timephased data, splits included (TimephasedData): on 1 task",
-			"task costs (Cost, FixedCost, ActualCost, RemainingCost): on 4 tasks",
+			"task costs (Cost, FixedCost, ActualCost, RemainingCost): on 3 tasks",
 			"resource rates and costs (StandardRate, OvertimeRate, CostPerUse, Rates, Cost): on 4 resources",
 			"resource details (EmailAddress, Initials, Group, Code, Notes): on 4 resources",
 			"resource custom field values (ExtendedAttribute, OutlineCode): on 1 resource",
