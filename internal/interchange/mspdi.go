@@ -40,7 +40,8 @@ package interchange
 //     ActualFinish, RemainingDuration, PercentComplete, Manual (with its
 //     Start and Finish), elapsed DurationFormats, and its flat assignments
 //     to work resources (Units, Work, the resource's calendar), which drive
-//     a task that is not fixed-duration as MS Project dates it.
+//     a task that is not fixed-duration as MS Project dates it. Named
+//     text fields (Text1-Text30 with an alias) are its activity codes.
 //
 // Not read: costs, baselines, timephased data, splits.
 //
@@ -50,7 +51,10 @@ package interchange
 // "Activity ID", Text2 "Relationship IDs" (on the successor, JSON: each
 // PredecessorLink's id and place in the schedule's list) and Text3 "Duration as written" (e.g.
 // "pert(3,5,9)", used only while it still agrees with the task Duration, so
-// an edit in MS Project wins).
+// an edit in MS Project wins). A live programme also gets its status
+// date, every calendar, an outline of summary tasks from the WBS paths,
+// progress, constraints, manual dates, codes as named text fields
+// (Text4-Text30) and resources with their assignments; see mspdi_write.go.
 
 import (
 	"bytes"
@@ -476,6 +480,10 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 
 	fields := p.fieldAliases()
 	custom := func(t *mspdiTask, alias string) (string, bool) { return t.custom(fields, alias) }
+	ours := false // the file is our export: it carries the "Activity ID" field
+	for _, alias := range fields {
+		ours = ours || alias == aliasActivityID
+	}
 
 	// Pass 1: the outline, and which UIDs are activities.
 	type node struct {
@@ -544,21 +552,26 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 			}
 		}
 		if len(outline) > 0 && outline[0].level > 0 || level > 1 {
-			var names []string
-			for _, sum := range outline {
-				if sum.level > 0 && sum.task.Name != "" {
-					names = append(names, sum.task.Name)
-				}
-			}
 			a.WBS = strings.TrimSpace(t.WBS)
-			line := fmt.Sprintf("WBS %s (outline %s)", a.WBS, strings.TrimSpace(t.OutlineNumber))
-			if len(names) > 0 {
-				line += ": " + strings.Join(names, " > ")
+			// Our export writes the outline from the WBS path and the
+			// notes as the description was; another file's outline is
+			// also said in the description.
+			if !ours {
+				var names []string
+				for _, sum := range outline {
+					if sum.level > 0 && sum.task.Name != "" {
+						names = append(names, sum.task.Name)
+					}
+				}
+				line := fmt.Sprintf("WBS %s (outline %s)", a.WBS, strings.TrimSpace(t.OutlineNumber))
+				if len(names) > 0 {
+					line += ": " + strings.Join(names, " > ")
+				}
+				if a.Description != "" {
+					a.Description += "\n"
+				}
+				a.Description += line
 			}
-			if a.Description != "" {
-				a.Description += "\n"
-			}
-			a.Description += line
 		}
 		// Notes are MS Project's free text, often pasted pages: past
 		// schedule.MaxDescription they are shortened (with a warning)

@@ -32,6 +32,44 @@ type mspdiLive struct {
 	calendars     map[string]string // task CalendarUID -> key in s.Calendars ("" unusable)
 	assignments   map[string][]mspdiAssignment
 	resources     map[string]*mspdiResource
+	codeAliases   map[string]string // task text field id -> its alias, the code type
+}
+
+// codes reads a task's named text fields (Text1-Text30 with an alias in
+// the project's ExtendedAttributes, other than the three export writes
+// for itself) as its activity codes: alias -> value. P6's activity codes
+// go to MS Project as such fields.
+func (l *mspdiLive) codes(t *mspdiTask) map[string]string {
+	if l.codeAliases == nil {
+		l.codeAliases = map[string]string{}
+		text := map[string]bool{}
+		for _, id := range textFieldIDs {
+			text[id] = true
+		}
+		for _, id := range codeFieldIDs {
+			text[id] = true
+		}
+		for _, f := range l.p.ExtendedAttributes {
+			id, alias := strings.TrimSpace(f.FieldID), strings.TrimSpace(f.Alias)
+			switch alias {
+			case "", aliasActivityID, aliasRelIDs, aliasDuration:
+				continue
+			}
+			if text[id] {
+				l.codeAliases[id] = alias
+			}
+		}
+	}
+	var out map[string]string
+	for _, a := range t.ExtendedAttribute {
+		if alias, ok := l.codeAliases[strings.TrimSpace(a.FieldID)]; ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[alias] = a.Value
+		}
+	}
+	return out
 }
 
 // assignmentsOf lists a task's assignments that drive its dates, as MS
@@ -193,4 +231,5 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
 			a.Manual, a.Start, a.Finish = true, start, finish
 		}
 	}
+	a.Codes = l.codes(t)
 }

@@ -27,14 +27,20 @@ package interchange
 //   - TASKPRED: pred_type PR_FS/PR_SS/PR_FF/PR_SF, lag_hr_cnt / day_hr_cnt
 //     of the successor's calendar. Links to other projects are skipped.
 //
-// Not read: resources and their assignments, costs, memos, baselines.
+// Not read: costs, memos, baselines; resources and their assignments
+// (RSRC, TASKRSRC) only in our export of a schedule on MS Project's rules
+// (no SCHEDOPTIONS): under P6's they do not date an activity.
 //
 // Export writes PROJECT, CALENDAR, PROJWBS, TASK and TASKPRED, plus three
 // user-defined text fields (UDFTYPE/UDFVALUE) for what XER has no column
 // for, so import(export(s)) gives s back: "Description", "Duration as
 // written" and "Relationship IDs" (JSON, on the successor). Calendar
 // exceptions are per date in XER and have no names: a range exception
-// comes back as its dates, a non-working one as holidays.
+// comes back as its dates, a non-working one as holidays. A live
+// programme also gets every calendar, SCHEDOPTIONS (P6's rules), the
+// PROJWBS tree of its WBS paths, progress and constraints in TASK, its
+// codes (ACTVTYPE, ACTVCODE, TASKACTV) and assignments (RSRC, TASKRSRC);
+// see xer_write.go.
 import (
 	"encoding/json"
 	"errors"
@@ -423,7 +429,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			a.Description = d
 		}
 		if d, ok := text(id, aliasDuration); ok {
-			if sameDays(days, d) {
+			if sameTime(days, hpd, d) {
 				a.Duration = d
 			}
 		}
@@ -526,6 +532,15 @@ func xerCalendars(tables map[string]*xerTable, rs *readState, projCal string) (m
 		projCal = defaultCal
 	}
 	return cals, projCal
+}
+
+// sameTime reports whether a duration as written (from our export's
+// "Duration as written") takes days of hpd hours, the task's duration in
+// the file: "16h" is 1.6 days of a 10-hour calendar. On an 8-hour
+// calendar it is sameDays.
+func sameTime(days, hpd float64, duration string) bool {
+	d, err := schedule.ParseDuration(duration)
+	return err == nil && math.Abs(d.Minutes(hpd*60)/(hpd*60)-days) < 1e-6
 }
 
 // rowAt names a row in a message, "line 12: TASK task_id 7", formatted

@@ -48,6 +48,12 @@ type xerLive struct {
 	wbsPath   map[string]string    // wbs_id -> path of short names
 	codes     map[string][2]string // actv_code_id -> (code type, value)
 	taskCodes map[string]map[string]string
+	// taskRsrc are the TASKRSRC rows by task_id, read only for our export
+	// of a schedule on MS Project's rules (no SCHEDOPTIONS), where
+	// assignments drive a task's dates; P6 dates an activity from its own
+	// duration, and P6 8 writes no SCHEDOPTIONS.
+	taskRsrc map[string][]xerRow
+	rsrc     map[string]xerRow // RSRC rows by rsrc_id
 }
 
 // newXERLive reads the project-wide parts: data date, options, WBS, codes.
@@ -140,7 +146,68 @@ func newXERLive(tables map[string]*xerTable, rs *readState, s *schedule.Schedule
 			l.taskCodes[task][c[0]] = c[1]
 		}
 	}
+	if tables["SCHEDOPTIONS"] == nil && tables["TASKRSRC"] != nil && tables["RSRC"] != nil && ourXER(tables) {
+		l.taskRsrc, l.rsrc = map[string][]xerRow{}, map[string]xerRow{}
+		for _, r := range tables["RSRC"].rows {
+			l.rsrc[tables["RSRC"].get(r, "rsrc_id")] = r
+		}
+		tr := tables["TASKRSRC"]
+		for _, r := range tr.rows {
+			l.taskRsrc[tr.get(r, "task_id")] = append(l.taskRsrc[tr.get(r, "task_id")], r)
+		}
+	}
 	return l
+}
+
+// ourXER reports whether our export wrote the file: it carries our
+// "Relationship IDs" field on TASK.
+func ourXER(tables map[string]*xerTable) bool {
+	if ut := tables["UDFTYPE"]; ut != nil {
+		for _, r := range ut.rows {
+			if ut.get(r, "table_name") == "TASK" && ut.get(r, "udf_type_label") == aliasRelIDs {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assignments reads a task's TASKRSRC rows (labour resources, units per
+// hour, target_qty hours of the task's calendar of hpd hours a day).
+func (l *xerLive) assignments(taskID, who string, hpd float64, calendars map[string]*xerCalendar) []schedule.Assignment {
+	rows := l.taskRsrc[taskID]
+	if len(rows) == 0 {
+		return nil
+	}
+	tr, rt := l.tables["TASKRSRC"], l.tables["RSRC"]
+	var out []schedule.Assignment
+	for _, r := range rows {
+		if v := tr.get(r, "rsrc_type"); v != "" && v != "RT_Labor" {
+			continue
+		}
+		id := tr.get(r, "rsrc_id")
+		units, err1 := strconv.ParseFloat(tr.get(r, "target_qty_per_hr"), 64)
+		hours, err2 := strconv.ParseFloat(tr.get(r, "target_qty"), 64)
+		if err1 != nil || err2 != nil || !(units > 0) || !(hours > 0 && hours/hpd <= schedule.MaxDays) {
+			l.rs.warnf("line %d: TASKRSRC taskrsrc_id %s (task_code %q): target_qty_per_hr %q or target_qty %q is not a positive number; read without it",
+				r.line, tr.get(r, "taskrsrc_id"), who, tr.get(r, "target_qty_per_hr"), tr.get(r, "target_qty"))
+			continue
+		}
+		as := schedule.Assignment{Resource: "Resource " + id, Units: units, Work: formatDays(roundDays(hours / hpd))}
+		if units == 1 {
+			as.Units = 0
+		}
+		if rr, ok := l.rsrc[id]; ok {
+			if name := rt.text(rr, "rsrc_name"); name != "" {
+				as.Resource = name
+			}
+			if c := rt.get(rr, "clndr_id"); c != "" && c != l.projCal && calendars[c] != nil {
+				as.Calendar = c
+			}
+		}
+		out = append(out, as)
+	}
+	return out
 }
 
 // task reads one TASK row's live fields into a; hpd is the hours in a day
@@ -206,7 +273,7 @@ func (l *xerLive) task(tt *xerTable, r xerRow, a *schedule.Activity, hpd float64
 		h, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(h >= 0 && h/hpd <= schedule.MaxDays) {
 			warn("remain_drtn_hr_cnt", fmt.Errorf("%q is not a number of hours", v))
-		} else if rem := roundDays(h / hpd); a.ActualStart != "" || !sameDays(rem, a.Duration) {
+		} else if rem := roundDays(h / hpd); a.ActualStart != "" || !sameTime(rem, hpd, a.Duration) {
 			a.Remaining = formatDays(rem)
 		}
 	}
@@ -219,24 +286,31 @@ func (l *xerLive) task(tt *xerTable, r xerRow, a *schedule.Activity, hpd float64
 	}
 	a.WBS = l.wbsPath[tt.get(r, "wbs_id")]
 	a.Codes = l.taskCodes[tt.get(r, "task_id")]
+	a.Assignments = l.assignments(tt.get(r, "task_id"), a.ID, hpd, calendars)
 }
 
-// namedCalendars are every calendar an activity uses other than the
-// project's, by clndr_id.
+// namedCalendars are every calendar an activity or an assignment uses
+// other than the project's, by clndr_id.
 func namedCalendars(s *schedule.Schedule, cals map[string]*xerCalendar) {
-	for _, a := range s.Activities {
-		if a.Calendar == "" || s.Calendars[a.Calendar] != nil {
-			continue
+	add := func(id string) {
+		if id == "" || s.Calendars[id] != nil {
+			return
 		}
 		if s.Calendars == nil {
 			s.Calendars = map[string]*schedule.Calendar{}
 		}
-		c := cals[a.Calendar]
+		c := cals[id]
 		cal := c.cal.Clone()
 		if cal == nil {
 			cal = &schedule.Calendar{}
 		}
 		cal.Name = c.name
-		s.Calendars[a.Calendar] = cal
+		s.Calendars[id] = cal
+	}
+	for _, a := range s.Activities {
+		add(a.Calendar)
+		for _, as := range a.Assignments {
+			add(as.Calendar)
+		}
 	}
 }

@@ -27,9 +27,8 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
-// xerDateLayout is how P6 writes a date and time.
-const xerDateLayout = "2006-01-02 15:04"
-
+// patchXER writes the XER file s was imported from (s.Source) with only
+// s's changes applied (see edits): every other byte as it was.
 func patchXER(w io.Writer, s *schedule.Schedule, progress Progress) error {
 	base, data, err := sourceSchedule(s.Source)
 	if err != nil {
@@ -376,11 +375,6 @@ func (p *xerPatch) hoursPerDay(clndrID string) float64 {
 	return 8
 }
 
-// xerNumber writes hours as P6 does: no exponent, no binary noise.
-func xerNumber(v float64) string {
-	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
-}
-
 // xerDate writes one of the schedule's dates (2026-01-05 or
 // 2026-01-05T08:00) as P6 does.
 func xerDate(v string) (string, error) {
@@ -598,7 +592,7 @@ func (p *xerPatch) writeDurations(pr *patchRow, a *schedule.Activity) error {
 // xerTaskType is task_type for an activity of type t and days: the file's
 // own code when it reads back as t, else the code the reader reads as t.
 func xerTaskType(t schedule.ActivityType, days float64, current string) string {
-	if known, ok := xerTaskTypes[current]; ok && known == t && !(current == "TT_FinMile" && days != 0) {
+	if known, ok := xerTaskTypes[current]; ok && current != "" && known == t && !(current == "TT_FinMile" && days != 0) {
 		return current
 	}
 	switch t {
