@@ -15,6 +15,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
@@ -26,6 +27,23 @@ type exportOptions struct {
 	File     string
 	Format   string
 	Output   string
+	JSON     bool
+}
+
+// exportReport is what `export --json` prints: the file written and what
+// of the schedule's source file it could not carry.
+type exportReport struct {
+	Output        string `json:"output"`
+	Format        string `json:"format"`
+	Activities    int    `json:"activities"`
+	Relationships int    `json:"relationships"`
+	// Source is the imported file the schedule keeps ("" for none);
+	// AsImported says the export is that file with only the changes made.
+	Source     string `json:"source,omitempty"`
+	AsImported bool   `json:"as_imported"`
+	// NotCarried lists what the source holds that the format has no place
+	// for (an export to another format than the source's).
+	NotCarried []string `json:"not_carried"`
 }
 
 // progressThreshold is how many activities make an export long enough to
@@ -52,6 +70,9 @@ func newExportCmd(f *Factory, runF func(context.Context, *exportOptions) error) 
 			if _, err := interchange.ParseFormat(opts.Format); err != nil || opts.Format == "xml" {
 				return usagef("export: --format %q: want json, mspdi or xer", opts.Format)
 			}
+			if opts.JSON && cmdutil.IsStdout(opts.Output) {
+				return usagef("export: --json prints a report on standard output: give the file to write with -o")
+			}
 			return cmdutil.RunOr(cmd, opts, runF, exportRun)
 		},
 	}
@@ -59,6 +80,7 @@ func newExportCmd(f *Factory, runF func(context.Context, *exportOptions) error) 
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file to convert (.json, .xml or .xer)")
 	cmd.Flags().StringVar(&opts.Format, "format", "json", "output format: json, mspdi (MS Project XML) or xer (Primavera P6)")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "file to write (default or -: standard output)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a JSON report (the file written, what could not be carried) on standard output; needs -o")
 	return cmd
 }
 
@@ -68,8 +90,10 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if opts.File != "" {
 		var err error
 		// A file exported to its own format is written back as it was
-		// (its kept source, see interchange.Write), not rebuilt.
-		if s, _, err = cmdutil.LoadFileWith(opts.io.ErrOut, opts.File, interchange.Options{KeepSource: true}); err != nil {
+		// (its kept source, see interchange.Write), not rebuilt; converted
+		// to another, it is the new file's whole content.
+		own, _ := interchange.FormatOf(opts.File)
+		if s, _, err = cmdutil.LoadFileWith(opts.io.ErrOut, opts.File, interchange.Options{KeepSource: own == format}); err != nil {
 			return err
 		}
 	} else {
@@ -84,8 +108,20 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if len(s.Activities) >= progressThreshold && opts.io.ErrIsTTY() && (!cmdutil.IsStdout(opts.Output) || !opts.io.OutIsTTY) {
 		progress = progressBar(opts.io, "exporting")
 	}
+	rep := exportReport{Output: opts.Output, Format: string(format), Activities: len(s.Activities), Relationships: len(s.Relationships),
+		NotCarried: []string{}}
+	if s.Source != nil {
+		rep.Source, rep.AsImported = s.Source.Name, s.Source.Format == string(format)
+	}
+	if format != interchange.JSON { // a JSON file carries the source itself
+		rep.NotCarried = append(rep.NotCarried, interchange.Uncarried(s, format)...)
+	}
 	if cmdutil.IsStdout(opts.Output) {
-		return interchange.Write(opts.io.Out, s, format, progress)
+		if err := interchange.Write(opts.io.Out, s, format, progress); err != nil {
+			return err
+		}
+		printNotCarried(opts.io.ErrOut, rep)
+		return nil
 	}
 	if _, err := schedule.Check(s); err != nil {
 		return &interchange.FileError{Path: opts.Output, Err: err}
@@ -93,8 +129,28 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if err := cmdutil.WriteOutput(opts.Output, func(w io.Writer) error { return interchange.Write(w, s, format, progress) }); err != nil {
 		return outputError(opts.Output, err)
 	}
-	fmt.Fprintf(opts.io.ErrOut, "wrote %s: %d activities, %d relationships (%s)\n", opts.Output, len(s.Activities), len(s.Relationships), strings.ToUpper(string(format)))
+	if opts.JSON {
+		return cmdutil.WriteJSON(opts.io.Out, rep)
+	}
+	how := ""
+	if rep.AsImported {
+		how = ", " + rep.Source + " as imported with the changes made here"
+	}
+	fmt.Fprintf(opts.io.ErrOut, "wrote %s: %d activities, %d relationships (%s%s)\n", opts.Output, len(s.Activities), len(s.Relationships), strings.ToUpper(string(format)), how)
+	printNotCarried(opts.io.ErrOut, rep)
 	return nil
+}
+
+// printNotCarried names, one line each, what of the source file the
+// export could not carry: the planner keeps the original for it.
+func printNotCarried(w io.Writer, rep exportReport) {
+	if len(rep.NotCarried) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "not carried to %s (%s keeps it: export to its own format to give it back):\n", strings.ToUpper(rep.Format), rep.Source)
+	for _, line := range rep.NotCarried {
+		fmt.Fprintf(w, "  %s\n", usertext.Terminal(line))
+	}
 }
 
 // outputError words an error writing path so that it names path, the

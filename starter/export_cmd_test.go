@@ -210,3 +210,64 @@ func TestExportOutputFile(t *testing.T) {
 		t.Error("-o - wrote a file named -")
 	}
 }
+
+// TestExportGivesTheFileBack: a P6 file imported and exported to its own
+// format is the same file; after a change it is that file with the
+// change, every table P6 wrote still there; to MS Project XML the export
+// names what the file holds that MSPDI has no place for (issue 29).
+func TestExportGivesTheFileBack(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	db := embeddedArgs(t)
+	cli := func(args ...string) (int, string, string) { return runCLI(t, append(args, db...)...) }
+	const file = "../../shared/data/real/percent-complete-8.4.xer"
+	original, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := cli("import", file, "--schedule", "pc"); code != 0 || !strings.Contains(errOut, "kept as they are and written back on export: CURRTYPE 18, OBS 2") {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pc.xer")
+	code, out, errOut := cli("export", "--schedule", "pc", "--format", "xer", "-o", path, "--json")
+	if code != 0 || !strings.Contains(out, `"as_imported":true`) || !strings.Contains(out, `"not_carried":[]`) {
+		t.Fatalf("export --json: exit %d, %s %s", code, out, errOut)
+	}
+	if back, _ := os.ReadFile(path); string(back) != string(original) {
+		t.Errorf("the unchanged schedule exported as XER is not the file imported (%d bytes, want %d)", len(back), len(original))
+	}
+	// A change made on the way through JSON (a move between stores): the
+	// JSON file carries the P6 file, and import keeps it.
+	code, js, errOut := cli("export", "--schedule", "pc", "--format", "json")
+	if code != 0 || !strings.Contains(js, `"source": {`) {
+		t.Fatalf("export to JSON: exit %d, %s", code, errOut)
+	}
+	js = strings.Replace(js, `"activities": [`, `"activities": [{"id": "A0999", "name": "Snagging walk", "duration": "3"},`, 1)
+	edited := filepath.Join(dir, "pc.json")
+	if err := os.WriteFile(edited, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := cli("import", edited, "--schedule", "pc", "--replace"); code != 0 {
+		t.Fatalf("import the edited JSON: %s", errOut)
+	}
+	if code, _, errOut := cli("export", "--schedule", "pc", "--format", "xer", "-o", path); code != 0 || !strings.Contains(errOut, "percent-complete-8.4.xer as imported with the changes made here") {
+		t.Fatalf("export after a change: exit %d, %s", code, errOut)
+	}
+	back, _ := os.ReadFile(path)
+	for _, want := range []string{"Snagging walk", "%T\tCURRTYPE", "%T\tOBS"} {
+		if !strings.Contains(string(back), want) {
+			t.Errorf("the export after a change has no %q", want)
+		}
+	}
+	xml := filepath.Join(dir, "pc.xml")
+	code, out, errOut = cli("export", "--schedule", "pc", "--format", "mspdi", "-o", xml, "--json")
+	if code != 0 || !strings.Contains(out, `"as_imported":false`) || strings.Contains(out, `"not_carried":[]`) {
+		t.Errorf("export to MSPDI --json: exit %d, %s %s", code, out, errOut)
+	}
+	if code, _, errOut := cli("export", "--schedule", "pc", "--format", "mspdi", "-o", xml); code != 0 || !strings.Contains(errOut, "not carried to MSPDI") {
+		t.Errorf("export to MSPDI says nothing of what it could not carry: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := cli("export", "--schedule", "pc", "--format", "xer", "--json"); code != exitUsage || !strings.Contains(errOut, "give the file to write with -o") {
+		t.Errorf("--json without -o: exit %d, %s", code, errOut)
+	}
+}
