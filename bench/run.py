@@ -485,6 +485,97 @@ LIVE_PROFILE = ("Where our time goes (CPU profile of the same steps in one proce
 
 SCALE_HEADER = "## Scale of one machine"
 
+ROUNDTRIP_HEADER = "## A round trip that loses nothing: a 50,000-activity P6 file (issue 29)"
+
+
+def roundtrip_section(binary):
+    """Issue 29: import a 50k-activity XER with resources, export it unchanged and after changes, whole commands
+    with peak memory; the peer is MPXJ reading and writing the same file."""
+    gensched = os.path.join(OUT, "gensched")
+    sh("go", "build", "-o", gensched, "./bench/gensched")
+    src = os.path.join(OUT, "live-50k.json")
+    xer = os.path.join(OUT, "roundtrip-50k.xer")
+    sh(gensched, "-live", "-n", "50000", "-links", "2", "-seed", "1", "-o", src)
+    sh(sys.executable, "bench/live_xer.py", src, xer, "--resources")
+    db = os.path.join(OUT, "roundtrip.db")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(db + suffix):
+            os.remove(db + suffix)
+    store = ["--db", db]
+    print("  round trip: import ...", file=sys.stderr)
+    imp_wall, imp_rss, _ = timed([binary, "import", xer, "--schedule", "big", *store])
+    same = os.path.join(OUT, "roundtrip-50k-same.xer")
+    print("  round trip: export unchanged ...", file=sys.stderr)
+    exp_wall, exp_rss, _ = timed([binary, "export", "--schedule", "big", "--format", "xer", "-o", same, *store])
+    with open(xer, "rb") as a, open(same, "rb") as b:
+        identical = a.read() == b.read()
+    # The change set a dispatch makes (one activity deleted, one added after another, a link, a longer
+    # duration), applied as a dispatch's ops land in the store: the stored schedule through JSON, changed,
+    # imported over itself (the JSON carries the kept P6 file). What is timed is the export after it.
+    js = os.path.join(OUT, "roundtrip-50k.json")
+    timed([binary, "export", "--schedule", "big", "--format", "json", "-o", js, *store])
+    with open(js) as f:
+        s = json.load(f)
+    acts = s["activities"]
+    gone = acts[-1]["id"]
+    acts.pop()
+    acts.insert(1, {"id": "NEW1", "name": "Added by the benchmark", "duration": "3"})
+    acts[2]["duration"] = str(float(acts[2]["duration"]) + 2)
+    rels = [r for r in s["relationships"] if gone not in (r["predecessor"], r["successor"])]
+    rels.append({"id": "NEWR1", "type": "FS", "predecessor": acts[0]["id"], "successor": "NEW1", "lag": 0})
+    s["relationships"] = rels
+    with open(js, "w") as f:
+        json.dump(s, f)
+    timed([binary, "import", js, "--schedule", "big", "--replace", *store])
+    changed = os.path.join(OUT, "roundtrip-50k-changed.xer")
+    print("  round trip: export after the changes ...", file=sys.stderr)
+    chg_wall, chg_rss, _ = timed([binary, "export", "--schedule", "big", "--format", "xer", "-o", changed, *store])
+    peer_out = os.path.join(OUT, "roundtrip-50k-mpxj.xer")
+    print("  round trip: MPXJ read and write ...", file=sys.stderr)
+    peer_wall, peer_rss, peer_err = timed([sys.executable, "bench/mpxj_roundtrip.py", xer, peer_out])
+    ph = json.loads(peer_err.strip().splitlines()[-1])
+    with open(xer, encoding="latin-1") as f:
+        text = f.read()
+    rows = {}
+    for line in text.splitlines():
+        if line.startswith("%T\t"):
+            table = line[3:]
+            rows[table] = 0
+        elif line.startswith("%R"):
+            rows[table] += 1
+    n_tasks, n_rels, n_asg = rows.get("TASK", 0), rows.get("TASKPRED", 0), rows.get("TASKRSRC", 0)
+
+    def verdict(wall, rss):
+        return "met" if wall < 10 and rss < 1024 else "MISSED"
+
+    return [
+        ROUNDTRIP_HEADER,
+        "",
+        f"Same file, same run: `bench/out/roundtrip-50k.xer` ({os.path.getsize(xer) / 2**20:.1f} MiB), the programme "
+        "`gensched -live -n 50000 -links 2 -seed 1` written as a P6 XER by `bench/live_xer.py --resources`: "
+        f"{n_tasks:,} activities, {n_rels:,} relationships, {rows.get('RSRC', 0)} resources with rates, {n_asg:,} "
+        "assignments, an activity code and a UDF on every activity, progress, constraints, three calendars; "
+        f"{len(rows)} tables. Ours: whole `autoscheduler` commands on the embedded store (`--db`), timed from exec "
+        "to exit with their peak memory (max RSS). The change set is a dispatch's (one activity deleted, one added "
+        "after another with its link, one duration longer), applied to the stored schedule through JSON and "
+        "`import --replace` (the JSON carries the kept P6 file), so only the export after it is timed. "
+        f"Peer: `bench/mpxj_roundtrip.py` — MPXJ {ph.get('mpxj', '16.10')} reads the XER and writes it back as XER "
+        f"(whole process, JVM start included; it read {ph['tasks']:,} tasks, {ph['resources']} resources, "
+        f"{ph['assignments']:,} assignments).",
+        "",
+        "| command | time | peak memory | target (< 10 s, < 1 GB) |",
+        "|---|---:|---:|---|",
+        f"| `import` (read, check, graph and search stores, the file kept) | {imp_wall:.1f} s | {imp_rss:.0f} MiB | {verdict(imp_wall, imp_rss)} |",
+        f"| `export --format xer`, unchanged (the file back{' byte for byte' if identical else ' — NOT identical'}) | {exp_wall:.1f} s | {exp_rss:.0f} MiB | {verdict(exp_wall, exp_rss)} |",
+        f"| `export --format xer` after the changes | {chg_wall:.1f} s | {chg_rss:.0f} MiB | {verdict(chg_wall, chg_rss)} |",
+        f"| peer: MPXJ read + write XER (JVM start / read / write: {ph['jvm_s']:.1f} / {ph['read_s']:.1f} / {ph['write_s']:.1f} s) | {peer_wall:.1f} s | {peer_rss:.0f} MiB | |",
+        "",
+        f"Ratios: export unchanged {peer_wall / exp_wall:.1f}x the peer's read + write, after changes "
+        f"{peer_wall / chg_wall:.1f}x; import (which also builds the graph and the search index MPXJ does not) "
+        f"{peer_wall / imp_wall:.1f}x.",
+        "",
+    ]
+
 
 def web_section():
     """The review web app (internal/web benchmarks on the in-process dev server, pages in headless Chromium)."""
@@ -593,6 +684,25 @@ def main():
         with open(path, "w") as f:
             f.write(text)
         print("\n".join(new))
+        return
+    if sys.argv[1:] == ["roundtrip"]:
+        # Only this section, in place: `python3 bench/run.py roundtrip`.
+        os.makedirs(OUT, exist_ok=True)
+        build_cli()
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path) as f:
+            text = f.read()
+        body = "\n".join(roundtrip_section(os.path.join(ROOT, "bin", "autoscheduler")))
+        if ROUNDTRIP_HEADER in text:
+            head, rest = text.split(ROUNDTRIP_HEADER, 1)
+            nxt = rest.find("\n## ")
+            text = head + body + (rest[nxt + 1:] if nxt >= 0 else "")
+        else:
+            anchor = "## Stores: import and search"
+            text = text.replace(anchor, body + "\n" + anchor) if anchor in text else text.rstrip("\n") + "\n\n" + body
+        with open(path, "w") as f:
+            f.write(text)
+        print(body)
         return
     if sys.argv[1:] == ["corpus"]:
         # Only this section, in place: `python3 bench/run.py corpus`.
@@ -706,6 +816,7 @@ def main():
         "",
     ]
     lines += live_sections(binary)
+    lines += roundtrip_section(binary)
     lines += store_section()
     lines += kept_section(SCALE_HEADER)
     lines += measured_or_kept(dispatch_section, "## Dispatch overhead")
