@@ -662,6 +662,16 @@ def build_cli():
 START_LOAD = os.getloadavg()
 
 
+def replace_section(text, header, body):
+    """BENCHMARKS.md with the section under header replaced by body (or body added before the stores' section)."""
+    if header in text:
+        head, rest = text.split(header, 1)
+        nxt = rest.find("\n## ")
+        return head + body + (rest[nxt + 1:] if nxt >= 0 else "")
+    anchor = "## Stores: import and search"
+    return text.replace(anchor, body + "\n" + anchor) if anchor in text else text.rstrip("\n") + "\n\n" + body
+
+
 def main():
     if sys.argv[1:] == ["live"]:
         # Only the live programme's sections, in place: `python3 bench/run.py live`.
@@ -673,14 +683,7 @@ def main():
         new = live_sections(os.path.join(ROOT, "bin", "autoscheduler"))
         at = new.index(MPXJ_HEADER)
         for header, section in ((LIVE_HEADER, new[:at]), (MPXJ_HEADER, new[at:])):
-            body = "\n".join(section)
-            if header in text:
-                head, rest = text.split(header, 1)
-                nxt = rest.find("\n## ")
-                text = head + body + (rest[nxt + 1:] if nxt >= 0 else "")
-            else:
-                anchor = "## Stores: import and search"
-                text = text.replace(anchor, body + "\n" + anchor) if anchor in text else text.rstrip("\n") + "\n\n" + body
+            text = replace_section(text, header, "\n".join(section))
         with open(path, "w") as f:
             f.write(text)
         print("\n".join(new))
@@ -693,13 +696,7 @@ def main():
         with open(path) as f:
             text = f.read()
         body = "\n".join(roundtrip_section(os.path.join(ROOT, "bin", "autoscheduler")))
-        if ROUNDTRIP_HEADER in text:
-            head, rest = text.split(ROUNDTRIP_HEADER, 1)
-            nxt = rest.find("\n## ")
-            text = head + body + (rest[nxt + 1:] if nxt >= 0 else "")
-        else:
-            anchor = "## Stores: import and search"
-            text = text.replace(anchor, body + "\n" + anchor) if anchor in text else text.rstrip("\n") + "\n\n" + body
+        text = replace_section(text, ROUNDTRIP_HEADER, body)
         with open(path, "w") as f:
             f.write(text)
         print(body)

@@ -219,16 +219,39 @@ func Write(w io.Writer, s *schedule.Schedule, f Format, progress Progress) error
 		return err
 	case MSPDI:
 		if s.Source != nil && s.Source.Format == string(MSPDI) {
-			return patchMSPDI(w, s, progress)
+			return writePatched(w, s, progress, patchMSPDI)
 		}
 		return writeMSPDI(w, s, progress)
 	case XER:
 		if s.Source != nil && s.Source.Format == string(XER) {
-			return patchXER(w, s, progress)
+			return writePatched(w, s, progress, patchXER)
 		}
 		return writeXER(w, s, progress)
 	}
 	return fmt.Errorf("unknown format %q", f)
+}
+
+// writePatched writes s's kept source file with s's changes applied by
+// patch (patchXER, patchMSPDI): the file as read again is compared with s
+// (see edits), and with no change it is written back byte for byte.
+func writePatched(w io.Writer, s *schedule.Schedule, progress Progress,
+	patch func(w io.Writer, s *schedule.Schedule, e *edits, data []byte, progress Progress) error) error {
+	base, data, err := sourceSchedule(s.Source)
+	if err != nil {
+		return err
+	}
+	e, err := diffSchedules(base, s)
+	if err != nil {
+		return err
+	}
+	if e.none() {
+		_, err := w.Write(data)
+		if progress != nil {
+			progress(len(s.Activities), len(s.Activities))
+		}
+		return err
+	}
+	return patch(w, s, e, data, progress)
 }
 
 // WriteFile writes s to path in format f through a temporary file in the

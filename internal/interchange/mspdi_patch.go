@@ -33,23 +33,9 @@ import (
 // rewritten, removed tasks go with their assignments and the links to
 // them, added tasks get new UIDs and IDs after their neighbour, and the
 // dates and slacks our CPM moves are written where the file has them.
-// With no change the file is written back byte for byte.
-func patchMSPDI(w io.Writer, s *schedule.Schedule, progress Progress) error {
-	base, data, err := sourceSchedule(s.Source)
-	if err != nil {
-		return err
-	}
-	e, err := diffSchedules(base, s)
-	if err != nil {
-		return err
-	}
-	if e.none() {
-		_, err := w.Write(data)
-		if progress != nil {
-			progress(len(s.Activities), len(s.Activities))
-		}
-		return err
-	}
+// (See writePatched: with no change the file is written back byte for
+// byte.)
+func patchMSPDI(w io.Writer, s *schedule.Schedule, e *edits, data []byte, progress Progress) error {
 	pt, err := newMSPDIPatch(data, e, progress)
 	if err != nil {
 		return fmt.Errorf("patching the kept MS Project file %q: %w", s.Source.Name, err)

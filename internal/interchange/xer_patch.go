@@ -29,22 +29,7 @@ import (
 
 // patchXER writes the XER file s was imported from (s.Source) with only
 // s's changes applied (see edits): every other byte as it was.
-func patchXER(w io.Writer, s *schedule.Schedule, progress Progress) error {
-	base, data, err := sourceSchedule(s.Source)
-	if err != nil {
-		return err
-	}
-	e, err := diffSchedules(base, s)
-	if err != nil {
-		return err
-	}
-	if e.none() {
-		_, err := w.Write(data)
-		if progress != nil {
-			progress(len(s.Activities), len(s.Activities))
-		}
-		return err
-	}
+func patchXER(w io.Writer, s *schedule.Schedule, e *edits, data []byte, progress Progress) error {
 	p, err := newXERPatch(data, e)
 	if err != nil {
 		return fmt.Errorf("the kept XER file %q: %w", s.Source.Name, err)

@@ -50,10 +50,15 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 	if err := tx.watchCodes(scheduleID); err != nil {
 		return err
 	}
+	fts := ftsPending{}
 	del := func(kind store.Kind, id string) error {
-		rowid, ok, err := tx.rowid(`DELETE FROM docs WHERE schedule_id = ? AND kind = ? AND id = ? RETURNING rowid`, scheduleID, string(kind), id)
-		if ok {
+		var rowid int64
+		var terms string
+		found, err := tx.scan(`DELETE FROM docs WHERE schedule_id = ? AND kind = ? AND id = ? RETURNING rowid, terms`,
+			[]any{scheduleID, string(kind), id}, &rowid, &terms)
+		if found {
 			tx.noteCode(scheduleID, rowid, nil)
+			fts.touch(rowid, terms, true)
 		}
 		return err
 	}
@@ -62,14 +67,26 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 		if err != nil {
 			return err
 		}
+		var oldRowid int64
+		var oldTerms string
+		had, err := tx.scan(`SELECT rowid, terms FROM docs WHERE schedule_id = ? AND kind = ? AND id = ?`,
+			[]any{scheduleID, string(kind), id}, &oldRowid, &oldTerms)
+		if err != nil {
+			return err
+		}
+		terms := strings.Join(s.tokenize(text), " ")
 		rowid, _, err := tx.rowid(`INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (schedule_id, kind, id) DO UPDATE SET name = excluded.name, doc = excluded.doc, terms = excluded.terms, vector = excluded.vector
 			RETURNING rowid`,
-			scheduleID, string(kind), id, name, string(body), strings.Join(s.tokenize(text), " "), encodeVector(vector))
-		if err == nil {
-			tx.noteCode(scheduleID, rowid, encodeCode(kind, vector))
+			scheduleID, string(kind), id, name, string(body), terms, encodeVector(vector))
+		if err != nil {
+			return err
 		}
-		return err
+		tx.noteCode(scheduleID, rowid, encodeCode(kind, vector))
+		if !had || oldTerms != terms {
+			fts.touch(rowid, oldTerms, had)
+		}
+		return nil
 	}
 	for _, id := range c.DeleteRelationships {
 		if err := del(store.RelationshipKind, id); err != nil {
@@ -97,7 +114,69 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 			return err
 		}
 	}
-	return nil
+	return fts.flush(tx)
+}
+
+// ftsPending is what a change does to the search index (docs_fts, an
+// external-content FTS5 table over docs), written in two statements at
+// its end: FTS5 writes its terms to disk at every statement that touches
+// it, so one statement per document (as row triggers did) made a large
+// import spend half its time merging tiny index segments.
+type ftsPending struct {
+	// old holds, for each document row touched, the terms the index had
+	// for it before the change ("" and false when it had none).
+	old map[int64]ftsTerms
+	// order is the rows in the order first touched, so the statements are
+	// the same for the same change.
+	order []int64
+}
+
+type ftsTerms struct {
+	terms   string
+	indexed bool
+}
+
+// touch notes that row rowid changed; terms are its indexed terms before
+// the change, if indexed. Only the first touch of a row says what the
+// index holds.
+func (f *ftsPending) touch(rowid int64, terms string, indexed bool) {
+	if f.old == nil {
+		f.old = map[int64]ftsTerms{}
+	}
+	if _, seen := f.old[rowid]; seen {
+		return
+	}
+	f.old[rowid] = ftsTerms{terms, indexed}
+	f.order = append(f.order, rowid)
+}
+
+// flush takes the old terms of the touched rows out of the index and
+// puts in the terms the rows hold now (a row deleted holds none).
+func (f *ftsPending) flush(tx *preparedTx) error {
+	if len(f.order) == 0 {
+		return nil
+	}
+	var gone [][2]any
+	for _, rowid := range f.order {
+		if o := f.old[rowid]; o.indexed {
+			gone = append(gone, [2]any{rowid, o.terms})
+		}
+	}
+	if len(gone) > 0 {
+		list, err := json.Marshal(gone)
+		if err != nil {
+			return err
+		}
+		if err := tx.exec(`INSERT INTO docs_fts(docs_fts, rowid, terms)
+			SELECT 'delete', json_extract(j.value, '$[0]'), json_extract(j.value, '$[1]') FROM json_each(?) j`, string(list)); err != nil {
+			return err
+		}
+	}
+	list, err := json.Marshal(f.order)
+	if err != nil {
+		return err
+	}
+	return tx.exec(`INSERT INTO docs_fts(rowid, terms) SELECT d.rowid, d.terms FROM json_each(?) j JOIN docs d ON d.rowid = j.value`, string(list))
 }
 
 // relationshipName is how a relationship reads in search results.
