@@ -48,8 +48,12 @@ type liveModel struct {
 	s *schedule.Schedule
 	// acts are the sampled activities, in schedule order.
 	acts []liveAct
-	// finish is the engine's deterministic project finish.
-	finish time.Time
+	// finish is the engine's deterministic project finish (offset
+	// days, date) and critical its critical activities: every iteration's
+	// when nothing is sampled.
+	days     float64
+	finish   time.Time
+	critical []bool
 	// finished and started count the activities with actuals (for the
 	// report); dataDate is the schedule's.
 	finished, started int
@@ -94,9 +98,10 @@ func liveSampled(a *schedule.Activity) bool {
 // compileLive builds the live model of s, whose deterministic computation
 // by the engine is r (m.dists already fixed where liveSampled says so).
 func (m *Model) compileLive(s *schedule.Schedule, r *schedule.Result) error {
-	lm := &liveModel{s: s, finish: r.Times.Finish, dataDate: s.DataDate}
+	lm := &liveModel{s: s, days: r.ProjectDuration, finish: r.Times.Finish, dataDate: s.DataDate, critical: make([]bool, len(s.Activities))}
 	for i := range s.Activities {
 		a := &s.Activities[i]
+		lm.critical[i] = r.Critical(i)
 		if a.ActualFinish != "" {
 			lm.finished++
 		} else if a.ActualStart != "" {
@@ -209,6 +214,19 @@ func (lm *liveModel) newRun(iters, workers int) *liveRun {
 // setting their finishes and dates and counting the critical activities.
 func (lr *liveRun) batch(w int, b *batch, first, nb int, crit []int32, finish []float64) {
 	if lr.failed.Load() {
+		return
+	}
+	if len(lr.lm.acts) == 0 {
+		// Nothing sampled: every iteration is the deterministic schedule,
+		// computed once (a file with fixed durations, as most are).
+		for v, c := range lr.lm.critical {
+			if c {
+				crit[v] += int32(nb)
+			}
+		}
+		for i := first; i < first+nb; i++ {
+			finish[i], lr.dates[i] = lr.lm.days, lr.lm.finish
+		}
 		return
 	}
 	if lr.workers[w] == nil {
