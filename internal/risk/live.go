@@ -299,12 +299,17 @@ func (l *Live) dateOf(sorted []float64, v float64) time.Time {
 	return l.sorted[k]
 }
 
-// note is the report's sentence on how the live programme was simulated.
-func (l *Live) note() string {
+// note is the report's sentence on how the live programme was simulated;
+// sampled says whether any duration was.
+func (l *Live) note(sampled bool) string {
 	at := "as of its data date " + l.DataDate
 	if l.DataDate == "" {
 		at = "with progress"
 	}
-	return fmt.Sprintf("A live programme %s: every iteration is the live engine's schedule (each activity on its own calendar, constraints honoured, nothing before the data date); %d finished activities keep their actual dates, %d in progress keep their actual starts and sample the work left (scaled by the sampled duration over the deterministic one).",
-		at, l.Finished, l.InProgress)
+	left := ""
+	if sampled {
+		left = " and sample the work left (scaled by the sampled duration over the deterministic one)"
+	}
+	return fmt.Sprintf("A live programme %s: every iteration is the live engine's schedule (each activity on its own calendar, constraints and the data date honoured by the engine's rules); %d finished activities keep their actual dates, %d in progress keep their actual starts%s.",
+		at, l.Finished, l.InProgress, left)
 }

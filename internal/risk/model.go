@@ -7,6 +7,11 @@
 // deviation, the deterministic finish's percentile, the criticality index
 // and the duration sensitivity (Spearman rank correlation) of each activity.
 //
+// A live programme (progress, a data date, constraints, calendars: the
+// schedule package's live engine dates it) is simulated by that engine,
+// once per iteration, with the sampled durations written into the
+// schedule: actuals stay fixed and the work left is sampled (see live.go).
+//
 // The package is pure: no I/O, no clock. Results depend only on the
 // schedule, the seed and the options, never on the number of workers:
 // iteration i draws from its own random stream, seeded with PCG(seed, i)

@@ -166,7 +166,9 @@ func num(v float64, places int) string {
 // criticality and sensitivity list every activity in schedule order (4
 // decimals; sensitivity leaves out activities it was not computed for, see
 // Result.HasSensitivity). With --correlate, "correlate" and "correlation"
-// say how.
+// say how. A live programme's dates are the engine's (see Live.dateOf), with
+// or without a clock, and "live" gives its data date and the activities
+// finished and in progress.
 func (r *Report) WriteJSON(w io.Writer) error {
 	if err := r.Check(); err != nil {
 		return err
@@ -254,7 +256,7 @@ func (r *Report) fixedNote() string {
 		note = fmt.Sprintf("%d of %d activities have a duration distribution.", r.Random, len(r.IDs))
 	}
 	if l := r.Live; l != nil {
-		note += " " + l.note()
+		note += " " + l.note(r.Random > 0)
 	}
 	return note
 }
