@@ -148,3 +148,30 @@ func BenchmarkLaneSample(b *testing.B) {
 		i += lanes
 	}
 }
+
+// BenchmarkLiveRun is Run on a live programme (gensched -live, named by
+// RISK_LIVE_BENCH_FILE; skipped without it), every plain duration d given
+// the distribution triangular(0.8d, d, 1.5d): each iteration is one run of
+// the live engine. It reports iterations per second on every core.
+func BenchmarkLiveRun(b *testing.B) {
+	path := os.Getenv("RISK_LIVE_BENCH_FILE")
+	if path == "" {
+		b.Skip("RISK_LIVE_BENCH_FILE names no file (go run ./bench/gensched -live -n 10000 -links 2 -o /tmp/l10k.json)")
+	}
+	s, _, err := interchange.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := Compile(spread(s, 0.8, 1.5))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const iters = 64
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := m.Run(Options{Iterations: iters, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(iters*b.N)/b.Elapsed().Seconds(), "iterations/s")
+}

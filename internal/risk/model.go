@@ -7,6 +7,11 @@
 // deviation, the deterministic finish's percentile, the criticality index
 // and the duration sensitivity (Spearman rank correlation) of each activity.
 //
+// A live programme (progress, a data date, constraints, calendars: the
+// schedule package's live engine dates it) is simulated by that engine,
+// once per iteration, with the sampled durations written into the
+// schedule: actuals stay fixed and the work left is sampled (see live.go).
+//
 // The package is pure: no I/O, no clock. Results depend only on the
 // schedule, the seed and the options, never on the number of workers:
 // iteration i draws from its own random stream, seeded with PCG(seed, i)
@@ -15,6 +20,7 @@ package risk
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -69,6 +75,9 @@ type Model struct {
 	random        int // activities whose duration is a distribution
 	// Activity indices by distribution kind, in schedule order.
 	fixed, uniform, triangular, pert, normal []int32
+	// live is set for a live programme: its iterations run the live
+	// engine (see live.go), not the passes here.
+	live *liveModel
 }
 
 // plink is a link as the passes read it, without a branch on its type.
@@ -94,9 +103,18 @@ func (m *Model) Random() int { return m.random }
 
 // Compile checks s as the CPM engine does (schedule.Compile: unknown ends,
 // self-links, cycles, bad durations) and builds the simulation model.
+//
+// A live programme (the engine dates it: Result.Times) is simulated by the
+// live engine, once per iteration (see live.go); Deterministic is then the
+// engine's own project finish.
 func Compile(s *schedule.Schedule) (*Model, error) {
-	if _, err := schedule.Compile(s); err != nil {
+	net, err := schedule.Compile(s)
+	if err != nil {
 		return nil, err
+	}
+	var live *schedule.Result // the engine's deterministic answer, if live
+	if r := net.Compute(); r.Times != nil {
+		live = r
 	}
 	n := len(s.Activities)
 	m := &Model{
@@ -117,6 +135,9 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 		}
 		m.dists[i] = newDist(d)
 		m.detDur[i] = d.Days()
+		if live != nil && !liveSampled(&s.Activities[i]) {
+			m.dists[i] = dist{kind: kFixed, a: m.detDur[i]}
+		}
 		switch m.dists[i].kind {
 		case kFixed:
 			m.fixed = append(m.fixed, int32(i))
@@ -249,8 +270,17 @@ func Compile(s *schedule.Schedule) (*Model, error) {
 		m.pos[v] = int32(p)
 	}
 	m.Deterministic = m.forward(m.detDur, make([]float64, 2*n))
+	if live != nil {
+		if err := m.compileLive(s, live); err != nil {
+			return nil, err
+		}
+		m.Deterministic = live.ProjectDuration
+	}
 	return m, nil
 }
+
+// Live reports whether the model is a live programme's (see live.go).
+func (m *Model) Live() bool { return m.live != nil }
 
 // DeterministicDurations are the durations deterministic CPM uses.
 func (m *Model) DeterministicDurations() []float64 { return append([]float64(nil), m.detDur...) }
@@ -301,8 +331,23 @@ func (m *Model) backward(dur, t, u []float64, finish float64, crit []int32) {
 // Pass runs one CPM pass (forward and backward) with durations dur and
 // returns the finish and which activities are critical. It is for tests
 // and benchmarks; Run reuses its buffers instead.
+//
+// On a live programme it runs the live engine once with durations dur (see
+// live.go).
 func (m *Model) Pass(dur []float64) (finish float64, critical []bool) {
 	n := m.Len()
+	if m.live != nil {
+		crit := make([]int32, n)
+		res, err := m.live.run(m.live.newWorker(), dur, crit)
+		if err != nil {
+			return math.NaN(), nil
+		}
+		critical = make([]bool, n)
+		for i, c := range crit {
+			critical[i] = c > 0
+		}
+		return res.finish, critical
+	}
 	t, u := make([]float64, 2*n), make([]float64, 2*n)
 	crit := make([]int32, n)
 	finish = m.forward(dur, t)

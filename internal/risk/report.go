@@ -70,8 +70,22 @@ func (r *Report) value(key string) float64 {
 	return math.NaN()
 }
 
-// date is the finish date-time of a working-day offset.
-func (r *Report) date(offset float64) (time.Time, error) { return r.Clock.Finish(offset) }
+// date is the finish date-time of a working-day offset: on a live
+// programme the engine's dates (see Live.dateOf; the deterministic finish
+// is its own), else the project clock's.
+func (r *Report) date(offset float64) (time.Time, error) {
+	if l := r.Live; l != nil {
+		if offset == r.Deterministic {
+			return l.DeterministicDate, nil
+		}
+		return l.dateOf(r.Sorted, offset), nil
+	}
+	return r.Clock.Finish(offset)
+}
+
+// hasDates reports whether finishes have dates: a live programme's always
+// (the engine dated them), a plain network's with a clock.
+func (r *Report) hasDates() bool { return r.Live != nil || r.Clock != nil }
 
 // dated is the finish date of offset, ok false past the calendar's range.
 func (r *Report) dated(offset float64) (time.Time, bool) {
@@ -91,7 +105,7 @@ func (r *Report) PastRange() *PastRange {
 		return r.past
 	}
 	r.pastDone = true
-	if r.Clock == nil || len(r.Sorted) == 0 {
+	if r.Live != nil || r.Clock == nil || len(r.Sorted) == 0 { // the live engine dated every finish
 		return nil
 	}
 	_, err := r.date(r.Max)
@@ -152,7 +166,9 @@ func num(v float64, places int) string {
 // criticality and sensitivity list every activity in schedule order (4
 // decimals; sensitivity leaves out activities it was not computed for, see
 // Result.HasSensitivity). With --correlate, "correlate" and "correlation"
-// say how.
+// say how. A live programme's dates are the engine's (see Live.dateOf), with
+// or without a clock, and "live" gives its data date and the activities
+// finished and in progress.
 func (r *Report) WriteJSON(w io.Writer) error {
 	if err := r.Check(); err != nil {
 		return err
@@ -160,7 +176,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	var b strings.Builder
 	field := func(k, v string) { fmt.Fprintf(&b, "  %q: %s,\n", k, v) }
 	dateField := func(k string, off float64) {
-		if r.Clock != nil {
+		if r.hasDates() {
 			if t, ok := r.dated(off); ok {
 				field(k+"_date", strconv.Quote(t.Format(schedule.DateTimeLayout)))
 			} else {
@@ -208,6 +224,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		field("past_calendar_range", fmt.Sprintf(`{"iterations": %d, "first": %s, "last_date": %q, "last_working_day": %s}`,
 			p.Count, first, p.Range.End.Format(schedule.DateTimeLayout), num(p.Range.Last, 6)))
 	}
+	if l := r.Live; l != nil {
+		field("live", fmt.Sprintf(`{"data_date": %q, "finished": %d, "in_progress": %d}`, l.DataDate, l.Finished, l.InProgress))
+	}
 	writeMap("criticality", r.Criticality, nil, false)
 	writeMap("sensitivity", r.Sensitivity, r.HasSensitivity, true)
 	b.WriteString("}\n")
@@ -229,12 +248,17 @@ func (r *Report) summary() string {
 	return s
 }
 
-// fixedNote explains a simulation with nothing random in it.
+// fixedNote explains what was sampled, and a simulation with nothing
+// random in it.
 func (r *Report) fixedNote() string {
+	note := "Every duration is fixed (no triangular, pert, uniform or normal durations): every iteration is the deterministic schedule, so P10 = P90."
 	if r.Random > 0 {
-		return fmt.Sprintf("%d of %d activities have a duration distribution.", r.Random, len(r.IDs))
+		note = fmt.Sprintf("%d of %d activities have a duration distribution.", r.Random, len(r.IDs))
 	}
-	return "Every duration is fixed (no triangular, pert, uniform or normal durations): every iteration is the deterministic schedule, so P10 = P90."
+	if l := r.Live; l != nil {
+		note += " " + l.note(r.Random > 0)
+	}
+	return note
 }
 
 // WriteTable writes the human-readable report.
@@ -250,13 +274,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(bw, "%s (%s)\n%s\n\n", title, r.summary(), r.fixedNote())
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "finish\tworking days\t"
-	if r.Clock != nil {
+	if r.hasDates() {
 		head += "date\t"
 	}
 	fmt.Fprintln(tw, head)
 	row := func(label string, v float64, dated bool) {
 		line := label + "\t" + num(v, 1) + "\t"
-		if r.Clock != nil {
+		if r.hasDates() {
 			if dated {
 				line += r.dateText(v) + "\t"
 			} else {
@@ -462,13 +486,13 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	fmt.Fprintf(bw, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>%s</title><style>%s</style></head><body>\n", esc(title), pageStyle)
 	fmt.Fprintf(bw, "<h1>%s</h1><p class=\"sub\">Monte Carlo CPM: %s. %s</p>\n", esc(title), esc(r.summary()), esc(r.fixedNote()))
 	bw.WriteString(`<table id="summary"><tr><th class="l">finish</th><th>working days</th>`)
-	if r.Clock != nil {
+	if r.hasDates() {
 		bw.WriteString(`<th>date</th>`)
 	}
 	bw.WriteString("</tr>\n")
 	row := func(label string, v float64, dated bool) {
 		fmt.Fprintf(bw, `<tr><td class="l">%s</td><td>%s</td>`, esc(label), num(v, 1))
-		if r.Clock != nil {
+		if r.hasDates() {
 			d := ""
 			if dated {
 				d = r.dateText(v)

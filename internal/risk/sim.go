@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -91,6 +92,25 @@ type Result struct {
 	BinWidth  float64
 	// finishRanks are the finishes' twice centred ranks (sortRanks).
 	finishRanks []int32
+	// Live is set when the schedule is a live programme (see live.go).
+	Live *Live
+}
+
+// Live is what a live programme's simulation adds: the dates the live
+// engine gave (each activity on its own calendar, so a finish may fall on
+// a day the project calendar does not work).
+type Live struct {
+	// DataDate is the schedule's; Finished and InProgress count the
+	// activities with an actual finish, and with an actual start only.
+	DataDate             string
+	Finished, InProgress int
+	// DeterministicDate is the engine's project finish with deterministic
+	// durations (Deterministic's date).
+	DeterministicDate time.Time
+	// FinishDates is every iteration's finish date, in iteration order.
+	FinishDates []time.Time
+	// sorted is FinishDates in the order of Result.Sorted (ties by date).
+	sorted []time.Time
 }
 
 // chunk is how many iterations a worker takes at a time.
@@ -424,13 +444,24 @@ func (m *Model) Run(opt Options) (*Result, error) {
 	for w := range stores {
 		stores[w] = newColStore(len(cols))
 	}
+	var live *liveRun
+	if m.live != nil {
+		live = m.live.newRun(iters, workers)
+	}
 	m.sampledBatches(&opt, nGroups, tabs, workers, func(w int, b *batch, first, nb int) {
 		if storeAll {
 			stores[w].add(b, mat, cols, iters, first, nb)
 		}
+		if live != nil {
+			live.batch(w, b, first, nb, crits[w], finish)
+			return
+		}
 		m.passes(b, nb, crits[w])
 		copy(finish[first:first+nb], b.fin[:nb])
 	})
+	if live != nil && live.err != nil {
+		return nil, live.err
+	}
 
 	r := &Result{
 		Iterations: iters, Seed: opt.Seed, Correlated: nGroups > 0, Correlation: opt.Correlation,
@@ -440,6 +471,9 @@ func (m *Model) Run(opt Options) (*Result, error) {
 	}
 	if !r.Correlated {
 		r.Correlation = 0
+	}
+	if live != nil {
+		r.Live = m.live.describe(live.dates)
 	}
 	for v := range n {
 		var c int64
@@ -538,6 +572,9 @@ func (r *Result) summarize(bins int) {
 	}
 	if n > 1 {
 		r.SD = math.Sqrt(ss / float64(n-1))
+	}
+	if r.Live != nil {
+		r.Live.sortDates(r.Finish)
 	}
 	r.Min, r.Max = r.Sorted[0], r.Sorted[n-1]
 	r.P10, r.P50, r.P80, r.P90 = r.Percentile(10), r.Percentile(50), r.Percentile(80), r.Percentile(90)
