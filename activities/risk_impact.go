@@ -17,6 +17,12 @@ const (
 	// 20,000 activities (never under reviewRiskMin, else none at all).
 	reviewRiskBudget = 40_000_000
 	reviewRiskMin    = 200
+	// A live programme (progress, calendars, constraints) runs the live
+	// engine per iteration, some fifty times the plain lanes' cost: its
+	// budget keeps a review of 10,000 activities to a few seconds, with a
+	// P80 from at least reviewLiveMin iterations.
+	reviewLiveBudget = 1_000_000
+	reviewLiveMin    = 100
 )
 
 // riskImpact is the change's effect on the P80 finish when either version
@@ -31,8 +37,12 @@ func riskImpact(before, after *schedule.Schedule) *schedule.RiskChange {
 	if err != nil || mb.Random()+ma.Random() == 0 {
 		return nil
 	}
-	iterations := min(ReviewRiskIterations, reviewRiskBudget/max(ma.Len(), mb.Len(), 1))
-	if iterations < reviewRiskMin {
+	budget, least := reviewRiskBudget, reviewRiskMin
+	if mb.Live() || ma.Live() {
+		budget, least = reviewLiveBudget, reviewLiveMin
+	}
+	iterations := min(ReviewRiskIterations, budget/max(ma.Len(), mb.Len(), 1))
+	if iterations < least {
 		return nil
 	}
 	opt := risk.Options{Iterations: iterations, Seed: ReviewRiskSeed}
