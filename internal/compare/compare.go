@@ -155,7 +155,8 @@ func CompareResults(before, after *schedule.Schedule, rb, ra *schedule.Result, o
 	// The schedule package's comparison is the one change model: it
 	// matches activities and links and says what became critical; this
 	// adds the live programme's fields, changed links, and the finish.
-	c := schedule.CompareResults(before, after, rb, ra)
+	bl, al := withoutSameLinks(before, after)
+	c := schedule.CompareResults(bl, al, rb, ra)
 	rep := &Report{
 		Before: side(before, rb, opts.BeforeLabel), After: side(after, ra, opts.AfterLabel), MatchedBy: "id",
 		Project: projectChanges(before, after), Calendars: calendarChanges(before, after),
@@ -184,6 +185,40 @@ func CompareResults(before, after *schedule.Schedule, rb, ra *schedule.Result, o
 	}
 	rep.Finish = fm
 	return rep
+}
+
+// withoutSameLinks returns before and after with every relationship
+// that has the same id and says the same (schedule.LinkKeyOf) in both left
+// out, shallow copies of them otherwise. The schedule package matches the
+// links that remain exactly as it would have matched all of them (a
+// multiset difference does not change when equal pairs leave both sides),
+// and a large programme's update, where nearly every link is kept under
+// its id, is matched without hashing every link's ends.
+func withoutSameLinks(before, after *schedule.Schedule) (*schedule.Schedule, *schedule.Schedule) {
+	at := make(map[string]int, len(before.Relationships))
+	for k := range before.Relationships {
+		if _, dup := at[before.Relationships[k].ID]; !dup {
+			at[before.Relationships[k].ID] = k
+		}
+	}
+	same := make([]bool, len(before.Relationships))
+	restA := make([]schedule.Relationship, 0, 64)
+	for _, r := range after.Relationships {
+		if k, ok := at[r.ID]; ok && !same[k] && schedule.LinkKeyOf(before.Relationships[k]) == schedule.LinkKeyOf(r) {
+			same[k] = true
+			continue
+		}
+		restA = append(restA, r)
+	}
+	restB := make([]schedule.Relationship, 0, 64)
+	for k, r := range before.Relationships {
+		if !same[k] {
+			restB = append(restB, r)
+		}
+	}
+	b, a := *before, *after
+	b.Relationships, a.Relationships = restB, restA
+	return &b, &a
 }
 
 // side sums up one version.
@@ -321,14 +356,16 @@ func liveChanges(before, after *schedule.Schedule, base []schedule.ActivityChang
 	}
 	beforeAt := firstIndex(before)
 	out := make([]schedule.ActivityChange, 0, len(base))
-	seen := make(map[string]bool, len(after.Activities))
+	// seen marks the before activities matched already: a repeated id
+	// (a schedule CPM refused) is compared once.
+	seen := make([]bool, len(before.Activities))
 	for k := range after.Activities {
 		a := &after.Activities[k]
 		j, ok := beforeAt[a.ID]
-		if !ok || seen[a.ID] {
+		if !ok || seen[j] {
 			continue
 		}
-		seen[a.ID] = true
+		seen[j] = true
 		old := &before.Activities[j]
 		var ch []schedule.FieldChange
 		if i, ok := at[a.ID]; ok {
@@ -420,7 +457,12 @@ func floatErosion(after *schedule.Schedule, rb, ra *schedule.Result) []FloatDrop
 	for i := range after.Activities {
 		a := &after.Activities[i]
 		j, okB := rb.Net.Index(a.ID)
-		k, okA := ra.Net.Index(a.ID)
+		// The network is in the schedule's order (a compiled schedule has
+		// unique ids): i is a's index in ra unless the ids say otherwise.
+		k, okA := i, i < ra.Net.Len() && ra.Net.ID(i) == a.ID
+		if !okA {
+			k, okA = ra.Net.Index(a.ID)
+		}
 		if !okA || !okB {
 			continue
 		}

@@ -200,6 +200,8 @@ type explainer struct {
 	// their ends.
 	changes map[string][]schedule.FieldChange
 	yLinks  map[[2]string]int
+	// onChain holds the ids of the chain's activities.
+	onChain map[string]bool
 }
 
 // event is an activity's start or finish on the chain; m is how far it
@@ -227,6 +229,10 @@ func (e *explainer) explain(fm *FinishMove) error {
 	acts, rels := e.chain()
 	if len(acts) == 0 {
 		return nil
+	}
+	e.onChain = make(map[string]bool, len(acts))
+	for _, a := range acts {
+		e.onChain[e.x.r.Net.ID(a)] = true
 	}
 	// The events in path order, and the step that leads to each.
 	events := []event{{act: -1, known: true}}
@@ -507,11 +513,16 @@ func (e *explainer) changesOf(id string) []schedule.FieldChange {
 	return e.changes[id]
 }
 
-// otherLink finds y's relationship between rel's ends.
+// otherLink finds y's relationship between rel's ends. y's links into
+// the chain's activities are indexed once, on the first call: the chain
+// is short, the schedule may not be.
 func (e *explainer) otherLink(rel schedule.Relationship) (int, bool) {
 	if e.yLinks == nil {
-		e.yLinks = make(map[[2]string]int, len(e.y.s.Relationships))
+		e.yLinks = map[[2]string]int{}
 		for k, r := range e.y.s.Relationships {
+			if !e.onChain[r.Successor] {
+				continue
+			}
 			key := [2]string{r.Predecessor, r.Successor}
 			if _, dup := e.yLinks[key]; !dup {
 				e.yLinks[key] = k

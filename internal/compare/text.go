@@ -2,8 +2,11 @@ package compare
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -80,12 +83,37 @@ func sumDays(cs []Cause) float64 {
 	return schedule.RoundDays(round3(t))
 }
 
-// phrases words causes as a list: "Piling +5 d (duration 12 -> 17), the
-// link A -FS-> B was removed (logic cut, -3 d)".
+// maxPhrases is how many causes a sentence names; the rest are counted
+// (the report's causes list has every one).
+const maxPhrases = 4
+
+// phrases words causes as a list: "Piling +5 d (duration 12 -> 17) and
+// the link A -FS-> B was removed (logic cut, -3 d)". Beyond maxPhrases it
+// names the largest, in path order, and sums up the others.
 func phrases(cs []Cause) string {
-	parts := make([]string, len(cs))
+	keep := make([]bool, len(cs))
+	if len(cs) > maxPhrases {
+		order := make([]int, len(cs))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(math.Abs(cs[b].Days), math.Abs(cs[a].Days)) })
+		for _, i := range order[:maxPhrases] {
+			keep[i] = true
+		}
+	}
+	parts := []string{}
+	rest, restDays := 0, 0.0
 	for i, c := range cs {
-		parts[i] = phrase(c)
+		if len(cs) > maxPhrases && !keep[i] {
+			rest++
+			restDays += c.Days
+			continue
+		}
+		parts = append(parts, phrase(c))
+	}
+	if rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d smaller steps (%s together)", rest, signedDays(schedule.RoundDays(round3(restDays)))))
 	}
 	if len(parts) > 1 {
 		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
