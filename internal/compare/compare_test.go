@@ -3,12 +3,18 @@ package compare_test
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/compare"
+	"github.com/autoscheduler/autoscheduler/internal/insight"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
 // piling is a small foundation programme: two branches into the slab,
@@ -425,5 +431,118 @@ func TestNilAndEmpty(t *testing.T) {
 	}
 	if err := compare.WriteHTML(&buf, rep, compare.TextOptions{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRealFiles: each real P6 and MS Project file, compared with a copy
+// whose last driving activity with work left takes 5 working days more:
+// the finish moves later, the change is named on the path, and the causes
+// add up to the move. The files are the tools' own (progress, calendars,
+// constraints): nothing here is hand-made.
+func TestRealFiles(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/data/real/*")
+	tried := 0
+	for _, path := range files {
+		if f, err := interchange.FormatOf(path); err != nil || f == interchange.JSON {
+			continue
+		}
+		read, err := interchange.LoadWith(path, interchange.Options{})
+		if err != nil {
+			continue // a file the reader refuses (invalid-8.4.xer) is its tests' business
+		}
+		s := read.Schedule
+		v, err := insight.New(s)
+		if err != nil {
+			continue
+		}
+		// The last activity on the driving path with a plain duration in
+		// days, no progress, and its duration its own (not a manually
+		// scheduled task's dates, not its assignments' work): lengthening
+		// it must move the finish.
+		driving := v.DrivingPathToFinish().IDs()
+		target := ""
+		for _, id := range slices.Backward(driving) {
+			a := activity(s, id)
+			if d, err := strconv.ParseFloat(a.Duration, 64); err == nil && d > 0 && a.ActualStart == "" && a.Remaining == "" &&
+				a.Constraint == nil && a.Type == schedule.TaskType && !a.Manual && len(a.Assignments) == 0 {
+				target = id
+				break
+			}
+		}
+		if target == "" {
+			continue
+		}
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			tried++
+			b := s.Clone()
+			a := activity(b, target)
+			d, _ := strconv.ParseFloat(a.Duration, 64)
+			a.Duration = strconv.FormatFloat(d+5, 'f', -1, 64)
+			rep := compare.Compare(s, b, compare.Options{})
+			fm := rep.Finish
+			if fm == nil {
+				t.Fatalf("no finish: %s", rep.CPMError)
+			}
+			if fm.Direction != "later" || fm.Days <= 0 || fm.Days > 5+tolerance {
+				t.Errorf("finish moved %v %s, want later by up to 5 d", fm.Days, fm.Direction)
+			}
+			sum, named := 0.0, false
+			for _, c := range fm.Causes {
+				sum += c.Days
+				named = named || c.ID == target && c.Days > 0 && strings.Contains(c.Why, "duration")
+			}
+			if !named {
+				t.Errorf("causes %+v do not name %s's duration", fm.Causes, target)
+			}
+			if math.Abs(sum-fm.Days) > tolerance {
+				t.Errorf("causes add up to %v, the finish moved %v", sum, fm.Days)
+			}
+			if len(rep.ActivitiesChanged) != 1 || rep.ActivitiesChanged[0].ID != target {
+				t.Errorf("changed = %+v, want %s only", rep.ActivitiesChanged, target)
+			}
+			if len(rep.Project)+len(rep.Calendars)+len(rep.RelationshipsAdded)+len(rep.RelationshipsRemoved)+len(rep.RelationshipsChanged) != 0 {
+				t.Errorf("changes reported that were not made: %+v", rep)
+			}
+			// And with itself: nothing.
+			same := compare.Compare(s, s.Clone(), compare.Options{})
+			if same.Finish == nil || same.Finish.Direction != "unchanged" || len(same.ActivitiesChanged) != 0 || len(same.FloatErosion) != 0 {
+				t.Errorf("a file against its copy: %+v", same.Finish)
+			}
+		})
+	}
+	if len(files) > 0 && tried == 0 {
+		t.Error("no real file had an activity to lengthen")
+	}
+}
+
+// tolerance is the clock's rounding: a working minute.
+const tolerance = 1e-3
+
+// TestLiveProgramme: a statused programme (P6 rules, three calendars,
+// actuals) a week on, with no progress reported on its running work: the
+// finish moves, the data date is named, and the steps add up. (Its
+// finish-on milestone would hold the finish: it goes in both.)
+func TestLiveProgramme(t *testing.T) {
+	a := storetest.LiveSchedule()
+	activity(a, "L4").Constraint = nil
+	b := a.Clone()
+	b.DataDate = "2026-03-23T08:00"
+	rep := compare.Compare(a, b, compare.Options{})
+	fm := rep.Finish
+	if fm == nil {
+		t.Fatal(rep.CPMError)
+	}
+	if len(rep.Project) != 1 || rep.Project[0].Field != "data_date" {
+		t.Errorf("project changes = %+v", rep.Project)
+	}
+	if fm.Direction != "later" || fm.Before == "" || fm.After == "" {
+		t.Errorf("finish = %+v, want later with dates", fm)
+	}
+	sum := 0.0
+	for _, c := range fm.Causes {
+		sum += c.Days
+	}
+	if math.Abs(sum-fm.Days) > tolerance || !strings.Contains(fm.Text, "data date 2026-03-16T08:00 -> 2026-03-23T08:00") {
+		t.Errorf("causes %+v (sum %v, finish %v), text %q", fm.Causes, sum, fm.Days, fm.Text)
 	}
 }
