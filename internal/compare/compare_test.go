@@ -251,6 +251,19 @@ func TestFinishExplained(t *testing.T) {
 			textHas: []string{"Pile caps -2 d (duration 4 -> 2)"},
 		},
 		{
+			name: "more changes than a sentence names",
+			edit: func(s *schedule.Schedule) {
+				for id, d := range map[string]string{"A1": "6", "A2": "13", "A3": "5", "A4": "7", "A7": "5"} {
+					activity(s, id).Duration = d
+				}
+			},
+			days: 6, direction: "later",
+			causes: []string{"activity A1 1 duration 5 -> 6", "activity A2 1 duration 12 -> 13", "activity A3 1 duration 4 -> 5",
+				"activity A4 1 duration 6 -> 7", "activity A7 2 duration 3 -> 5"},
+			// The four largest by their effect, in path order; the rest counted.
+			textHas: []string{"Site set-up +1 d (duration 5 -> 6), Piling +1 d (duration 12 -> 13), Pile caps +1 d (duration 4 -> 5), Ground slab +2 d (duration 3 -> 5) and 1 more step (+1 d) drove it through Piling"},
+		},
+		{
 			name: "start constraint",
 			edit: func(s *schedule.Schedule) {
 				activity(s, "A1").Constraint = &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: "2026-01-08"}

@@ -89,7 +89,8 @@ const maxPhrases = 4
 
 // phrases words causes as a list: "Piling +5 d (duration 12 -> 17) and
 // the link A -FS-> B was removed (logic cut, -3 d)". Beyond maxPhrases it
-// names the largest, in path order, and sums up the others.
+// names the largest (by how far each moved the finish), in path order, and
+// sums up the others.
 func phrases(cs []Cause) string {
 	keep := make([]bool, len(cs))
 	if len(cs) > maxPhrases {
@@ -113,7 +114,12 @@ func phrases(cs []Cause) string {
 		parts = append(parts, phrase(c))
 	}
 	if rest > 0 {
-		parts = append(parts, fmt.Sprintf("%d smaller steps (%s together)", rest, signedDays(schedule.RoundDays(round3(restDays)))))
+		d := signedDays(schedule.RoundDays(round3(restDays)))
+		if rest == 1 {
+			parts = append(parts, "1 more step ("+d+")")
+		} else {
+			parts = append(parts, fmt.Sprintf("%d more steps (%s together)", rest, d))
+		}
 	}
 	if len(parts) > 1 {
 		return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
