@@ -46,10 +46,10 @@ func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error
 			"pulled it in), activities that became or stopped being critical, and the float\n" +
 			"each activity lost, largest drop first.\n\n" +
 			"A and B are each a schedule file (.json, .xml MSPDI, .xer P6) or a stored schedule\n" +
-			"id (see import): an argument naming an existing file, or ending in .json, .xml or\n" +
-			".xer, is a file; anything else is a stored schedule. Write stored:ID to mean the\n" +
-			"stored schedule when a file of that name exists. A file and a stored schedule can\n" +
-			"be compared with each other.\n\n" +
+			"id (see import): an argument naming an existing file, ending in .json, .xml or\n" +
+			".xer, or with a / in it, is a file; anything else is a stored schedule. Write\n" +
+			"stored:ID to mean the stored schedule when a file of that name exists. A file and\n" +
+			"a stored schedule can be compared with each other.\n\n" +
 			"Activities are matched by id only. Two exports of one programme whose ids differ\n" +
 			"(MS Project renumbers UIDs, a P6 copy gets new activity ids) compare as everything\n" +
 			"removed and everything added: nothing is matched by name, which would report\n" +
