@@ -577,6 +577,72 @@ def roundtrip_section(binary):
     ]
 
 
+COMPARE_HEADER = "## Compare two versions: 100,000 activities each (issue 30)"
+
+
+def compare_section(binary):
+    """Issue 30: `compare A B` on two 100k-activity versions, whole commands with peak memory (target < 2 s, < 1 GB)."""
+    gensched = os.path.join(OUT, "gensched")
+    sh("go", "build", "-o", gensched, "./bench/gensched")
+    a = os.path.join(OUT, "compare-100k-a.json")
+    b = os.path.join(OUT, "compare-100k-b.json")
+    sh(gensched, "-n", "100000", "-links", "2", "-seed", "1", "-o", a)
+    # A month's update: one activity in fifty 3 d longer, one in five hundred deleted with its links and as many
+    # added (each after an existing one), one link in a hundred with 2 d more lag.
+    with open(a) as f:
+        s = json.load(f)
+    gone = set()
+    acts = []
+    for i, act in enumerate(s["activities"]):
+        if i % 500 == 250:
+            gone.add(act["id"])
+            continue
+        if i % 50 == 7:
+            act["duration"] = str(float(act["duration"]) + 3)
+        acts.append(act)
+    rels = []
+    for k, r in enumerate(s["relationships"]):
+        if r["predecessor"] in gone or r["successor"] in gone:
+            continue
+        if k % 100 == 3:
+            r["lag"] = r["lag"] + 2
+        rels.append(r)
+    for i in range(len(gone)):
+        acts.append({"id": f"N{i}", "name": f"Added {i}", "duration": "4"})
+        rels.append({"id": f"NR{i}", "type": "FS", "predecessor": acts[i * 100]["id"], "successor": f"N{i}", "lag": 0})
+    s["activities"], s["relationships"] = acts, rels
+    with open(b, "w") as f:
+        json.dump(s, f)
+    rows = []
+    for label, extra in (("table (default)", []), ("`--json`", ["--json"]), ("`--format html`", ["--format", "html"])):
+        runs = []
+        for i in range(RUNS):
+            print(f"  compare {label}, run {i + 1}/{RUNS} ...", file=sys.stderr)
+            runs.append(timed([binary, "compare", a, b, *extra], os.path.join(OUT, "compare-out"))[:2])
+        wall, rss = statistics.median(w for w, _ in runs), max(r for _, r in runs)
+        rows.append(f"| `compare A B` {label} | {wall:.2f} s | {rss:.0f} MiB | {'met' if wall < 2 and rss < 1024 else 'MISSED'} |")
+    timed([binary, "compare", a, b, "--json"], os.path.join(OUT, "compare-out.json"))
+    with open(os.path.join(OUT, "compare-out.json")) as f:
+        rep = json.load(f)
+    fin = rep.get("finish") or {}
+    return [
+        COMPARE_HEADER,
+        "",
+        f"Two versions of `gensched -n 100000 -links 2 -seed 1` ({os.path.getsize(a) / 2**20:.0f} MiB of JSON each): B is A "
+        f"with {len(rep['activities_changed']):,} activities changed, {len(rep['activities_added'])} added and "
+        f"{len(rep['activities_removed'])} removed, {len(rep['relationships_added'])} links added, "
+        f"{len(rep['relationships_removed'])} removed and {len(rep['relationships_changed']):,} changed. Whole commands, "
+        f"timed from exec to exit with their peak memory (median of {RUNS}): both files read, CPM on both, the comparison, "
+        f"the finish explained along the driving path ({len(fin.get('path', [])):,} activities; the finish moved "
+        f"{fin.get('days', 0)} working days), {len(rep['float_erosion']):,} activities with float erosion.",
+        "",
+        "| command | time | peak memory | target (< 2 s, < 1 GB) |",
+        "|---|---:|---:|---|",
+        *rows,
+        "",
+    ]
+
+
 def web_section():
     """The review web app (internal/web benchmarks on the in-process dev server, pages in headless Chromium)."""
     print("web app benchmarks ...", file=sys.stderr)
@@ -697,6 +763,19 @@ def main():
             text = f.read()
         body = "\n".join(roundtrip_section(os.path.join(ROOT, "bin", "autoscheduler")))
         text = replace_section(text, ROUNDTRIP_HEADER, body)
+        with open(path, "w") as f:
+            f.write(text)
+        print(body)
+        return
+    if sys.argv[1:] == ["compare"]:
+        # Only this section, in place: `python3 bench/run.py compare`.
+        os.makedirs(OUT, exist_ok=True)
+        build_cli()
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path) as f:
+            text = f.read()
+        body = "\n".join(compare_section(os.path.join(ROOT, "bin", "autoscheduler")))
+        text = replace_section(text, COMPARE_HEADER, body)
         with open(path, "w") as f:
             f.write(text)
         print(body)

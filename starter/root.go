@@ -41,6 +41,7 @@ func newRoot(ios *cmdutil.IOStreams, dial func() (client.Client, error)) (root *
 		newCheckCmd(f, nil),
 		newImportCmd(f, nil),
 		newExportCmd(f, nil),
+		newCompareCmd(f, nil),
 		newSearchCmd(f, nil),
 		newVerifyCmd(f, nil),
 		newDevCmd(f, nil),

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/autoscheduler/autoscheduler/internal/compare"
+	"github.com/autoscheduler/autoscheduler/internal/config"
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+)
+
+// compareOptions are the flags of `autoscheduler compare`.
+type compareOptions struct {
+	io     *cmdutil.IOStreams
+	stores *config.Stores
+	// Before and After are the two versions as given: a file or a stored
+	// schedule (see versionOf).
+	Before, After string
+	Format        string
+	Limit         int
+}
+
+// storedPrefix marks an argument as a stored schedule id whatever files
+// exist ("stored:building").
+const storedPrefix = "stored:"
+
+func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error) *cobra.Command {
+	opts := &compareOptions{io: f.IOStreams, stores: f.Stores}
+	cmd := &cobra.Command{
+		Use:   "compare A B [--format table|json|html]",
+		Short: "Compare two versions of a schedule: what changed, how the finish moved and why",
+		Long: "Compare version A (the earlier, say last month's update) with version B: activities\n" +
+			"added, removed and changed (name, duration, calendar, type, constraints, actual\n" +
+			"dates, remaining duration, percent complete, WBS, codes), relationships added,\n" +
+			"removed and changed (type, lag), the data date, start date and calendars; then CPM\n" +
+			"on both: how far the project finish moved, explained along the driving path (the\n" +
+			"change that moved it and the activities it pushed through, or the logic cut that\n" +
+			"pulled it in), activities that became or stopped being critical, and the float\n" +
+			"each activity lost, largest drop first.\n\n" +
+			"A and B are each a schedule file (.json, .xml MSPDI, .xer P6) or a stored schedule\n" +
+			"id (see import): an argument naming an existing file, ending in .json, .xml or\n" +
+			".xer, or with a / in it, is a file; anything else is a stored schedule. Write\n" +
+			"stored:ID to mean the stored schedule when a file of that name exists. A file and\n" +
+			"a stored schedule can be compared with each other.\n\n" +
+			"Activities are matched by id only. Two exports of one programme whose ids differ\n" +
+			"(MS Project renumbers UIDs, a P6 copy gets new activity ids) compare as everything\n" +
+			"removed and everything added: nothing is matched by name, which would report\n" +
+			"changes nobody made.\n\n" +
+			"Formats: table (default, for reading), json (every list complete, stable field\n" +
+			"names) and html (one self-contained page). The table and the page show the first\n" +
+			"--limit entries of each list.",
+		Example: "  autoscheduler compare january.xer february.xer\n" +
+			"  autoscheduler compare building examples/building.json --format json\n" +
+			"  autoscheduler compare plan-v1.xml plan-v2.xml --format html > changes.html",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usagef("compare: give two versions, A and B (files or stored schedule ids); got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := cmdutil.CheckFormat(cmd, "compare"); err != nil {
+				return err
+			}
+			if opts.Limit < 0 {
+				return usagef("compare: --limit %d: want 0 (everything) or more", opts.Limit)
+			}
+			opts.Before, opts.After = args[0], args[1]
+			return cmdutil.RunOr(cmd, opts, runF, compareRun)
+		},
+	}
+	cmdutil.AddFormatFlags(cmd, &opts.Format, "table", []string{"table", "json", "html"}, "output format: table, json or html",
+		"print the comparison as JSON (--format json)", false)
+	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "entries of each list the table and the HTML page show (0: all); JSON has every one")
+	return cmd
+}
+
+// version is one side as loaded: the schedule, its CPM (nil when CPM
+// refused it, err says why) and how to name it.
+type version struct {
+	label string
+	s     *schedule.Schedule
+	r     *schedule.Result
+	err   error
+}
+
+// isFile says whether an argument names a file: one that exists, or a
+// name with a schedule file's extension (then a missing file is an
+// error, not a stored schedule of that name).
+func isFile(arg string) bool {
+	if strings.HasPrefix(arg, storedPrefix) {
+		return false
+	}
+	if _, err := os.Stat(arg); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	_, err := interchange.FormatOf(arg)
+	return err == nil || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/')
+}
+
+// versionOf loads one side.
+func versionOf(ctx context.Context, opts *compareOptions, arg string) (*version, error) {
+	if isFile(arg) {
+		s, net, err := cmdutil.LoadFile(opts.io.ErrOut, arg)
+		if err != nil {
+			return nil, err
+		}
+		return &version{label: arg, s: s, r: net.Compute()}, nil
+	}
+	id := strings.TrimPrefix(arg, storedPrefix)
+	s, err := loadStoredSchedule(ctx, opts.stores, id)
+	if err != nil {
+		return nil, fmt.Errorf("stored schedule %q: %w", id, err)
+	}
+	v := &version{label: id, s: s}
+	v.r, v.err = schedule.Analyze(s)
+	return v, nil
+}
+
+func compareRun(ctx context.Context, opts *compareOptions) error {
+	a, err := versionOf(ctx, opts, opts.Before)
+	if err != nil {
+		return err
+	}
+	b, err := versionOf(ctx, opts, opts.After)
+	if err != nil {
+		return err
+	}
+	rep := compare.CompareResults(a.s, b.s, a.r, b.r, compare.Options{BeforeLabel: a.label, AfterLabel: b.label})
+	// CompareResults knows only that a result is missing; the command
+	// knows why.
+	for _, v := range []*version{a, b} {
+		if v.err != nil {
+			rep.CPMError = "CPM of " + v.label + ": " + v.err.Error()
+			break
+		}
+	}
+	switch opts.Format {
+	case "json":
+		return cmdutil.WriteJSON(opts.io.Out, rep)
+	case "html":
+		return compare.WriteHTML(opts.io.Out, rep, compare.TextOptions{Limit: opts.Limit})
+	}
+	return compare.WriteText(opts.io.Out, rep, compare.TextOptions{Limit: opts.Limit})
+}
