@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 
+	"github.com/autoscheduler/autoscheduler/internal/compare"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/render"
@@ -303,6 +304,8 @@ type scheduleData struct {
 	// schedule holds (interchange.Describe).
 	Source, SourceFormat string
 	Holdings             []string
+	// Others are the other stored schedules, to compare this one with.
+	Others []string
 }
 
 // historyRow is one dispatch of a schedule's history.
@@ -339,6 +342,13 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		d.Source, d.SourceFormat = src.Name, src.Format
 	}
 	d.Holdings = interchange.Describe(sc).Facts()
+	if infos, err := s.stores.Schedules(ctx); err == nil {
+		for _, info := range infos {
+			if info.ID != id {
+				d.Others = append(d.Others, info.ID)
+			}
+		}
+	}
 	d.Rows = make([]activityRow, len(sc.Activities))
 	for i := range sc.Activities {
 		a := &sc.Activities[i]
@@ -470,6 +480,37 @@ func (s *Server) sendGantt(w http.ResponseWriter, page []byte) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(page) //nolint:errcheck // the browser went away
+}
+
+// comparePage compares two stored schedules (?a=ID&b=ID: an update
+// imported beside the last one, a copy before a change): what changed,
+// why the finish moved along the driving path, critical path changes and
+// float erosion, as `autoscheduler compare` reports them.
+func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	a, b := r.URL.Query().Get("a"), r.URL.Query().Get("b")
+	if a == "" || b == "" {
+		s.fail(w, r, http.StatusBadRequest, "Compare needs two stored schedules: /compare?a=ID&b=ID.")
+		return
+	}
+	var versions [2]*schedule.Schedule
+	for i, id := range []string{a, b} {
+		sc, err := s.stores.Load(ctx, id)
+		if err != nil {
+			s.fail(w, r, statusOf(err), fmt.Sprintf("Schedule %q: %v", id, err))
+			return
+		}
+		versions[i] = sc
+	}
+	rep := compare.Compare(versions[0], versions[1], compare.Options{BeforeLabel: a, AfterLabel: b})
+	var buf bytes.Buffer
+	if err := compare.WriteHTML(&buf, rep, compare.TextOptions{Limit: 200}); err != nil {
+		s.fail(w, r, http.StatusInternalServerError, "Comparing: "+err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes()) //nolint:errcheck // the browser went away
 }
 
 // export sends the stored schedule as a file download.

@@ -311,6 +311,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /s/{id}", s.schedulePage)
 	mux.HandleFunc("GET /s/{id}/gantt", s.ganttPage)
 	mux.HandleFunc("GET /s/{id}/export/{format}", s.export)
+	mux.HandleFunc("GET /compare", s.comparePage)
 	mux.HandleFunc("POST /s/{id}/undo", s.undo)
 	mux.HandleFunc("POST /s/{id}/delete", s.deleteSchedule)
 	mux.HandleFunc("GET /d/{id}", s.reviewPage)

@@ -551,3 +551,34 @@ func TestImportKeepsTheFile(t *testing.T) {
 		t.Errorf("export of the unchanged file: %d, %d bytes, want the %d bytes imported", resp.StatusCode, len(back), len(xer))
 	}
 }
+
+// TestCompareTwoStoredSchedules: two versions of a programme stored side
+// by side compare in the browser, with the finish movement explained.
+func TestCompareTwoStoredSchedules(t *testing.T) {
+	a := startApp(t)
+	b := a.browser(t)
+	building, err := os.ReadFile("../../examples/building.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := strings.Replace(string(building), "compound.\",\n      \"duration\": \"5\"", "compound.\",\n      \"duration\": \"9\"", 1)
+	if later == string(building) {
+		t.Fatal("the test's edit of building.json found nothing to change")
+	}
+	for id, data := range map[string][]byte{"cmp-a": building, "cmp-b": []byte(later)} {
+		if code, _ := b.upload(id+".json", data, map[string]string{"schedule": id}); code != http.StatusSeeOther {
+			t.Fatalf("import %s: %d", id, code)
+		}
+	}
+	_, page := b.get("/s/cmp-a")
+	if !strings.Contains(page, `id="compare-form"`) || !strings.Contains(page, "<option>cmp-b</option>") {
+		t.Errorf("the schedule page offers no comparison with cmp-b")
+	}
+	code, page := b.get("/compare?a=cmp-a&b=cmp-b")
+	if code != http.StatusOK || !strings.Contains(page, "Mobilisation") || !strings.Contains(page, "later") {
+		t.Errorf("compare: %d, %.400s", code, page)
+	}
+	if code, _ := b.get("/compare?a=cmp-a"); code != http.StatusBadRequest {
+		t.Errorf("compare with one schedule: %d, want 400", code)
+	}
+}
