@@ -639,16 +639,17 @@ func TestCheckThresholdsValidate(t *testing.T) {
 	}
 }
 
-// TestCheckJSON: the --json shape, offenders [] when none.
+// TestCheckJSON: the --json shape, offenders [] when none, a link named by
+// its ends.
 func TestCheckJSON(t *testing.T) {
 	res := runChecks(t, checkSchedule(t, "A:5 B:3", "R1 A FS B 2"), DefaultThresholds())
 	data, err := json.Marshal(res[:3])
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[{"id":"missing_logic","name":"Missing logic: activities without a predecessor or a successor, the project start and finish excused (DCMA 1)","passed":true,"count":0,"threshold":"\u003c= 5% of activities (0 of 2)","offenders":[]},` +
-		`{"id":"leads","name":"Leads: relationships with a negative lag (DCMA 2)","passed":true,"count":0,"threshold":"\u003c= 0 relationships","offenders":[]},` +
-		`{"id":"lags","name":"Lags: relationships with a positive lag (DCMA 3)","passed":false,"count":1,"threshold":"\u003c= 5% of relationships (0 of 1)","offenders":["R1"]}]`
+	want := `[{"id":"missing_logic","name":"Missing logic: activities without a predecessor or a successor, the project start and finish excused (DCMA 1)","passed":true,"count":0,"threshold":"\u003c= 5% of activities (0 of 2)","offenders":[],"offender_names":[]},` +
+		`{"id":"leads","name":"Leads: relationships with a negative lag (DCMA 2)","passed":true,"count":0,"threshold":"\u003c= 0 relationships","offenders":[],"offender_names":[]},` +
+		`{"id":"lags","name":"Lags: relationships with a positive lag (DCMA 3)","passed":false,"count":1,"threshold":"\u003c= 5% of relationships (0 of 1)","offenders":["R1"],"offender_names":["Task A -\u003e Task B"]}]`
 	if string(data) != want {
 		t.Errorf("JSON\n%s\nwant\n%s", data, want)
 	}
