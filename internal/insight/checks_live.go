@@ -222,7 +222,7 @@ func (c *checker) missedActivities(pct float64) CheckResult {
 		at, err := schedule.ParseStart(a.ActualFinish)
 		if err == nil && len(a.ActualFinish) == len(time.DateOnly) {
 			at = at.AddDate(0, 0, 1).Add(-time.Minute) // a date alone: finished some time that day
-			baseline = baseline.Truncate(24 * time.Hour).AddDate(0, 0, 1).Add(-time.Minute)
+			baseline = baseline.Truncate(24*time.Hour).AddDate(0, 0, 1).Add(-time.Minute)
 		}
 		return err == nil && at.After(baseline)
 	})
