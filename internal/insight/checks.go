@@ -210,7 +210,7 @@ type NotApplicablePoint struct {
 var NotApplicable = []NotApplicablePoint{
 	{5, "Hard constraints", "needs date constraints (must start on, finish no later than ...); without them every date comes from logic"},
 	{9, "Invalid dates", "needs a data date (status date)"},
-	{10, "Resources", "needs resource assignments in the file"},
+	{10, "Resources", "needs activities with resource assignments"},
 	{11, "Missed activities", "needs a data date and a baseline"},
 	{13, "Critical path length index (CPLI)", "needs a data date and a deadline (a finish constraint); without one the critical path has no float and the index is always 1"},
 	{14, "Baseline execution index (BEI)", "needs a data date and a baseline"},

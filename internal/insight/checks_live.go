@@ -28,7 +28,7 @@ const (
 	reasonNoBaseline    = "no baseline"
 	reasonNothingDue    = "no activity's baseline finish is before the data date"
 	reasonNoConstraints = "no date constraints: every date comes from logic"
-	reasonNoAssignments = "no resource assignments in the file"
+	reasonNoAssignments = "no activity carries a resource assignment"
 	reasonNoDeadline    = "no deadline: no constraint gives the project finish float, so the index is always 1"
 	reasonFinished      = "the forecast finish is not after the data date: no critical path remains"
 )
@@ -252,7 +252,7 @@ func (c *checker) beiCheck(min float64) CheckResult {
 
 // projectFinishFloat is the project finish as CPLI reads it.
 type projectFinishFloat struct {
-	at     int     // the incomplete task finishing at the project finish with the least float; -1 if none
+	at     int     // the incomplete task finishing at the project finish with the least float, the last in schedule order on a tie (the finish milestone, usually); -1 if none
 	float  float64 // its total float, working days
 	length float64 // the critical path length: working days of the project calendar from the data date to the finish
 }
@@ -262,7 +262,7 @@ type projectFinishFloat struct {
 func (c *checker) finishFloat() projectFinishFloat {
 	r := c.v.R
 	f := projectFinishFloat{at: -1}
-	for _, j := range c.order {
+	for _, j := range slices.Backward(c.order) {
 		if c.counted(j) && r.EF[j] >= r.ProjectDuration-schedule.Epsilon && (f.at < 0 || r.TotalFloat[j] < f.float) {
 			f.at, f.float = j, r.TotalFloat[j]
 		}
