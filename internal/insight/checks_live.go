@@ -295,11 +295,10 @@ func (c *checker) cpliCheck(min float64) CheckResult {
 }
 
 // lengthenable reports whether the critical path test can lengthen
-// activity j: work whose own duration dates it (not finished, not
-// manually scheduled, not dated from others).
+// activity j: work not finished, not a milestone, not dated from others.
 func (c *checker) lengthenable(j int) bool {
-	a := c.v.Activity(j)
-	return c.counted(j) && !a.Manual && a.Type != schedule.StartMilestone && a.Type != schedule.FinishMilestone
+	t := c.v.Activity(j).Type
+	return c.counted(j) && t != schedule.StartMilestone && t != schedule.FinishMilestone
 }
 
 // lengthenLive makes activity j of a live programme delay working days of
@@ -307,8 +306,9 @@ func (c *checker) lengthenable(j int) bool {
 // far the project finish moved, in working days of that calendar (24-hour
 // days for elapsed work). Work in progress gets the days on its remaining
 // work (MS Project's rule runs the whole duration on from the actual
-// start, so the duration grows too), and an assignment-driven task on each
-// assignment's work.
+// start, so the duration grows too), an assignment-driven task on each
+// assignment's work, and a manually scheduled task, which stays at its
+// dates whatever its duration, gets a finish that many days later.
 func (c *checker) lengthenLive(j int, delay float64) (moved float64, from, to string, err error) {
 	v := c.v
 	s := v.S.Clone()
@@ -331,6 +331,9 @@ func (c *checker) lengthenLive(j int, delay float64) (moved float64, from, to st
 	day := clk.MinutesPerDay()
 	if a.Duration, err = lengthen(a.Duration, delay, day); err != nil {
 		return 0, "", "", err
+	}
+	if a.Manual {
+		a.Finish = clk.FinishAt(clk.Offset(v.R.Times.EF[j]) + delay).Format("2006-01-02T15:04")
 	}
 	if a.ActualStart != "" {
 		switch {
@@ -384,11 +387,19 @@ func lengthen(d string, days, dayMinutes float64) (string, error) {
 }
 
 // clockOn is a clock on calendar cal (nil: the default) from before the
-// programme's start and data date, to measure working time between dates.
+// programme's start, data date and every early start (a manually
+// scheduled task may sit before the start), to measure working time
+// between dates.
 func (c *checker) clockOn(cal *schedule.Calendar) (*schedule.Clock, error) {
-	origin := c.v.R.Times.Start
+	t := c.v.R.Times
+	origin := t.Start
 	if data, ok := c.dataDate(); ok && data.Before(origin) {
 		origin = data
+	}
+	for _, es := range t.ES {
+		if es.Before(origin) {
+			origin = es
+		}
 	}
 	return schedule.NewClock(origin.AddDate(0, 0, -7).Format(time.DateOnly), cal)
 }

@@ -324,6 +324,14 @@ func TestLiveChecksRealFiles(t *testing.T) {
 			t.Errorf("not applicable %v, want %v", na, want)
 		}
 	})
+	t.Run("task-links-project2016-mspdi.xml", func(t *testing.T) {
+		// As task-links-project2007 (see TestCheckMSPDI), but every task
+		// manually scheduled: 9 -FS+10d-> 10 is the critical path, 10
+		// sits on 23 Feb 2016 whatever 9 does, so 9 made 10 days longer
+		// moves no finish - the manual task breaks the path.
+		_, res := load(t, "task-links-project2016-mspdi.xml")
+		expect(t, res, map[string]want{CheckCriticalPathTest: fail("9")})
+	})
 	t.Run("mspdiresource.xml", func(t *testing.T) {
 		// UID 2 "Task A" (6 d, three flat assignments), 3 "Contoured
 		// Task" (7.14 d, one contoured assignment: none in the model), 4
@@ -339,6 +347,13 @@ func TestLiveChecksRealFiles(t *testing.T) {
 		v, res := load(t, "assignment-assignments-project2019-mspdi.xml")
 		if _, ok := byID(res)[CheckResources]; ok {
 			t.Errorf("resources checked")
+		}
+		// The three are parallel, 4-15 Jan 2016, each its own path; task
+		// 1 (manual: it stays at its dates) gets a finish 10 working days
+		// later, Fri 29 Jan, and the finish moves with it.
+		expect(t, res, map[string]want{CheckCriticalPathTest: pass()})
+		if d := byID(res)[CheckCriticalPathTest].Detail; d != "1 made 10 days longer: the finish moved 10 days (2016-01-15T17:00:00 to 2016-01-29T17:00:00)" {
+			t.Errorf("critical path test: %q", d)
 		}
 		want := map[int]string{5: reasonNoConstraints, 9: reasonNoDataDate, 10: reasonNoAssignments, 11: reasonNoDataDate, 13: reasonNoDataDate, 14: reasonNoDataDate}
 		if na := naReasons(v); !mapsEqual(na, want) {
