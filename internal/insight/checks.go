@@ -516,10 +516,24 @@ func (c *checker) negativeFloat(max int) CheckResult {
 }
 
 // highDuration: DCMA 8. Incomplete tasks with a CPM duration (a
-// distribution's mode or mean; on a live programme, from the early start
-// to the early finish) over days.
+// distribution's mode or mean) over days. On a live programme it is the
+// planned duration as written (DCMA reads the baseline's), not the span
+// of dates, which the data date, actual starts and calendars stretch or
+// cut.
 func (c *checker) highDuration(days, pct float64) CheckResult {
-	bad := c.activities(func(j int) bool { return c.counted(j) && c.dur[j] > days+schedule.Epsilon })
+	bad := c.activities(func(j int) bool {
+		if !c.counted(j) {
+			return false
+		}
+		d := c.dur[j]
+		if a := c.v.Activity(j); c.v.R.Times != nil {
+			d, _ = schedule.DurationDays(a.Duration)
+			if a.Type == schedule.StartMilestone || a.Type == schedule.FinishMilestone {
+				d = 0
+			}
+		}
+		return d > days+schedule.Epsilon
+	})
 	return pctResult(CheckHighDuration, fmt.Sprintf("High duration: duration over %s working days (DCMA 8)", checkNum(days)),
 		bad, pct, c.countedN(), unitActivities, "")
 }

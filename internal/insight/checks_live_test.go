@@ -132,6 +132,12 @@ func TestLiveChecksP6(t *testing.T) {
 	late.Activities[5].Constraint.Date = "2026-06-15"
 	expect(t, runChecks(t, late, DefaultThresholds()), map[string]want{CheckCPLI: pass(), CheckNegativeFloat: pass()})
 
+	// B planned at 50 days with 6 left spans 6 days from the data date,
+	// but its duration, 50, is high: B and D.
+	long := liveP6()
+	long.Activities[1].Duration = "50"
+	expect(t, runChecks(t, long, DefaultThresholds()), map[string]want{CheckHighDuration: fail("B", "D")})
+
 	// The finish constraint made soft (on or after): no deadline gives the
 	// finish float, so CPLI would always be 1 - not applicable - and no
 	// constraint is hard.
