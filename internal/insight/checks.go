@@ -348,6 +348,8 @@ type checker struct {
 	// baseline is each activity's baseline finish (see baselineFinish);
 	// a field so that tests can give one before the model has it.
 	baseline func(*schedule.Activity) (time.Time, bool)
+	// resourced is resourced, likewise.
+	resourced func(*schedule.Activity) bool
 	// dur is each activity's CPM duration, by network index.
 	dur []float64
 	// order is the schedule's activities in schedule order (network indexes).
@@ -360,7 +362,7 @@ type checker struct {
 func newChecker(v *View) *checker {
 	n := v.R.Net.Len()
 	c := &checker{v: v, n: n, dur: make([]float64, n), order: make([]int, len(v.S.Activities)), start: -1, finish: -1,
-		baseline: baselineFinish}
+		baseline: baselineFinish, resourced: resourced}
 	for i := range v.S.Activities {
 		j, _ := v.Index(v.S.Activities[i].ID)
 		c.order[i] = j

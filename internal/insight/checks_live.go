@@ -22,6 +22,14 @@ import (
 // baseline yet, so none has one and those points say "no baseline".
 func baselineFinish(*schedule.Activity) (time.Time, bool) { return time.Time{}, false }
 
+// resourced reports whether an activity has a resource assignment: the one
+// place the resources point (10) reads it from. The model keeps the
+// assignments that date a task (flat, on a task MS Project dates from
+// them; a P6 file's only when our export wrote it), so an activity whose
+// assignments the import left in the kept source file reads as having
+// none.
+func resourced(a *schedule.Activity) bool { return len(a.Assignments) > 0 }
+
 // The reasons a live point does not apply.
 const (
 	reasonNoDataDate    = "no data date: nothing has been statused"
@@ -41,7 +49,7 @@ func (c *checker) notApplicable() map[int]string {
 	if !hasConstraints(s) {
 		out[5] = reasonNoConstraints
 	}
-	if !slices.ContainsFunc(s.Activities, func(a schedule.Activity) bool { return len(a.Assignments) > 0 }) {
+	if !slices.ContainsFunc(s.Activities, func(a schedule.Activity) bool { return c.resourced(&a) }) {
 		out[10] = reasonNoAssignments
 	}
 	if _, ok := c.dataDate(); !ok {
@@ -175,7 +183,7 @@ func (c *checker) resources(pct float64) CheckResult {
 			return false
 		}
 		of++
-		return len(a.Assignments) == 0
+		return !c.resourced(a)
 	})
 	return pctResult(CheckResources, "Resources: incomplete tasks with a duration and no resource assignment (DCMA 10)",
 		bad, pct, of, unitActivities, "")
