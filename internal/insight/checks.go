@@ -545,8 +545,10 @@ func (c *checker) highDuration(days, pct float64) CheckResult {
 // when all are milestones) is made delay days longer, on a copy; the
 // project finish must move by exactly delay. On a live programme finished
 // work is on no path, so the task is the incomplete critical work nearest
-// the data date, and it is lengthened and measured as its tool would (see
-// lengthenLive). It fails when the critical path does not run through
+// the data date, lengthened as its tool would (see lengthenLive), and the
+// finish must move as far as the task's own finish did, both in working
+// days of the project calendar (the task's calendar may count the delay
+// differently). It fails when the critical path does not run through
 // that task's duration — e.g. it enters and leaves by SS links, so the
 // task's finish drives nothing, or a constraint holds a later activity.
 // Count is 1 on failure (the tested activity is the offender), 0
@@ -569,48 +571,60 @@ func (c *checker) criticalPathTest(delay float64) (CheckResult, error) {
 	}
 	j, _ := v.Index(tested)
 	res.Threshold = fmt.Sprintf("finish moves %s days when %s takes %s days longer", checkNum(delay), tested, checkNum(delay))
-	var moved float64
+	var m movement
 	var err error
-	var from, to string
 	if v.R.Times != nil {
-		moved, from, to, err = c.lengthenLive(j, delay)
+		m, err = c.lengthenLive(j, delay)
 	} else {
-		moved, from, to, err = c.lengthenPlan(j, delay)
+		m, err = c.lengthenPlan(j, delay)
 	}
 	if err != nil {
 		return res, fmt.Errorf("critical path test: %w", err)
 	}
-	res.Detail = fmt.Sprintf("%s made %s days longer: the finish moved %s days (%s to %s)", tested, checkNum(delay),
-		checkNum(checkRound(moved)), from, to)
-	// A plan's offsets are exact; a live programme's finish is measured
-	// in working time, where each activity's own calendar snaps a start to
-	// its next working period: less than a day either way is the same move.
+	own := ""
+	if math.Abs(m.own-delay) > schedule.Epsilon {
+		own = fmt.Sprintf(" (its finish %s working days later)", checkNum(checkRound(m.own)))
+	}
+	res.Detail = fmt.Sprintf("%s made %s days longer%s: the finish moved %s days (%s to %s)", tested, checkNum(delay), own,
+		checkNum(checkRound(m.finish)), m.from, m.to)
+	// A plan's offsets are exact. A live programme's are working time on
+	// the project calendar, where a start waits for its own calendar's
+	// next working period: half a day absorbs that, never a day of float.
 	tolerance := schedule.Epsilon
 	if v.R.Times != nil {
-		tolerance = 1 - schedule.Epsilon
+		tolerance = 0.5
 	}
-	if math.Abs(moved-delay) > tolerance {
+	if m.own <= schedule.Epsilon || math.Abs(m.finish-m.own) > tolerance {
 		res.Passed, res.Count, res.Offenders = false, 1, []string{tested}
 	}
 	return res, nil
 }
 
+// movement is how far the critical path test moved things, in working
+// days of the project calendar: the tested activity's own finish and the
+// project finish, which moved from and to.
+type movement struct {
+	own, finish float64
+	from, to    string
+}
+
 // lengthenPlan makes activity j of a plan delay working days longer, on a
-// copy, and says how far the project finish moved (in working days) from
-// where to where (working-day offsets).
-func (c *checker) lengthenPlan(j int, delay float64) (moved float64, from, to string, err error) {
+// copy: its finish moves delay days, the project finish as far as the
+// logic takes it (working-day offsets).
+func (c *checker) lengthenPlan(j int, delay float64) (movement, error) {
 	v := c.v
 	s := v.S.Clone()
 	longer := c.dur[j] + delay
 	if longer > schedule.MaxDays {
-		return 0, "", "", fmt.Errorf("%s would last %s working days, beyond the limit of %d", v.R.Net.ID(j), checkNum(longer), schedule.MaxDays)
+		return movement{}, fmt.Errorf("%s would last %s working days, beyond the limit of %d", v.R.Net.ID(j), checkNum(longer), schedule.MaxDays)
 	}
 	s.Activities[v.pos[j]].Duration = strconv.FormatFloat(longer, 'f', -1, 64)
 	r2, err := schedule.Analyze(s)
 	if err != nil {
-		return 0, "", "", err
+		return movement{}, err
 	}
-	return r2.ProjectDuration - v.R.ProjectDuration, checkNum(checkRound(v.R.ProjectDuration)), checkNum(checkRound(r2.ProjectDuration)), nil
+	return movement{own: delay, finish: r2.ProjectDuration - v.R.ProjectDuration,
+		from: checkNum(checkRound(v.R.ProjectDuration)), to: checkNum(checkRound(r2.ProjectDuration))}, nil
 }
 
 // checkRound drops binary noise below a millionth of a day for display.

@@ -310,14 +310,14 @@ func (c *checker) lengthenable(j int) bool {
 }
 
 // lengthenLive makes activity j of a live programme delay working days of
-// its calendar longer, on a copy computed by the live engine, and says how
-// far the project finish moved, in working days of that calendar (24-hour
-// days for elapsed work). Work in progress gets the days on its remaining
-// work (MS Project's rule runs the whole duration on from the actual
-// start, so the duration grows too), an assignment-driven task on each
-// assignment's work, and a manually scheduled task, which stays at its
-// dates whatever its duration, gets a finish that many days later.
-func (c *checker) lengthenLive(j int, delay float64) (moved float64, from, to string, err error) {
+// its calendar (24-hour days for elapsed work) longer, on a copy computed
+// by the live engine, and measures how far its finish and the project
+// finish moved on the project calendar. Work in progress gets the days on
+// its remaining work (MS Project's rule runs the whole duration on from
+// the actual start, so the duration grows too), an assignment-driven task
+// on each assignment's work, and a manually scheduled task, which stays at
+// its dates whatever its duration, gets a finish that many days later.
+func (c *checker) lengthenLive(j int, delay float64) (movement, error) {
 	v := c.v
 	s := v.S.Clone()
 	a := &s.Activities[v.pos[j]]
@@ -327,18 +327,18 @@ func (c *checker) lengthenLive(j int, delay float64) (moved float64, from, to st
 	}
 	d, err := schedule.ParseDuration(a.Duration)
 	if err != nil {
-		return 0, "", "", err
+		return movement{}, err
 	}
 	if d.Elapsed() {
 		cal = &schedule.Calendar{Name: "24 hours", Workdays: schedule.WeekdayNames[:], Hours: []string{"00:00-24:00"}}
 	}
 	clk, err := c.clockOn(cal)
 	if err != nil {
-		return 0, "", "", err
+		return movement{}, err
 	}
 	day := clk.MinutesPerDay()
 	if a.Duration, err = lengthen(a.Duration, delay, day); err != nil {
-		return 0, "", "", err
+		return movement{}, err
 	}
 	if a.Manual {
 		a.Finish = clk.FinishAt(clk.Offset(v.R.Times.EF[j]) + delay).Format("2006-01-02T15:04")
@@ -352,7 +352,7 @@ func (c *checker) lengthenLive(j int, delay float64) (moved float64, from, to st
 			a.Remaining, err = lengthen(left, delay, day)
 		}
 		if err != nil {
-			return 0, "", "", err
+			return movement{}, err
 		}
 	}
 	for k := range a.Assignments {
@@ -362,15 +362,22 @@ func (c *checker) lengthenLive(j int, delay float64) (moved float64, from, to st
 			units = 1
 		}
 		if as.Work, err = lengthen(as.Work, delay*units, day); err != nil {
-			return 0, "", "", err
+			return movement{}, err
 		}
 	}
 	r2, err := schedule.Analyze(s)
 	if err != nil {
-		return 0, "", "", err
+		return movement{}, err
 	}
+	project, err := c.clockOn(v.S.Calendar)
+	if err != nil {
+		return movement{}, err
+	}
+	k, _ := r2.Net.Index(v.R.Net.ID(j))
+	moved := func(from, to time.Time) float64 { return project.Offset(to) - project.Offset(from) }
 	before, after := v.R.Times.Finish, r2.Times.Finish
-	return clk.Offset(after) - clk.Offset(before), before.Format(schedule.DateTimeLayout), after.Format(schedule.DateTimeLayout), nil
+	return movement{own: moved(v.R.Times.EF[j], r2.Times.EF[k]), finish: moved(before, after),
+		from: before.Format(schedule.DateTimeLayout), to: after.Format(schedule.DateTimeLayout)}, nil
 }
 
 // lengthen adds days working days (of dayMinutes) to duration d, written

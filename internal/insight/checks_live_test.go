@@ -2,6 +2,7 @@ package insight
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,6 +132,14 @@ func TestLiveChecksP6(t *testing.T) {
 	late := liveP6()
 	late.Activities[5].Constraint.Date = "2026-06-15"
 	expect(t, runChecks(t, late, DefaultThresholds()), map[string]want{CheckCPLI: pass(), CheckNegativeFloat: pass()})
+
+	// DCMA's own delay, 600 days, moves the finish as far.
+	th := DefaultThresholds()
+	th.CriticalPathDelay = 600
+	far := byID(runChecks(t, liveP6(), th))[CheckCriticalPathTest]
+	if !far.Passed || !strings.HasPrefix(far.Detail, "B made 600 days longer: the finish moved 600 days (2026-06-08T17:00:00 to ") {
+		t.Errorf("600 days: %+v", far)
+	}
 
 	// B planned at 50 days with 6 left spans 6 days from the data date,
 	// but its duration, 50, is high: B and D.
@@ -378,4 +387,39 @@ func mapsEqual(a, b map[int]string) bool {
 		}
 	}
 	return true
+}
+
+// TestLiveCriticalPathTestCalendars: P6, from Monday 2 March 2026 (also
+// the data date), default calendar but for X on a 7-day one.
+func TestLiveCriticalPathTestCalendars(t *testing.T) {
+	seven := map[string]*schedule.Calendar{"7d": {Name: "7-day", Workdays: schedule.WeekdayNames[:]}}
+	run := func(acts []schedule.Activity, rels ...schedule.Relationship) CheckResult {
+		s := &schedule.Schedule{StartDate: "2026-03-02", DataDate: "2026-03-02", Calendars: seven,
+			Options: &schedule.Options{Tool: schedule.P6}, Activities: acts, Relationships: rels}
+		return byID(runChecks(t, s, DefaultThresholds()))[CheckCriticalPathTest]
+	}
+	fs := func(id, p, s string) schedule.Relationship {
+		return schedule.Relationship{ID: id, Type: schedule.FS, Predecessor: p, Successor: s}
+	}
+	// X 4 days Mon 2 - Thu 5; Y 2 days Fri 6 - Mon 9; Z at Mon 9 17:00.
+	// X made 14 days (4 + 10 of its 7-day calendar) ends Sun 15: Y Mon
+	// 16 - Tue 17. On the project calendar X's finish moved from day 4
+	// to day 10 (Sunday counts as Friday's end), 6 days, and the finish
+	// from day 6 to 12, as far: the path is whole.
+	got := run([]schedule.Activity{
+		{ID: "X", Name: "Cure", Duration: "4", Calendar: "7d"},
+		{ID: "Y", Name: "Strip", Duration: "2"},
+		{ID: "Z", Name: "Done", Duration: "0", Type: schedule.FinishMilestone},
+	}, fs("R1", "X", "Y"), fs("R2", "Y", "Z"))
+	if !got.Passed || got.Detail != "X made 10 days longer (its finish 6 working days later): the finish moved 6 days (2026-03-09T17:00:00 to 2026-03-17T17:00:00)" {
+		t.Errorf("7-day calendar: %+v", got)
+	}
+	// A 5 days Mon 2 - Fri 6, B SS+1 10 days Tue 3 - Mon 16: the path
+	// runs through A's start. A made 15 days ends Fri 20: its finish moved
+	// 10 days, the project finish 4 (Mon 16 to Fri 20).
+	got = run([]schedule.Activity{{ID: "A", Name: "Dig", Duration: "5"}, {ID: "B", Name: "Pour", Duration: "10"}},
+		schedule.Relationship{ID: "R1", Type: schedule.SS, Predecessor: "A", Successor: "B", Lag: 1})
+	if got.Passed || !slices.Equal(got.Offenders, []string{"A"}) || got.Detail != "A made 10 days longer: the finish moved 4 days (2026-03-16T17:00:00 to 2026-03-20T17:00:00)" {
+		t.Errorf("SS path: %+v", got)
+	}
 }
