@@ -423,3 +423,22 @@ func TestLiveCriticalPathTestCalendars(t *testing.T) {
 		t.Errorf("SS path: %+v", got)
 	}
 }
+
+// TestHardConstraintTypes: DCMA's hard constraints are must start/finish
+// on and start/finish no later than; P6's mandatory start and finish are
+// hard too. As soon/late as possible and on or after are soft.
+func TestHardConstraintTypes(t *testing.T) {
+	hard := map[schedule.ConstraintType]bool{
+		schedule.StartOn: true, schedule.FinishOn: true, schedule.MandatoryStart: true, schedule.MandatoryFinish: true,
+		schedule.StartOnOrBefore: true, schedule.FinishOnOrBefore: true,
+		schedule.StartOnOrAfter: false, schedule.FinishOnOrAfter: false, schedule.AsLateAsPossible: false,
+	}
+	for typ, want := range hard {
+		if got := hardConstraint(&schedule.Constraint{Type: typ, Date: "2026-03-02"}); got != want {
+			t.Errorf("%s: hard %v, want %v", typ, got, want)
+		}
+	}
+	if hardConstraint(nil) {
+		t.Errorf("no constraint is hard")
+	}
+}

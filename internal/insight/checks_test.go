@@ -2,6 +2,7 @@ package insight
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -620,12 +621,16 @@ func TestCheckThresholdsValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, change := range map[string]func(*Thresholds){
-		"negative percentage":  func(th *Thresholds) { th.LagsPct = -1 },
-		"percentage over 100":  func(th *Thresholds) { th.MinFSPct = 101 },
-		"negative days":        func(th *Thresholds) { th.HighFloatDays = -1 },
-		"zero delay":           func(th *Thresholds) { th.CriticalPathDelay = 0 },
-		"delay beyond MaxDays": func(th *Thresholds) { th.CriticalPathDelay = schedule.MaxDays + 1 },
-		"negative count":       func(th *Thresholds) { th.MaxLeads = -1 },
+		"negative percentage":   func(th *Thresholds) { th.LagsPct = -1 },
+		"percentage over 100":   func(th *Thresholds) { th.MinFSPct = 101 },
+		"negative days":         func(th *Thresholds) { th.HighFloatDays = -1 },
+		"zero delay":            func(th *Thresholds) { th.CriticalPathDelay = 0 },
+		"delay beyond MaxDays":  func(th *Thresholds) { th.CriticalPathDelay = schedule.MaxDays + 1 },
+		"negative count":        func(th *Thresholds) { th.MaxLeads = -1 },
+		"no resources over 100": func(th *Thresholds) { th.NoResourcesPct = 101 },
+		"negative missed":       func(th *Thresholds) { th.MissedPct = -5 },
+		"negative CPLI":         func(th *Thresholds) { th.MinCPLI = -0.95 },
+		"BEI not a number":      func(th *Thresholds) { th.MinBEI = math.NaN() },
 	} {
 		th := DefaultThresholds()
 		change(&th)
