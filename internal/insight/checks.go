@@ -570,6 +570,11 @@ func (c *checker) criticalPathTest(delay float64) (CheckResult, error) {
 		}
 	}
 	j, _ := v.Index(tested)
+	if v.R.Times != nil && !c.lengthenable(j) {
+		// Typed milestones and summaries keep no duration to lengthen.
+		res.Threshold = "no incomplete task on the critical path to test"
+		return res, nil
+	}
 	res.Threshold = fmt.Sprintf("finish moves %s days when %s takes %s days longer", checkNum(delay), tested, checkNum(delay))
 	var m movement
 	var err error

@@ -414,6 +414,11 @@ func TestLiveCriticalPathTestCalendars(t *testing.T) {
 	if !got.Passed || got.Detail != "X made 10 days longer (its finish 6 working days later): the finish moved 6 days (2026-03-09T17:00:00 to 2026-03-17T17:00:00)" {
 		t.Errorf("7-day calendar: %+v", got)
 	}
+	// Only a finish milestone, typed: nothing to lengthen, nothing failed.
+	got = run([]schedule.Activity{{ID: "M", Name: "Done", Duration: "0", Type: schedule.FinishMilestone}})
+	if !got.Passed || got.Threshold != "no incomplete task on the critical path to test" {
+		t.Errorf("milestone only: %+v", got)
+	}
 	// A 5 days Mon 2 - Fri 6, B SS+1 10 days Tue 3 - Mon 16: the path
 	// runs through A's start. A made 15 days ends Fri 20: its finish moved
 	// 10 days, the project finish 4 (Mon 16 to Fri 20).
