@@ -1,6 +1,7 @@
 package insight
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
 // liveP6 is a statused P6 programme on the default calendar (Monday to
@@ -445,5 +447,46 @@ func TestHardConstraintTypes(t *testing.T) {
 	}
 	if hardConstraint(nil) {
 		t.Errorf("no constraint is hard")
+	}
+}
+
+// TestChecksEveryRealFile: every check runs on every shared file (and the
+// store's statused programme) without an error, each result naming each
+// offender, and no point both checked and listed as not applicable.
+func TestChecksEveryRealFile(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/data/real/*.x*")
+	more, _ := filepath.Glob("../../../shared/data/mspdi/*.xml")
+	if len(files) == 0 {
+		t.Skip("reference data missing")
+	}
+	scheds := map[string]*schedule.Schedule{"storetest.LiveSchedule": storetest.LiveSchedule(), "liveP6": liveP6()}
+	for _, f := range append(files, more...) {
+		if s, err := interchange.ReadFile(f); err == nil {
+			scheds[filepath.Base(f)] = s
+		}
+	}
+	point := map[string]int{CheckHardConstraints: 5, CheckInvalidDates: 9, CheckResources: 10, CheckMissedActivities: 11, CheckCPLI: 13, CheckBEI: 14}
+	for name, s := range scheds {
+		v, err := New(s)
+		if err != nil {
+			continue // a file the engine refuses is not the checks' to judge
+		}
+		res, err := RunChecks(v, DefaultThresholds())
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		na := naReasons(v)
+		for _, r := range res {
+			if len(r.OffenderNames) != len(r.Offenders) || r.Count != len(r.Offenders) {
+				t.Errorf("%s %s: %d offenders, %d names, count %d", name, r.ID, len(r.Offenders), len(r.OffenderNames), r.Count)
+			}
+			if p, ok := point[r.ID]; ok && na[p] != "" {
+				t.Errorf("%s: %s checked and not applicable (%s)", name, r.ID, na[p])
+			}
+		}
+		if len(res)+len(na) != 11+len(point) {
+			t.Errorf("%s: %d checks and %d not applicable, want %d in all", name, len(res), len(na), 11+len(point))
+		}
 	}
 }
