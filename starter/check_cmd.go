@@ -63,8 +63,18 @@ func newCheckCmd(f *Factory, runF func(context.Context, *checkOptions) error) *c
 			"                      lags add up to at least the link's, already implies; none\n" +
 			"  dangling_starts     activities whose predecessors are all FF or SF, <= 5%\n" +
 			"  dangling_finishes   activities whose successors are all SS or SF, <= 5%\n" +
-			"                      (both leave out milestones and the project start and finish)\n\n" +
-			"DCMA points that do not apply to this data model:\n" + notApplicable.String(),
+			"                      (both leave out milestones and the project start and finish)\n" +
+			"A live programme is also checked, where it has what each needs:\n" +
+			"  hard_constraints    must start/finish on, mandatory, start/finish on or before, <= 5% (DCMA 5)\n" +
+			"  invalid_dates       actual dates after the data date, forecasts of unfinished work\n" +
+			"                      before it, none (DCMA 9)\n" +
+			"  resources           incomplete tasks with a duration and no assignment, 0% (DCMA 10)\n" +
+			"  missed_activities   tasks due by the baseline not finished by their baseline finish, <= 5% (DCMA 11)\n" +
+			"  cpli                (critical path length + finish float) / length from the data date >= 0.95 (DCMA 13)\n" +
+			"  bei                 tasks finished / tasks due by the data date by the baseline >= 0.95 (DCMA 14)\n" +
+			"High float, negative float and high duration then count incomplete tasks, and the critical\n" +
+			"path test lengthens the incomplete critical task nearest the data date (its remaining work).\n\n" +
+			"The DCMA points checked only when the schedule has what they need:\n" + notApplicable.String(),
 		Example: "  autoscheduler check --file examples/building.json\n" +
 			"  autoscheduler check --file plan.xml --json\n" +
 			"  autoscheduler check --schedule building --min-fs 60 --max-lags 45",
@@ -82,7 +92,7 @@ func newCheckCmd(f *Factory, runF func(context.Context, *checkOptions) error) *c
 	fs := cmd.Flags()
 	fs.StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
 	fs.StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
-	cmdutil.AddJSONFlag(fs, &opts.JSON, `print {"checks": [{"id", "name", "passed", "count", "threshold", "offenders"}]}`)
+	cmdutil.AddJSONFlag(fs, &opts.JSON, `print {"checks": [{"id", "name", "passed", "count", "threshold", "offenders", "offender_names"}]}`)
 	l := &opts.Limits
 	fs.Float64Var(&l.MissingLogicPct, "max-missing-logic", l.MissingLogicPct, "most activities missing a predecessor or successor, in %")
 	fs.IntVar(&l.MaxLeads, "max-leads", l.MaxLeads, "most relationships with a negative lag")
@@ -96,6 +106,10 @@ func newCheckCmd(f *Factory, runF func(context.Context, *checkOptions) error) *c
 	fs.Float64Var(&l.CriticalPathDelay, "critical-path-delay", l.CriticalPathDelay, "working days the critical path test adds to a critical task")
 	fs.IntVar(&l.MaxRedundantLinks, "max-redundant", l.MaxRedundantLinks, "most redundant links")
 	fs.Float64Var(&l.MaxDanglingPct, "max-dangling", l.MaxDanglingPct, "most activities with a dangling start (and, apart, finish), in %")
+	fs.Float64Var(&l.NoResourcesPct, "max-no-resources", l.NoResourcesPct, "most incomplete tasks without a resource assignment, in %")
+	fs.Float64Var(&l.MissedPct, "max-missed", l.MissedPct, "most tasks due by the baseline that missed their baseline finish, in %")
+	fs.Float64Var(&l.MinCPLI, "min-cpli", l.MinCPLI, "least critical path length index")
+	fs.Float64Var(&l.MinBEI, "min-bei", l.MinBEI, "least baseline execution index")
 	return cmd
 }
 
@@ -172,9 +186,12 @@ func writeCheckTable(io *cmdutil.IOStreams, v *insight.View, results []insight.C
 	fmt.Fprintln(w, ".")
 	var na []string
 	for _, p := range insight.NotApplicableTo(v) {
-		na = append(na, fmt.Sprintf("%d %s", p.Point, p.Name))
+		na = append(na, fmt.Sprintf("%d %s (%s)", p.Point, p.Name, p.Reason))
 	}
-	_, err := fmt.Fprintf(w, "Not applicable (no constraints, resources, baseline or progress; see check --help): DCMA %s.\n", strings.Join(na, ", "))
+	if len(na) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "Not applicable (see check --help): DCMA %s.\n", strings.Join(na, "; "))
 	return err
 }
 

@@ -24,7 +24,7 @@ func decodeChecks(t *testing.T, out string) map[string]map[string]any {
 	if len(doc) != 1 || doc["checks"] == nil {
 		t.Fatalf("top level %v, want only checks", doc)
 	}
-	keys := []string{"count", "id", "name", "offenders", "passed", "threshold"}
+	keys := []string{"count", "id", "name", "offender_names", "offenders", "passed", "threshold"}
 	byID := map[string]map[string]any{}
 	var ids []string
 	for _, c := range doc["checks"] {
@@ -98,7 +98,7 @@ func TestCheckTable(t *testing.T) {
 		"Dangling finishes   PASS    4 of 147 (2.7%)     <= 5% of activities (7 of 147)                         A029, A054, A079, A104",
 		"Critical path test: A002 made 10 days longer: the finish moved 10 days (167 to 177)",
 		"6 of 11 checks passed, 5 failed.",
-		"Not applicable (no constraints, resources, baseline or progress; see check --help): DCMA 5 Hard constraints,",
+		"Not applicable (see check --help): DCMA 5 Hard constraints (no date constraints: every date comes from logic); 9 Invalid dates (no data date: nothing has been statused);",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
@@ -190,5 +190,54 @@ func TestCheckStoredSchedule(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, append([]string{"check", "--schedule", "nope"}, db...)...); code != exitError {
 		t.Errorf("unknown schedule: exit %d %s", code, errOut)
+	}
+}
+
+// TestCheckLiveProgramme: a statused P6 file (12 activities of 100 days,
+// data date 24 Feb 2015; counted in internal/insight's
+// TestLiveChecksRealFiles) gets invalid_dates besides the 11 checks,
+// offenders with their names, and the points it lacks data for named with
+// why.
+func TestCheckLiveProgramme(t *testing.T) {
+	const file = "../../shared/data/real/percent-complete-8.4.xer"
+	code, out, errOut := runCLI(t, "check", "--file", file, "--json")
+	if code != exitError || strings.TrimSpace(errOut) != "autoscheduler: check: 2 of 12 checks failed" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var doc struct {
+		Checks []struct {
+			ID            string   `json:"id"`
+			Passed        bool     `json:"passed"`
+			Offenders     []string `json:"offenders"`
+			OffenderNames []string `json:"offender_names"`
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range doc.Checks {
+		ids = append(ids, c.ID)
+		if len(c.OffenderNames) != len(c.Offenders) {
+			t.Errorf("%s: %d names for %d offenders", c.ID, len(c.OffenderNames), len(c.Offenders))
+		}
+		if c.ID == "high_duration" && (len(c.OffenderNames) != 12 || c.OffenderNames[0] != "Duration 0%") {
+			t.Errorf("high duration names %v", c.OffenderNames)
+		}
+	}
+	if want := append(slices.Clone(checkIDs), "invalid_dates"); !slices.Equal(ids, want) {
+		t.Errorf("checks %v, want %v", ids, want)
+	}
+	_, out, _ = runCLI(t, "check", "--file", file)
+	for _, want := range []string{
+		"Invalid dates       PASS    0 of 12 (0.0%)",
+		"Not applicable (see check --help): DCMA 5 Hard constraints (no date constraints: every date comes from logic); " +
+			"10 Resources (no activity carries a resource assignment); 11 Missed activities (no baseline); " +
+			"13 Critical path length index (CPLI) (no deadline: no constraint gives the project finish float, so the index is always 1); " +
+			"14 Baseline execution index (BEI) (no baseline).",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -44,12 +44,19 @@ func (a *asker) quality() Answer {
 	}
 	var b strings.Builder
 	if len(failed) == 0 {
-		fmt.Fprintf(&b, "By the schedule checks (DCMA 14-point where it applies to a logic network), yes: all %d pass (%s).", len(results), strings.Join(passed, ", "))
+		fmt.Fprintf(&b, "By the schedule checks (DCMA 14-point where the schedule has what each point needs), yes: all %d pass (%s).", len(results), strings.Join(passed, ", "))
 	} else {
-		fmt.Fprintf(&b, "Not yet, by the schedule checks (DCMA 14-point where it applies to a logic network): %d of %d fail — %s. Passed: %s.",
+		fmt.Fprintf(&b, "Not yet, by the schedule checks (DCMA 14-point where the schedule has what each point needs): %d of %d fail — %s. Passed: %s.",
 			len(failed), len(results), strings.Join(failed, "; "), strings.Join(passed, ", "))
 	}
-	b.WriteString(" `autoscheduler check` lists every offender; constraints, resources and progress are not checked (a logic network has none).")
+	b.WriteString(" `autoscheduler check` lists every offender.")
+	var na []string
+	for _, p := range NotApplicableTo(a.v) {
+		na = append(na, fmt.Sprintf("%d %s (%s)", p.Point, p.Name, p.Reason))
+	}
+	if len(na) > 0 {
+		b.WriteString(" Not applicable: DCMA " + strings.Join(na, "; ") + ".")
+	}
 	var ids []string
 	for i := range a.v.S.Activities {
 		if id := a.v.S.Activities[i].ID; bad[id] {

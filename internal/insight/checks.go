@@ -1,16 +1,19 @@
 package insight
 
-// Schedule quality checks: the points of the DCMA 14-point assessment that
-// apply to a logic network without progress, resources or a baseline, plus
-// two logic checks of our own (redundant links, dangling ends).
+// Schedule quality checks: the DCMA 14-point assessment, each point where
+// the schedule has what it needs (a live programme's points are in
+// checks_live.go), plus two logic checks of our own (redundant links,
+// dangling ends).
 //
 // Every check counts offenders: activities (missing_logic, high_float,
 // negative_float, high_duration, critical_path_test, dangling_starts,
-// dangling_finishes) or relationships (leads, lags, relationship_types,
-// redundant_links), listed by id in schedule order. Percentages are of all
-// activities or all relationships: DCMA counts incomplete tasks, and a plan
-// here has no progress, summaries or level-of-effort tasks, so every
-// activity counts (milestones included).
+// dangling_finishes and the live points) or relationships (leads, lags,
+// relationship_types, redundant_links), listed by id, with their names, in
+// schedule order. Percentages are of all activities or all relationships,
+// except that float and duration count DCMA's incomplete tasks: activities
+// not finished and not WBS summaries or level of effort (a plan without
+// progress has none of those, so there every activity counts, milestones
+// included).
 //
 // The project start and finish, which DCMA excuses from missing logic:
 //   - start: the only activity without a predecessor; when several have
@@ -52,6 +55,10 @@ const (
 	CheckDanglingFinishes  = "dangling_finishes"
 	CheckHardConstraints   = "hard_constraints"
 	CheckInvalidDates      = "invalid_dates"
+	CheckResources         = "resources"
+	CheckMissedActivities  = "missed_activities"
+	CheckCPLI              = "cpli"
+	CheckBEI               = "bei"
 )
 
 // HardConstraintsPct is DCMA's limit on hard constraints: at most 5% of
@@ -92,6 +99,16 @@ type Thresholds struct {
 	// MaxDanglingPct: at most this % of activities have a dangling start
 	// (respectively a dangling finish). Default 5.
 	MaxDanglingPct float64
+	// NoResourcesPct: at most this % of incomplete tasks with a duration
+	// have no resource assignment, when the file carries assignments.
+	// DCMA: 0 (every such task resourced).
+	NoResourcesPct float64
+	// MissedPct: at most this % of the activities due by the data date
+	// (baseline finish before it) finished late or not at all. DCMA: 5.
+	MissedPct float64
+	// MinCPLI and MinBEI: the critical path length index and the baseline
+	// execution index must be at least these. DCMA: 0.95 each.
+	MinCPLI, MinBEI float64
 }
 
 // DefaultThresholds are DCMA's, with the choices documented on Thresholds.
@@ -109,6 +126,10 @@ func DefaultThresholds() Thresholds {
 		CriticalPathDelay: 10,
 		MaxRedundantLinks: 0,
 		MaxDanglingPct:    5,
+		NoResourcesPct:    0,
+		MissedPct:         5,
+		MinCPLI:           0.95,
+		MinBEI:            0.95,
 	}
 }
 
@@ -122,6 +143,7 @@ func (t Thresholds) Validate() error {
 	}{
 		{"missing logic %", t.MissingLogicPct}, {"lags %", t.LagsPct}, {"FS %", t.MinFSPct},
 		{"high float %", t.HighFloatPct}, {"high duration %", t.HighDurationPct}, {"dangling %", t.MaxDanglingPct},
+		{"no resources %", t.NoResourcesPct}, {"missed %", t.MissedPct},
 	}
 	for _, p := range pcts {
 		if math.IsNaN(p.v) || p.v < 0 || p.v > 100 {
@@ -139,6 +161,14 @@ func (t Thresholds) Validate() error {
 	if math.IsNaN(t.CriticalPathDelay) || t.CriticalPathDelay <= 0 || t.CriticalPathDelay > schedule.MaxDays {
 		return fmt.Errorf("critical path delay %v: want more than 0 and at most %d working days", t.CriticalPathDelay, schedule.MaxDays)
 	}
+	for _, x := range []struct {
+		name string
+		v    float64
+	}{{"minimum CPLI", t.MinCPLI}, {"minimum BEI", t.MinBEI}} {
+		if math.IsNaN(x.v) || x.v < 0 || x.v > 10 {
+			return fmt.Errorf("%s %v: want an index from 0 to 10 (DCMA: 0.95)", x.name, x.v)
+		}
+	}
 	if t.MaxLeads < 0 || t.MaxNegativeFloat < 0 || t.MaxRedundantLinks < 0 {
 		return fmt.Errorf("a maximum count is negative")
 	}
@@ -146,15 +176,18 @@ func (t Thresholds) Validate() error {
 }
 
 // CheckResult is one check's outcome. Its JSON is the `check --json` shape:
-// {"id", "name", "passed", "count", "threshold", "offenders"}; offenders is
-// [] (never null) when there are none.
+// {"id", "name", "passed", "count", "threshold", "offenders",
+// "offender_names"}; offenders is [] (never null) when there are none, and
+// offender_names[i] names offenders[i]: the activity's name, or for a
+// relationship "predecessor name -> successor name".
 type CheckResult struct {
-	ID        string   `json:"id"`
-	Name      string   `json:"name"`
-	Passed    bool     `json:"passed"`
-	Count     int      `json:"count"`
-	Threshold string   `json:"threshold"`
-	Offenders []string `json:"offenders"`
+	ID            string   `json:"id"`
+	Name          string   `json:"name"`
+	Passed        bool     `json:"passed"`
+	Count         int      `json:"count"`
+	Threshold     string   `json:"threshold"`
+	Offenders     []string `json:"offenders"`
+	OffenderNames []string `json:"offender_names"`
 	// Of is what Count is out of (all activities or all relationships),
 	// and Unit names them: "activities" or "relationships".
 	Of   int    `json:"-"`
@@ -171,33 +204,30 @@ type NotApplicablePoint struct {
 	Reason string
 }
 
-// NotApplicable lists the DCMA 14 points that do not apply to our data
-// model, with why.
+// NotApplicable lists the DCMA 14 points that apply only when the schedule
+// has what they need, with what that is (NotApplicableTo says which do
+// not apply to a given schedule, and why).
 var NotApplicable = []NotApplicablePoint{
-	{5, "Hard constraints", "activities carry no date constraints (must start on, finish no later than ...): every date comes from logic"},
-	{9, "Invalid dates", "needs a status date and actual dates; schedules here are plans without progress"},
-	{10, "Resources", "activities carry no resources or costs"},
-	{11, "Missed tasks", "needs a baseline and a status date"},
-	{13, "Critical path length index (CPLI)", "needs a status date and a baseline or contract finish; without a deadline the critical path has no float and the index is always 1"},
-	{14, "Baseline execution index (BEI)", "needs a baseline and actual finishes"},
+	{5, "Hard constraints", "needs date constraints (must start on, finish no later than ...); without them every date comes from logic"},
+	{9, "Invalid dates", "needs a data date (status date)"},
+	{10, "Resources", "needs activities with resource assignments"},
+	{11, "Missed activities", "needs a data date and a baseline"},
+	{13, "Critical path length index (CPLI)", "needs a data date and a deadline (a finish constraint); without one the critical path has no float and the index is always 1"},
+	{14, "Baseline execution index (BEI)", "needs a data date and a baseline"},
 }
 
-// NotApplicableTo lists the DCMA points that do not apply to v: a live
-// programme with date constraints is checked for hard constraints (5), one
-// with a data date for invalid dates (9).
+// NotApplicableTo lists the DCMA points that do not apply to v, each with
+// the reason for this schedule ("no baseline", "no data date: ...").
 func NotApplicableTo(v *View) []NotApplicablePoint {
+	reasons := newChecker(v).notApplicable()
 	var out []NotApplicablePoint
 	for _, p := range NotApplicable {
-		if p.Point == 5 && hasConstraints(v.S) || p.Point == 9 && v.S.DataDate != "" {
-			continue
+		if why, ok := reasons[p.Point]; ok {
+			p.Reason = why
+			out = append(out, p)
 		}
-		out = append(out, p)
 	}
 	return out
-}
-
-func hasConstraints(s *schedule.Schedule) bool {
-	return slices.ContainsFunc(s.Activities, func(a schedule.Activity) bool { return a.Constraint != nil || a.SecondaryConstraint != nil })
 }
 
 const (
@@ -205,14 +235,17 @@ const (
 	unitRelationships = "relationships"
 )
 
-// RunChecks runs every check on v with thresholds t, in a fixed order.
-// Its only error is from thresholds that do not validate or a critical
-// path test that cannot be computed.
+// RunChecks runs every check that applies to v (see NotApplicableTo) with
+// thresholds t, in a fixed order. Its only error is from thresholds that
+// do not validate or a critical path test that cannot be computed.
 func RunChecks(v *View, t Thresholds) ([]CheckResult, error) {
+	return newChecker(v).run(t)
+}
+
+func (c *checker) run(t Thresholds) ([]CheckResult, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	c := newChecker(v)
 	cpt, err := c.criticalPathTest(t.CriticalPathDelay)
 	if err != nil {
 		return nil, err
@@ -231,56 +264,27 @@ func RunChecks(v *View, t Thresholds) ([]CheckResult, error) {
 		c.danglingFinishes(t.MaxDanglingPct),
 	}
 	// The live programme's points, where its data has them.
-	if hasConstraints(v.S) {
-		results = append(results, c.hardConstraints())
+	na := c.notApplicable()
+	live := []struct {
+		point int
+		check func() CheckResult
+	}{
+		{5, c.hardConstraints},
+		{9, c.invalidDates},
+		{10, func() CheckResult { return c.resources(t.NoResourcesPct) }},
+		{11, func() CheckResult { return c.missedActivities(t.MissedPct) }},
+		{13, func() CheckResult { return c.cpliCheck(t.MinCPLI) }},
+		{14, func() CheckResult { return c.beiCheck(t.MinBEI) }},
 	}
-	if v.S.DataDate != "" && v.R.Times != nil {
-		results = append(results, c.invalidDates())
+	for _, p := range live {
+		if _, skip := na[p.point]; !skip {
+			results = append(results, p.check())
+		}
+	}
+	for i := range results {
+		results[i].OffenderNames = c.names(&results[i])
 	}
 	return results, nil
-}
-
-// hardConstraints: DCMA 5. Activities with a constraint that fixes a date
-// against the logic: start or finish on, on or before, mandatory.
-func (c *checker) hardConstraints() CheckResult {
-	hard := func(k *schedule.Constraint) bool {
-		if k == nil {
-			return false
-		}
-		switch k.Type {
-		case schedule.StartOn, schedule.FinishOn, schedule.StartOnOrBefore, schedule.FinishOnOrBefore,
-			schedule.MandatoryStart, schedule.MandatoryFinish:
-			return true
-		}
-		return false
-	}
-	bad := c.byActivity(func(a *schedule.Activity, _ int) bool { return hard(a.Constraint) || hard(a.SecondaryConstraint) })
-	return pctResult(CheckHardConstraints, "Hard constraints: start or finish on, on or before, mandatory (DCMA 5)",
-		bad, HardConstraintsPct, c.n, unitActivities, "")
-}
-
-// invalidDates: DCMA 9. Actual dates after the data date, and work not
-// finished that the schedule dates before it.
-func (c *checker) invalidDates() CheckResult {
-	t := c.v.R.Times
-	data, err := schedule.ParseStart(c.v.S.DataDate)
-	latest := data // the last instant an actual date may have
-	if len(c.v.S.DataDate) == len(time.DateOnly) {
-		latest = data.AddDate(0, 0, 1).Add(-time.Minute) // a data date alone counts its whole day
-	}
-	bad := c.byActivity(func(a *schedule.Activity, j int) bool {
-		if err != nil {
-			return false
-		}
-		for _, d := range []string{a.ActualStart, a.ActualFinish} {
-			if at, e := schedule.ParseStart(d); d != "" && e == nil && at.After(latest) {
-				return true
-			}
-		}
-		return a.ActualFinish == "" && t.EF[j].Before(data)
-	})
-	return countResult(CheckInvalidDates, "Invalid dates: actual dates after the data date, or unfinished work dated before it (DCMA 9)",
-		bad, 0, c.n, unitActivities)
 }
 
 // byActivity lists, in schedule order, the activities bad holds for (each
@@ -341,6 +345,11 @@ func NewOffenders(before, after CheckResult) []string {
 type checker struct {
 	v *View
 	n int
+	// baseline is each activity's baseline finish (see baselineFinish);
+	// a field so that tests can give one before the model has it.
+	baseline func(*schedule.Activity) (time.Time, bool)
+	// resourced is resourced, likewise.
+	resourced func(*schedule.Activity) bool
 	// dur is each activity's CPM duration, by network index.
 	dur []float64
 	// order is the schedule's activities in schedule order (network indexes).
@@ -352,7 +361,8 @@ type checker struct {
 
 func newChecker(v *View) *checker {
 	n := v.R.Net.Len()
-	c := &checker{v: v, n: n, dur: make([]float64, n), order: make([]int, len(v.S.Activities)), start: -1, finish: -1}
+	c := &checker{v: v, n: n, dur: make([]float64, n), order: make([]int, len(v.S.Activities)), start: -1, finish: -1,
+		baseline: baselineFinish, resourced: resourced}
 	for i := range v.S.Activities {
 		j, _ := v.Index(v.S.Activities[i].ID)
 		c.order[i] = j
@@ -482,39 +492,67 @@ func (c *checker) relationshipTypes(minFS float64) CheckResult {
 	return res
 }
 
-// highFloat: DCMA 6. Activities with total float over days.
+// highFloat: DCMA 6. Incomplete tasks (see counted) with total float
+// over days: working days of the activity's calendar on a live programme.
 func (c *checker) highFloat(days, pct float64) CheckResult {
 	r := c.v.R
-	bad := c.activities(func(j int) bool { return r.TotalFloat[j] > days+schedule.Epsilon })
+	bad := c.activities(func(j int) bool { return c.counted(j) && r.TotalFloat[j] > days+schedule.Epsilon })
 	return pctResult(CheckHighFloat, fmt.Sprintf("High float: total float over %s working days (DCMA 6)", checkNum(days)),
-		bad, pct, c.n, unitActivities, "")
+		bad, pct, c.countedN(), unitActivities, "")
 }
 
-// negativeFloat: DCMA 7. Activities whose late start is before their
-// early start. Without constraints CPM never makes one; the check is kept
-// so a report shows it was made.
+// negativeFloat: DCMA 7. Incomplete tasks whose total float is below
+// zero: without constraints CPM never makes one; the check is kept so a
+// report shows it was made. A plan's float is LS - ES; a live
+// programme's is the engine's, on the activity's calendar as its tool
+// measures it.
 func (c *checker) negativeFloat(max int) CheckResult {
 	r := c.v.R
-	bad := c.activities(func(j int) bool { return r.LS[j]-r.ES[j] < -schedule.Epsilon })
-	return countResult(CheckNegativeFloat, "Negative float: total float below zero (DCMA 7)", bad, max, c.n, unitActivities)
+	bad := c.activities(func(j int) bool {
+		if r.Times != nil {
+			return c.counted(j) && r.Times.FloatMinutes[j] < 0
+		}
+		return r.LS[j]-r.ES[j] < -schedule.Epsilon
+	})
+	return countResult(CheckNegativeFloat, "Negative float: total float below zero (DCMA 7)", bad, max, c.countedN(), unitActivities)
 }
 
-// highDuration: DCMA 8. Activities with a CPM duration (a distribution's
-// mode or mean) over days.
+// highDuration: DCMA 8. Incomplete tasks with a CPM duration (a
+// distribution's mode or mean) over days. On a live programme it is the
+// planned duration as written (DCMA reads the baseline's), not the span
+// of dates, which the data date, actual starts and calendars stretch or
+// cut.
 func (c *checker) highDuration(days, pct float64) CheckResult {
-	bad := c.activities(func(j int) bool { return c.dur[j] > days+schedule.Epsilon })
+	bad := c.activities(func(j int) bool {
+		if !c.counted(j) {
+			return false
+		}
+		d := c.dur[j]
+		if a := c.v.Activity(j); c.v.R.Times != nil {
+			d, _ = schedule.DurationDays(a.Duration)
+			if a.Type == schedule.StartMilestone || a.Type == schedule.FinishMilestone {
+				d = 0
+			}
+		}
+		return d > days+schedule.Epsilon
+	})
 	return pctResult(CheckHighDuration, fmt.Sprintf("High duration: duration over %s working days (DCMA 8)", checkNum(days)),
-		bad, pct, c.n, unitActivities, "")
+		bad, pct, c.countedN(), unitActivities, "")
 }
 
-// criticalPathTest: DCMA 12. The first task (an activity with a duration;
-// the first activity when all are milestones) on the first driving path
-// to the project finish is made delay days longer, on a copy; the project
-// finish must move by exactly delay. It fails when the critical path does
-// not run through that task's duration — e.g. it enters and leaves by SS
-// links, so the task's finish drives nothing. Count is 1 on failure (the
-// tested activity is the offender), 0 otherwise; a schedule without
-// activities passes.
+// criticalPathTest: DCMA 12. The first task on the first driving path to
+// the project finish (an activity with a duration; the first activity
+// when all are milestones) is made delay days longer, on a copy; the
+// project finish must move by exactly delay. On a live programme finished
+// work is on no path, so the task is the incomplete critical work nearest
+// the data date, lengthened as its tool would (see lengthenLive), and the
+// finish must move as far as the task's own finish did, both in working
+// days of the project calendar (the task's calendar may count the delay
+// differently). It fails when the critical path does not run through
+// that task's duration — e.g. it enters and leaves by SS links, so the
+// task's finish drives nothing, or a constraint holds a later activity.
+// Count is 1 on failure (the tested activity is the offender), 0
+// otherwise; a schedule without activities passes.
 func (c *checker) criticalPathTest(delay float64) (CheckResult, error) {
 	v := c.v
 	res := CheckResult{ID: CheckCriticalPathTest, Name: "Critical path test: a critical task made longer moves the project finish by as much (DCMA 12)",
@@ -526,30 +564,72 @@ func (c *checker) criticalPathTest(delay float64) (CheckResult, error) {
 	}
 	tested := paths[0][0]
 	for _, id := range paths[0] {
-		if j, _ := v.Index(id); !c.milestone(j) {
+		if j, _ := v.Index(id); !c.milestone(j) && c.lengthenable(j) {
 			tested = id
 			break
 		}
 	}
 	j, _ := v.Index(tested)
+	if v.R.Times != nil && !c.lengthenable(j) {
+		// Typed milestones and summaries keep no duration to lengthen.
+		res.Threshold = "no incomplete task on the critical path to test"
+		return res, nil
+	}
 	res.Threshold = fmt.Sprintf("finish moves %s days when %s takes %s days longer", checkNum(delay), tested, checkNum(delay))
+	var m movement
+	var err error
+	if v.R.Times != nil {
+		m, err = c.lengthenLive(j, delay)
+	} else {
+		m, err = c.lengthenPlan(j, delay)
+	}
+	if err != nil {
+		return res, fmt.Errorf("critical path test: %w", err)
+	}
+	own := ""
+	if math.Abs(m.own-delay) > schedule.Epsilon {
+		own = fmt.Sprintf(" (its finish %s working days later)", checkNum(checkRound(m.own)))
+	}
+	res.Detail = fmt.Sprintf("%s made %s days longer%s: the finish moved %s days (%s to %s)", tested, checkNum(delay), own,
+		checkNum(checkRound(m.finish)), m.from, m.to)
+	// A plan's offsets are exact. A live programme's are working time on
+	// the project calendar, where a start waits for its own calendar's
+	// next working period: half a day absorbs that, never a day of float.
+	tolerance := schedule.Epsilon
+	if v.R.Times != nil {
+		tolerance = 0.5
+	}
+	if m.own <= schedule.Epsilon || math.Abs(m.finish-m.own) > tolerance {
+		res.Passed, res.Count, res.Offenders = false, 1, []string{tested}
+	}
+	return res, nil
+}
+
+// movement is how far the critical path test moved things, in working
+// days of the project calendar: the tested activity's own finish and the
+// project finish, which moved from and to.
+type movement struct {
+	own, finish float64
+	from, to    string
+}
+
+// lengthenPlan makes activity j of a plan delay working days longer, on a
+// copy: its finish moves delay days, the project finish as far as the
+// logic takes it (working-day offsets).
+func (c *checker) lengthenPlan(j int, delay float64) (movement, error) {
+	v := c.v
 	s := v.S.Clone()
 	longer := c.dur[j] + delay
 	if longer > schedule.MaxDays {
-		return res, fmt.Errorf("critical path test: %s would last %s working days, beyond the limit of %d", tested, checkNum(longer), schedule.MaxDays)
+		return movement{}, fmt.Errorf("%s would last %s working days, beyond the limit of %d", v.R.Net.ID(j), checkNum(longer), schedule.MaxDays)
 	}
 	s.Activities[v.pos[j]].Duration = strconv.FormatFloat(longer, 'f', -1, 64)
 	r2, err := schedule.Analyze(s)
 	if err != nil {
-		return res, fmt.Errorf("critical path test: %w", err)
+		return movement{}, err
 	}
-	moved := r2.ProjectDuration - v.R.ProjectDuration
-	res.Detail = fmt.Sprintf("%s made %s days longer: the finish moved %s days (%s to %s)", tested, checkNum(delay),
-		checkNum(checkRound(moved)), checkNum(checkRound(v.R.ProjectDuration)), checkNum(checkRound(r2.ProjectDuration)))
-	if math.Abs(moved-delay) > schedule.Epsilon {
-		res.Passed, res.Count, res.Offenders = false, 1, []string{tested}
-	}
-	return res, nil
+	return movement{own: delay, finish: r2.ProjectDuration - v.R.ProjectDuration,
+		from: checkNum(checkRound(v.R.ProjectDuration)), to: checkNum(checkRound(r2.ProjectDuration))}, nil
 }
 
 // checkRound drops binary noise below a millionth of a day for display.

@@ -2,6 +2,7 @@ package insight
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -620,12 +621,16 @@ func TestCheckThresholdsValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, change := range map[string]func(*Thresholds){
-		"negative percentage":  func(th *Thresholds) { th.LagsPct = -1 },
-		"percentage over 100":  func(th *Thresholds) { th.MinFSPct = 101 },
-		"negative days":        func(th *Thresholds) { th.HighFloatDays = -1 },
-		"zero delay":           func(th *Thresholds) { th.CriticalPathDelay = 0 },
-		"delay beyond MaxDays": func(th *Thresholds) { th.CriticalPathDelay = schedule.MaxDays + 1 },
-		"negative count":       func(th *Thresholds) { th.MaxLeads = -1 },
+		"negative percentage":   func(th *Thresholds) { th.LagsPct = -1 },
+		"percentage over 100":   func(th *Thresholds) { th.MinFSPct = 101 },
+		"negative days":         func(th *Thresholds) { th.HighFloatDays = -1 },
+		"zero delay":            func(th *Thresholds) { th.CriticalPathDelay = 0 },
+		"delay beyond MaxDays":  func(th *Thresholds) { th.CriticalPathDelay = schedule.MaxDays + 1 },
+		"negative count":        func(th *Thresholds) { th.MaxLeads = -1 },
+		"no resources over 100": func(th *Thresholds) { th.NoResourcesPct = 101 },
+		"negative missed":       func(th *Thresholds) { th.MissedPct = -5 },
+		"negative CPLI":         func(th *Thresholds) { th.MinCPLI = -0.95 },
+		"BEI not a number":      func(th *Thresholds) { th.MinBEI = math.NaN() },
 	} {
 		th := DefaultThresholds()
 		change(&th)
@@ -639,16 +644,17 @@ func TestCheckThresholdsValidate(t *testing.T) {
 	}
 }
 
-// TestCheckJSON: the --json shape, offenders [] when none.
+// TestCheckJSON: the --json shape, offenders [] when none, a link named by
+// its ends.
 func TestCheckJSON(t *testing.T) {
 	res := runChecks(t, checkSchedule(t, "A:5 B:3", "R1 A FS B 2"), DefaultThresholds())
 	data, err := json.Marshal(res[:3])
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[{"id":"missing_logic","name":"Missing logic: activities without a predecessor or a successor, the project start and finish excused (DCMA 1)","passed":true,"count":0,"threshold":"\u003c= 5% of activities (0 of 2)","offenders":[]},` +
-		`{"id":"leads","name":"Leads: relationships with a negative lag (DCMA 2)","passed":true,"count":0,"threshold":"\u003c= 0 relationships","offenders":[]},` +
-		`{"id":"lags","name":"Lags: relationships with a positive lag (DCMA 3)","passed":false,"count":1,"threshold":"\u003c= 5% of relationships (0 of 1)","offenders":["R1"]}]`
+	want := `[{"id":"missing_logic","name":"Missing logic: activities without a predecessor or a successor, the project start and finish excused (DCMA 1)","passed":true,"count":0,"threshold":"\u003c= 5% of activities (0 of 2)","offenders":[],"offender_names":[]},` +
+		`{"id":"leads","name":"Leads: relationships with a negative lag (DCMA 2)","passed":true,"count":0,"threshold":"\u003c= 0 relationships","offenders":[],"offender_names":[]},` +
+		`{"id":"lags","name":"Lags: relationships with a positive lag (DCMA 3)","passed":false,"count":1,"threshold":"\u003c= 5% of relationships (0 of 1)","offenders":["R1"],"offender_names":["Task A -\u003e Task B"]}]`
 	if string(data) != want {
 		t.Errorf("JSON\n%s\nwant\n%s", data, want)
 	}
