@@ -754,30 +754,18 @@ def main():
             f.write(text)
         print("\n".join(new))
         return
-    if sys.argv[1:] == ["roundtrip"]:
-        # Only this section, in place: `python3 bench/run.py roundtrip`.
+    one = {"roundtrip": (ROUNDTRIP_HEADER, roundtrip_section), "compare": (COMPARE_HEADER, compare_section)}
+    if len(sys.argv) == 2 and sys.argv[1] in one:
+        # Only this section, in place: `python3 bench/run.py roundtrip` (or compare).
+        header, section = one[sys.argv[1]]
         os.makedirs(OUT, exist_ok=True)
         build_cli()
         path = os.path.join(ROOT, "BENCHMARKS.md")
         with open(path) as f:
             text = f.read()
-        body = "\n".join(roundtrip_section(os.path.join(ROOT, "bin", "autoscheduler")))
-        text = replace_section(text, ROUNDTRIP_HEADER, body)
+        body = "\n".join(section(os.path.join(ROOT, "bin", "autoscheduler")))
         with open(path, "w") as f:
-            f.write(text)
-        print(body)
-        return
-    if sys.argv[1:] == ["compare"]:
-        # Only this section, in place: `python3 bench/run.py compare`.
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        body = "\n".join(compare_section(os.path.join(ROOT, "bin", "autoscheduler")))
-        text = replace_section(text, COMPARE_HEADER, body)
-        with open(path, "w") as f:
-            f.write(text)
+            f.write(replace_section(text, header, body))
         print(body)
         return
     if sys.argv[1:] == ["corpus"]:
@@ -893,6 +881,7 @@ def main():
     ]
     lines += live_sections(binary)
     lines += roundtrip_section(binary)
+    lines += compare_section(binary)
     lines += store_section()
     lines += kept_section(SCALE_HEADER)
     lines += measured_or_kept(dispatch_section, "## Dispatch overhead")
