@@ -17,6 +17,7 @@ const (
 	SetDuration Kind = "set_duration" // change Targets' duration (Delta: by Days)
 	SetLink     Kind = "set_link"     // change the type and/or lag of From → To
 	Rename      Kind = "rename"       // give Targets[0] the name Name
+	Delay       Kind = "delay"        // start Targets Days later: a lag on the driving link or a start-no-earlier-than (asked)
 	Unsupported Kind = "unsupported"  // understood, but not an edit this planner makes: Reason says what to use
 	Unknown     Kind = "unknown"      // not understood
 )

@@ -33,6 +33,11 @@ var grammar = []rule{
 	// "add a 2 day lag between X and Y" (the lag phrase is taken out).
 	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
 
+	// Delays: the start moves, the duration stays ("push X back a week").
+	{re(`(?:delay|postpone|push|push back|put back|slip|shift|move) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?`), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:starts|be delayed|be pushed back|be postponed|slip|slips|be moved|move) (?:by )?(?P<d>{DUR}) (?:later|back)`), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:has been |have been |was |were |got |gets )?(?:delayed|pushed back|postponed|slipped|slipping|running late|late) (?:by )?(?P<d>{DUR})`), delay},
+
 	// Durations.
 	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
 	{re(`(?:change|make) (?P<x>.+?) (?:duration|length) (?:to |at |be )?(?P<d>{DUR})`), setDuration},
@@ -44,7 +49,7 @@ var grammar = []rule{
 	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), changeBy(1)},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
-	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?:,? (?:not|instead of|rather than) (?:{DUR}|{NUM}))?`), setDuration},
+	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?: ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), setDuration},
 
 	{re(`(?:change|make|turn|convert) (?:on |for |of |to )?{DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
 
@@ -219,6 +224,16 @@ func setDuration(p *parser, g groups) (Command, bool) {
 		}
 	}
 	return cmd, true
+}
+
+// delay reads "delay X by 5 days", "push X back a week", "make X start 3
+// days later": X starts that much later, by a means the planner asks.
+func delay(p *parser, g groups) (Command, bool) {
+	d, ok := p.duration(g.str("d"))
+	if !ok || d <= 0 {
+		return Command{}, false
+	}
+	return Command{Kind: Delay, Targets: x(g), Days: &d}, true
 }
 
 // changeBy builds "take N days off X" (sign -1) and "give X an extra N

@@ -55,6 +55,11 @@ func TestParse(t *testing.T) {
 		{text: "work Saturdays in March", kinds: "unsupported"},
 		{text: "frobnicate the widgets", kinds: "unknown"},
 		{text: "delete painting on level 2, then level 3", kinds: "delete+delete"},
+		{text: "Piling is going to take 15 days, not 12", kinds: "set_duration", targets: "piling", days: 15},
+		{text: "delay the fire alarm test by 5 days", kinds: "delay", targets: "the fire alarm test", days: 5},
+		{text: "push fire alarm test back a week", kinds: "delay", targets: "fire alarm test", days: 5},
+		{text: "make Landscaping start 3 days later", kinds: "delay", targets: "landscaping", days: 3},
+		{text: "the landscaping has been delayed by 2 weeks", kinds: "delay", targets: "the landscaping", days: 10},
 	}
 	for _, tc := range cases {
 		cmds := Parse(tc.text, opt)
