@@ -18,6 +18,8 @@ const (
 	SetLink     Kind = "set_link"     // change the type and/or lag of From → To
 	Rename      Kind = "rename"       // give Targets[0] the name Name
 	Delay       Kind = "delay"        // start Targets Days later: a lag on the driving link or a start-no-earlier-than (asked)
+	Constrain   Kind = "constrain"    // give Targets the constraint Constraint on Date ("" type: asked)
+	Unconstrain Kind = "unconstrain"  // take Targets' constraints off
 	Unsupported Kind = "unsupported"  // understood, but not an edit this planner makes: Reason says what to use
 	Unknown     Kind = "unknown"      // not understood
 )
@@ -77,6 +79,10 @@ type Command struct {
 	// After and Before place a new activity.
 	After  []Ref `json:"after,omitempty"`
 	Before []Ref `json:"before,omitempty"`
+	// Date is the date a constraint or progress report names, as
+	// written; Constraint the constraint the words say.
+	Date       *DateRef                `json:"date,omitempty"`
+	Constraint schedule.ConstraintType `json:"constraint,omitempty"`
 	// Reason says, for Unsupported, what cannot be done and what to use
 	// instead; for Unknown, what was not understood.
 	Reason string `json:"reason,omitempty"`

@@ -98,6 +98,13 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:follow|after|starts after|be done after|be scheduled after|be sequenced after) (?P<y>.+?)`), linkYX},
 	{re(`(?P<x>.+?) {MODAL}(?:precede|before|be done before|be scheduled before) (?P<y>.+?)`), linkXY},
 
+	// Constraints taken off (before "delete X" reads the constraint as an
+	// activity).
+	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
+	{re(`(?:unconstrain|unpin|unlock) (?P<x>.+?)`), unconstrain},
+	{re(`take {DET}(?:date )?(?:constraint|constraints) off (?P<x>.+?)`), unconstrain},
+	{re(`(?P<x>.+?) (?:no longer has|nolonger has|does not need|doesnt need|needs no|should have no|has no) (?:a |any )?(?:date )?(?:constraint|constraints)(?: anymore)?`), unconstrain},
+
 	// Activities removed.
 	{re(`(?P<x>.+?) (?:is|are|has been|have been|got|was|were) (?:nolonger |not )?(?:delete|needed|required|necessary|in scope)(?: anymore)?`), deleteIfNegated},
 	{re(`(?:we |i )?(?:cannot|dont|no|nolonger) (?:need|want|longer need|require) (?:the )?(?P<x>.+?)(?: anymore)?`), deleteX},
@@ -109,6 +116,72 @@ var grammar = []rule{
 	// Activities added.
 	{re(`add (?:new )?(?:activities|scope|work|tasks|items) for (?P<x>.+?)(?: (?:for|lasting|of|taking) (?P<d>{DUR}))?`), addScope},
 	{re(`(?:add|need|require|requires|schedule|plan) (?P<rest>.+)`), addActivity},
+}
+
+// datedGrammar is the sentence shapes of a clause that said a date, read
+// with the date taken out ("pour slab level 3 cannot starts before").
+var datedGrammar = []rule{
+	// Start on or after: "can't start before D", "no earlier than D".
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont|doesnt|dont) (?:be able to )?(?:starts) (?:before|until|till|earlier than|prior to)`), constrainAs(schedule.StartOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:starts )?(?:no earlier than|not earlier than|not before|on or after|no sooner than|not sooner than|not until)`), constrainAs(schedule.StartOnOrAfter)},
+	// Start on or before.
+	{re(`(?P<x>.+?) {MODAL}(?:starts) (?:no later than|not later than|by|on or before)`), constrainAs(schedule.StartOnOrBefore)},
+	// Finish on or before: "must be finished by D".
+	{re(`(?P<x>.+?) {MODAL}(?:be )?(?:finishes|finish|handed over|delivered) (?:by|no later than|not later than|on or before)`), constrainAs(schedule.FinishOnOrBefore)},
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont) (?:finishes) (?:after|later than)`), constrainAs(schedule.FinishOnOrBefore)},
+	{re(`(?P<x>.+?) (?:deadline|due date)(?: is| of)?(?: on)?`), constrainAs(schedule.FinishOnOrBefore)},
+	{re(`(?P<x>.+?) {MODAL}(?:happen |be reached |be achieved |be met |occur |be in place |be done )?(?:by|no later than|not later than|on or before)`), constrainAs(schedule.FinishOnOrBefore)},
+	// Finish on or after.
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont) (?:finishes) (?:before|earlier than)`), constrainAs(schedule.FinishOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:finishes) (?:no earlier than|not earlier than|not before|on or after)`), constrainAs(schedule.FinishOnOrAfter)},
+	// On: "start X on Monday 2 March", "X must start on D".
+	{re(`(?P<x>.+?) {MODAL}(?:starts) on`), constrainAs(schedule.StartOn)},
+	{re(`(?:starts|begin) (?P<x>.+?) on`), constrainAs(schedule.StartOn)},
+	{re(`(?P<x>.+?) {MODAL}(?:finishes) on`), constrainAs(schedule.FinishOn)},
+	{re(`(?:finishes) (?P<x>.+?) on`), constrainAs(schedule.FinishOn)},
+	// "move X to D": which constraint is the planner's to say (asked).
+	{re(`(?:move|shift|reschedule|schedule|put|set) (?P<x>.+?) (?:to|for|on)`), constrainAs("")},
+}
+
+// constrainAs builds a Constrain command of type t.
+func constrainAs(t schedule.ConstraintType) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		r := g.ref("x")
+		if r.Words == "" || reported(g.c) {
+			return Command{}, false
+		}
+		return Command{Kind: Constrain, Targets: []Ref{r}, Constraint: t}, true
+	}
+}
+
+var (
+	pastVerbs = map[string]bool{"started": true, "finished": true, "completed": true, "began": true, "begun": true,
+		"ended": true, "done": true, "complete": true, "commenced": true}
+	modalWords = map[string]bool{"must": true, "should": true, "will": true, "shall": true, "can": true, "cant": true,
+		"cannot": true, "needs": true, "need": true, "to": true, "has": false, "would": true, "could": true, "wont": true,
+		"mustnt": true, "shouldnt": true, "ought": true}
+)
+
+// reported reports whether a clause tells what happened ("Piling started
+// on 12 Jan", "Piling finished yesterday"): a verb in the past and no
+// modal, so the date is an actual, not a constraint.
+func reported(c *clause) bool {
+	past, modal := false, false
+	for _, k := range c.idx {
+		w := c.t.toks[k].word
+		past = past || pastVerbs[w]
+		modal = modal || modalWords[w]
+	}
+	return past && !modal
+}
+
+// unconstrain reads "remove the constraint on X".
+func unconstrain(p *parser, g groups) (Command, bool) {
+	r := g.ref("x")
+	if r.Words == "" {
+		return Command{}, false
+	}
+	return Command{Kind: Unconstrain, Targets: []Ref{r}}, true
 }
 
 // existing guards a rule whose X must be an existing activity: "schedule a

@@ -60,6 +60,10 @@ func TestParse(t *testing.T) {
 		{text: "push fire alarm test back a week", kinds: "delay", targets: "fire alarm test", days: 5},
 		{text: "make Landscaping start 3 days later", kinds: "delay", targets: "landscaping", days: 3},
 		{text: "the landscaping has been delayed by 2 weeks", kinds: "delay", targets: "the landscaping", days: 10},
+		{text: "Pour slab Level 3 can't start before 3 March", kinds: "constrain", targets: "pour slab level 3"},
+		{text: "remove the constraint on Handover", kinds: "unconstrain", targets: "handover"},
+		{text: "Piling started on 12 Jan", kinds: "unsupported"},
+		{text: "add a holiday on 25 December", kinds: "unsupported"},
 	}
 	for _, tc := range cases {
 		cmds := Parse(tc.text, opt)

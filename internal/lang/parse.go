@@ -350,6 +350,12 @@ func (p *parser) command(raw *clause) Command {
 	if c.s == "" {
 		return Command{Kind: Unknown, Source: source, Reason: "no command in it"}
 	}
+	if !question {
+		if cmd, ok := p.dated(c); ok {
+			cmd.Source = source
+			return cmd
+		}
+	}
 	if cmd, ok := outOfScopeFirst(c.s, question); ok {
 		cmd.Source = source
 		return cmd
@@ -405,6 +411,33 @@ func (p *parser) command(raw *clause) Command {
 		return cmd
 	}
 	return Command{Kind: Unknown, Source: source, Reason: "not understood"}
+}
+
+// dated reads a clause that says a date by the dated grammar, with the
+// date taken out: "X can't start before 3 March" reads "x cannot starts
+// before" and the date. A clause no dated rule reads is read as if it had
+// no date (its date words then refuse it as before).
+func (p *parser) dated(c *clause) (Command, bool) {
+	rest, date, ok := takeDate(c)
+	if !ok || rest.s == "" {
+		return Command{}, false
+	}
+	if first := strings.Fields(rest.s)[0]; (first == "make" || first == "have" || first == "let" || first == "get") && len(rest.idx) > 1 {
+		rest = newClause(p.t, rest.idx[1:]) // "make X start on 3 March"
+	}
+	for _, r := range datedGrammar {
+		m := r.re.FindStringSubmatchIndex(rest.s)
+		if m == nil {
+			continue
+		}
+		cmd, ok := r.build(p, groups{c: rest, re: r.re, m: m})
+		if !ok {
+			continue
+		}
+		cmd.Date = &date
+		return cmd, true
+	}
+	return Command{}, false
 }
 
 func takesLinkSlots(k Kind) bool {

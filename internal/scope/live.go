@@ -1,9 +1,11 @@
 package scope
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/lang"
@@ -166,4 +168,155 @@ func (b *builder) constrain(c lang.Command, act schedule.Activity, con schedule.
 	}
 	next.Constraint = &con
 	b.add(schedule.UpdateActivity(next))
+}
+
+// constraintWords read the answer to "which constraint?".
+var constraintWords = []struct {
+	re *regexp.Regexp
+	t  schedule.ConstraintType
+}{
+	{regexp.MustCompile(`\b(?:start on or after|start no earlier than|no earlier than|snet|on or after|not before)\b`), schedule.StartOnOrAfter},
+	{regexp.MustCompile(`\b(?:start on or before|start no later than|snlt)\b`), schedule.StartOnOrBefore},
+	{regexp.MustCompile(`\b(?:finish on or before|finish no later than|fnlt|by|deadline|no later than)\b`), schedule.FinishOnOrBefore},
+	{regexp.MustCompile(`\b(?:finish on or after|finish no earlier than|fnet)\b`), schedule.FinishOnOrAfter},
+	{regexp.MustCompile(`\b(?:must finish on|finish on|mfo)\b`), schedule.FinishOn},
+	{regexp.MustCompile(`\b(?:must start on|start on|mso|fixed|on)\b`), schedule.StartOn},
+}
+
+// readConstraintType is the one constraint an answer names, or "".
+func readConstraintType(ans string) schedule.ConstraintType {
+	a := strings.ToLower(ans)
+	for _, c := range constraintWords {
+		if c.re.MatchString(a) {
+			return c.t
+		}
+	}
+	return ""
+}
+
+// dayLayout writes a constraint's or an actual's day.
+const dayLayout = "2006-01-02"
+
+// dateOf places the command's date on the schedule: read from the data
+// date (else the start), the year left out the next one (past: the last
+// one, for actuals). Figures that read two ways are asked about (one
+// slot: the date); ok is false when asked or refused.
+func (b *builder) dateOf(c lang.Command, past bool) (time.Time, bool) {
+	d := *c.Date
+	ref, refName := b.s.DataDate, "data date"
+	if ref == "" {
+		ref, refName = b.s.StartDate, "start"
+	}
+	refDay, err := time.Parse(dayLayout, firstN(ref, 10))
+	if err != nil {
+		if d.Year == 0 || d.Month == 0 || d.Relative {
+			b.note("%q: the schedule has no start or data date to read %q from: write the date in full (3 March 2027)", c.Source, d.Text)
+			return time.Time{}, false
+		}
+		refDay = time.Date(d.Year, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	today := refDay
+	if b.s.DataDate == "" {
+		today = b.today()
+	}
+	about := "date " + d.Text + " in " + c.Source
+	order := lang.OrderUnknown
+	if ans, ok := b.answered(about); ok {
+		if noneAnswer.MatchString(strings.ToLower(strings.TrimSpace(ans))) {
+			b.note("%q: left out, as you answered %q", c.Source, ans)
+			return time.Time{}, false
+		}
+		if a, ok := lang.ReadDate(ans); ok && !a.Numeric {
+			d = a
+		} else if strings.Contains(strings.ToLower(ans), "month") {
+			order = lang.MonthFirst
+		} else if strings.Contains(strings.ToLower(ans), "day") {
+			order = lang.DayFirst
+		}
+	}
+	t, err := d.Resolve(refDay, today, order, past)
+	var amb *lang.ErrAmbiguousOrder
+	switch {
+	case errors.As(err, &amb):
+		b.ask(about, fmt.Sprintf("%q in %q: %s. Which is it? Answer with the date in words (\"%s\") or \"day first\" / \"month first\".", d.Text, c.Source, err, amb.A.Format("2 January 2006")))
+		return time.Time{}, false
+	case err != nil:
+		b.note("%q: the date %s: nothing changed", c.Source, err)
+		return time.Time{}, false
+	}
+	if d.Year == 0 && d.Month != 0 {
+		b.note("%q is read as %s (the year of the %s %s)", d.Text, t.Format("Mon 2 January 2006"), refName, ref)
+	} else if d.Relative || d.Month == 0 {
+		from := "today"
+		if b.s.DataDate != "" {
+			from = "the data date " + b.s.DataDate
+		}
+		b.note("%q is read as %s, from %s", d.Text, t.Format("Mon 2 January 2006"), from)
+	}
+	return t, true
+}
+
+func firstN(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// today is the real day, for "yesterday" on a schedule with no data date.
+func (b *builder) today() time.Time {
+	if b.now != nil {
+		return b.now()
+	}
+	return time.Now().UTC()
+}
+
+// constrainCmd gives the targets the constraint the words say, asking
+// which one when they did not ("move X to 1 March").
+func (b *builder) constrainCmd(c lang.Command) {
+	acts, ok := b.refsActs(c.Targets, true)
+	if !ok {
+		return
+	}
+	typ := c.Constraint
+	if typ == "" {
+		about := "constraint in " + c.Source
+		ans, answered := b.answered(about)
+		if answered && noneAnswer.MatchString(strings.ToLower(strings.TrimSpace(ans))) {
+			b.note("%q: left out, as you answered %q", c.Source, ans)
+			return
+		}
+		if typ = readConstraintType(ans); typ == "" {
+			q := fmt.Sprintf("%q: which constraint should %s get on %s? \"start on or after\" (logic may still push it later), \"start on\" (a fixed start) or \"finish on or before\" (a deadline)?", c.Source, names(acts), c.Date.Text)
+			if answered {
+				q = fmt.Sprintf("Your answer %q names no constraint. %s", ans, q)
+			}
+			b.ask(about, q)
+			return
+		}
+	}
+	t, ok := b.dateOf(c, false)
+	if !ok {
+		return
+	}
+	for _, a := range acts {
+		b.constrain(c, a, schedule.Constraint{Type: typ, Date: t.Format(dayLayout)})
+	}
+}
+
+// unconstrainCmd takes the targets' constraints off.
+func (b *builder) unconstrainCmd(c lang.Command) {
+	acts, ok := b.refsActs(c.Targets, true)
+	if !ok {
+		return
+	}
+	for _, a := range acts {
+		if a.Constraint == nil && a.SecondaryConstraint == nil {
+			b.note("%s has no constraint: nothing to remove", a.Name)
+			continue
+		}
+		next := a.Clone()
+		next.Constraint, next.SecondaryConstraint = nil, nil
+		b.add(schedule.UpdateActivity(next))
+	}
 }

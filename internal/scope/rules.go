@@ -226,6 +226,10 @@ func (b *builder) plan1(i int, c lang.Command, removals bool) {
 		b.rename(c)
 	case lang.Delay:
 		b.delay(c)
+	case lang.Constrain:
+		b.constrainCmd(c)
+	case lang.Unconstrain:
+		b.unconstrainCmd(c)
 	case lang.Add:
 		b.addActivity(key, c)
 	case lang.AddScope:
