@@ -98,6 +98,17 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:follow|after|starts after|be done after|be scheduled after|be sequenced after) (?P<y>.+?)`), linkYX},
 	{re(`(?P<x>.+?) {MODAL}(?:precede|before|be done before|be scheduled before) (?P<y>.+?)`), linkXY},
 
+	// Progress.
+	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
+	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
+	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
+	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
+	{re(`(?:there (?:is|are) )?(?:only |just |still )?(?P<d>{DUR}) (?:remaining|left|to go|remain|more) (?:on|for|in|of) (?P<x>.+?)`), remaining},
+	{re(`(?P<x>.+?) {MODAL}(?:has |have |has got |got |needs |need )?(?:only |just |still |another )?(?P<d>{DUR}) (?:remaining|left|to go|more to go)`), remaining},
+	{re(`(?:set|change|update|make) {DET}(?:remaining duration|remaining|time remaining|duration remaining) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<d>{DUR})`), remaining},
+	{re(`(?P<x>.+?) (?:has |have |was |is |are )?(?:starts|started|began|begun|commenced)`), reportedUndated(true)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )(?:been )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
+
 	// Constraints taken off (before "delete X" reads the constraint as an
 	// activity).
 	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
@@ -139,6 +150,13 @@ var datedGrammar = []rule{
 	{re(`(?:starts|begin) (?P<x>.+?) on`), constrainAs(schedule.StartOn)},
 	{re(`(?P<x>.+?) {MODAL}(?:finishes) on`), constrainAs(schedule.FinishOn)},
 	{re(`(?:finishes) (?P<x>.+?) on`), constrainAs(schedule.FinishOn)},
+	// Progress reported: "Piling started on 12 Jan", "finished yesterday".
+	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually |only )?(?:starts|started|began|begun|commenced|kicked off)(?: on| at| in| from)?(?: the)?`), reportedOn(true)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually )?(?:been )?(?:finishes|finished|completed|complete|done|ended)(?: on| at| in)?(?: the)?`), reportedOn(false)},
+	// The data date.
+	{re(`(?:status|update|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)? (?:to|at|as at|as of|on|for)`), dataDate},
+	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
+	{re(`{DET}(?:data date|status date) (?:is|will be|should be)`), dataDate},
 	// "move X to D": which constraint is the planner's to say (asked).
 	{re(`(?:move|shift|reschedule|schedule|put|set) (?P<x>.+?) (?:to|for|on)`), constrainAs("")},
 }
@@ -147,7 +165,7 @@ var datedGrammar = []rule{
 func constrainAs(t schedule.ConstraintType) func(*parser, groups) (Command, bool) {
 	return func(p *parser, g groups) (Command, bool) {
 		r := g.ref("x")
-		if r.Words == "" || reported(g.c) {
+		if r.Words == "" || reported(g.c) || negated(r) {
 			return Command{}, false
 		}
 		return Command{Kind: Constrain, Targets: []Ref{r}, Constraint: t}, true
@@ -167,13 +185,76 @@ var (
 // modal, so the date is an actual, not a constraint.
 func reported(c *clause) bool {
 	past, modal := false, false
-	for _, k := range c.idx {
-		w := c.t.toks[k].word
+	// The words as written: canonical phrases fold "has started" into
+	// one token.
+	for _, w := range strings.FieldsFunc(strings.ToLower(c.source()), notAlnum) {
 		past = past || pastVerbs[w]
 		modal = modal || modalWords[w]
 	}
 	return past && !modal
 }
+
+// negated reports whether a reference took in a negation ("Piling didn't
+// start on 12 Jan" is no constraint and no progress).
+func negated(r Ref) bool {
+	for _, w := range strings.Fields(r.Words) {
+		switch w {
+		case "not", "didnt", "doesnt", "dont", "wont", "cant", "cannot", "never", "no", "hasnt", "havent", "isnt", "wasnt", "nolonger":
+			return true
+		}
+	}
+	return false
+}
+
+// reportedOn builds "X started/finished on D" (the dated grammar adds D):
+// only when the clause tells what happened.
+func reportedOn(started bool) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		r := g.ref("x")
+		if r.Words == "" || !reported(g.c) || negated(r) {
+			return Command{}, false
+		}
+		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
+	}
+}
+
+// reportedUndated builds "X has started", "X is finished": the date is
+// asked.
+func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		r := g.ref("x")
+		if r.Words == "" || negated(r) || !reported(g.c) {
+			return Command{}, false
+		}
+		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
+	}
+}
+
+func percent(p *parser, g groups) (Command, bool) {
+	v, err := strconv.ParseFloat(g.str("n"), 64)
+	r := g.ref("x")
+	if err != nil || r.Words == "" || negated(r) {
+		return Command{}, false
+	}
+	return Command{Kind: Progress, Targets: []Ref{r}, Percent: &v}, true
+}
+
+func remaining(p *parser, g groups) (Command, bool) {
+	d, ok := p.duration(g.str("d"))
+	r := g.ref("x")
+	if !ok || r.Words == "" || negated(r) {
+		return Command{}, false
+	}
+	return Command{Kind: Progress, Targets: []Ref{r}, Days: &d}, true
+}
+
+// dataDate reads "status the programme to 1 March": understood, but no
+// op carries the data date yet.
+func dataDate(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unsupported, Reason: dataDateReason}, true
+}
+
+const dataDateReason = "moving the data date is not a change the planner proposes yet (no change op carries it): set the status date in P6 or MS Project and re-import the file with `autoscheduler import FILE --schedule ID --replace`; progress on activities (\"X started on 12 Jan\", \"X is 60% complete\", \"10 days remaining on X\") the planner does propose"
 
 // unconstrain reads "remove the constraint on X".
 func unconstrain(p *parser, g groups) (Command, bool) {

@@ -62,7 +62,12 @@ func TestParse(t *testing.T) {
 		{text: "the landscaping has been delayed by 2 weeks", kinds: "delay", targets: "the landscaping", days: 10},
 		{text: "Pour slab Level 3 can't start before 3 March", kinds: "constrain", targets: "pour slab level 3"},
 		{text: "remove the constraint on Handover", kinds: "unconstrain", targets: "handover"},
-		{text: "Piling started on 12 Jan", kinds: "unsupported"},
+		{text: "Piling started on 12 Jan", kinds: "progress", targets: "piling"},
+		{text: "Piling didn't start on 12 Jan", kinds: "unsupported"},
+		{text: "Piling is 60% complete", kinds: "progress", targets: "piling"},
+		{text: "10 days remaining on piling", kinds: "progress", targets: "piling", days: 10},
+		{text: "Piling finished yesterday", kinds: "progress", targets: "piling"},
+		{text: "status the programme to 1 March", kinds: "unsupported"},
 		{text: "add a holiday on 25 December", kinds: "unsupported"},
 	}
 	for _, tc := range cases {

@@ -234,7 +234,10 @@ func (b *builder) dateOf(c lang.Command, past bool) (time.Time, bool) {
 			order = lang.DayFirst
 		}
 	}
-	t, err := d.Resolve(refDay, today, order, past)
+	// Without a data date, work reported done happened after the start:
+	// the year is read forward from it as for a constraint.
+	backward := past && b.s.DataDate != ""
+	t, err := d.Resolve(refDay, today, order, backward)
 	var amb *lang.ErrAmbiguousOrder
 	switch {
 	case errors.As(err, &amb):
@@ -245,7 +248,11 @@ func (b *builder) dateOf(c lang.Command, past bool) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	if d.Year == 0 && d.Month != 0 {
-		b.note("%q is read as %s (the year of the %s %s)", d.Text, t.Format("Mon 2 January 2006"), refName, ref)
+		which := "the first on or after"
+		if backward {
+			which = "the last on or before"
+		}
+		b.note("%q is read as %s (%s the %s %s)", d.Text, t.Format("Mon 2 January 2006"), which, refName, ref)
 	} else if d.Relative || d.Month == 0 {
 		from := "today"
 		if b.s.DataDate != "" {
@@ -319,4 +326,112 @@ func (b *builder) unconstrainCmd(c lang.Command) {
 		next.Constraint, next.SecondaryConstraint = nil, nil
 		b.add(schedule.UpdateActivity(next))
 	}
+}
+
+// progress reports the targets' progress: an actual start or finish (its
+// date asked when not said), a percent complete or the days remaining.
+// Progress needs a start: an activity reported in progress or finished
+// with no actual start is asked when it started (one slot).
+func (b *builder) progress(c lang.Command) {
+	acts, ok := b.refsActs(c.Targets, true)
+	if !ok {
+		return
+	}
+	if c.Percent != nil && (*c.Percent < 0 || *c.Percent > 100) {
+		b.note("%q: %g%% is not a percent complete (0 to 100): nothing changed", c.Source, *c.Percent)
+		return
+	}
+	if c.Days != nil && *c.Days < 0 {
+		b.note("%q: a negative remaining duration: nothing changed", c.Source)
+		return
+	}
+	for _, a := range acts {
+		next := a.Clone()
+		when := ""
+		if c.Started || c.Finished {
+			day, ok := b.progressDate(c, a, c.Started)
+			if !ok {
+				return
+			}
+			when = day
+		}
+		switch {
+		case c.Started:
+			next.ActualStart = when
+		case c.Finished:
+			next.ActualFinish, next.PercentComplete, next.Remaining = when, 100, "0"
+		case c.Percent != nil:
+			next.PercentComplete = *c.Percent
+		case c.Days != nil:
+			next.Remaining = formatDays(*c.Days)
+		}
+		if (c.Finished || c.Percent != nil || c.Days != nil) && next.ActualStart == "" {
+			// Finished or part done: it started, but when is not said.
+			about := "start of " + a.Name
+			ans, answered := b.answered(about)
+			if !answered {
+				b.ask(about, fmt.Sprintf("%s has no actual start: when did it start? Answer with a date (\"12 January\").", a.Name))
+				return
+			}
+			d, ok := lang.ReadDate(ans)
+			if !ok {
+				b.ask(about, fmt.Sprintf("Your answer %q is not a date. When did %s start? Answer like \"12 January\".", ans, a.Name))
+				return
+			}
+			day, ok := b.dateOf(lang.Command{Source: c.Source, Date: &d}, true)
+			if !ok {
+				return
+			}
+			next.ActualStart = day.Format(dayLayout)
+		}
+		if next.ActualFinish != "" && next.ActualFinish < next.ActualStart {
+			b.note("%q: %s would finish (%s) before it started (%s): nothing changed", c.Source, a.Name, next.ActualFinish, next.ActualStart)
+			return
+		}
+		if next.Equal(a) {
+			b.note("%s already shows that: nothing to change", a.Name)
+			continue
+		}
+		b.add(schedule.UpdateActivity(next))
+	}
+}
+
+// progressDate is the day an actual start or finish happened: the date
+// said (a year left out is the last one before the data date), or asked.
+// A day after the data date is not progress yet.
+func (b *builder) progressDate(c lang.Command, a schedule.Activity, started bool) (string, bool) {
+	if c.Date == nil {
+		verb := "finish"
+		if started {
+			verb = "start"
+		}
+		about := verb + " of " + a.Name
+		ans, answered := b.answered(about)
+		d, ok := lang.ReadDate(ans)
+		if !answered || !ok {
+			q := fmt.Sprintf("When did %s %s? Answer with a date (\"12 January\", \"yesterday\").", a.Name, verb)
+			if answered {
+				q = fmt.Sprintf("Your answer %q is not a date. %s", ans, q)
+			}
+			b.ask(about, q)
+			return "", false
+		}
+		c.Date = &d
+	}
+	t, ok := b.dateOf(c, true)
+	if !ok {
+		return "", false
+	}
+	day := t.Format(dayLayout)
+	if start := firstN(b.s.StartDate, 10); start != "" && day < start && c.Date.Year == 0 {
+		// The last such day before the data date is before the project
+		// began, and the next is after the data date: neither is sure.
+		b.note("%q: %q read before the data date is %s, before the project start %s: nothing changed; write the year", c.Source, c.Date.Text, day, start)
+		return "", false
+	}
+	if dd := firstN(b.s.DataDate, 10); dd != "" && day > dd {
+		b.note("%q: %s is after the data date %s, so it is not progress yet: nothing changed", c.Source, day, dd)
+		return "", false
+	}
+	return day, true
 }

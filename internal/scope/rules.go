@@ -230,6 +230,8 @@ func (b *builder) plan1(i int, c lang.Command, removals bool) {
 		b.constrainCmd(c)
 	case lang.Unconstrain:
 		b.unconstrainCmd(c)
+	case lang.Progress:
+		b.progress(c)
 	case lang.Add:
 		b.addActivity(key, c)
 	case lang.AddScope:
