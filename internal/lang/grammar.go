@@ -34,7 +34,8 @@ var grammar = []rule{
 	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
 
 	// Delays: the start moves, the duration stays ("push X back a week").
-	{re(`(?:delay|postpone|push|push back|put back|slip|shift|move) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?`), delay},
+	{re(`(?:delay|postpone|push back|push out|put back|push|slip|shift|move) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?`), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:running |now |currently )?(?P<d>{DUR}) (?:late|behind)(?: schedule| programme| program)?`), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:starts|be delayed|be pushed back|be postponed|slip|slips|be moved|move) (?:by )?(?P<d>{DUR}) (?:later|back)`), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:has been |have been |was |were |got |gets )?(?:delayed|pushed back|postponed|slipped|slipping|running late|late) (?:by )?(?P<d>{DUR})`), delay},
 
@@ -45,6 +46,7 @@ var grammar = []rule{
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
 	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), changeBy(-1)},
+	{re(`(?:we |i |they )?add (?P<d>{DUR}) (?:for|on|to do|to finish|to complete) (?P<x>.+?)(?P<not> ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), resolvedX(neededDuration)},
 	{re(`(?:add|allow|give) (?:an? )?(?:extra |additional |more |another |further )?(?P<d>{DUR})(?: more| extra)? (?:for|to) (?P<x>.+?)`), resolvedX(changeBy(1))},
 	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), changeBy(1)},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
@@ -107,7 +109,7 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:has |have |has got |got |needs |need )?(?:only |just |still |another )?(?P<d>{DUR}) (?:remaining|left|to go|more to go)`), remaining},
 	{re(`(?:set|change|update|make) {DET}(?:remaining duration|remaining|time remaining|duration remaining) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<d>{DUR})`), remaining},
 	{re(`(?P<x>.+?) (?:has |have |was |is |are )?(?:starts|started|began|begun|commenced)`), reportedUndated(true)},
-	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )(?:been )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )?(?:been |now |already )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
 
 	// Constraints taken off (before "delete X" reads the constraint as an
 	// activity).
@@ -157,8 +159,32 @@ var datedGrammar = []rule{
 	{re(`(?:status|update|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)? (?:to|at|as at|as of|on|for)`), dataDate},
 	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
 	{re(`{DET}(?:data date|status date) (?:is|will be|should be)`), dataDate},
+	// "set a start no earlier than constraint of D on X".
+	{re(`(?:set|change|add|put|give|apply|place) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| dated| for)? (?:on|to|for) (?P<x>.+?)`), namedConstraint},
+	{re(`(?:give|set|change) (?P<x>.+?) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| to| on| dated)?`), namedConstraint},
 	// "move X to D": which constraint is the planner's to say (asked).
 	{re(`(?:move|shift|reschedule|schedule|put|set) (?P<x>.+?) (?:to|for|on)`), constrainAs("")},
+}
+
+// constraintNames are the constraints by the names the tools give them
+// (canonical words: "start" reads "starts").
+const constraintNames = `starts? no earlier than|snet|starts? on or after|finish(?:es)? no later than|fnlt|finish(?:es)? on or before|must starts? on|mso|must finish(?:es)? on|mfo|starts? no later than|snlt|starts? on or before|finish(?:es)? no earlier than|fnet|finish(?:es)? on or after|starts? on|finish(?:es)? on`
+
+// namedConstraint builds "set a SNET constraint of D on X".
+func namedConstraint(p *parser, g groups) (Command, bool) {
+	ct := strings.ReplaceAll(strings.ReplaceAll(g.str("ct"), "starts", "start"), "finishes", "finish")
+	t := map[string]schedule.ConstraintType{
+		"start no earlier than": schedule.StartOnOrAfter, "snet": schedule.StartOnOrAfter, "start on or after": schedule.StartOnOrAfter,
+		"finish no later than": schedule.FinishOnOrBefore, "fnlt": schedule.FinishOnOrBefore, "finish on or before": schedule.FinishOnOrBefore,
+		"must start on": schedule.StartOn, "mso": schedule.StartOn, "start on": schedule.StartOn,
+		"must finish on": schedule.FinishOn, "mfo": schedule.FinishOn, "finish on": schedule.FinishOn,
+		"start no later than": schedule.StartOnOrBefore, "snlt": schedule.StartOnOrBefore, "start on or before": schedule.StartOnOrBefore,
+		"finish no earlier than": schedule.FinishOnOrAfter, "fnet": schedule.FinishOnOrAfter, "finish on or after": schedule.FinishOnOrAfter,
+	}[ct]
+	if t == "" {
+		return Command{}, false
+	}
+	return constrainAs(t)(p, g)
 }
 
 // constrainAs builds a Constrain command of type t.
@@ -388,6 +414,17 @@ func delay(p *parser, g groups) (Command, bool) {
 		return Command{}, false
 	}
 	return Command{Kind: Delay, Targets: x(g), Days: &d}, true
+}
+
+// neededDuration reads "we need 15 days for piling(, not 12)": the
+// duration it takes (canonical "need" is "add", so the words as written
+// tell it from "add 15 days for piling", a change by 15 days).
+func neededDuration(p *parser, g groups) (Command, bool) {
+	src := " " + strings.ToLower(g.c.source()) + " "
+	if !g.has("not") && !strings.Contains(src, " need ") && !strings.Contains(src, " needs ") && !strings.Contains(src, " require") {
+		return Command{}, false
+	}
+	return setDuration(p, g)
 }
 
 // changeBy builds "take N days off X" (sign -1) and "give X an extra N

@@ -370,7 +370,11 @@ func (b *builder) progress(c lang.Command) {
 			about := "start of " + a.Name
 			ans, answered := b.answered(about)
 			if !answered {
-				b.ask(about, fmt.Sprintf("%s has no actual start: when did it start? Answer with a date (\"12 January\").", a.Name))
+				b.ask(about, fmt.Sprintf("%s has no actual start: when did it start? Answer with a date (\"12 January\"), or \"none\" to leave it out.", a.Name))
+				return
+			}
+			if noneAnswer.MatchString(strings.ToLower(strings.TrimSpace(ans))) {
+				b.note("%q: left out, as you answered %q", c.Source, ans)
 				return
 			}
 			d, ok := lang.ReadDate(ans)
@@ -407,6 +411,10 @@ func (b *builder) progressDate(c lang.Command, a schedule.Activity, started bool
 		}
 		about := verb + " of " + a.Name
 		ans, answered := b.answered(about)
+		if answered && noneAnswer.MatchString(strings.ToLower(strings.TrimSpace(ans))) {
+			b.note("%q: left out, as you answered %q", c.Source, ans)
+			return "", false
+		}
 		d, ok := lang.ReadDate(ans)
 		if !answered || !ok {
 			q := fmt.Sprintf("When did %s %s? Answer with a date (\"12 January\", \"yesterday\").", a.Name, verb)

@@ -20,5 +20,5 @@ func TestLivePromptCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge}, 60, 90)
+	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge}, 80, 90)
 }
