@@ -19,7 +19,7 @@ const (
 	Rename      Kind = "rename"       // give Targets[0] the name Name
 	Delay       Kind = "delay"        // start Targets Days later: a lag on the driving link or a start-no-earlier-than (asked)
 	Constrain   Kind = "constrain"    // give Targets the constraint Constraint on Date ("" type: asked)
-	Unconstrain Kind = "unconstrain"  // take Targets' constraints off
+	Unconstrain Kind = "unconstrain"  // take Targets' constraints off (none: every constrained activity's)
 	Progress    Kind = "progress"     // report Targets' progress: Started/Finished on Date, Percent, Days remaining
 	Unsupported Kind = "unsupported"  // understood, but not an edit this planner makes: Reason says what to use
 	Unknown     Kind = "unknown"      // not understood

@@ -34,10 +34,24 @@ var grammar = []rule{
 	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
 
 	// Delays: the start moves, the duration stays ("push X back a week").
-	{re(`(?:delay|postpone|push back|push out|put back|push|slip|shift|move) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?`), delay},
+	{re(`(?:delay|postpone|push back|push out|put back|push|put|knock|slip|shift|move) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:running |now |currently )?(?P<d>{DUR}) (?:late|behind)(?: schedule| programme| program)?`), delay},
-	{re(`(?P<x>.+?) {MODAL}(?:starts|be delayed|be pushed back|be postponed|slip|slips|be moved|move) (?:by )?(?P<d>{DUR}) (?:later|back)`), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:starts|be delayed|be pushed back|be postponed|slip|slips|be moved|move) (?:by )?(?P<d>{DUR}) (?:later|back)` + delayMeans), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:has been |have been |was |were |got |gets )?(?:delayed|pushed back|postponed|slipped|slipping|running late|late) (?:by )?(?P<d>{DUR})`), delay},
+
+	// Progress.
+	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
+	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
+	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
+	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
+	{re(`(?:there (?:is|are) )?(?:only |just |still )?(?P<d>{DUR}) (?:remaining|left|to go|remain|more) (?:on|for|in|of) (?P<x>.+?)`), remaining},
+	{re(`(?P<x>.+?) {MODAL}(?:has |have |has got |got |needs |need )?(?:only |just |still |another )?(?P<d>{DUR}) (?:remaining|left|to go|more to go)`), remaining},
+	{re(`(?:set|change|update|make) {DET}(?:remaining duration|remaining|time remaining|duration remaining) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<d>{DUR})`), remaining},
+	{re(`{DET}(?:remaining duration|remaining time|time remaining|duration remaining|remaining) (?:on|of|for) (?P<x>.+?) (?:is|to|at|=|should be|will be|is now) (?P<d>{DUR})`), remaining},
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:starts|started|began|begun|commenced|in progress|underway)`), reportedUndated(true)},
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
+	{re(`(?P<x>.+?) (?:has |have |was |is |are )?(?:starts|started|began|begun|commenced)`), reportedUndated(true)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )?(?:been |now |already )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
 
 	// Durations.
 	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
@@ -100,21 +114,11 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:follow|after|starts after|be done after|be scheduled after|be sequenced after) (?P<y>.+?)`), linkYX},
 	{re(`(?P<x>.+?) {MODAL}(?:precede|before|be done before|be scheduled before) (?P<y>.+?)`), linkXY},
 
-	// Progress.
-	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
-	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
-	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
-	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
-	{re(`(?:there (?:is|are) )?(?:only |just |still )?(?P<d>{DUR}) (?:remaining|left|to go|remain|more) (?:on|for|in|of) (?P<x>.+?)`), remaining},
-	{re(`(?P<x>.+?) {MODAL}(?:has |have |has got |got |needs |need )?(?:only |just |still |another )?(?P<d>{DUR}) (?:remaining|left|to go|more to go)`), remaining},
-	{re(`(?:set|change|update|make) {DET}(?:remaining duration|remaining|time remaining|duration remaining) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<d>{DUR})`), remaining},
-	{re(`(?P<x>.+?) (?:has |have |was |is |are )?(?:starts|started|began|begun|commenced)`), reportedUndated(true)},
-	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )?(?:been |now |already )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
-
 	// Constraints taken off (before "delete X" reads the constraint as an
 	// activity).
 	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
 	{re(`(?:unconstrain|unpin|unlock) (?P<x>.+?)`), unconstrain},
+	{re(`(?:delete|clear|drop|lift|release) (?:all|every|each|any)(?: of)?(?: the)? (?:date )?(?:constraint|constraints)`), unconstrainAll},
 	{re(`take {DET}(?:date )?(?:constraint|constraints) off (?P<x>.+?)`), unconstrain},
 	{re(`(?P<x>.+?) (?:no longer has|nolonger has|does not need|doesnt need|needs no|should have no|has no) (?:a |any )?(?:date )?(?:constraint|constraints)(?: anymore)?`), unconstrain},
 
@@ -153,8 +157,13 @@ var datedGrammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:finishes) on`), constrainAs(schedule.FinishOn)},
 	{re(`(?:finishes) (?P<x>.+?) on`), constrainAs(schedule.FinishOn)},
 	// Progress reported: "Piling started on 12 Jan", "finished yesterday".
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:starts|started|began|begun|commenced)(?: on| at)?`), reportedOn(true)},
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:finishes|finished|completed|complete|done)(?: on| at)?`), reportedOn(false)},
 	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually |only )?(?:starts|started|began|begun|commenced|kicked off)(?: on| at| in| from)?(?: the)?`), reportedOn(true)},
 	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually )?(?:been )?(?:finishes|finished|completed|complete|done|ended)(?: on| at| in)?(?: the)?`), reportedOn(false)},
+	{re(`(?:change|set|make|record|enter|put|update) {DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:to|as|at)(?: on)?`), actual},
+	{re(`{DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:was|is|to|=)(?: on)?`), actual},
+	{re(`(?P<x>.+?) actual (?P<se>starts|finishes)(?: date)?(?: was| is| to| on| =)?`), actual},
 	// The data date.
 	{re(`(?:status|update|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)? (?:to|at|as at|as of|on|for)`), dataDate},
 	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
@@ -244,6 +253,16 @@ func reportedOn(started bool) func(*parser, groups) (Command, bool) {
 	}
 }
 
+// actual builds "set the actual start of X to D", "X actual finish D".
+func actual(p *parser, g groups) (Command, bool) {
+	r := g.ref("x")
+	if r.Words == "" || negated(r) {
+		return Command{}, false
+	}
+	started := g.str("se") == "starts"
+	return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
+}
+
 // reportedUndated builds "X has started", "X is finished": the date is
 // asked.
 func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
@@ -289,6 +308,12 @@ func unconstrain(p *parser, g groups) (Command, bool) {
 		return Command{}, false
 	}
 	return Command{Kind: Unconstrain, Targets: []Ref{r}}, true
+}
+
+// unconstrainAll reads "remove all constraints": no targets is every
+// constrained activity.
+func unconstrainAll(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unconstrain}, true
 }
 
 // existing guards a rule whose X must be an existing activity: "schedule a
@@ -413,8 +438,19 @@ func delay(p *parser, g groups) (Command, bool) {
 	if !ok || d <= 0 {
 		return Command{}, false
 	}
-	return Command{Kind: Delay, Targets: x(g), Days: &d}, true
+	cmd := Command{Kind: Delay, Targets: x(g), Days: &d}
+	switch m := g.str("means"); {
+	case strings.Contains(m, "constraint") || strings.Contains(m, "snet") || strings.Contains(m, "earlier") || strings.Contains(m, "date"):
+		cmd.Constraint = schedule.StartOnOrAfter
+	case m != "":
+		cmd.Type = schedule.FS // any link type: the lag goes on the driving link as it is
+	}
+	return cmd, true
 }
+
+// delayMeans is how a delay is to be made when the words say it: "using a
+// lag", "as a start no earlier than constraint".
+const delayMeans = `(?:,? (?:using|with|as|via|by adding|through|on|by) (?:an? |the |its )?(?P<means>lag|lags|driving link|link|logic|constraint|date constraint|(?:starts? no earlier than|starts? on or after|snet)(?: constraint)?))?`
 
 // neededDuration reads "we need 15 days for piling(, not 12)": the
 // duration it takes (canonical "need" is "add", so the words as written

@@ -50,6 +50,14 @@ func (b *builder) delay(c lang.Command) {
 	ans, answered := b.answered(about)
 	a := strings.ToLower(ans)
 	switch {
+	case c.Constraint == schedule.StartOnOrAfter: // the words said how
+		b.noteFloatEaten(v, acts, days)
+		b.delayByConstraint(c, v, acts, days)
+		return
+	case c.Type != "":
+		b.noteFloatEaten(v, acts, days)
+		b.delayByLag(c, v, acts, days)
+		return
 	case answered && noneAnswer.MatchString(a):
 		b.note("%q: left out, as you answered %q", c.Source, ans)
 		return
@@ -74,13 +82,7 @@ func (b *builder) delay(c lang.Command) {
 // delayOptions describes both ways of delaying one activity and the float
 // each eats.
 func (b *builder) delayOptions(v *insight.View, act schedule.Activity, days float64) string {
-	row, _ := v.Row(act.ID)
-	eats := fmt.Sprintf("either way it eats %s's total float of %s days", act.Name, formatDays(row.TotalFloat))
-	if days > row.TotalFloat {
-		eats += fmt.Sprintf(" and moves the project finish %s days", formatDays(schedule.RoundDays(days-max(0, row.TotalFloat))))
-	} else if days > row.FreeFloat {
-		eats += fmt.Sprintf(" (its free float is %s days, so its successors move)", formatDays(row.FreeFloat))
-	}
+	eats := "either way it " + floatEaten(v, act, days)
 	var lag string
 	if drivers := drivingLinks(v, act.ID); len(drivers) > 0 {
 		var ls []string
@@ -96,6 +98,27 @@ func (b *builder) delayOptions(v *insight.View, act schedule.Activity, days floa
 		con = fmt.Sprintf("\"constraint\": start no earlier than %s, a fixed date its predecessors can slip up to %s days towards without moving it", date, formatDays(days))
 	}
 	return fmt.Sprintf("%s: %s; %s; %s.", act.Name, lag, con, eats)
+}
+
+// floatEaten says what a delay of days does to act's floats and the
+// project finish.
+func floatEaten(v *insight.View, act schedule.Activity, days float64) string {
+	row, _ := v.Row(act.ID)
+	eats := fmt.Sprintf("eats %s's total float of %s days", act.Name, formatDays(row.TotalFloat))
+	if days > row.TotalFloat {
+		eats += fmt.Sprintf(" and moves the project finish %s days", formatDays(schedule.RoundDays(days-max(0, row.TotalFloat))))
+	} else if days > row.FreeFloat {
+		eats += fmt.Sprintf(" (its free float is %s days, so its successors move)", formatDays(row.FreeFloat))
+	}
+	return eats
+}
+
+// noteFloatEaten says, for a delay whose means the words gave, the float
+// it eats.
+func (b *builder) noteFloatEaten(v *insight.View, acts []schedule.Activity, days float64) {
+	for _, a := range acts {
+		b.note("delaying %s by %s days %s", a.Name, formatDays(days), floatEaten(v, a, days))
+	}
 }
 
 // drivingLinks are the predecessor links that set id's early dates.
@@ -313,9 +336,23 @@ func (b *builder) constrainCmd(c lang.Command) {
 
 // unconstrainCmd takes the targets' constraints off.
 func (b *builder) unconstrainCmd(c lang.Command) {
-	acts, ok := b.refsActs(c.Targets, true)
-	if !ok {
-		return
+	var acts []schedule.Activity
+	if len(c.Targets) == 0 {
+		for _, a := range b.s.Activities {
+			if a.Constraint != nil || a.SecondaryConstraint != nil {
+				acts = append(acts, a)
+			}
+		}
+		if len(acts) == 0 {
+			b.note("%q: no activity has a constraint: nothing to remove", c.Source)
+			return
+		}
+		b.note("%q takes the constraints off %d activities: %s", c.Source, len(acts), listActivities(acts, 20))
+	} else {
+		var ok bool
+		if acts, ok = b.refsActs(c.Targets, true); !ok {
+			return
+		}
 	}
 	for _, a := range acts {
 		if a.Constraint == nil && a.SecondaryConstraint == nil {
