@@ -394,11 +394,19 @@ func (b *builder) progress(c lang.Command) {
 		}
 		switch {
 		case c.Started:
-			next.ActualStart = when
+			if firstN(a.ActualStart, 10) != when { // the same day keeps its time
+				next.ActualStart = when
+			}
 		case c.Finished:
-			next.ActualFinish, next.PercentComplete, next.Remaining = when, 100, "0"
+			if firstN(a.ActualFinish, 10) != when {
+				next.ActualFinish = when
+			}
+			next.PercentComplete, next.Remaining = 100, "0"
 		case c.Percent != nil:
 			next.PercentComplete = *c.Percent
+			if a.Remaining != "" && *c.Percent < 100 {
+				b.note("%s's remaining duration stays %s: say \"N days remaining on %s\" to change it", a.Name, a.Remaining, a.Name)
+			}
 		case c.Days != nil:
 			next.Remaining = formatDays(*c.Days)
 		}

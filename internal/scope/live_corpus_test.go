@@ -14,11 +14,12 @@ const bridgeFile = "testdata/bridge.json"
 
 // TestLivePromptCorpus runs the prompts of the live programme — duration
 // changes, delays, constraints, progress — on the building and the
-// bridge: no wrong change, and at least 90% correct.
+// bridge, and on a statused programme with constraints and actuals
+// (storetest.LiveSchedule): no wrong change, and at least 90% correct.
 func TestLivePromptCorpus(t *testing.T) {
 	bridge, _, err := interchange.Load(bridgeFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge}, 80, 90)
+	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge, "live": storetest.LiveSchedule()}, 80, 90)
 }
