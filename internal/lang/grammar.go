@@ -34,7 +34,10 @@ var grammar = []rule{
 	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
 
 	// Delays: the start moves, the duration stays ("push X back a week").
-	{re(`(?:delay|postpone|push back|push out|put back|push|put|knock|slip|shift|move) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
+	{re(`(?:delay|postpone|push back|push out|put back|push|slip) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
+	// "move X by 3 days" may be either way: only with "back", "out" or "later".
+	{re(`(?:move|shift|put|knock|set) (?P<x>.+?) (?:back|out|later) (?:by |for )?(?:another |a further |further )?(?P<d>{DUR})` + delayMeans), delay},
+	{re(`(?:move|shift) (?P<x>.+?) (?:by )?(?P<d>{DUR}) (?:later|back|out)` + delayMeans), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:running |now |currently )?(?P<d>{DUR}) (?:late|behind)(?: schedule| programme| program)?`), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:starts|be delayed|be pushed back|be postponed|slip|slips|be moved|move) (?:by )?(?P<d>{DUR}) (?:later|back)` + delayMeans), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:has been |have been |was |were |got |gets )?(?:delayed|pushed back|postponed|slipped|slipping|running late|late) (?:by )?(?P<d>{DUR})`), delay},
@@ -151,6 +154,9 @@ var datedGrammar = []rule{
 	// Finish on or after.
 	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont) (?:finishes) (?:before|earlier than)`), constrainAs(schedule.FinishOnOrAfter)},
 	{re(`(?P<x>.+?) {MODAL}(?:finishes) (?:no earlier than|not earlier than|not before|on or after)`), constrainAs(schedule.FinishOnOrAfter)},
+	// "X can start from D" allows it, no more.
+	{re(`(?P<x>.+?) (?:can|could|may) (?:now |only )?(?:starts) (?:on|from)`), constrainAs(schedule.StartOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:starts) from`), constrainAs(schedule.StartOnOrAfter)},
 	// On: "start X on Monday 2 March", "X must start on D".
 	{re(`(?P<x>.+?) {MODAL}(?:starts) on`), constrainAs(schedule.StartOn)},
 	{re(`(?:starts|begin) (?P<x>.+?) on`), constrainAs(schedule.StartOn)},
@@ -826,7 +832,7 @@ var (
 		{lazyre.New(`\b(?:calendars?|holidays?|weekends?|saturdays?|sundays?|overtime|night shifts?|shift work|double shifts?|working hours|work hours|work week|working week|(?:6|six|7|seven) day weeks?|christmas|easter|bank holiday|non working|shutdown period)\b`),
 			"calendar changes are not an edit the planner makes: change the schedule file's calendar (workdays, holidays, exceptions) and re-import it with `autoscheduler import FILE --schedule ID --replace`"},
 		{lazyre.New(`\b(?:deadline|constraints?|constrain|no later than|not later than|must finish on|must start on|start on|finish on|finish by|complete by|completed by|done by|finished by|starts? no earlier than (?:\d|the \d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|pin|lock|fix the date|as late as possible|alap|asap|as soon as possible|mandatory|must start by|target date|by (?:the )?end of)\b|\b\d{4} \d{1,2} \d{1,2}\b|\b(?:january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?may\b|\bmay \d|\b(?:monday|tuesday|wednesday|thursday|friday)\b`),
-			"date constraints are not modelled: CPM dates come from logic and durations here, so tie the work to what drives it (\"X after Y\", a lag) or to a milestone"},
+			"this date is not read as a change: date constraints and progress are said like \"X can't start before 3 March\", \"X must be finished by 30 Sep\", \"start X on Monday 2 March\", \"remove the constraint on X\", \"X started on 12 Jan\"; a date named by an event (\"before Christmas\") is not one the planner places, so tie the work to what drives it (\"X after Y\", a lag) or to a milestone"},
 		{lazyre.New(`^(?:split|divide|break up|break down|break)\b`),
 			"splitting an activity is not an edit the planner makes in one step: shorten it and add the second part (\"add a 3 day X part 2 after X\")"},
 		{lazyre.New(`^(?:merge|combine|consolidate)\b`),

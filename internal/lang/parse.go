@@ -425,7 +425,12 @@ func (p *parser) dated(c *clause) (Command, bool) {
 	if first := strings.Fields(rest.s)[0]; (first == "make" || first == "have" || first == "let" || first == "get") && len(rest.idx) > 1 {
 		rest = newClause(p.t, rest.idx[1:]) // "make X start on 3 March"
 	}
+	first := strings.Fields(rest.s)[0]
+	statementOK := !verbCanon[first] && !leadVerbs[first]
 	for _, r := range datedGrammar {
+		if !statementOK && strings.HasPrefix(r.re.String(), "^(?P<x>") {
+			continue // "link A to B by 3 March" is no "X by D"
+		}
 		m := r.re.FindStringSubmatchIndex(rest.s)
 		if m == nil {
 			continue
