@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -487,4 +488,89 @@ func (b *builder) progressDate(c lang.Command, a schedule.Activity, started bool
 		return "", false
 	}
 	return day, true
+}
+
+// constraintCall carries out the model's set_constraint: one activity, a
+// constraint type the model may only pick from the list, a real date.
+func (b *builder) constraintCall(arg constraintArg) {
+	a, ok := resolveRef(b, arg.Activity)
+	if !ok {
+		return
+	}
+	typ := schedule.ConstraintType(strings.TrimSpace(arg.Type))
+	if typ == "none" {
+		b.unconstrainCmd(lang.Command{Source: b.source, Targets: []lang.Ref{{Text: a.ID, Words: strings.ToLower(a.ID)}}})
+		return
+	}
+	if !typ.Valid() || typ == schedule.AsLateAsPossible || strings.HasPrefix(string(typ), "mandatory") {
+		b.note("ignored the model's constraint %q on %s: not one of the constraints offered", arg.Type, a.Name)
+		return
+	}
+	day, err := time.Parse(dayLayout, strings.TrimSpace(arg.Date))
+	if err != nil {
+		b.note("ignored the model's constraint on %s: date %q is not YYYY-MM-DD", a.Name, arg.Date)
+		return
+	}
+	b.constrain(lang.Command{Source: b.source}, a, schedule.Constraint{Type: typ, Date: day.Format(dayLayout)})
+}
+
+// progressCall carries out the model's report_progress, with the checks
+// the rules planner makes: real days, none after the data date, a finish
+// only after a start, a percent from 0 to 100.
+func (b *builder) progressCall(arg progressArg) {
+	a, ok := resolveRef(b, arg.Activity)
+	if !ok {
+		return
+	}
+	next := a.Clone()
+	dd := firstN(b.s.DataDate, 10)
+	for _, f := range []struct {
+		what, val string
+		dst       *string
+	}{{"actual start", arg.ActualStart, &next.ActualStart}, {"actual finish", arg.ActualFinish, &next.ActualFinish}} {
+		v := strings.TrimSpace(f.val)
+		if v == "" {
+			continue
+		}
+		day, err := time.Parse(dayLayout, v)
+		if err != nil {
+			b.note("ignored the model's progress on %s: %s %q is not YYYY-MM-DD", a.Name, f.what, f.val)
+			return
+		}
+		if d := day.Format(dayLayout); dd != "" && d > dd {
+			b.note("ignored the model's progress on %s: %s %s is after the data date %s", a.Name, f.what, d, dd)
+			return
+		} else if firstN(*f.dst, 10) != d {
+			*f.dst = d
+		}
+	}
+	if p := arg.PercentComplete; p != nil {
+		if *p < 0 || *p > 100 {
+			b.note("ignored the model's progress on %s: %g%% is not a percent complete", a.Name, *p)
+			return
+		}
+		next.PercentComplete = *p
+	}
+	if r := strings.TrimSpace(arg.Remaining); r != "" {
+		if v, err := strconv.ParseFloat(r, 64); err != nil || v < 0 {
+			b.note("ignored the model's progress on %s: remaining %q is not a number of days", a.Name, arg.Remaining)
+			return
+		}
+		next.Remaining = r
+	}
+	if next.ActualFinish != "" && a.ActualFinish == "" {
+		next.PercentComplete, next.Remaining = 100, "0"
+	}
+	switch {
+	case (next.ActualFinish != "" || next.PercentComplete > 0 || next.Remaining != a.Remaining) && next.ActualStart == "":
+		b.ask("start of "+a.Name, fmt.Sprintf("%s has no actual start: when did it start? Answer with a date (\"12 January\").", a.Name))
+		return
+	case next.ActualFinish != "" && firstN(next.ActualFinish, 10) < firstN(next.ActualStart, 10):
+		b.note("ignored the model's progress on %s: it would finish (%s) before it started (%s)", a.Name, next.ActualFinish, next.ActualStart)
+		return
+	case next.Equal(a):
+		b.note("%s already shows that: nothing to change", a.Name)
+		return
+	}
+	b.add(schedule.UpdateActivity(next))
 }
