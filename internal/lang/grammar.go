@@ -18,7 +18,7 @@ var grammar = []rule{
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
 	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
 	{re(`(?P<x>.+?) {MODAL}follow (?P<y>.+?) instead`), relink},
-	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
+	{re(`(?:move|push) (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
 
 	// Relationships that no longer hold.
 	{re(`(?P<x>.+?) (?:nolonger|cannot|dont|doesnt|need not|neednt|no) (?:(?:needs|need|has|have) to |needs |need )?(?:follow|starts after)(?: (?P<y>.+?))?(?: anymore)?`), unlinkStatement},
@@ -154,6 +154,9 @@ var datedGrammar = []rule{
 	// Finish on or after.
 	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont) (?:finishes) (?:before|earlier than)`), constrainAs(schedule.FinishOnOrAfter)},
 	{re(`(?P<x>.+?) {MODAL}(?:finishes) (?:no earlier than|not earlier than|not before|on or after)`), constrainAs(schedule.FinishOnOrAfter)},
+	// "delay X until D", "X is on hold until D": it may not start before.
+	{re(`(?:delay|postpone|defer|hold|hold back|push back|push) (?P<x>.+?) (?:until|till|to)`), constrainAs(schedule.StartOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:on hold|held|deferred|postponed|delayed) (?:until|till)`), constrainAs(schedule.StartOnOrAfter)},
 	// "X can start from D" allows it, no more.
 	{re(`(?P<x>.+?) (?:can|could|may) (?:now |only )?(?:starts) (?:on|from)`), constrainAs(schedule.StartOnOrAfter)},
 	{re(`(?P<x>.+?) {MODAL}(?:starts) from`), constrainAs(schedule.StartOnOrAfter)},
