@@ -68,6 +68,9 @@ func TestParse(t *testing.T) {
 		{text: "10 days remaining on piling", kinds: "progress", targets: "piling", days: 10},
 		{text: "Piling finished yesterday", kinds: "progress", targets: "piling"},
 		{text: "status the programme to 1 March", kinds: "unsupported"},
+		{text: "set the data date to 1 March", kinds: "unsupported"},
+		{text: "the fire alarm test is on hold until 1 October", kinds: "constrain", targets: "the fire alarm test"},
+		{text: "move Landscaping by 3 days", kinds: "unknown"},
 		{text: "add a holiday on 25 December", kinds: "unsupported"},
 	}
 	for _, tc := range cases {
