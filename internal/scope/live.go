@@ -477,6 +477,10 @@ func (b *builder) progressDate(c lang.Command, a schedule.Activity, started bool
 		return "", false
 	}
 	day := t.Format(dayLayout)
+	if start := firstN(b.s.StartDate, 10); start != "" && day < start && c.Date.Relative {
+		b.note("%q: %q is %s, before the project start %s: nothing changed", c.Source, c.Date.Text, day, start)
+		return "", false
+	}
 	if start := firstN(b.s.StartDate, 10); start != "" && day < start && c.Date.Year == 0 {
 		// The last such day before the data date is before the project
 		// began, and the next is after the data date: neither is sure.
