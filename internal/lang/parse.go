@@ -293,8 +293,12 @@ func (p *parser) verbAt(k int) bool {
 	if c == "link" && k+2 < len(toks) && (toks[k+1].canon == "its" || toks[k+1].canon == "their") && strings.HasPrefix(toks[k+2].canon, "predecessor") {
 		return false // "… and tie its predecessors to its successors" keeps the logic
 	}
-	return verbCanon[c] && k+1 < len(toks) && toks[k+1].canon != ";"
+	return (verbCanon[c] || liveVerbs[c]) && k+1 < len(toks) && toks[k+1].canon != ";"
 }
+
+// liveVerbs start a clause of the live programme ("…, and delay X by 5
+// days", "… and mark X as complete").
+var liveVerbs = map[string]bool{"delay": true, "postpone": true, "defer": true, "push": true, "slip": true, "mark": true, "status": true}
 
 // questionAt reports whether a question starts at token k ("delete X and
 // what's the critical path?").
