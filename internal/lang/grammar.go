@@ -290,6 +290,9 @@ func percent(p *parser, g groups) (Command, bool) {
 	if err != nil || r.Words == "" || negated(r) {
 		return Command{}, false
 	}
+	if v == 100 { // done: when is asked
+		return Command{Kind: Progress, Targets: []Ref{r}, Finished: true}, true
+	}
 	return Command{Kind: Progress, Targets: []Ref{r}, Percent: &v}, true
 }
 

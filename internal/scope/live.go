@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,8 +16,8 @@ import (
 
 // The answers to "as a lag or as a start-no-earlier-than constraint?".
 var (
-	lagAnswer        = regexp.MustCompile(`\b(?:lag|lags|link|driving link|logic)\b`)
-	constraintAnswer = regexp.MustCompile(`\b(?:constraint|constrain|snet|no earlier than|on or after|date|fixed date)\b`)
+	lagAnswer        = regexp.MustCompile(`\b(?:lag|lags|link|driving link|logic)\b|^(?:the )?(?:first|1|1st)(?: one)?\.?$`)
+	constraintAnswer = regexp.MustCompile(`\b(?:constraint|constrain|snet|no earlier than|on or after|date|fixed date)\b|^(?:the )?(?:second|2|2nd)(?: one)?\.?$`)
 )
 
 // insightView is the read view of the schedule as planned so far.
@@ -39,6 +40,17 @@ func (b *builder) insightView() (*insight.View, bool) {
 func (b *builder) delay(c lang.Command) {
 	acts, ok := b.refsActs(c.Targets, true)
 	if !ok {
+		return
+	}
+	// Work that has started cannot start later.
+	acts = slices.DeleteFunc(acts, func(a schedule.Activity) bool {
+		if a.ActualStart == "" {
+			return false
+		}
+		b.note("%q: %s started on %s, so its start cannot be delayed: say \"N days remaining on %s\" or extend it", c.Source, a.Name, a.ActualStart, a.Name)
+		return true
+	})
+	if len(acts) == 0 {
 		return
 	}
 	v, ok := b.insightView()
@@ -191,6 +203,12 @@ func (b *builder) constrain(c lang.Command, act schedule.Activity, con schedule.
 		b.note("%s's constraint %s is replaced by %s", act.Name, old, con)
 	}
 	next.Constraint = &con
+	// What happened is not constrained: the constraint would move nothing.
+	onStart := con.Type == schedule.StartOn || con.Type == schedule.StartOnOrAfter || con.Type == schedule.StartOnOrBefore
+	if act.ActualStart != "" && onStart || act.ActualFinish != "" {
+		b.note("%q: %s has started (%s), so a constraint on it would move nothing: nothing changed", c.Source, act.Name, act.ActualStart)
+		return
+	}
 	b.add(schedule.UpdateActivity(next))
 }
 
@@ -410,6 +428,10 @@ func (b *builder) progress(c lang.Command) {
 			}
 		case c.Days != nil:
 			next.Remaining = formatDays(*c.Days)
+		}
+		if c.Percent != nil && *c.Percent == 0 && a.ActualStart == "" && a.PercentComplete == 0 {
+			b.note("%s has not started: nothing to change", a.Name)
+			continue
 		}
 		if (c.Finished || c.Percent != nil || c.Days != nil) && next.ActualStart == "" {
 			// Finished or part done: it started, but when is not said.
