@@ -66,6 +66,7 @@ var grammar = []rule{
 	{re(`(?:we |i |they )?add (?P<d>{DUR}) (?:for|on|to do|to finish|to complete) (?P<x>.+?)(?P<not> ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), resolvedX(neededDuration)},
 	{re(`(?:add|allow|give) (?:an? )?(?:extra |additional |more |another |further )?(?P<d>{DUR})(?: more| extra)? (?:for|to) (?P<x>.+?)`), resolvedX(changeBy(1))},
 	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), changeBy(1)},
+	{re(`(?:give|allow|add) (?P<x>.+?) (?:an? |another |a further )?(?P<d>{DUR})(?: more| extra)?`), resolvedX(moreDays)},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
 	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?: ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), setDuration},
@@ -473,6 +474,18 @@ func neededDuration(p *parser, g groups) (Command, bool) {
 		return Command{}, false
 	}
 	return setDuration(p, g)
+}
+
+// moreDays reads "give X 2 more days" (canonical words drop "more", so
+// the words as written must say it): a change by that much.
+func moreDays(p *parser, g groups) (Command, bool) {
+	src := " " + strings.ToLower(g.c.source()) + " "
+	for _, w := range []string{" more ", " extra ", " another ", " additional ", " further "} {
+		if strings.Contains(src, w) {
+			return changeBy(1)(p, g)
+		}
+	}
+	return Command{}, false
 }
 
 // changeBy builds "take N days off X" (sign -1) and "give X an extra N

@@ -490,9 +490,21 @@ func (r *Resolver) withoutUnsaidChecks(cands []schedule.Activity, words []string
 	if !slices.ContainsFunc(words, func(w string) bool { return !packageWords[w] }) {
 		return cands
 	}
+	// A check of the very work named: the word before its check word is
+	// one of the words ("MEP rough-in inspection" checks the rough-in;
+	// "Pier 2 column rebar inspection" checks the rebar, not "pier 2").
+	checksIt := func(a schedule.Activity) bool {
+		n := withoutLevels(embed.Normalize(a.Name))
+		for i, w := range n {
+			if checkWords[w] && i > 0 && slices.Contains(words, n[i-1]) {
+				return true
+			}
+		}
+		return false
+	}
 	var work []schedule.Activity
 	for _, a := range cands {
-		if !slices.ContainsFunc(embed.Normalize(a.Name), func(w string) bool { return checkWords[w] }) {
+		if !checksIt(a) {
 			work = append(work, a)
 		}
 	}
