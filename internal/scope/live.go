@@ -411,10 +411,17 @@ func (b *builder) progress(c lang.Command) {
 			}
 			when = day
 		}
+		if a.ActualFinish != "" && (c.Percent != nil || c.Days != nil && *c.Days > 0) {
+			b.note("%q: %s finished on %s: say \"%s finished on …\" to change that, nothing changed", c.Source, a.Name, a.ActualFinish, a.Name)
+			continue
+		}
 		switch {
 		case c.Started:
 			if firstN(a.ActualStart, 10) != when { // the same day keeps its time
 				next.ActualStart = when
+				if a.ActualStart != "" {
+					b.note("%s's actual start %s is replaced by %s", a.Name, a.ActualStart, when)
+				}
 			}
 		case c.Finished:
 			if firstN(a.ActualFinish, 10) != when {
