@@ -40,10 +40,10 @@ var grammar = []rule{
 	{re(`(?:move|shift) (?P<x>.+?) (?:by )?(?P<d>{DUR}) (?:later|back|out)` + delayMeans), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:running |now |currently )?(?P<d>{DUR}) (?:late|behind)(?: schedule| programme| program)?`), delay},
 	{re(`(?P<x>.+?) {MODAL}(?:starts|be delayed|be pushed back|be postponed|slip|slips|be moved|move) (?:by )?(?P<d>{DUR}) (?:later|back)` + delayMeans), delay},
-	{re(`(?P<x>.+?) {MODAL}(?:has been |have been |was |were |got |gets )?(?:delayed|pushed back|postponed|slipped|slipping|running late|late) (?:by )?(?P<d>{DUR})`), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:has been |have been |was |were |got |gets )?(?:delayed|pushed back|postponed|slipped|slipping|slip|slips|running late|late) (?:by )?(?P<d>{DUR})`), delay},
 
 	// Progress.
-	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
+	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around |progress |progress is |progress at |percent finishes |percent complete |completion |finishes )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
 	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
 	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
 	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
@@ -181,6 +181,7 @@ var datedGrammar = []rule{
 	// "set a start no earlier than constraint of D on X".
 	{re(`(?:set|change|add|put|give|apply|place) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| dated| for)? (?:on|to|for) (?P<x>.+?)`), namedConstraint},
 	{re(`(?:give|set|change) (?P<x>.+?) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| to| on| dated)?`), namedConstraint},
+	{re(`(?P<x>.+?)(?: :)? (?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| on| at| to| =| :)?`), namedConstraint},
 	// "move X to D": which constraint is the planner's to say (asked).
 	{re(`(?:move|shift|reschedule|schedule|put|set) (?P<x>.+?) (?:to|for|on)`), constrainAs("")},
 }
@@ -219,7 +220,7 @@ func constrainAs(t schedule.ConstraintType) func(*parser, groups) (Command, bool
 
 var (
 	pastVerbs = map[string]bool{"started": true, "finished": true, "completed": true, "began": true, "begun": true,
-		"ended": true, "done": true, "complete": true, "commenced": true}
+		"ended": true, "done": true, "complete": true, "commenced": true, "kicked": true}
 	modalWords = map[string]bool{"must": true, "should": true, "will": true, "shall": true, "can": true, "cant": true,
 		"cannot": true, "needs": true, "need": true, "to": true, "has": false, "would": true, "could": true, "wont": true,
 		"mustnt": true, "shouldnt": true, "ought": true}
