@@ -51,10 +51,6 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:has |have |has got |got |needs |need )?(?:only |just |still |another )?(?P<d>{DUR}) (?:remaining|left|to go|more to go)`), remaining},
 	{re(`(?:set|change|update|make) {DET}(?:remaining duration|remaining|time remaining|duration remaining) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<d>{DUR})`), remaining},
 	{re(`{DET}(?:remaining duration|remaining time|time remaining|duration remaining|remaining) (?:on|of|for) (?P<x>.+?) (?:is|to|at|=|should be|will be|is now) (?P<d>{DUR})`), remaining},
-	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:starts|started|began|begun|commenced|in progress|underway)`), reportedUndated(true)},
-	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
-	{re(`(?P<x>.+?) (?:has |have |was |is |are )?(?:starts|started|began|begun|commenced)`), reportedUndated(true)},
-	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )?(?:been |now |already )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
 
 	// Durations.
 	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
@@ -117,6 +113,13 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:be )?(?:finishes) before (?P<y>.+?)(?: can starts)?`), finishBefore},
 	{re(`(?P<x>.+?) {MODAL}(?:follow|after|starts after|be done after|be scheduled after|be sequenced after) (?P<y>.+?)`), linkYX},
 	{re(`(?P<x>.+?) {MODAL}(?:precede|before|be done before|be scheduled before) (?P<y>.+?)`), linkXY},
+
+	// Progress reported without a date (asked), after the links: "X can't
+	// start until Y is done" is a link.
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:starts|started|began|begun|commenced|in progress|underway)`), reportedUndated(true)},
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
+	{re(`(?P<x>.+?) (?:has |have |was |is |are )?(?:starts|started|began|begun|commenced)`), reportedUndated(true)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )?(?:been |now |already )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
 
 	// Constraints taken off (before "delete X" reads the constraint as an
 	// activity).
@@ -233,7 +236,7 @@ func reported(c *clause) bool {
 	past, modal := false, false
 	// The words as written: canonical phrases fold "has started" into
 	// one token.
-	for _, w := range strings.FieldsFunc(strings.ToLower(c.source()), notAlnum) {
+	for _, w := range strings.FieldsFunc(foldWord(c.source()), notAlnum) {
 		past = past || pastVerbs[w]
 		modal = modal || modalWords[w]
 	}
