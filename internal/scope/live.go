@@ -236,6 +236,12 @@ func readConstraintType(ans string) schedule.ConstraintType {
 	return ""
 }
 
+// The answers that pick one of two readings of a date in figures.
+var (
+	orderFirst  = regexp.MustCompile(`^(?:the )?(?:first|1|1st|former)(?: one)?\.?$`)
+	orderSecond = regexp.MustCompile(`^(?:the )?(?:second|2|2nd|latter)(?: one)?\.?$`)
+)
+
 // dayLayout writes a constraint's or an actual's day.
 const dayLayout = "2006-01-02"
 
@@ -263,16 +269,19 @@ func (b *builder) dateOf(c lang.Command, past bool) (time.Time, bool) {
 	}
 	about := "date " + d.Text + " in " + c.Source
 	order := lang.OrderUnknown
-	if ans, ok := b.answered(about); ok {
-		if noneAnswer.MatchString(strings.ToLower(strings.TrimSpace(ans))) {
+	ans, answered := b.answered(about)
+	if answered {
+		a := strings.ToLower(strings.TrimSpace(ans))
+		if noneAnswer.MatchString(a) {
 			b.note("%q: left out, as you answered %q", c.Source, ans)
 			return time.Time{}, false
 		}
-		if a, ok := lang.ReadDate(ans); ok && !a.Numeric {
-			d = a
-		} else if strings.Contains(strings.ToLower(ans), "month") {
+		// The question offers the day-first reading first.
+		if r, ok := lang.ReadDate(ans); ok && !r.Numeric {
+			d = r
+		} else if strings.Contains(a, "month") || orderSecond.MatchString(a) {
 			order = lang.MonthFirst
-		} else if strings.Contains(strings.ToLower(ans), "day") {
+		} else if strings.Contains(a, "day") || orderFirst.MatchString(a) {
 			order = lang.DayFirst
 		}
 	}
@@ -283,6 +292,10 @@ func (b *builder) dateOf(c lang.Command, past bool) (time.Time, bool) {
 	var amb *lang.ErrAmbiguousOrder
 	switch {
 	case errors.As(err, &amb):
+		if answered {
+			b.ask(about, fmt.Sprintf("Your answer %q is neither reading. %q in %q: %s. Which is it? Answer \"the first\" or \"the second\", or the date in words.", ans, d.Text, c.Source, err))
+			return time.Time{}, false
+		}
 		b.ask(about, fmt.Sprintf("%q in %q: %s. Which is it? Answer with the date in words (\"%s\") or \"day first\" / \"month first\".", d.Text, c.Source, err, amb.A.Format("2 January 2006")))
 		return time.Time{}, false
 	case err != nil:
