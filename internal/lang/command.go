@@ -17,6 +17,10 @@ const (
 	SetDuration Kind = "set_duration" // change Targets' duration (Delta: by Days)
 	SetLink     Kind = "set_link"     // change the type and/or lag of From → To
 	Rename      Kind = "rename"       // give Targets[0] the name Name
+	Delay       Kind = "delay"        // start Targets Days later: a lag on the driving link or a start-no-earlier-than (asked)
+	Constrain   Kind = "constrain"    // give Targets the constraint Constraint on Date ("" type: asked)
+	Unconstrain Kind = "unconstrain"  // take Targets' constraints off (none: every constrained activity's)
+	Progress    Kind = "progress"     // report Targets' progress: Started/Finished on Date, Percent, Days remaining
 	Unsupported Kind = "unsupported"  // understood, but not an edit this planner makes: Reason says what to use
 	Unknown     Kind = "unknown"      // not understood
 )
@@ -76,6 +80,15 @@ type Command struct {
 	// After and Before place a new activity.
 	After  []Ref `json:"after,omitempty"`
 	Before []Ref `json:"before,omitempty"`
+	// Date is the date a constraint or progress report names, as
+	// written; Constraint the constraint the words say.
+	Date       *DateRef                `json:"date,omitempty"`
+	Constraint schedule.ConstraintType `json:"constraint,omitempty"`
+	// Started and Finished report an actual start or finish (on Date,
+	// when said); Percent is the percent complete said.
+	Started  bool     `json:"started,omitempty"`
+	Finished bool     `json:"finished,omitempty"`
+	Percent  *float64 `json:"percent,omitempty"`
 	// Reason says, for Unsupported, what cannot be done and what to use
 	// instead; for Unknown, what was not understood.
 	Reason string `json:"reason,omitempty"`

@@ -18,7 +18,7 @@ var grammar = []rule{
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
 	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
 	{re(`(?P<x>.+?) {MODAL}follow (?P<y>.+?) instead`), relink},
-	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
+	{re(`(?:move|push) (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
 
 	// Relationships that no longer hold.
 	{re(`(?P<x>.+?) (?:nolonger|cannot|dont|doesnt|need not|neednt|no) (?:(?:needs|need|has|have) to |needs |need )?(?:follow|starts after)(?: (?P<y>.+?))?(?: anymore)?`), unlinkStatement},
@@ -33,6 +33,25 @@ var grammar = []rule{
 	// "add a 2 day lag between X and Y" (the lag phrase is taken out).
 	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
 
+	// Delays: the start moves, the duration stays ("push X back a week").
+	{re(`(?:delay|postpone|push back|push out|put back|push|slip) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
+	// "move X by 3 days" may be either way: only with "back", "out" or "later".
+	{re(`(?:move|shift|put|knock|set) (?P<x>.+?) (?:back|out|later) (?:by |for )?(?:another |a further |further )?(?P<d>{DUR})` + delayMeans), delay},
+	{re(`(?:move|shift) (?P<x>.+?) (?:by )?(?P<d>{DUR}) (?:later|back|out)` + delayMeans), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:running |now |currently )?(?P<d>{DUR}) (?:late|behind)(?: schedule| programme| program)?`), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:starts|be delayed|be pushed back|be postponed|slip|slips|be moved|move) (?:by )?(?P<d>{DUR}) (?:later|back)` + delayMeans), delay},
+	{re(`(?P<x>.+?) {MODAL}(?:has been |have been |was |were |got |gets )?(?:delayed|pushed back|postponed|slipped|slipping|slip|slips|running late|late) (?:by )?(?P<d>{DUR})`), delay},
+
+	// Progress.
+	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around |progress |progress is |progress at |percent finishes |percent complete |completion |finishes )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
+	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
+	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
+	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
+	{re(`(?:there (?:is|are) )?(?:only |just |still )?(?P<d>{DUR}) (?:remaining|left|to go|remain|more) (?:on|for|in|of) (?P<x>.+?)`), remaining},
+	{re(`(?P<x>.+?) {MODAL}(?:has |have |has got |got |needs |need )?(?:only |just |still |another )?(?P<d>{DUR}) (?:remaining|left|to go|more to go)`), remaining},
+	{re(`(?:set|change|update|make) {DET}(?:remaining duration|remaining|time remaining|duration remaining) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<d>{DUR})`), remaining},
+	{re(`{DET}(?:remaining duration|remaining time|time remaining|duration remaining|remaining) (?:on|of|for) (?P<x>.+?) (?:is|to|at|=|should be|will be|is now) (?P<d>{DUR})`), remaining},
+
 	// Durations.
 	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
 	{re(`(?:change|make) (?P<x>.+?) (?:duration|length) (?:to |at |be )?(?P<d>{DUR})`), setDuration},
@@ -40,11 +59,13 @@ var grammar = []rule{
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
 	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), changeBy(-1)},
+	{re(`(?:we |i |they )?add (?P<d>{DUR}) (?:for|on|to do|to finish|to complete) (?P<x>.+?)(?P<not> ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), resolvedX(neededDuration)},
 	{re(`(?:add|allow|give) (?:an? )?(?:extra |additional |more |another |further )?(?P<d>{DUR})(?: more| extra)? (?:for|to) (?P<x>.+?)`), resolvedX(changeBy(1))},
 	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), changeBy(1)},
+	{re(`(?:give|allow|add) (?P<x>.+?) (?:an? |another |a further )?(?P<d>{DUR})(?: more| extra)?`), resolvedX(moreDays)},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
-	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?:,? (?:not|instead of|rather than) (?:{DUR}|{NUM}))?`), setDuration},
+	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?: ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), setDuration},
 
 	{re(`(?:change|make|turn|convert) (?:on |for |of |to )?{DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
 
@@ -93,6 +114,21 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:follow|after|starts after|be done after|be scheduled after|be sequenced after) (?P<y>.+?)`), linkYX},
 	{re(`(?P<x>.+?) {MODAL}(?:precede|before|be done before|be scheduled before) (?P<y>.+?)`), linkXY},
 
+	// Progress reported without a date (asked), after the links: "X can't
+	// start until Y is done" is a link.
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:starts|started|began|begun|commenced|in progress|underway)`), reportedUndated(true)},
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
+	{re(`(?P<x>.+?) (?:has |have |was |is |are )?(?:starts|started|began|begun|commenced)`), reportedUndated(true)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |is |are )?(?:been |now |already )?(?:finishes|finished|completed|complete|done)`), reportedUndated(false)},
+
+	// Constraints taken off (before "delete X" reads the constraint as an
+	// activity).
+	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
+	{re(`(?:unconstrain|unpin|unlock) (?P<x>.+?)`), unconstrain},
+	{re(`(?:delete|clear|drop|lift|release) (?:all|every|each|any)(?: of)?(?: the)? (?:date )?(?:constraint|constraints)`), unconstrainAll},
+	{re(`take {DET}(?:date )?(?:constraint|constraints) off (?P<x>.+?)`), unconstrain},
+	{re(`(?P<x>.+?) (?:no longer has|nolonger has|does not need|doesnt need|needs no|should have no|has no) (?:a |any )?(?:date )?(?:constraint|constraints)(?: anymore)?`), unconstrain},
+
 	// Activities removed.
 	{re(`(?P<x>.+?) (?:is|are|has been|have been|got|was|were) (?:nolonger |not )?(?:delete|needed|required|necessary|in scope)(?: anymore)?`), deleteIfNegated},
 	{re(`(?:we |i )?(?:cannot|dont|no|nolonger) (?:need|want|longer need|require) (?:the )?(?P<x>.+?)(?: anymore)?`), deleteX},
@@ -104,6 +140,197 @@ var grammar = []rule{
 	// Activities added.
 	{re(`add (?:new )?(?:activities|scope|work|tasks|items) for (?P<x>.+?)(?: (?:for|lasting|of|taking) (?P<d>{DUR}))?`), addScope},
 	{re(`(?:add|need|require|requires|schedule|plan) (?P<rest>.+)`), addActivity},
+}
+
+// datedGrammar is the sentence shapes of a clause that said a date, read
+// with the date taken out ("pour slab level 3 cannot starts before").
+var datedGrammar = []rule{
+	// Start on or after: "can't start before D", "no earlier than D".
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont|doesnt|dont) (?:be able to )?(?:starts) (?:before|until|till|earlier than|prior to)`), constrainAs(schedule.StartOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:starts )?(?:no earlier than|not earlier than|not before|on or after|no sooner than|not sooner than|not until)`), constrainAs(schedule.StartOnOrAfter)},
+	// Start on or before.
+	{re(`(?P<x>.+?) {MODAL}(?:starts) (?:no later than|not later than|by|on or before)`), constrainAs(schedule.StartOnOrBefore)},
+	// Finish on or before: "must be finished by D".
+	{re(`(?P<x>.+?) {MODAL}(?:be )?(?:finishes|finish|handed over|delivered) (?:by|no later than|not later than|on or before)`), constrainAs(schedule.FinishOnOrBefore)},
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont) (?:finishes) (?:after|later than)`), constrainAs(schedule.FinishOnOrBefore)},
+	{re(`(?P<x>.+?) (?:deadline|due date)(?: is| of)?(?: on)?`), constrainAs(schedule.FinishOnOrBefore)},
+	{re(`(?P<x>.+?) {MODAL}(?:happen |be reached |be achieved |be met |occur |be in place |be done )?(?:by|no later than|not later than|on or before)`), constrainAs(schedule.FinishOnOrBefore)},
+	// Finish on or after.
+	{re(`(?P<x>.+?) {MODAL}(?:cannot|cant|not|mustnt|shouldnt|wont) (?:finishes) (?:before|earlier than)`), constrainAs(schedule.FinishOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:finishes) (?:no earlier than|not earlier than|not before|on or after)`), constrainAs(schedule.FinishOnOrAfter)},
+	// "delay X until D", "X is on hold until D": it may not start before.
+	{re(`(?:delay|postpone|defer|hold|hold back|push back|push) (?P<x>.+?) (?:until|till|to)`), constrainAs(schedule.StartOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:on hold|held|deferred|postponed|delayed) (?:until|till)`), constrainAs(schedule.StartOnOrAfter)},
+	// "X can start from D" allows it, no more.
+	{re(`(?P<x>.+?) (?:can|could|may) (?:now |only )?(?:starts) (?:on|from)`), constrainAs(schedule.StartOnOrAfter)},
+	{re(`(?P<x>.+?) {MODAL}(?:starts) from`), constrainAs(schedule.StartOnOrAfter)},
+	// On: "start X on Monday 2 March", "X must start on D".
+	{re(`(?P<x>.+?) {MODAL}(?:starts) on`), constrainAs(schedule.StartOn)},
+	{re(`(?:starts|begin) (?P<x>.+?) on`), constrainAs(schedule.StartOn)},
+	{re(`(?P<x>.+?) {MODAL}(?:finishes) on`), constrainAs(schedule.FinishOn)},
+	{re(`(?:finishes) (?P<x>.+?) on`), constrainAs(schedule.FinishOn)},
+	// Progress reported: "Piling started on 12 Jan", "finished yesterday".
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:starts|started|began|begun|commenced)(?: on| at)?`), reportedOn(true)},
+	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:finishes|finished|completed|complete|done)(?: on| at)?`), reportedOn(false)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually |only )?(?:starts|started|began|begun|commenced|kicked off)(?: on| at| in| from)?(?: the)?`), reportedOn(true)},
+	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually )?(?:been )?(?:finishes|finished|completed|complete|done|ended)(?: on| at| in)?(?: the)?`), reportedOn(false)},
+	{re(`(?:change|set|make|record|enter|put|update) {DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:to|as|at)(?: on)?`), actual},
+	{re(`{DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:was|is|to|=)(?: on)?`), actual},
+	{re(`(?P<x>.+?) actual (?P<se>starts|finishes)(?: date)?(?: was| is| to| on| =)?`), actual},
+	// The data date.
+	{re(`(?:status|update|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)? (?:to|at|as at|as of|on|for)`), dataDate},
+	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
+	{re(`{DET}(?:data date|status date) (?:is|will be|should be)`), dataDate},
+	// "set a start no earlier than constraint of D on X".
+	{re(`(?:set|change|add|put|give|apply|place) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| dated| for)? (?:on|to|for) (?P<x>.+?)`), namedConstraint},
+	{re(`(?:give|set|change) (?P<x>.+?) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| to| on| dated)?`), namedConstraint},
+	{re(`(?P<x>.+?)(?: :)? (?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| on| at| to| =| :)?`), namedConstraint},
+	// "move X to D": which constraint is the planner's to say (asked).
+	{re(`(?:move|shift|reschedule|schedule|put|set) (?P<x>.+?) (?:to|for|on)`), constrainAs("")},
+}
+
+// constraintNames are the constraints by the names the tools give them
+// (canonical words: "start" reads "starts").
+const constraintNames = `starts? no earlier than|snet|starts? on or after|finish(?:es)? no later than|fnlt|finish(?:es)? on or before|must starts? on|mso|must finish(?:es)? on|mfo|starts? no later than|snlt|starts? on or before|finish(?:es)? no earlier than|fnet|finish(?:es)? on or after|starts? on|finish(?:es)? on`
+
+// namedConstraint builds "set a SNET constraint of D on X".
+func namedConstraint(p *parser, g groups) (Command, bool) {
+	ct := strings.ReplaceAll(strings.ReplaceAll(g.str("ct"), "starts", "start"), "finishes", "finish")
+	t := map[string]schedule.ConstraintType{
+		"start no earlier than": schedule.StartOnOrAfter, "snet": schedule.StartOnOrAfter, "start on or after": schedule.StartOnOrAfter,
+		"finish no later than": schedule.FinishOnOrBefore, "fnlt": schedule.FinishOnOrBefore, "finish on or before": schedule.FinishOnOrBefore,
+		"must start on": schedule.StartOn, "mso": schedule.StartOn, "start on": schedule.StartOn,
+		"must finish on": schedule.FinishOn, "mfo": schedule.FinishOn, "finish on": schedule.FinishOn,
+		"start no later than": schedule.StartOnOrBefore, "snlt": schedule.StartOnOrBefore, "start on or before": schedule.StartOnOrBefore,
+		"finish no earlier than": schedule.FinishOnOrAfter, "fnet": schedule.FinishOnOrAfter, "finish on or after": schedule.FinishOnOrAfter,
+	}[ct]
+	if t == "" {
+		return Command{}, false
+	}
+	return constrainAs(t)(p, g)
+}
+
+// constrainAs builds a Constrain command of type t.
+func constrainAs(t schedule.ConstraintType) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		r := g.ref("x")
+		if r.Words == "" || reported(g.c) || negated(r) {
+			return Command{}, false
+		}
+		return Command{Kind: Constrain, Targets: []Ref{r}, Constraint: t}, true
+	}
+}
+
+var (
+	pastVerbs = map[string]bool{"started": true, "finished": true, "completed": true, "began": true, "begun": true,
+		"ended": true, "done": true, "complete": true, "commenced": true, "kicked": true}
+	modalWords = map[string]bool{"must": true, "should": true, "will": true, "shall": true, "can": true, "cant": true,
+		"cannot": true, "needs": true, "need": true, "to": true, "has": false, "would": true, "could": true, "wont": true,
+		"mustnt": true, "shouldnt": true, "ought": true}
+)
+
+// reported reports whether a clause tells what happened ("Piling started
+// on 12 Jan", "Piling finished yesterday"): a verb in the past and no
+// modal, so the date is an actual, not a constraint.
+func reported(c *clause) bool {
+	past, modal := false, false
+	// The words as written: canonical phrases fold "has started" into
+	// one token.
+	for _, w := range strings.FieldsFunc(foldWord(c.source()), notAlnum) {
+		past = past || pastVerbs[w]
+		modal = modal || modalWords[w]
+	}
+	return past && !modal
+}
+
+// negated reports whether a reference took in a negation ("Piling didn't
+// start on 12 Jan" is no constraint and no progress).
+func negated(r Ref) bool {
+	for _, w := range strings.Fields(r.Words) {
+		switch w {
+		case "not", "didnt", "doesnt", "dont", "wont", "cant", "cannot", "never", "no", "hasnt", "havent", "isnt", "wasnt", "nolonger":
+			return true
+		}
+	}
+	return false
+}
+
+// reportedOn builds "X started/finished on D" (the dated grammar adds D):
+// only when the clause tells what happened.
+func reportedOn(started bool) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		r := g.ref("x")
+		if r.Words == "" || !reported(g.c) || negated(r) {
+			return Command{}, false
+		}
+		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
+	}
+}
+
+// actual builds "set the actual start of X to D", "X actual finish D".
+func actual(p *parser, g groups) (Command, bool) {
+	r := g.ref("x")
+	if r.Words == "" || negated(r) {
+		return Command{}, false
+	}
+	started := g.str("se") == "starts"
+	return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
+}
+
+// reportedUndated builds "X has started", "X is finished": the date is
+// asked.
+func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
+	return func(p *parser, g groups) (Command, bool) {
+		r := g.ref("x")
+		if r.Words == "" || negated(r) || !reported(g.c) {
+			return Command{}, false
+		}
+		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
+	}
+}
+
+func percent(p *parser, g groups) (Command, bool) {
+	v, err := strconv.ParseFloat(g.str("n"), 64)
+	r := g.ref("x")
+	if err != nil || r.Words == "" || negated(r) {
+		return Command{}, false
+	}
+	if v == 100 { // done: when is asked
+		return Command{Kind: Progress, Targets: []Ref{r}, Finished: true}, true
+	}
+	return Command{Kind: Progress, Targets: []Ref{r}, Percent: &v}, true
+}
+
+func remaining(p *parser, g groups) (Command, bool) {
+	d, ok := p.duration(g.str("d"))
+	r := g.ref("x")
+	if !ok || r.Words == "" || negated(r) {
+		return Command{}, false
+	}
+	return Command{Kind: Progress, Targets: []Ref{r}, Days: &d}, true
+}
+
+// dataDate reads "status the programme to 1 March": understood, but no
+// op carries the data date yet.
+func dataDate(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unsupported, Reason: dataDateReason}, true
+}
+
+const dataDateReason = "moving the data date is not a change the planner proposes yet (no change op carries it): set the status date in P6 or MS Project and re-import the file with `autoscheduler import FILE --schedule ID --replace`; progress on activities (\"X started on 12 Jan\", \"X is 60% complete\", \"10 days remaining on X\") the planner does propose"
+
+// unconstrain reads "remove the constraint on X".
+func unconstrain(p *parser, g groups) (Command, bool) {
+	r := g.ref("x")
+	if r.Words == "" {
+		return Command{}, false
+	}
+	return Command{Kind: Unconstrain, Targets: []Ref{r}}, true
+}
+
+// unconstrainAll reads "remove all constraints": no targets is every
+// constrained activity.
+func unconstrainAll(p *parser, g groups) (Command, bool) {
+	return Command{Kind: Unconstrain}, true
 }
 
 // existing guards a rule whose X must be an existing activity: "schedule a
@@ -219,6 +446,50 @@ func setDuration(p *parser, g groups) (Command, bool) {
 		}
 	}
 	return cmd, true
+}
+
+// delay reads "delay X by 5 days", "push X back a week", "make X start 3
+// days later": X starts that much later, by a means the planner asks.
+func delay(p *parser, g groups) (Command, bool) {
+	d, ok := p.duration(g.str("d"))
+	if !ok || d <= 0 {
+		return Command{}, false
+	}
+	cmd := Command{Kind: Delay, Targets: x(g), Days: &d}
+	switch m := g.str("means"); {
+	case strings.Contains(m, "constraint") || strings.Contains(m, "snet") || strings.Contains(m, "earlier") || strings.Contains(m, "date"):
+		cmd.Constraint = schedule.StartOnOrAfter
+	case m != "":
+		cmd.Type = schedule.FS // any link type: the lag goes on the driving link as it is
+	}
+	return cmd, true
+}
+
+// delayMeans is how a delay is to be made when the words say it: "using a
+// lag", "as a start no earlier than constraint".
+const delayMeans = `(?:,? (?:using|with|as|via|by adding|through|on|by) (?:an? |the |its )?(?P<means>lag|lags|driving link|link|logic|constraint|date constraint|(?:starts? no earlier than|starts? on or after|snet)(?: constraint)?))?`
+
+// neededDuration reads "we need 15 days for piling(, not 12)": the
+// duration it takes (canonical "need" is "add", so the words as written
+// tell it from "add 15 days for piling", a change by 15 days).
+func neededDuration(p *parser, g groups) (Command, bool) {
+	src := " " + strings.ToLower(g.c.source()) + " "
+	if !g.has("not") && !strings.Contains(src, " need ") && !strings.Contains(src, " needs ") && !strings.Contains(src, " require") {
+		return Command{}, false
+	}
+	return setDuration(p, g)
+}
+
+// moreDays reads "give X 2 more days" (canonical words drop "more", so
+// the words as written must say it): a change by that much.
+func moreDays(p *parser, g groups) (Command, bool) {
+	src := " " + strings.ToLower(g.c.source()) + " "
+	for _, w := range []string{" more ", " extra ", " another ", " additional ", " further "} {
+		if strings.Contains(src, w) {
+			return changeBy(1)(p, g)
+		}
+	}
+	return Command{}, false
 }
 
 // changeBy builds "take N days off X" (sign -1) and "give X an extra N
@@ -584,7 +855,7 @@ var (
 		{lazyre.New(`\b(?:calendars?|holidays?|weekends?|saturdays?|sundays?|overtime|night shifts?|shift work|double shifts?|working hours|work hours|work week|working week|(?:6|six|7|seven) day weeks?|christmas|easter|bank holiday|non working|shutdown period)\b`),
 			"calendar changes are not an edit the planner makes: change the schedule file's calendar (workdays, holidays, exceptions) and re-import it with `autoscheduler import FILE --schedule ID --replace`"},
 		{lazyre.New(`\b(?:deadline|constraints?|constrain|no later than|not later than|must finish on|must start on|start on|finish on|finish by|complete by|completed by|done by|finished by|starts? no earlier than (?:\d|the \d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|pin|lock|fix the date|as late as possible|alap|asap|as soon as possible|mandatory|must start by|target date|by (?:the )?end of)\b|\b\d{4} \d{1,2} \d{1,2}\b|\b(?:january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?may\b|\bmay \d|\b(?:monday|tuesday|wednesday|thursday|friday)\b`),
-			"date constraints are not modelled: CPM dates come from logic and durations here, so tie the work to what drives it (\"X after Y\", a lag) or to a milestone"},
+			"this date is not read as a change: date constraints and progress are said like \"X can't start before 3 March\", \"X must be finished by 30 Sep\", \"start X on Monday 2 March\", \"remove the constraint on X\", \"X started on 12 Jan\"; a date named by an event (\"before Christmas\") is not one the planner places, so tie the work to what drives it (\"X after Y\", a lag) or to a milestone"},
 		{lazyre.New(`^(?:split|divide|break up|break down|break)\b`),
 			"splitting an activity is not an edit the planner makes in one step: shorten it and add the second part (\"add a 3 day X part 2 after X\")"},
 		{lazyre.New(`^(?:merge|combine|consolidate)\b`),

@@ -55,6 +55,23 @@ func TestParse(t *testing.T) {
 		{text: "work Saturdays in March", kinds: "unsupported"},
 		{text: "frobnicate the widgets", kinds: "unknown"},
 		{text: "delete painting on level 2, then level 3", kinds: "delete+delete"},
+		{text: "Piling is going to take 15 days, not 12", kinds: "set_duration", targets: "piling", days: 15},
+		{text: "delay the fire alarm test by 5 days", kinds: "delay", targets: "the fire alarm test", days: 5},
+		{text: "push fire alarm test back a week", kinds: "delay", targets: "fire alarm test", days: 5},
+		{text: "make Landscaping start 3 days later", kinds: "delay", targets: "landscaping", days: 3},
+		{text: "the landscaping has been delayed by 2 weeks", kinds: "delay", targets: "the landscaping", days: 10},
+		{text: "Pour slab Level 3 can't start before 3 March", kinds: "constrain", targets: "pour slab level 3"},
+		{text: "remove the constraint on Handover", kinds: "unconstrain", targets: "handover"},
+		{text: "Piling started on 12 Jan", kinds: "progress", targets: "piling"},
+		{text: "Piling didn't start on 12 Jan", kinds: "unsupported"},
+		{text: "Piling is 60% complete", kinds: "progress", targets: "piling"},
+		{text: "10 days remaining on piling", kinds: "progress", targets: "piling", days: 10},
+		{text: "Piling finished yesterday", kinds: "progress", targets: "piling"},
+		{text: "status the programme to 1 March", kinds: "unsupported"},
+		{text: "set the data date to 1 March", kinds: "unsupported"},
+		{text: "the fire alarm test is on hold until 1 October", kinds: "constrain", targets: "the fire alarm test"},
+		{text: "move Landscaping by 3 days", kinds: "unknown"},
+		{text: "add a holiday on 25 December", kinds: "unsupported"},
 	}
 	for _, tc := range cases {
 		cmds := Parse(tc.text, opt)

@@ -229,6 +229,9 @@ via want wanted wants was wasnt way we well were what whatever when where whethe
 will with within without wont would wouldnt yes yet you your also already whilst wait waits waiting follow follows
 followed following precede precedes preceded preceding start starts started starting begin begins finish finishes finished
 finishing complete completes completed end ends ended day days week weeks hour hours month months working work workday
+mark marked record log status data cent remain remains actual actuals hold held defer deferred push pushed slip slipping running snet fnlt snlt fnet mso mfo constraint constraints percent remaining left late behind slipped postpone postponed
+january february march april june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow
 lag lead delay gap overlap link links linked linking relationship relationships dependency dependencies logic tie ties
 connection connections predecessor predecessors successor successors activity activities task tasks item items milestone
 milestones duration length name called named new old roof site

@@ -293,8 +293,12 @@ func (p *parser) verbAt(k int) bool {
 	if c == "link" && k+2 < len(toks) && (toks[k+1].canon == "its" || toks[k+1].canon == "their") && strings.HasPrefix(toks[k+2].canon, "predecessor") {
 		return false // "… and tie its predecessors to its successors" keeps the logic
 	}
-	return verbCanon[c] && k+1 < len(toks) && toks[k+1].canon != ";"
+	return (verbCanon[c] || liveVerbs[c]) && k+1 < len(toks) && toks[k+1].canon != ";"
 }
+
+// liveVerbs start a clause of the live programme ("…, and delay X by 5
+// days", "… and mark X as complete").
+var liveVerbs = map[string]bool{"delay": true, "postpone": true, "defer": true, "push": true, "slip": true, "mark": true, "status": true}
 
 // questionAt reports whether a question starts at token k ("delete X and
 // what's the critical path?").
@@ -349,6 +353,12 @@ func (p *parser) command(raw *clause) Command {
 	c := stripPolite(raw)
 	if c.s == "" {
 		return Command{Kind: Unknown, Source: source, Reason: "no command in it"}
+	}
+	if !question {
+		if cmd, ok := p.dated(c); ok {
+			cmd.Source = source
+			return cmd
+		}
 	}
 	if cmd, ok := outOfScopeFirst(c.s, question); ok {
 		cmd.Source = source
@@ -405,6 +415,38 @@ func (p *parser) command(raw *clause) Command {
 		return cmd
 	}
 	return Command{Kind: Unknown, Source: source, Reason: "not understood"}
+}
+
+// dated reads a clause that says a date by the dated grammar, with the
+// date taken out: "X can't start before 3 March" reads "x cannot starts
+// before" and the date. A clause no dated rule reads is read as if it had
+// no date (its date words then refuse it as before).
+func (p *parser) dated(c *clause) (Command, bool) {
+	rest, date, ok := takeDate(c)
+	if !ok || rest.s == "" {
+		return Command{}, false
+	}
+	if first := strings.Fields(rest.s)[0]; (first == "make" || first == "have" || first == "let" || first == "get") && len(rest.idx) > 1 {
+		rest = newClause(p.t, rest.idx[1:]) // "make X start on 3 March"
+	}
+	first := strings.Fields(rest.s)[0]
+	statementOK := !verbCanon[first] && !leadVerbs[first]
+	for _, r := range datedGrammar {
+		if !statementOK && strings.HasPrefix(r.re.String(), "^(?P<x>") {
+			continue // "link A to B by 3 March" is no "X by D"
+		}
+		m := r.re.FindStringSubmatchIndex(rest.s)
+		if m == nil {
+			continue
+		}
+		cmd, ok := r.build(p, groups{c: rest, re: r.re, m: m})
+		if !ok {
+			continue
+		}
+		cmd.Date = &date
+		return cmd, true
+	}
+	return Command{}, false
 }
 
 func takesLinkSlots(k Kind) bool {

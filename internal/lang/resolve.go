@@ -433,6 +433,9 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	if len(cands) == 0 {
 		cands = r.filter(levels, words, true)
 	}
+	if group {
+		cands = r.withoutUnsaidChecks(cands, words)
+	}
 	switch {
 	case len(cands) == 0:
 		return Resolution{Status: Missing}
@@ -468,6 +471,58 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	}
 	return Resolution{Status: Ambiguous, Candidates: cands}
 }
+
+// checkWords name activities that check other work rather than do it.
+var checkWords = map[string]bool{"inspection": true, "inspect": true, "test": true, "survey": true, "certification": true,
+	"certificate": true, "approval": true, "review": true, "signoff": true, "sign": true, "check": true, "hold": true, "witness": true}
+
+// withoutUnsaidChecks leaves out of a group the activities that check the
+// work (an inspection, a test) when the words do not say so and some of
+// the group does the work: "every MEP rough-in" is the rough-ins, not the
+// rough-in inspections.
+//
+// A group named by a whole package ("all level 3 MEP", "the services")
+// keeps its checks: they are part of the package.
+func (r *Resolver) withoutUnsaidChecks(cands []schedule.Activity, words []string) []schedule.Activity {
+	if slices.ContainsFunc(words, func(w string) bool { return checkWords[w] }) {
+		return cands
+	}
+	if !slices.ContainsFunc(words, func(w string) bool { return !packageWords[w] }) {
+		return cands
+	}
+	// A check of the very work named: the word before its check word is
+	// one of the words ("MEP rough-in inspection" checks the rough-in;
+	// "Pier 2 column rebar inspection" checks the rebar, not "pier 2").
+	checksIt := func(a schedule.Activity) bool {
+		n := withoutLevels(embed.Normalize(a.Name))
+		for i, w := range n {
+			if checkWords[w] && i > 0 && slices.Contains(words, n[i-1]) {
+				return true
+			}
+		}
+		return false
+	}
+	var work []schedule.Activity
+	for _, a := range cands {
+		if !checksIt(a) {
+			work = append(work, a)
+		}
+	}
+	if len(work) == 0 {
+		return cands
+	}
+	return work
+}
+
+// packageWords name a whole package of trades: MEP's three and the
+// umbrella terms.
+var packageWords = func() map[string]bool {
+	m := map[string]bool{"mechanical": true, "electrical": true, "plumbing": true}
+	for _, g := range lexicon.Umbrellas {
+		m[g.Canonical] = true
+	}
+	return m
+}()
 
 var idShaped = lazyre.New(`^(?:[a-z]{1,4}-?\d+|\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
 
@@ -514,15 +569,23 @@ func (r *Resolver) filter(levels, words []string, loose bool) []schedule.Activit
 }
 
 func matchWords(tags, words []string, loose bool) bool {
-	// "MEP" normalises to three trades: any of them, or any building
-	// service, will do.
-	if len(words) == 3 && slices.Contains(words, "mechanical") && slices.Contains(words, "electrical") && slices.Contains(words, "plumbing") {
-		return slices.Contains(tags, "service") || slices.ContainsFunc(words, func(w string) bool { return slices.Contains(tags, w) })
-	}
 	// A name that says "MEP" is not an electrical activity on its own:
 	// "electrical on level 2" is the rough-in, not the MEP inspection.
 	hasMEP := func(ws []string) bool {
 		return slices.Contains(ws, "mechanical") && slices.Contains(ws, "electrical") && slices.Contains(ws, "plumbing")
+	}
+	// "MEP" normalises to three trades: any of them, or any building
+	// service, will do, and the words with it ("MEP rough-in") must match
+	// as well.
+	if hasMEP(words) && !hasMEP(tags) {
+		if !slices.ContainsFunc(tags, func(t string) bool {
+			return t == "service" || t == "mechanical" || t == "electrical" || t == "plumbing"
+		}) {
+			return false
+		}
+		words = slices.DeleteFunc(slices.Clone(words), func(w string) bool {
+			return w == "mechanical" || w == "electrical" || w == "plumbing"
+		})
 	}
 	mep := hasMEP(tags) && !hasMEP(words)
 	for _, w := range words {

@@ -90,6 +90,9 @@ func tokenize(src string) *text {
 			j := scanWord(src, i+1)
 			emit(strings.ToLower(src[i:j]), strings.ToLower(src[i:j]), i, j, false)
 			i = j
+		case r == '%':
+			emit("%", "percent", i, i+1, false) // "60% complete"
+			i++
 		case r == '+':
 			emit("+", "plus", i, i+1, false)
 			i++

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 
@@ -32,6 +33,9 @@ type builder struct {
 	// ctx, when set, stops the planning: the loops over commands and
 	// references check it, and the planner returns its error.
 	ctx context.Context
+	// now is the real time, for words relative to today on a schedule
+	// with no data date; nil is the clock's.
+	now func() time.Time
 }
 
 // stopped reports whether the step's context is done.

@@ -43,6 +43,22 @@ func TestPromptCorpus(t *testing.T) {
 	if f := os.Getenv("AUTOSCHEDULER_CORPUS"); f != "" {
 		file = f // another labelled set of the same shape
 	}
+	mspdi, _, err := interchange.Load(corpusMSPDI)
+	if err != nil {
+		t.Fatalf("the corpus's MSPDI schedule: %v", err)
+	}
+	min := 0
+	if file == "testdata/prompts.json" {
+		min = 150
+	}
+	runCorpus(t, file, map[string]*schedule.Schedule{"": storetest.Building(t), "mspdi": mspdi}, min, 80)
+}
+
+// runCorpus plans each case of a labelled prompt file against the
+// schedule its File names ("" is the default) and fails on any wrong
+// change, on fewer than minTotal prompts or under minPct correct.
+func runCorpus(t *testing.T, file string, schedules map[string]*schedule.Schedule, minTotal int, minPct float64) {
+	t.Helper()
 	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -51,18 +67,13 @@ func TestPromptCorpus(t *testing.T) {
 	if err := json.Unmarshal(raw, &cases); err != nil {
 		t.Fatal(err)
 	}
-	building := storetest.Building(t)
-	mspdi, _, err := interchange.Load(corpusMSPDI)
-	if err != nil {
-		t.Fatalf("the corpus's MSPDI schedule: %v", err)
-	}
 	type tally struct{ total, correct, held, wrong int }
 	byCat := map[string]*tally{}
 	all := &tally{}
 	for _, tc := range cases {
-		s := building
-		if tc.File == "mspdi" {
-			s = mspdi
+		s, ok := schedules[tc.File]
+		if !ok {
+			t.Fatalf("%q: no schedule %q", tc.Prompt, tc.File)
 		}
 		got, round := runCase(t, s, tc)
 		want, kind := expectation(t, s, tc.Expect)
@@ -113,14 +124,14 @@ func TestPromptCorpus(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if all.total < 150 && file == "testdata/prompts.json" {
-		t.Errorf("the corpus has %d prompts, want at least 150", all.total)
+	if all.total < minTotal {
+		t.Errorf("the corpus has %d prompts, want at least %d", all.total, minTotal)
 	}
 	if all.wrong > 0 {
 		t.Errorf("%d wrong changes, want 0", all.wrong)
 	}
-	if pct(all.correct, all.total) < 80 {
-		t.Errorf("%.1f%% correct, want at least 80%%", pct(all.correct, all.total))
+	if pct(all.correct, all.total) < minPct {
+		t.Errorf("%.1f%% correct, want at least %g%%", pct(all.correct, all.total), minPct)
 	}
 }
 
@@ -188,6 +199,12 @@ func shorthand(s *schedule.Schedule, ops []schedule.Op) []string {
 			if old.Duration != op.Activity.Duration {
 				out = append(out, fmt.Sprintf("dur %s = %s", old.Name, op.Activity.Duration))
 			}
+			if con := op.Activity.Constraint; !equalCon(old.Constraint, con) {
+				out = append(out, fmt.Sprintf("con %s = %s", old.Name, conText(con)))
+			}
+			if n := op.Activity; old.ActualStart != n.ActualStart || old.ActualFinish != n.ActualFinish || old.PercentComplete != n.PercentComplete || old.Remaining != n.Remaining {
+				out = append(out, fmt.Sprintf("prog %s = start %q finish %q pct %g rem %q", old.Name, n.ActualStart, n.ActualFinish, n.PercentComplete, n.Remaining))
+			}
 		case schedule.UpdateRelationshipOp:
 			r := op.Relationship
 			out = append(out, fmt.Sprintf("rel %s > %s = %s%+g", name(r.Predecessor), name(r.Successor), r.Type, r.Lag))
@@ -198,6 +215,17 @@ func shorthand(s *schedule.Schedule, ops []schedule.Op) []string {
 		}
 	}
 	return out
+}
+
+func equalCon(a, b *schedule.Constraint) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+func conText(c *schedule.Constraint) string {
+	if c == nil {
+		return "none"
+	}
+	return c.String()
 }
 
 // expectation reads a case's expected ops ("del *Level 4" is every

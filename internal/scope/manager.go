@@ -132,6 +132,18 @@ type (
 		After       string `json:"after" desc:"name or id of the activity it follows (FS), or empty"`
 		Before      string `json:"before" desc:"name or id of the activity it precedes (FS), or empty"`
 	}
+	constraintArg struct {
+		Activity string `json:"activity" desc:"the activity's exact name or id"`
+		Type     string `json:"type" enum:"start_on_or_after,start_on_or_before,start_on,finish_on_or_before,finish_on_or_after,finish_on,none" desc:"the date constraint, or none to take the activity's constraints off"`
+		Date     string `json:"date" desc:"the constraint's date as YYYY-MM-DD; empty for none"`
+	}
+	progressArg struct {
+		Activity        string   `json:"activity" desc:"the activity's exact name or id"`
+		ActualStart     string   `json:"actual_start" desc:"YYYY-MM-DD the work started, or empty when not said"`
+		ActualFinish    string   `json:"actual_finish" desc:"YYYY-MM-DD the work finished, or empty when not said"`
+		PercentComplete *float64 `json:"percent_complete" desc:"0 to 100, or null when not said"`
+		Remaining       string   `json:"remaining" desc:"working days of work left, or empty when not said"`
+	}
 	newLinkArg struct {
 		Predecessor string  `json:"predecessor" desc:"name, id or alias of the predecessor"`
 		Successor   string  `json:"successor" desc:"name, id or alias of the successor"`
@@ -153,6 +165,8 @@ var (
 		llm.ToolFor[newActivityArg]("add_activity", "Add exactly one activity."),
 		llm.ToolFor[newLinkArg]("add_relationship", "Add exactly one relationship between two existing activities."),
 		llm.ToolFor[scopeArg]("add_scope", "Add scope in general: several activities and/or relationships."),
+		llm.ToolFor[constraintArg]("set_constraint", "Give exactly one activity a date constraint, or take its constraints off (type none)."),
+		llm.ToolFor[progressArg]("report_progress", "Record exactly one activity's progress: actual start, actual finish, percent complete, remaining days."),
 		llm.ToolFor[askArg]("ask", "Ask the planner when the request is ambiguous instead of guessing."),
 		llm.ToolFor[finishArg]("finish", "Nothing to add."),
 	}
@@ -488,6 +502,16 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 				var arg newLinkArg
 				if decodeArgs(b, call, &arg) {
 					m.addLink(b, nil, i, arg)
+				}
+			case "set_constraint":
+				var arg constraintArg
+				if decodeArgs(b, call, &arg) {
+					b.constraintCall(arg)
+				}
+			case "report_progress":
+				var arg progressArg
+				if decodeArgs(b, call, &arg) {
+					b.progressCall(arg)
 				}
 			}
 		},

@@ -224,6 +224,14 @@ func (b *builder) plan1(i int, c lang.Command, removals bool) {
 		b.setDuration(c)
 	case lang.Rename:
 		b.rename(c)
+	case lang.Delay:
+		b.delay(c)
+	case lang.Constrain:
+		b.constrainCmd(c)
+	case lang.Unconstrain:
+		b.unconstrainCmd(c)
+	case lang.Progress:
+		b.progress(c)
 	case lang.Add:
 		b.addActivity(key, c)
 	case lang.AddScope:
@@ -428,6 +436,9 @@ func (b *builder) setDuration(c lang.Command) {
 	acts, ok := b.refsActs(c.Targets, true)
 	if !ok {
 		return
+	}
+	if len(acts) > 1 {
+		b.note("%q takes in %d activities: %s", c.Source, len(acts), listActivities(acts, 20))
 	}
 	for _, a := range acts {
 		next := a

@@ -13,6 +13,7 @@ type Phrase struct {
 // rebar, handed over → handover, external works → external_works.
 var TradePhrases = []Phrase{
 	{[]string{"rough", "in"}, []string{"rough_in"}},
+	{[]string{"rough", "ins"}, []string{"rough_in"}},
 	{[]string{"first", "fix"}, []string{"rough_in"}},
 	{[]string{"1st", "fix"}, []string{"rough_in"}},
 	{[]string{"second", "fix"}, []string{"second_fix"}},

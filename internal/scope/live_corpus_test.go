@@ -1,0 +1,25 @@
+package scope
+
+import (
+	"testing"
+
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
+)
+
+// The second schedule of the live corpus: a bridge (abutments, piers,
+// spans, decks), other vocabulary than the building's, with a data date.
+const bridgeFile = "testdata/bridge.json"
+
+// TestLivePromptCorpus runs the prompts of the live programme — duration
+// changes, delays, constraints, progress — on the building and the
+// bridge, and on a statused programme with constraints and actuals
+// (storetest.LiveSchedule): no wrong change, and at least 90% correct.
+func TestLivePromptCorpus(t *testing.T) {
+	bridge, _, err := interchange.Load(bridgeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge, "live": storetest.LiveSchedule()}, 80, 90)
+}
