@@ -41,6 +41,39 @@ func fuzzFormat(t *testing.T, f interchange.Format, data []byte) {
 	if len(back.Activities) != len(s.Activities) || len(back.Relationships) != len(s.Relationships) {
 		t.Fatalf("round trip: %d/%d activities, %d/%d relationships", len(back.Activities), len(s.Activities), len(back.Relationships), len(s.Relationships))
 	}
+	fuzzKeptSource(t, f, data)
+}
+
+// fuzzKeptSource: a file kept as the schedule's source (issue 29) is
+// written back unchanged byte for byte; with its first activity renamed,
+// the patch writer either refuses with an error or writes a file that
+// reads back with the new name.
+func fuzzKeptSource(t *testing.T, f interchange.Format, data []byte) {
+	r, err := interchange.ParseWith(data, f, interchange.Options{KeepSource: true, Name: "fuzz"})
+	if err != nil || r.Schedule.Source == nil {
+		return
+	}
+	var same bytes.Buffer
+	if err := interchange.Write(&same, r.Schedule, f, nil); err != nil || !bytes.Equal(same.Bytes(), data) {
+		t.Fatalf("the unchanged kept file is not written back as it was (%v)", err)
+	}
+	if len(r.Schedule.Activities) == 0 {
+		return
+	}
+	const name = "Renamed by the fuzzer"
+	id := r.Schedule.Activities[0].ID
+	r.Schedule.Activities[0].Name = name
+	var changed bytes.Buffer
+	if err := interchange.Write(&changed, r.Schedule, f, nil); err != nil {
+		return // refused whole, with an error: nothing half written counts
+	}
+	back, _, err := interchange.Parse(changed.Bytes(), f)
+	if err != nil {
+		t.Fatalf("the patched file does not read back: %v", err)
+	}
+	if a, ok := back.Activity(id); !ok || a.Name != name {
+		t.Fatalf("the patched file lost the rename of %q: %+v", id, a)
+	}
 }
 
 func seedExport(f *testing.F, format interchange.Format, s *schedule.Schedule) {
