@@ -197,6 +197,19 @@ type CheckResult struct {
 	Detail string `json:"-"`
 }
 
+// Labels are the offenders as a person reads them: "Pour slab Level 3
+// (A045)", or the id alone where there is no name.
+func (c CheckResult) Labels() []string {
+	out := make([]string, len(c.Offenders))
+	for i, id := range c.Offenders {
+		out[i] = id
+		if i < len(c.OffenderNames) && c.OffenderNames[i] != "" && c.OffenderNames[i] != id {
+			out[i] = c.OffenderNames[i] + " (" + id + ")"
+		}
+	}
+	return out
+}
+
 // NotApplicablePoint is a DCMA point the checks leave out.
 type NotApplicablePoint struct {
 	Point  int

@@ -716,3 +716,19 @@ func TestLiveProgrammeChecks(t *testing.T) {
 		t.Errorf("a plain plan is checked for the live points")
 	}
 }
+
+func TestCheckResultLabels(t *testing.T) {
+	for _, tc := range []struct {
+		ids, names []string
+		want       string
+	}{
+		{[]string{"A1", "R2"}, []string{"Piling", "Piling -> Caps"}, "Piling (A1)|Piling -> Caps (R2)"},
+		{[]string{"A1", "A2"}, []string{"", "A2"}, "A1|A2"}, // no name, or the name is the id
+		{[]string{"A1", "A2"}, []string{"Piling"}, "Piling (A1)|A2"},
+		{nil, nil, ""},
+	} {
+		if got := strings.Join(CheckResult{Offenders: tc.ids, OffenderNames: tc.names}.Labels(), "|"); got != tc.want {
+			t.Errorf("Labels(%v, %v) = %q, want %q", tc.ids, tc.names, got, tc.want)
+		}
+	}
+}

@@ -294,6 +294,9 @@ type scheduleData struct {
 	// thresholds); ChecksError says why there is none.
 	Checks      []insight.CheckResult
 	ChecksError string
+	// NotApplicable are the DCMA points this schedule lacks what for
+	// (a data date, a baseline, assignments), each with why.
+	NotApplicable []insight.NotApplicablePoint
 	// Question and Answer: what was asked of the schedule (?ask=), and
 	// the read tools' answer (every number from the CPM engine).
 	Question string
@@ -372,6 +375,7 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Checks, d.ChecksError = checksOf(v)
+	d.NotApplicable = insight.NotApplicableTo(v)
 	if q := strings.TrimSpace(r.URL.Query().Get("ask")); q != "" {
 		ans := insight.Ask(v, q)
 		d.Question, d.Answer = q, &ans

@@ -462,10 +462,16 @@ func TestChecksOnTheScheduleAndTheReview(t *testing.T) {
 	_, page := b.get("/s/checks")
 	// building.json fails leads, lags, relationship types, high float and
 	// redundant links (internal/insight's checks tests work them out).
-	for _, want := range []string{`data-check="leads" class="fail"`, `data-check="missing_logic" class="pass"`, `data-check="redundant_links" class="fail"`} {
+	// Offenders are named, and the points a logic network lacks what for
+	// say why.
+	for _, want := range []string{`data-check="leads" class="fail"`, `data-check="missing_logic" class="pass"`, `data-check="redundant_links" class="fail"`,
+		`id="not-applicable"`, "(no data date"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the schedule page's checks lack %s", want)
 		}
+	}
+	if row := regexp.MustCompile(`(?s)<tr data-check="leads".*?</tr>`).FindString(page); !strings.Contains(row, "Piling -&gt; Tower crane erection (R017)") {
+		t.Errorf("the leads check's offenders are not named: %s", row)
 	}
 	// Deleting Mobilisation leaves Site hoarding and Site offices without
 	// their predecessor (A002 drives them), so missing logic gets worse.
