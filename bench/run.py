@@ -12,6 +12,11 @@ peer of the live engine (bench/networkx_live.py), and a 10k-activity P6 XER
 (bench/live_xer.py) against MPXJ's PrimaveraScheduler (bench/mpxj_p6.py;
 mpxj and JPype1 from bench/requirements.txt, Java 17). `python3 bench/run.py
 live` runs only those two sections and rewrites them in place.
+
+The round trip (issue 29): a 50,000-activity P6 file with resources imported,
+exported unchanged and after a change set, against MPXJ reading and writing it
+(bench/mpxj_roundtrip.py); compare (issue 30): `compare A B` on two 100k
+versions. `python3 bench/run.py roundtrip` (or `compare`) runs one of them.
 """
 
 import json
