@@ -279,7 +279,9 @@ func TestBrowserFullFlow(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(`#import input[name=schedule]`), id),
 		chromedp.Click(chromedp.CSS(`#import button[type=submit]`)),
 	)
-	c.waitJS("the imported schedule's page", onPath("/s/"+id))
+	// The page, not only its address: the flash is read once the body
+	// has arrived (the address changes when the response starts).
+	c.waitJS("the imported schedule's page", onPath("/s/"+id)+` && !!document.querySelector(".summary")`)
 	if got, want := c.text(".flash"), `Imported building.json as "`+id+`": 147 activities`; !strings.HasPrefix(got, want) {
 		t.Errorf("flash after the import: %q, want it to start %q", got, want)
 	}
