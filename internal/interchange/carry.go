@@ -68,8 +68,11 @@ func uncarriedXER(s *schedule.Schedule, data []byte) []string {
 	if err != nil {
 		return []string{fmt.Sprintf("the kept XER file could not be read again, so what it holds beyond the schedule is not known: %v", err)}
 	}
-	carried := map[string]bool{"PROJECT": true, "CALENDAR": true, "PROJWBS": true, "TASK": true, "TASKPRED": true,
-		"ACTVTYPE": true, "ACTVCODE": true, "TASKACTV": true}
+	carried := map[string]bool{}
+	for _, name := range xerModelTables {
+		carried[name] = true
+	}
+	delete(carried, "SCHEDOPTIONS") // read, but MS Project has no place for P6's options
 	if tables["SCHEDOPTIONS"] == nil && ourXER(tables) {
 		carried["RSRC"], carried["TASKRSRC"] = true, true // read as assignments: see xerLive
 	}
