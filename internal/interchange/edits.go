@@ -85,10 +85,11 @@ func (e *edits) none() bool {
 	return len(e.removed)+len(e.added)+len(e.changed)+len(e.relRemoved)+len(e.relAdded)+len(e.relChanged) == 0 && !e.meta
 }
 
-// diffSchedules compares base and cur. The dates of an activity are in
-// dates only where our CPM dates it differently in cur than in base: an
-// activity the changes do not move keeps the dates the tool stored.
-func diffSchedules(base, cur *schedule.Schedule) (*edits, error) {
+// diffNetworks compares base and cur, each with the network its check
+// compiled (so neither is compiled again). The dates of an activity are
+// in dates only where our CPM dates it differently in cur than in base:
+// an activity the changes do not move keeps the dates the tool stored.
+func diffNetworks(base *schedule.Schedule, baseNet *schedule.Network, cur *schedule.Schedule, curNet *schedule.Network) (*edits, error) {
 	e := &edits{base: base, cur: cur, removed: map[string]bool{}, relRemoved: map[string]bool{},
 		baseAt: indexByID(base), curAt: indexByID(cur), baseRelAt: map[string]int{}, dates: map[string]cpmDates{}}
 	for i := range cur.Activities {
@@ -125,13 +126,7 @@ func diffSchedules(base, cur *schedule.Schedule) (*edits, error) {
 	if e.none() {
 		return e, nil
 	}
-	var err error
-	if e.baseRes, err = schedule.Analyze(base); err != nil {
-		return nil, err
-	}
-	if e.curRes, err = schedule.Analyze(cur); err != nil {
-		return nil, err
-	}
+	e.baseRes, e.curRes = baseNet.Compute(), curNet.Compute()
 	baseDates, err := datesOf(base, e.baseRes)
 	if err != nil {
 		return nil, err

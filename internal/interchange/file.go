@@ -207,7 +207,8 @@ type Progress func(done, total int)
 // Write validates s and writes it in format f. Nothing is written when s is
 // not valid; an error after that is the writer's.
 func Write(w io.Writer, s *schedule.Schedule, f Format, progress Progress) error {
-	if _, err := schedule.Check(s); err != nil {
+	n, err := schedule.Check(s)
+	if err != nil {
 		return err
 	}
 	switch f {
@@ -219,12 +220,12 @@ func Write(w io.Writer, s *schedule.Schedule, f Format, progress Progress) error
 		return err
 	case MSPDI:
 		if s.Source != nil && s.Source.Format == string(MSPDI) {
-			return writePatched(w, s, progress, patchMSPDI)
+			return writePatched(w, s, n, progress, patchMSPDI)
 		}
 		return writeMSPDI(w, s, progress)
 	case XER:
 		if s.Source != nil && s.Source.Format == string(XER) {
-			return writePatched(w, s, progress, patchXER)
+			return writePatched(w, s, n, progress, patchXER)
 		}
 		return writeXER(w, s, progress)
 	}
@@ -233,14 +234,15 @@ func Write(w io.Writer, s *schedule.Schedule, f Format, progress Progress) error
 
 // writePatched writes s's kept source file with s's changes applied by
 // patch (patchXER, patchMSPDI): the file as read again is compared with s
-// (see edits), and with no change it is written back byte for byte.
-func writePatched(w io.Writer, s *schedule.Schedule, progress Progress,
+// (see edits), and with no change it is written back byte for byte. n is
+// s's network as Write's check compiled it.
+func writePatched(w io.Writer, s *schedule.Schedule, n *schedule.Network, progress Progress,
 	patch func(w io.Writer, s *schedule.Schedule, e *edits, data []byte, progress Progress) error) error {
-	base, data, err := sourceSchedule(s.Source)
+	base, data, err := readSource(s.Source)
 	if err != nil {
 		return err
 	}
-	e, err := diffSchedules(base, s)
+	e, err := diffNetworks(base.Schedule, base.Network, s, n)
 	if err != nil {
 		return err
 	}

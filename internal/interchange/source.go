@@ -39,9 +39,10 @@ func SourceBytes(src *schedule.Source) ([]byte, error) {
 	return data, nil
 }
 
-// sourceSchedule reads a source again: the schedule as imported, which
-// the schedule to write is compared with (see edits), and the file's bytes.
-func sourceSchedule(src *schedule.Source) (*schedule.Schedule, []byte, error) {
+// readSource reads a source again: the schedule as imported (with the
+// network its check compiled), which the schedule to write is compared
+// with (see edits), and the file's bytes.
+func readSource(src *schedule.Source) (*Result, []byte, error) {
 	data, err := SourceBytes(src)
 	if err != nil {
 		return nil, nil, err
@@ -50,5 +51,5 @@ func sourceSchedule(src *schedule.Source) (*schedule.Schedule, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the kept %s file %q again: %w", src.Format, src.Name, err)
 	}
-	return r.Schedule, data, nil
+	return r, data, nil
 }
