@@ -30,6 +30,9 @@ func realMSPDIFiles(t *testing.T) []string {
 			return files
 		}
 	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("CI=true but the shared MS Project files (../shared/data) are not beside the checkout")
+	}
 	t.Skip("no shared MS Project files")
 	return nil
 }
@@ -581,6 +584,9 @@ func TestPatchMSPDIWithMPXJ(t *testing.T) {
 		t.Skip("starts a JVM")
 	}
 	if err := exec.Command("python3", "-c", "import mpxj, jpype").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but python3 with mpxj and jpype is not installed: %v", err)
+		}
 		t.Skip("python3 with mpxj and jpype is not installed")
 	}
 	dir := t.TempDir()
