@@ -358,7 +358,48 @@ const docBatch = 512
 // batch carrying a change's op ID (with its deletes and Forget) comes after
 // all of that change's documents, so a vector ledger never records an op
 // whose documents are not all written.
+//
+// Building and embedding the next batch runs beside put writing the last
+// one (embedding is CPU-bound, writing mostly waits on the store), at
+// most docsAhead batches ahead, so a large import costs about the longer
+// of the two rather than their sum, with a bounded number of vectors in
+// memory. put is called from the caller's goroutine, in order.
 func (c *Coordinator) streamDocuments(ctx context.Context, changes []Change, states []*schedule.Schedule, before *schedule.Schedule, progress func(done, total int), put func([]VectorChange) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []VectorChange, docsAhead)
+	built := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		built <- c.buildDocuments(ctx, changes, states, before, progress, func(batch []VectorChange) error {
+			select {
+			case batches <- batch:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	for batch := range batches {
+		if err := put(batch); err != nil {
+			cancel()
+			for range batches {
+				// Drain so the builder sees the cancel and ends.
+			}
+			<-built
+			return err
+		}
+	}
+	return <-built
+}
+
+// docsAhead is how many batches the builder may embed before put has
+// written them.
+const docsAhead = 2
+
+// buildDocuments is streamDocuments' producer: it builds and embeds the
+// documents and hands each batch, in order, to emit.
+func (c *Coordinator) buildDocuments(ctx context.Context, changes []Change, states []*schedule.Schedule, before *schedule.Schedule, progress func(done, total int), emit func([]VectorChange) error) error {
 	total := 0
 	for _, ch := range changes {
 		total += len(ch.PutActivities) + len(ch.PutRelationships)
@@ -392,7 +433,7 @@ func (c *Coordinator) streamDocuments(ctx context.Context, changes []Change, sta
 			for i, vc := range pending {
 				batch[i] = *vc
 			}
-			if err := put(batch); err != nil {
+			if err := emit(batch); err != nil {
 				return err
 			}
 		}

@@ -80,32 +80,57 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 			}
 		}
 	}
-	for _, a := range c.PutActivities {
-		nodes, edges := schedule.ActivityNodes(a)
-		for _, n := range nodes {
-			if err := putNode(exec, scheduleID, n); err != nil {
-				return err
-			}
+	// Puts are written many rows per statement (rows.go): an activity's
+	// nodes and edges touch nothing a relationship's do.
+	nodes := make([]any, 0, 3*nodeWidth*min(len(c.PutActivities), rowBatch))
+	edges := make([]any, 0, 2*edgeWidth*min(len(c.PutActivities), rowBatch))
+	for i, a := range c.PutActivities {
+		ns, es := schedule.ActivityNodes(a)
+		for _, n := range ns {
+			nodes = appendNode(nodes, scheduleID, n)
 		}
-		for _, e := range edges {
-			if err := exec(`INSERT OR IGNORE INTO edges (schedule_id, src, dst) VALUES (?, ?, ?)`, scheduleID, e.From, e.To); err != nil {
+		for _, e := range es {
+			edges = append(edges, scheduleID, e.From, e.To)
+		}
+		if len(nodes) >= 3*nodeWidth*rowBatch || i == len(c.PutActivities)-1 {
+			if err := tx.execValues(putNodeHead, putNodeTail, nodeWidth, nodes); err != nil {
 				return err
 			}
+			if err := tx.execValues(putEdgeHead, "", edgeWidth, edges); err != nil {
+				return err
+			}
+			nodes, edges = nodes[:0], edges[:0]
 		}
 	}
-	for _, r := range c.PutRelationships {
-		n, edges := schedule.RelationshipNodes(r)
-		// A changed relationship may now join other ends: drop its old edges.
-		if err := deleteEdges(exec, scheduleID, r.ID); err != nil {
-			return err
-		}
-		if err := putNode(exec, scheduleID, n); err != nil {
-			return err
-		}
-		for _, e := range edges {
-			if err := exec(`INSERT OR IGNORE INTO edges (schedule_id, src, dst) VALUES (?, ?, ?)`, scheduleID, e.From, e.To); err != nil {
-				return err
+	// A changed relationship may now join other ends: its old edges go
+	// before its new ones are written. Runs hold each id once, so a run's
+	// deletes cannot take an edge the same run writes.
+	rels := c.PutRelationships
+	for _, run := range distinctRuns(len(rels), func(i int) string { return rels[i].ID }) {
+		ids := make([]any, 0, 1+run[1]-run[0])
+		ids = append(ids, scheduleID)
+		nodes, edges = nodes[:0], edges[:0]
+		for _, r := range rels[run[0]:run[1]] {
+			ids = append(ids, r.ID)
+			n, es := schedule.RelationshipNodes(r)
+			nodes = appendNode(nodes, scheduleID, n)
+			for _, e := range es {
+				edges = append(edges, scheduleID, e.From, e.To)
 			}
+		}
+		in := inList(len(ids) - 1)
+		// Two statements, not one with OR: each uses its index.
+		if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND src IN `+in, ids...); err != nil {
+			return err
+		}
+		if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND dst IN `+in, ids...); err != nil {
+			return err
+		}
+		if err := tx.execValues(putNodeHead, putNodeTail, nodeWidth, nodes); err != nil {
+			return err
+		}
+		if err := tx.execValues(putEdgeHead, "", edgeWidth, edges); err != nil {
+			return err
 		}
 	}
 	if len(c.Forget) > 0 {
@@ -139,11 +164,19 @@ func readJSON[T any](column, text string, v *T) error {
 	return nil
 }
 
-func putNode(exec func(string, ...any) error, scheduleID string, n schedule.Node) error {
-	return exec(`INSERT INTO nodes (schedule_id, id, kind, weight, activity_id, name, description, live) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (schedule_id, id) DO UPDATE SET kind = excluded.kind, weight = excluded.weight,
-			activity_id = excluded.activity_id, name = excluded.name, description = excluded.description, live = excluded.live`,
-		scheduleID, n.ID, string(n.Kind), n.Weight, n.ActivityID, n.Name, n.Description, n.Live)
+// The multi-row upsert of nodes and insert of edges (execValues).
+const (
+	putNodeHead = `INSERT INTO nodes (schedule_id, id, kind, weight, activity_id, name, description, live)`
+	putNodeTail = `ON CONFLICT (schedule_id, id) DO UPDATE SET kind = excluded.kind, weight = excluded.weight,
+		activity_id = excluded.activity_id, name = excluded.name, description = excluded.description, live = excluded.live`
+	nodeWidth   = 8
+	putEdgeHead = `INSERT OR IGNORE INTO edges (schedule_id, src, dst)`
+	edgeWidth   = 3
+)
+
+// appendNode appends n's row of putNodeHead's columns to args.
+func appendNode(args []any, scheduleID string, n schedule.Node) []any {
+	return append(args, scheduleID, n.ID, string(n.Kind), n.Weight, n.ActivityID, n.Name, n.Description, n.Live)
 }
 
 func deleteNode(exec func(string, ...any) error, scheduleID, id string) error {

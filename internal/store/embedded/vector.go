@@ -3,6 +3,7 @@ package embedded
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -62,29 +63,59 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 		}
 		return err
 	}
-	put := func(kind store.Kind, id, name string, doc any, text string, vector []float32) error {
-		body, err := json.Marshal(doc)
-		if err != nil {
-			return err
+	// put writes documents of one kind, many per statement: first what
+	// the index holds for those already stored, then the upsert.
+	put := func(kind store.Kind, n int, doc func(i int) putDoc) error {
+		docs := make([]putDoc, n)
+		for i := range docs {
+			docs[i] = doc(i)
 		}
-		var oldRowid int64
-		var oldTerms string
-		had, err := tx.scan(`SELECT rowid, terms FROM docs WHERE schedule_id = ? AND kind = ? AND id = ?`,
-			[]any{scheduleID, string(kind), id}, &oldRowid, &oldTerms)
-		if err != nil {
-			return err
-		}
-		terms := strings.Join(s.tokenize(text), " ")
-		rowid, _, err := tx.rowid(`INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector) VALUES (?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (schedule_id, kind, id) DO UPDATE SET name = excluded.name, doc = excluded.doc, terms = excluded.terms, vector = excluded.vector
-			RETURNING rowid`,
-			scheduleID, string(kind), id, name, string(body), terms, encodeVector(vector))
-		if err != nil {
-			return err
-		}
-		tx.noteCode(scheduleID, rowid, encodeCode(kind, vector))
-		if !had || oldTerms != terms {
-			fts.touch(rowid, oldTerms, had)
+		for _, run := range distinctRuns(n, func(i int) string { return docs[i].id }) {
+			batch := docs[run[0]:run[1]]
+			lookup := make([]any, 0, 2+len(batch))
+			lookup = append(lookup, scheduleID, string(kind))
+			values := make([]any, 0, docWidth*len(batch))
+			for _, d := range batch {
+				body, err := json.Marshal(d.doc)
+				if err != nil {
+					return err
+				}
+				lookup = append(lookup, d.id)
+				values = append(values, scheduleID, string(kind), d.id, d.name, string(body), d.terms, encodeVector(d.vector))
+			}
+			old := make(map[string]ftsTerms, len(batch))
+			if err := tx.query(`SELECT id, terms FROM docs WHERE schedule_id = ? AND kind = ? AND id IN `+inList(len(batch)), lookup, func(rows *sql.Rows) error {
+				var id, terms string
+				if err := rows.Scan(&id, &terms); err != nil {
+					return err
+				}
+				old[id] = ftsTerms{terms, true}
+				return nil
+			}); err != nil {
+				return err
+			}
+			rowids := make(map[string]int64, len(batch))
+			if err := tx.queryValues(putDocHead, putDocTail, docWidth, values, func(rows *sql.Rows) error {
+				var id string
+				var rowid int64
+				if err := rows.Scan(&id, &rowid); err != nil {
+					return err
+				}
+				rowids[id] = rowid
+				return nil
+			}); err != nil {
+				return err
+			}
+			for _, d := range batch {
+				rowid, ok := rowids[d.id]
+				if !ok {
+					return fmt.Errorf("document %s %q: not written", kind, d.id)
+				}
+				tx.noteCode(scheduleID, rowid, encodeCode(kind, d.vector))
+				if o := old[d.id]; !o.indexed || o.terms != d.terms {
+					fts.touch(rowid, o.terms, o.indexed)
+				}
+			}
 		}
 		return nil
 	}
@@ -98,16 +129,18 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 			return err
 		}
 	}
-	for _, a := range c.PutActivities {
-		if err := put(store.ActivityKind, a.ID, a.Name, a, a.KeywordText(), a.Vector); err != nil {
-			return err
-		}
+	if err := put(store.ActivityKind, len(c.PutActivities), func(i int) putDoc {
+		a := c.PutActivities[i]
+		return putDoc{a.ID, a.Name, a, strings.Join(s.tokenize(a.KeywordText()), " "), a.Vector}
+	}); err != nil {
+		return err
 	}
-	for _, r := range c.PutRelationships {
+	if err := put(store.RelationshipKind, len(c.PutRelationships), func(i int) putDoc {
+		r := c.PutRelationships[i]
 		text := fmt.Sprintf("%s %s %s %s", r.Predecessor.Name, r.Predecessor.Description, r.Successor.Name, r.Successor.Description)
-		if err := put(store.RelationshipKind, r.ID, relationshipName(r), r, text, r.Vector); err != nil {
-			return err
-		}
+		return putDoc{r.ID, relationshipName(r), r, strings.Join(s.tokenize(text), " "), r.Vector}
+	}); err != nil {
+		return err
 	}
 	for _, op := range c.Forget {
 		if err := tx.exec(`DELETE FROM vector_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op); err != nil {
@@ -116,6 +149,23 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 	}
 	return fts.flush(tx)
 }
+
+// putDoc is one document as applyVectorChange writes it.
+type putDoc struct {
+	id, name string
+	doc      any
+	terms    string
+	vector   []float32
+}
+
+// The multi-row upsert of documents; it returns each row's id and rowid
+// (RETURNING's order is not the rows' order).
+const (
+	putDocHead = `INSERT INTO docs (schedule_id, kind, id, name, doc, terms, vector)`
+	putDocTail = `ON CONFLICT (schedule_id, kind, id) DO UPDATE SET name = excluded.name, doc = excluded.doc, terms = excluded.terms, vector = excluded.vector
+		RETURNING id, rowid`
+	docWidth = 7
+)
 
 // ftsPending is what a change does to the search index (docs_fts, an
 // external-content FTS5 table over docs), written in two statements at
