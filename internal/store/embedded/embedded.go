@@ -360,6 +360,9 @@ type preparedTx struct {
 	// schedule; codesComplete says whose codes are complete (codes.go).
 	codes         map[string][]codeUpdate
 	codesComplete map[string]bool
+	// written tracks, per table and schedule, the keys this transaction
+	// wrote to a schedule that held no rows there before (rows.go).
+	written map[[2]string]map[string]bool
 }
 
 func (p *preparedTx) stmt(query string) (*sql.Stmt, error) {

@@ -80,6 +80,12 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 			}
 		}
 	}
+	// Whether the schedule has nodes is noted before this change's puts
+	// add some: a relationship in a schedule that had none, not written
+	// since, has no old edges to delete.
+	if _, err := tx.absent("nodes", scheduleID, nil); err != nil {
+		return err
+	}
 	// Puts are written many rows per statement (rows.go): an activity's
 	// nodes and edges touch nothing a relationship's do.
 	nodes := make([]any, 0, 3*nodeWidth*min(len(c.PutActivities), rowBatch))
@@ -107,24 +113,36 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 	// deletes cannot take an edge the same run writes.
 	rels := c.PutRelationships
 	for _, run := range distinctRuns(len(rels), func(i int) string { return rels[i].ID }) {
-		ids := make([]any, 0, 1+run[1]-run[0])
+		keys := make([]string, 0, run[1]-run[0])
+		for _, r := range rels[run[0]:run[1]] {
+			keys = append(keys, r.ID)
+		}
+		absent, err := tx.absent("nodes", scheduleID, keys)
+		if err != nil {
+			return err
+		}
+		ids := make([]any, 0, 1+len(keys))
 		ids = append(ids, scheduleID)
 		nodes, edges = nodes[:0], edges[:0]
-		for _, r := range rels[run[0]:run[1]] {
-			ids = append(ids, r.ID)
+		for i, r := range rels[run[0]:run[1]] {
+			if !absent[i] {
+				ids = append(ids, r.ID)
+			}
 			n, es := schedule.RelationshipNodes(r)
 			nodes = appendNode(nodes, scheduleID, n)
 			for _, e := range es {
 				edges = append(edges, scheduleID, e.From, e.To)
 			}
 		}
-		in := inList(len(ids) - 1)
-		// Two statements, not one with OR: each uses its index.
-		if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND src IN `+in, ids...); err != nil {
-			return err
-		}
-		if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND dst IN `+in, ids...); err != nil {
-			return err
+		if len(ids) > 1 {
+			in := inList(len(ids) - 1)
+			// Two statements, not one with OR: each uses its index.
+			if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND src IN `+in, ids...); err != nil {
+				return err
+			}
+			if err := exec(`DELETE FROM edges WHERE schedule_id = ? AND dst IN `+in, ids...); err != nil {
+				return err
+			}
 		}
 		if err := tx.execValues(putNodeHead, putNodeTail, nodeWidth, nodes); err != nil {
 			return err

@@ -97,3 +97,38 @@ func distinctRuns(n int, key func(i int) string) [][2]int {
 	}
 	return runs
 }
+
+// absent reports, for each key, whether it cannot be in table for
+// scheduleID: the schedule held no rows there when this transaction first
+// asked, and the transaction has not written the key since. The keys are
+// then noted as written. An import into an empty schedule thus skips a
+// look-up per row for what it cannot find. table is a name from the code,
+// never input.
+func (p *preparedTx) absent(table, scheduleID string, keys []string) ([]bool, error) {
+	out := make([]bool, len(keys))
+	at := [2]string{table, scheduleID}
+	written, known := p.written[at]
+	if !known {
+		held, err := p.exists("SELECT 1 FROM "+table+" WHERE schedule_id = ? LIMIT 1", scheduleID)
+		if err != nil {
+			return nil, err
+		}
+		if p.written == nil {
+			p.written = map[[2]string]map[string]bool{}
+		}
+		if held {
+			p.written[at] = nil // look everything up
+			return out, nil
+		}
+		written = map[string]bool{}
+		p.written[at] = written
+	}
+	if written == nil {
+		return out, nil
+	}
+	for i, k := range keys {
+		out[i] = !written[k]
+		written[k] = true
+	}
+	return out, nil
+}

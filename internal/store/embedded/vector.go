@@ -72,27 +72,39 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 		}
 		for _, run := range distinctRuns(n, func(i int) string { return docs[i].id }) {
 			batch := docs[run[0]:run[1]]
+			keys := make([]string, len(batch))
+			for i, d := range batch {
+				keys[i] = string(kind) + "\x00" + d.id
+			}
+			absent, err := tx.absent("docs", scheduleID, keys)
+			if err != nil {
+				return err
+			}
 			lookup := make([]any, 0, 2+len(batch))
 			lookup = append(lookup, scheduleID, string(kind))
 			values := make([]any, 0, docWidth*len(batch))
-			for _, d := range batch {
+			for i, d := range batch {
 				body, err := json.Marshal(d.doc)
 				if err != nil {
 					return err
 				}
-				lookup = append(lookup, d.id)
+				if !absent[i] {
+					lookup = append(lookup, d.id)
+				}
 				values = append(values, scheduleID, string(kind), d.id, d.name, string(body), d.terms, encodeVector(d.vector))
 			}
 			old := make(map[string]ftsTerms, len(batch))
-			if err := tx.query(`SELECT id, terms FROM docs WHERE schedule_id = ? AND kind = ? AND id IN `+inList(len(batch)), lookup, func(rows *sql.Rows) error {
-				var id, terms string
-				if err := rows.Scan(&id, &terms); err != nil {
+			if len(lookup) > 2 {
+				if err := tx.query(`SELECT id, terms FROM docs WHERE schedule_id = ? AND kind = ? AND id IN `+inList(len(lookup)-2), lookup, func(rows *sql.Rows) error {
+					var id, terms string
+					if err := rows.Scan(&id, &terms); err != nil {
+						return err
+					}
+					old[id] = ftsTerms{terms, true}
+					return nil
+				}); err != nil {
 					return err
 				}
-				old[id] = ftsTerms{terms, true}
-				return nil
-			}); err != nil {
-				return err
 			}
 			rowids := make(map[string]int64, len(batch))
 			if err := tx.queryValues(putDocHead, putDocTail, docWidth, values, func(rows *sql.Rows) error {
