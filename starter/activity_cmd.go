@@ -61,14 +61,24 @@ func newActivityAddCmd(f *Factory, fl *editFlags, runF func(context.Context, *ac
 	cmd.Flags().StringVar(&a.Name, "name", "", "activity name")
 	cmd.Flags().StringVar(&a.Duration, "duration", "", `working days: "5", "2.5" or a distribution like "pert(3,5,9)"`)
 	cmd.Flags().StringVar(&a.Description, "description", "", "what is done, where, by which trade")
-	cmd.Flags().StringVar(&a.ID, "id", "", "activity id (default: a new UUID)")
+	cmd.Flags().StringVar(&a.ID, "id", "", "activity id (default: the next in the schedule's own numbering, e.g. A148)")
 	return cmd
 }
 
 func activityAddRun(ctx context.Context, opts *activityAddOptions) error {
 	a := opts.Activity
 	if a.ID == "" {
-		a.ID = schedule.DerivedID("cli-activity", opts.Schedule, a.Name, fmt.Sprint(time.Now().UnixNano()))
+		// The next id in the schedule's own pattern (A148); a UUID only
+		// when its ids follow none.
+		s, err := opts.load(ctx)
+		if err != nil {
+			return err
+		}
+		id, ok := schedule.NextActivityID(s, "")
+		if !ok {
+			id = schedule.DerivedID("cli-activity", opts.Schedule, a.Name, fmt.Sprint(time.Now().UnixNano()))
+		}
+		a.ID = id
 	}
 	return opts.edit(ctx, schedule.AddActivity(a))
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -176,6 +174,5 @@ func same(t *testing.T, got, want *schedule.Schedule) bool {
 
 // sortSchedule orders a schedule as stores return it: by id.
 func sortSchedule(s *schedule.Schedule) {
-	slices.SortFunc(s.Activities, func(a, b schedule.Activity) int { return cmp.Compare(a.ID, b.ID) })
-	slices.SortFunc(s.Relationships, func(a, b schedule.Relationship) int { return cmp.Compare(a.ID, b.ID) })
+	schedule.SortByID(s)
 }

@@ -286,8 +286,7 @@ func loadStored(t *testing.T, stores *config.Stores, id string) *schedule.Schedu
 // canonical is s as JSON with activities and relationships in id order.
 func canonical(s *schedule.Schedule) string {
 	c := s.Clone()
-	slices.SortFunc(c.Activities, func(a, b schedule.Activity) int { return strings.Compare(a.ID, b.ID) })
-	slices.SortFunc(c.Relationships, func(a, b schedule.Relationship) int { return strings.Compare(a.ID, b.ID) })
+	schedule.SortByID(c)
 	b, _ := json.Marshal(c)
 	return string(b)
 }

@@ -51,7 +51,7 @@ func newRelationshipAddCmd(f *Factory, fl *editFlags, runF func(context.Context,
 	cmd.Flags().StringVar(&opts.To, "to", "", "successor")
 	cmd.Flags().StringVar(&opts.Type, "type", "FS", "FS, SS, FF or SF")
 	cmd.Flags().Float64Var(&opts.Lag, "lag", 0, "lag in working days (negative: a lead)")
-	cmd.Flags().StringVar(&opts.ID, "id", "", "relationship id (default: a new UUID)")
+	cmd.Flags().StringVar(&opts.ID, "id", "", "relationship id (default: the next in the schedule's own numbering, e.g. R263)")
 	return cmd
 }
 
@@ -74,7 +74,11 @@ func relationshipAddRun(ctx context.Context, opts *relationshipAddOptions) error
 	}
 	id := opts.ID
 	if id == "" {
-		id = schedule.DerivedID("cli-relationship", opts.Schedule, p.ID, q.ID, string(t), fmt.Sprint(time.Now().UnixNano()))
+		next, ok := schedule.NextRelationshipID(s)
+		if !ok {
+			next = schedule.DerivedID("cli-relationship", opts.Schedule, p.ID, q.ID, string(t), fmt.Sprint(time.Now().UnixNano()))
+		}
+		id = next
 	}
 	return opts.edit(ctx, schedule.AddRelationship(schedule.Relationship{ID: id, Type: t, Predecessor: p.ID, Successor: q.ID, Lag: opts.Lag}))
 }

@@ -36,6 +36,10 @@ type Op struct {
 	Activity       *Activity     `json:"activity,omitempty"`
 	Relationship   *Relationship `json:"relationship,omitempty"`
 	Position       *int          `json:"position,omitempty"`
+	// After, on an add, places the new activity right after this one (its
+	// predecessor, as the planner named it) instead of at the end; an id
+	// no longer in the schedule places it at the end.
+	After string `json:"after,omitempty"`
 	// Source is the words of the request the op came from, for the
 	// review screen; it is not part of the op's identity.
 	Source string `json:"source,omitempty"`
@@ -272,6 +276,13 @@ func applyAddActivity(s *Schedule, op Op) ([]Op, error) {
 			return nil, refuse(op, "position %d is outside 0..%d", *op.Position, pos)
 		}
 		pos = *op.Position
+	} else if anchor := s.activityIndex(op.After); op.After != "" && anchor >= 0 {
+		// After the anchor and what already sits between it and the new
+		// id, so the order is the one a stored schedule is read in.
+		pos = anchor + 1
+		for pos < len(s.Activities) && CompareIDs(op.After, s.Activities[pos].ID) < 0 && CompareIDs(s.Activities[pos].ID, a.ID) < 0 {
+			pos++
+		}
 	}
 	inv := inverseOf(s, op, RemoveActivity(a.ID))
 	inv[0].Call = fmt.Sprintf("delete_activity(name=%s)", quote(a.Name))

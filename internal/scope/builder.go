@@ -112,6 +112,61 @@ func (b *builder) id(kind string, parts ...string) string {
 	return schedule.DerivedID(append([]string{"rules-" + kind, b.in.Prompt, b.in.Feedback, strconv.Itoa(b.in.Round)}, parts...)...)
 }
 
+// addNew adds a new activity named a.Name: its id in the schedule's
+// own pattern (A148; A117.1 right after its predecessor A117, see
+// schedule.NextActivityID), placed after the last of its predecessors in
+// id order, or else just before the first of its successors; a derived id
+// from parts when the schedule's ids follow no pattern. It returns the
+// activity as added.
+func (b *builder) addNew(a schedule.Activity, after, before []schedule.Activity, parts ...string) (schedule.Activity, bool) {
+	anchor := ""
+	for _, p := range after {
+		if anchor == "" || schedule.CompareIDs(p.ID, anchor) > 0 {
+			anchor = p.ID
+		}
+	}
+	if anchor == "" && len(before) > 0 {
+		first := before[0].ID
+		for _, s := range before[1:] {
+			if schedule.CompareIDs(s.ID, first) < 0 {
+				first = s.ID
+			}
+		}
+		anchor = schedule.PrecedingID(b.s, first)
+	}
+	id, ok := schedule.NextActivityID(b.s, anchor, b.removedIDs()...)
+	if !ok {
+		id = b.id("activity", parts...)
+	}
+	a.ID = id
+	op := schedule.AddActivity(a)
+	op.After = anchor
+	return a, b.add(op)
+}
+
+// removedIDs are the ids of what this round's removals took out: new
+// work must not take them over.
+func (b *builder) removedIDs() []string {
+	var ids []string
+	for _, op := range b.in.Removed {
+		for _, id := range []string{op.ActivityID, op.RelationshipID} {
+			if id != "" {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// relationshipID is a new relationship's id: the next in the pattern of
+// the schedule's relationship ids (R018), else derived from parts.
+func (b *builder) relationshipID(parts ...string) string {
+	if id, ok := schedule.NextRelationshipID(b.s, b.removedIDs()...); ok {
+		return id
+	}
+	return b.id("relationship", parts...)
+}
+
 // resolver resolves against the working copy, indexed once per change.
 func (b *builder) resolver() *lang.Resolver {
 	if b.res == nil {

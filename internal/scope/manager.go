@@ -543,17 +543,24 @@ func (m *Manager) addActivity(b *builder, i int, arg newActivityArg) (schedule.A
 			return schedule.Activity{}, false
 		}
 	}
-	a := schedule.Activity{ID: b.id("activity", strconv.Itoa(i), name), Name: name, Description: arg.Description, Duration: strings.TrimSpace(arg.Duration)}
-	if !b.add(schedule.AddActivity(a)) {
+	var afterActs, beforeActs []schedule.Activity
+	if after.ID != "" {
+		afterActs = []schedule.Activity{after}
+	}
+	if before.ID != "" {
+		beforeActs = []schedule.Activity{before}
+	}
+	a, added := b.addNew(schedule.Activity{Name: name, Description: arg.Description, Duration: strings.TrimSpace(arg.Duration)}, afterActs, beforeActs, strconv.Itoa(i), name)
+	if !added {
 		return schedule.Activity{}, false
 	}
 	if after.ID != "" {
 		typ, lag := b.linkDefault(a.Name, "", nil)
-		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", after.ID, a.ID), Type: typ, Predecessor: after.ID, Successor: a.ID, Lag: lag}))
+		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.relationshipID(after.ID, a.ID), Type: typ, Predecessor: after.ID, Successor: a.ID, Lag: lag}))
 	}
 	if before.ID != "" {
 		typ, lag := b.linkDefault(before.Name, "", nil)
-		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, before.ID), Type: typ, Predecessor: a.ID, Successor: before.ID, Lag: lag}))
+		b.add(schedule.AddRelationship(schedule.Relationship{ID: b.relationshipID(a.ID, before.ID), Type: typ, Predecessor: a.ID, Successor: before.ID, Lag: lag}))
 	}
 	return a, true
 }
@@ -579,7 +586,7 @@ func (m *Manager) addLink(b *builder, aliases map[string]string, i int, arg newL
 		return
 	}
 	b.add(schedule.AddRelationship(schedule.Relationship{
-		ID: b.id("relationship", strconv.Itoa(i), pred, succ, string(typ)), Type: typ, Predecessor: pred, Successor: succ, Lag: arg.Lag,
+		ID: b.relationshipID(strconv.Itoa(i), pred, succ, string(typ)), Type: typ, Predecessor: pred, Successor: succ, Lag: arg.Lag,
 	}))
 }
 

@@ -227,7 +227,7 @@ func (b *builder) relinkGroups(from, to, prev group) {
 			continue
 		}
 		b.add(schedule.AddRelationship(schedule.Relationship{
-			ID:          b.id("relationship", counterpart.ID, r.Successor, string(r.Type)),
+			ID:          b.relationshipID(counterpart.ID, r.Successor, string(r.Type)),
 			Type:        r.Type,
 			Predecessor: counterpart.ID,
 			Successor:   r.Successor,

@@ -372,7 +372,7 @@ func (b *builder) addLink(key string, f, t schedule.Activity, typ schedule.RelTy
 			return
 		}
 	}
-	b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", key, f.ID, t.ID, string(typ)), Type: typ, Predecessor: f.ID, Successor: t.ID, Lag: lag}))
+	b.add(schedule.AddRelationship(schedule.Relationship{ID: b.relationshipID(key, f.ID, t.ID, string(typ)), Type: typ, Predecessor: f.ID, Successor: t.ID, Lag: lag}))
 }
 
 func (b *builder) setLink(c lang.Command) {
@@ -553,8 +553,8 @@ func (b *builder) addActivity(key string, c lang.Command) {
 	if !ok && len(c.Before) > 0 && !b.skipped {
 		return
 	}
-	a := schedule.Activity{ID: b.id("activity", key, name), Name: name, Duration: days}
-	if !b.add(schedule.AddActivity(a)) {
+	a, added := b.addNew(schedule.Activity{Name: name, Duration: days}, after, before, key, name)
+	if !added {
 		return
 	}
 	typ, lag := b.linkDefault(a.Name, c.Type, c.Lag)
@@ -628,8 +628,12 @@ func (b *builder) addScope(key string, c lang.Command) {
 		b.note("%s takes %s days, the offline planner's default: say \"… for N days\" to set it", name, days)
 	}
 	first, linked := b.firstOf(group{level: level})
-	a := schedule.Activity{ID: b.id("activity", key, name), Name: name, Duration: days}
-	if !b.add(schedule.AddActivity(a)) {
+	var anchors []schedule.Activity
+	if linked {
+		anchors = []schedule.Activity{first}
+	}
+	a, added := b.addNew(schedule.Activity{Name: name, Duration: days}, nil, anchors, key, name)
+	if !added {
 		return
 	}
 	if !linked {
@@ -639,11 +643,11 @@ func (b *builder) addScope(key string, c lang.Command) {
 	for _, r := range slices.Clone(b.s.Relationships) {
 		if r.Successor == first.ID {
 			typ, lag := b.linkDefault(a.Name, "", nil)
-			b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, r.Predecessor), Type: typ, Predecessor: r.Predecessor, Successor: a.ID, Lag: lag}))
+			b.add(schedule.AddRelationship(schedule.Relationship{ID: b.relationshipID(a.ID, r.Predecessor), Type: typ, Predecessor: r.Predecessor, Successor: a.ID, Lag: lag}))
 		}
 	}
 	typ, lag := b.linkDefault(first.Name, "", nil)
-	b.add(schedule.AddRelationship(schedule.Relationship{ID: b.id("relationship", a.ID, first.ID), Type: typ, Predecessor: a.ID, Successor: first.ID, Lag: lag}))
+	b.add(schedule.AddRelationship(schedule.Relationship{ID: b.relationshipID(a.ID, first.ID), Type: typ, Predecessor: a.ID, Successor: first.ID, Lag: lag}))
 }
 
 // firstOf is the member of g with the earliest early start (schedule

@@ -330,12 +330,15 @@ func SortDump(d *GraphDump) {
 }
 
 // ScheduleFromDump reads a schedule back from its canonical graph dump:
-// every GraphStore's Load is its Dump followed by this.
+// every GraphStore's Load is its Dump followed by this. Activities and
+// relationships come in id order as a planner reads it (A2 before A10;
+// a new activity's id places it after its predecessor, NextActivityID).
 func ScheduleFromDump(d *GraphDump) (*schedule.Schedule, error) {
 	s, err := schedule.FromGraph(&schedule.Graph{Nodes: d.Nodes, Edges: d.Edges})
 	if err != nil {
 		return nil, err
 	}
+	schedule.SortByID(s)
 	d.Meta.setOn(s)
 	if s.Activities == nil {
 		s.Activities = []schedule.Activity{}

@@ -75,8 +75,7 @@ func importedBuilding(t *testing.T, open Opener) (*store.Coordinator, string, *s
 // sorted is s as stores return it: activities and relationships by id.
 func sorted(s *schedule.Schedule) *schedule.Schedule {
 	c := s.Clone()
-	slices.SortFunc(c.Activities, func(a, b schedule.Activity) int { return strings.Compare(a.ID, b.ID) })
-	slices.SortFunc(c.Relationships, func(a, b schedule.Relationship) int { return strings.Compare(a.ID, b.ID) })
+	schedule.SortByID(c)
 	return c
 }
 
