@@ -86,6 +86,15 @@ func Rate(before, after *schedule.Schedule, rb, ra *schedule.Result) (*schedule.
 	return r, nil
 }
 
+// Unrated is the rating of a change Rate could not rate: high, so that a
+// reviewer looks at it by hand, with why.
+func Unrated(err error) *schedule.RiskRating {
+	text := "The change's risk could not be rated (" + err.Error() + "): review it by hand."
+	return &schedule.RiskRating{Level: schedule.RiskHigh, Summary: "High risk: " + text, Reasons: []schedule.RiskReason{
+		{Kind: schedule.RiskUnrated, Level: schedule.RiskHigh, Text: text, Items: []schedule.RiskItem{}},
+	}}
+}
+
 // summary is the rating in a sentence: its level and its worst reason.
 func summary(r *schedule.RiskRating) string {
 	if len(r.Reasons) == 0 {

@@ -298,7 +298,11 @@ func TestRateRefusesMissingInput(t *testing.T) {
 	}
 	other := chain()
 	other.Activities = append(other.Activities, schedule.Activity{ID: "Z", Name: "Not in the result", Duration: "1"})
-	if _, err := changerisk.Rate(s, other, r, r); err == nil || !strings.Contains(err.Error(), "after") {
-		t.Errorf("a result that is not of its schedule: %v", err)
+	_, err = changerisk.Rate(s, other, r, r)
+	if err == nil || !strings.Contains(err.Error(), "after") {
+		t.Fatalf("a result that is not of its schedule: %v", err)
+	}
+	if u := changerisk.Unrated(err); u.Level != schedule.RiskHigh || !strings.Contains(u.Summary, "could not be rated") || !strings.Contains(u.Summary, `"Z"`) {
+		t.Errorf("unrated: %+v", u)
 	}
 }

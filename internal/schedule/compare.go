@@ -418,6 +418,7 @@ const (
 	RiskConstraintsAdded = "constraints_added"
 	RiskFloatConsumed    = "float_consumed"
 	RiskCheckWorse       = "check_worse"
+	RiskUnrated          = "unrated" // the change could not be rated
 )
 
 // RiskRating is a proposal's risk: its level (the highest of its
