@@ -123,6 +123,7 @@ type change struct {
 	b, a         *insight.View
 	names        map[string]string // every activity's name, after's first
 	finishChange float64           // working days, after - before
+	driversOf    map[string][]driver
 }
 
 func (c *change) item(id string) schedule.RiskItem {
@@ -219,6 +220,7 @@ func (c *change) logicCut() (r *schedule.RiskReason, dissolve []schedule.RiskIte
 			for _, v := range from.via {
 				ch.Via = append(ch.Via, c.item(v))
 			}
+			ch.ViaOmitted = from.viaOmitted
 			chains = append(chains, ch)
 		}
 	}
@@ -274,38 +276,51 @@ func chainText(ch schedule.RiskChain) string {
 	for _, v := range ch.Via {
 		parts = append(parts, itemText(v)+" deleted")
 	}
+	if ch.ViaOmitted > 0 {
+		parts = append(parts, fmt.Sprintf("%d more deleted", ch.ViaOmitted))
+	}
 	parts = append(parts, itemText(ch.To))
 	return strings.Join(parts, " -> ") + ": " + itemText(ch.From) + " no longer drives " + itemText(ch.To)
 }
 
 // driver is a surviving activity that drove a link's predecessor: the
 // predecessor itself, or one found back through deleted activities (via,
-// nearest the driver first).
+// nearest the driver first, at most maxVia of them; viaOmitted counts the
+// rest).
 type driver struct {
-	id  string
-	via []string
+	id         string
+	via        []string
+	viaOmitted int
 }
+
+// maxVia is how many deleted activities a chain names between its ends.
+const maxVia = 8
 
 // drivers finds, for a link's predecessor pred in before, the surviving
 // activities its start hung on: pred when it survives; otherwise the
 // surviving activities that drove it through driving links over deleted
 // activities only (none when the deleted chain began with nothing
-// driving it).
+// driving it). Each deleted activity is walked once per pred, and each
+// pred once.
 func (c *change) drivers(pred string) []driver {
 	if _, ok := c.a.Index(pred); ok {
 		return []driver{{id: pred}}
+	}
+	if d, ok := c.driversOf[pred]; ok {
+		return d
 	}
 	start, ok := c.b.Index(pred)
 	if !ok {
 		return nil
 	}
 	var out []driver
-	visited := map[int]bool{start: true}
-	// Depth first, each deleted activity once: the path to it is the
-	// first found.
-	var walk func(i int, path []string)
-	walk = func(i int, path []string) {
-		path = append([]string{c.b.R.Net.ID(i)}, path...)
+	// toward[j] is the deleted activity j's driving link leads to on the
+	// way to start: the chain from a driver is read back along it.
+	toward := map[int]int{start: -1}
+	stack := []int{start}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		for _, k := range c.b.Preds(i) {
 			if !c.b.Drives(k) {
 				continue
@@ -313,19 +328,30 @@ func (c *change) drivers(pred string) []driver {
 			p := c.b.S.Relationships[k].Predecessor
 			if _, ok := c.a.Index(p); ok {
 				if !slices.ContainsFunc(out, func(d driver) bool { return d.id == p }) {
-					out = append(out, driver{id: p, via: path})
+					d := driver{id: p}
+					for j := i; j >= 0; j = toward[j] {
+						if len(d.via) < maxVia {
+							d.via = append(d.via, c.b.R.Net.ID(j))
+						} else {
+							d.viaOmitted++
+						}
+					}
+					out = append(out, d)
 				}
 				continue
 			}
 			j, ok := c.b.Index(p)
-			if !ok || visited[j] {
+			if _, seen := toward[j]; !ok || seen {
 				continue
 			}
-			visited[j] = true
-			walk(j, path)
+			toward[j] = i
+			stack = append(stack, j)
 		}
 	}
-	walk(start, nil)
+	if c.driversOf == nil {
+		c.driversOf = map[string][]driver{}
+	}
+	c.driversOf[pred] = out
 	return out
 }
 

@@ -1,9 +1,12 @@
 package changerisk_test
 
 import (
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/autoscheduler/autoscheduler/internal/changerisk"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
@@ -305,4 +308,59 @@ func TestRateRefusesMissingInput(t *testing.T) {
 	if u := changerisk.Unrated(err); u.Level != schedule.RiskHigh || !strings.Contains(u.Summary, "could not be rated") || !strings.Contains(u.Summary, `"Z"`) {
 		t.Errorf("unrated: %+v", u)
 	}
+}
+
+// TestRateLongDeletedChain: deleting the middle of a long chain names one
+// chain, its deleted run capped (a rating stays small enough for a
+// workflow's history), and a whole-schedule change rates quickly.
+func TestRateLongDeletedChain(t *testing.T) {
+	s := &schedule.Schedule{Name: "line"}
+	const n = 3000
+	id := func(i int) string { return "L" + strconv.Itoa(i) }
+	for i := range n {
+		s.Activities = append(s.Activities, schedule.Activity{ID: id(i), Name: "Step " + strconv.Itoa(i), Duration: "1"})
+		if i > 0 {
+			s.Relationships = append(s.Relationships, schedule.Relationship{ID: "R" + strconv.Itoa(i), Type: schedule.FS, Predecessor: id(i - 1), Successor: id(i)})
+		}
+	}
+	// The middle deleted: the ends kept, without their links to it.
+	after := s.Clone()
+	after.Activities = append(after.Activities[:10:10], after.Activities[n-10:]...)
+	after.Relationships = append(after.Relationships[:9:9], after.Relationships[n-10:]...)
+	rb, err := schedule.Analyze(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, err := schedule.Analyze(after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	r, err := changerisk.Rate(s, after, rb, ra)
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := reasonOf(r, schedule.RiskLogicCut)
+	if cut == nil || len(cut.Chains) != 1 {
+		t.Fatalf("logic cut %+v", cut)
+	}
+	ch := cut.Chains[0]
+	if ch.From.ID != "L9" || ch.To.ID != id(n-10) || len(ch.Via) != 8 || ch.Via[0].ID != "L10" || ch.ViaOmitted != n-20-8 {
+		t.Errorf("chain %s -> %d via (first %s) + %d more -> %s", ch.From.ID, len(ch.Via), ch.Via[0].ID, ch.ViaOmitted, ch.To.ID)
+	}
+	if r.Level != schedule.RiskCritical || len(r.DissolveInstead) != 8 {
+		t.Errorf("level %s, dissolve %d", r.Level, len(r.DissolveInstead))
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 64<<10 {
+		t.Errorf("the rating is %d bytes", len(b))
+	}
+	if took > 2*time.Second {
+		t.Errorf("rating took %v", took)
+	}
+	t.Logf("rated deleting %d of %d chained activities in %v, %d bytes of JSON", n-20, n, took, len(b))
 }

@@ -468,7 +468,10 @@ type RiskItem struct {
 type RiskChain struct {
 	From RiskItem   `json:"from"`
 	Via  []RiskItem `json:"via,omitempty"`
-	To   RiskItem   `json:"to"`
+	// ViaOmitted counts the deleted activities of a long chain left out
+	// of Via (the ones nearest To).
+	ViaOmitted int      `json:"via_omitted,omitempty"`
+	To         RiskItem `json:"to"`
 	// Critical says the chain drove the project finish.
 	Critical bool `json:"critical,omitempty"`
 }
