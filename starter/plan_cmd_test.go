@@ -122,7 +122,7 @@ func TestPlanShowsTheRisk(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "Risk: CRITICAL\n  critical  Logic cut: Slab reinforcement Level 3 (A065) -> Pour slab Level 3 (A066) deleted -> ") ||
+	if !strings.HasPrefix(out, "Risk: CRITICAL\n  critical  Logic cut: Slab reinforcement Level 3 (A065) no longer drives ") ||
 		!strings.Contains(out, `Instead: dissolve Pour slab Level 3 (A066)`) || !strings.Contains(out, "finish earlier only because logic was cut") {
 		t.Errorf("plan text:\n%s", out)
 	}

@@ -243,7 +243,7 @@ func (c *change) logicCut() (r *schedule.RiskReason, dissolve []schedule.RiskIte
 	b.WriteString(".")
 	if critical && c.finishChange < 0 {
 		level = schedule.RiskCritical
-		fmt.Fprintf(&b, " The finish moves earlier by %s only because logic was cut: the work after the cut lost its driving predecessor.", workingDays(-c.finishChange))
+		fmt.Fprintf(&b, " The finish moves earlier by %s only because logic was cut.", workingDays(-c.finishChange))
 	} else {
 		b.WriteString(" The work after the cut lost its driving predecessor and is no longer held by it.")
 	}
@@ -270,17 +270,13 @@ func (c *change) logicCut() (r *schedule.RiskReason, dissolve []schedule.RiskIte
 	return r, dissolve
 }
 
-// chainText is "A (A1) -> B (B1, deleted) -> C (C1): C no longer driven by A".
+// chainText is "A (A1) no longer drives C (C1) (through B (B1), deleted)".
 func chainText(ch schedule.RiskChain) string {
-	parts := []string{itemText(ch.From)}
-	for _, v := range ch.Via {
-		parts = append(parts, itemText(v)+" deleted")
+	s := itemText(ch.From) + " no longer drives " + itemText(ch.To)
+	if len(ch.Via) > 0 {
+		s += " (through " + itemList(ch.Via, maxVia, ch.ViaOmitted) + ", deleted)"
 	}
-	if ch.ViaOmitted > 0 {
-		parts = append(parts, fmt.Sprintf("%d more deleted", ch.ViaOmitted))
-	}
-	parts = append(parts, itemText(ch.To))
-	return strings.Join(parts, " -> ") + ": " + itemText(ch.From) + " no longer drives " + itemText(ch.To)
+	return s
 }
 
 // driver is a surviving activity that drove a link's predecessor: the

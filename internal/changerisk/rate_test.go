@@ -108,7 +108,7 @@ func TestRate(t *testing.T) {
 			if len(cut.Chains) != 1 || cut.Chains[0].From.ID != "A" || cut.Chains[0].To.ID != "C" || !slices.Equal(ids(cut.Chains[0].Via), []string{"B"}) || !cut.Chains[0].Critical {
 				t.Errorf("chains: %+v, want A -> B (deleted) -> C, critical", cut.Chains)
 			}
-			if !strings.Contains(cut.Text, "Task A (A) -> Task B (B) deleted -> Task C (C)") || !strings.Contains(cut.Text, "only because logic was cut") {
+			if !strings.Contains(cut.Text, "Logic cut: Task A (A) no longer drives Task C (C) (through Task B (B), deleted).") || !strings.Contains(cut.Text, "only because logic was cut") {
 				t.Errorf("logic cut text: %q", cut.Text)
 			}
 			if !slices.Equal(ids(r.DissolveInstead), []string{"B"}) || r.DissolveFeedback != changerisk.DissolveFeedback {

@@ -51,7 +51,7 @@ func TestRiskRatingText(t *testing.T) {
 		colourWant string
 	}{{
 		name: "delete_cuts_logic", op: schedule.RemoveActivity("B"),
-		want: []string{"Risk: CRITICAL\n", "  critical  Logic cut: Excavate (A) -> Pour slab (B) deleted -> Cure (C)",
+		want: []string{"Risk: CRITICAL\n", "  critical  Logic cut: Excavate (A) no longer drives Cure (C) (through Pour slab (B), deleted).",
 			"  high      Critical work deleted: Pour slab (B).\n",
 			"  Instead: dissolve Pour slab (B), keeping the logic through it — reject with feedback \"dissolve instead\".\n",
 			"finish earlier only because logic was cut (by 4 working days)"},
