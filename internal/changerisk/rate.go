@@ -68,7 +68,9 @@ func Rate(before, after *schedule.Schedule, rb, ra *schedule.Result) (*schedule.
 		r.FinishFromCutLogic = true
 	}
 	if len(dissolve) > 0 {
-		r.DissolveInstead, r.DissolveFeedback = dissolve, DissolveFeedback
+		// The feedback dissolves every deletion of the round; the list
+		// names those that cut logic (enough of them to say which).
+		r.DissolveInstead, r.DissolveFeedback = dissolve[:min(len(dissolve), maxItems)], DissolveFeedback
 	}
 	starts, finishes := c.openEnds()
 	r.Reasons = appendReason(r.Reasons, starts)
@@ -98,7 +100,7 @@ func Unrated(err error) *schedule.RiskRating {
 // summary is the rating in a sentence: its level and its worst reason.
 func summary(r *schedule.RiskRating) string {
 	if len(r.Reasons) == 0 {
-		return "Low risk: no work deleted, no logic cut, no open ends, no constraints added, no float consumed, no check worse."
+		return "Low risk: no critical or driving work deleted, no logic cut, no open ends, no constraints added, no float consumed, no check worse."
 	}
 	s := capital(string(r.Level)) + " risk: " + r.Reasons[0].Text
 	if n := len(r.Reasons) - 1; n > 0 {

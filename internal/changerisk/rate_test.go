@@ -184,7 +184,7 @@ func TestRate(t *testing.T) {
 		// Deleting work that drives nothing: no risk found.
 		name: "delete_non_driving", ops: []schedule.Op{schedule.RemoveActivity("E")}, level: schedule.RiskLow,
 		check: func(t *testing.T, r *schedule.RiskRating) {
-			if len(r.Reasons) != 0 || !strings.HasPrefix(r.Summary, "Low risk: no work deleted") {
+			if len(r.Reasons) != 0 || !strings.HasPrefix(r.Summary, "Low risk: no critical or driving work deleted") {
 				t.Errorf("reasons %v, summary %q", reasonsOf(r), r.Summary)
 			}
 		},
