@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/autoscheduler/autoscheduler/internal/changerisk"
 	"github.com/autoscheduler/autoscheduler/internal/llm"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -301,6 +302,9 @@ func (a *Activities) ComputeImpact(ctx context.Context, in ImpactInput) (schedul
 	imp := schedule.ImpactOf(before, after, rb, ra)
 	if imp.Diff.Impact != nil {
 		imp.Diff.Impact.Risk = riskImpact(before, after)
+	}
+	if imp.RiskRating, err = changerisk.Rate(before, after, rb, ra); err != nil {
+		imp.RiskRating = changerisk.Unrated(err)
 	}
 	// A round that deletes a whole building must not overflow the history
 	// (Temporal refuses payloads over 2 MB): lists beyond this are counted.

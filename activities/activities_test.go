@@ -138,6 +138,10 @@ func TestComputeImpact(t *testing.T) {
 	if !slices.Equal(imp.CriticalBefore, crit) || slices.Contains(imp.CriticalAfter, target) || len(imp.FloatChanged) == 0 {
 		t.Errorf("impact = %+v", imp)
 	}
+	// Dissolving critical work: rated high for the work, with no logic cut.
+	if rr := imp.RiskRating; rr == nil || rr.Level != schedule.RiskHigh || rr.FinishFromCutLogic || rr.Reasons[0].Kind != schedule.RiskCriticalDeleted {
+		t.Errorf("risk rating = %+v, want high for the critical work deleted, no logic cut", rr)
+	}
 	// The schedule has duration distributions: the review shows the P80
 	// finish of both versions, from the same iterations and seed.
 	r := imp.Diff.Impact.Risk

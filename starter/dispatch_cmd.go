@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -221,6 +222,13 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 	if d.Failure != "" {
 		fmt.Fprintf(w, "  failure: %s\n", term(d.Failure))
 	}
+	var rating *schedule.RiskRating
+	if d.Status != nil && d.Status.Impact != nil {
+		rating = d.Status.Impact.RiskRating
+	}
+	if err := render.WriteRiskRating(w, rating, render.DiffOptions{Color: io.OutIsTTY}); err != nil {
+		return err
+	}
 	if d.QueryError != "" {
 		fmt.Fprintf(io.ErrOut, "autoscheduler: %s (shown from its search attributes)\n", term(d.QueryError))
 	}
@@ -240,7 +248,7 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 	}
 	if d.Status != nil && d.Status.Impact != nil && d.Status.Impact.Diff != nil {
 		fmt.Fprintln(w)
-		return render.WriteComparison(w, d.Status.Impact.Diff, render.DiffOptions{Color: io.OutIsTTY})
+		return render.WriteComparison(w, d.Status.Impact.Diff, render.DiffOptions{Color: io.OutIsTTY, Rating: rating})
 	}
 	return nil
 }

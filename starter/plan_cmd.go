@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/autoscheduler/autoscheduler/internal/changerisk"
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/prefs"
@@ -79,6 +80,8 @@ type planOutput struct {
 	Question string           `json:"question,omitempty"`
 	Notes    []string         `json:"notes,omitempty"`
 	Usage    scope.TokenUsage `json:"token_usage"`
+	// Risk is the round's risk rating, when it changes something.
+	Risk *schedule.RiskRating `json:"risk,omitempty"`
 	// Answer and Activities answer a prompt that is only a question (as
 	// `ask --json` does); Ops is then empty.
 	Answer     string   `json:"answer,omitempty"`
@@ -179,8 +182,12 @@ func planRun(ctx context.Context, opts *planOptions) (err error) {
 		answers = answers[1:]
 	}
 	round.Notes = append(remembered, round.Notes...)
+	var rating *schedule.RiskRating
+	if len(round.Ops) > 0 && round.After != nil {
+		rating = rateRound(s, round.After)
+	}
 	if opts.Format == "json" {
-		out := planOutput{Ops: round.Ops, Question: round.Question, Notes: round.Notes, Usage: round.Usage}
+		out := planOutput{Ops: round.Ops, Question: round.Question, Notes: round.Notes, Usage: round.Usage, Risk: rating}
 		if out.Ops == nil {
 			out.Ops = []schedule.Op{}
 		}
@@ -198,6 +205,11 @@ func planRun(ctx context.Context, opts *planOptions) (err error) {
 			fmt.Fprintf(w, "Note: %s\n", strings.TrimSpace(n))
 		}
 	}
+	// The risk before the changes: only what became of the feedback
+	// comes first.
+	if err := render.WriteRiskRating(w, rating, render.DiffOptions{Color: opts.io.OutIsTTY}); err != nil {
+		return err
+	}
 	if len(round.Ops) == 0 {
 		fmt.Fprintln(w, "No changes.")
 	} else {
@@ -209,7 +221,7 @@ func planRun(ctx context.Context, opts *planOptions) (err error) {
 			}
 		}
 		fmt.Fprintln(w)
-		if err := render.WriteChangeDiff(w, s, round.After, render.DiffOptions{Color: opts.io.OutIsTTY}); err != nil {
+		if err := render.WriteChangeDiff(w, s, round.After, render.DiffOptions{Color: opts.io.OutIsTTY, Rating: rating}); err != nil {
 			return err
 		}
 	}
@@ -242,4 +254,23 @@ func readPreviousRound(path string) ([]schedule.Op, error) {
 		}
 	}
 	return out.Ops, nil
+}
+
+// rateRound is the risk rating of going from before to after, as a
+// dispatch's impact carries it; nil when CPM refuses either version (the
+// diff then says why).
+func rateRound(before, after *schedule.Schedule) *schedule.RiskRating {
+	rb, err := schedule.Analyze(before)
+	if err != nil {
+		return nil
+	}
+	ra, err := schedule.Analyze(after)
+	if err != nil {
+		return nil
+	}
+	r, err := changerisk.Rate(before, after, rb, ra)
+	if err != nil {
+		return changerisk.Unrated(err)
+	}
+	return r
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope/scopetest"
 )
 
@@ -15,8 +16,9 @@ type planJSON struct {
 		Call       string `json:"call"`
 		ActivityID string `json:"activity_id"`
 	} `json:"ops"`
-	Question string   `json:"question"`
-	Notes    []string `json:"notes"`
+	Question string               `json:"question"`
+	Notes    []string             `json:"notes"`
+	Risk     *schedule.RiskRating `json:"risk"`
 	Usage    struct {
 		Calls int `json:"calls"`
 	} `json:"token_usage"`
@@ -108,5 +110,24 @@ func TestPlanFeedback(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "plan", prompt, "--file", "../examples/building.json", "--feedback", "x"); code != 2 || errOut == "" {
 		t.Errorf("--feedback without --previous: exit %d, %q", code, errOut)
+	}
+}
+
+// TestPlanShowsTheRisk: the offline plan rates its round as a dispatch
+// does, before the changes in the text and under "risk" in the JSON.
+func TestPlanShowsTheRisk(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	code, out, errOut := runCLI(t, "plan", "delete activity Pour slab Level 3", "--file", "../examples/building.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "Risk: CRITICAL\n  critical  Logic cut: Slab reinforcement Level 3 (A065) no longer drives ") ||
+		!strings.Contains(out, `Instead: dissolve Pour slab Level 3 (A066)`) || !strings.Contains(out, "finish earlier only because logic was cut") {
+		t.Errorf("plan text:\n%s", out)
+	}
+	p := planOf(t, "set the duration of Temporary water connection to 3 days")
+	if p.Risk == nil || p.Risk.Level != schedule.RiskLow {
+		t.Errorf("plan --format json risk: %+v", p.Risk)
 	}
 }

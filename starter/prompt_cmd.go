@@ -17,6 +17,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/render"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
@@ -350,14 +351,27 @@ func decide(opts *promptOptions, in *bufio.Reader, round int) (workflows.Review,
 }
 
 func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
+	var rating *schedule.RiskRating
+	if p.Impact != nil {
+		rating = p.Impact.RiskRating
+	}
 	if opts.JSON {
-		return cmdutil.WriteJSON(opts.io.Out, map[string]any{"dispatch": id, "proposal": p})
+		// The risk comes first here too (it is also in the proposal's impact).
+		return cmdutil.WriteJSON(opts.io.Out, struct {
+			Risk     *schedule.RiskRating `json:"risk,omitempty"`
+			Dispatch string               `json:"dispatch"`
+			Proposal workflows.Proposal   `json:"proposal"`
+		}{rating, id, p})
 	}
 	if p.AwaitingClarification {
 		fmt.Fprintf(opts.io.Out, "Round %d of %s: the planner asks: %s\n", p.Round, id, usertext.Terminal(p.Question))
 		return nil
 	}
 	fmt.Fprintf(opts.io.Out, "Round %d of %s:\n", p.Round, id)
+	// The risk before anything else: what a reviewer must not miss.
+	if err := render.WriteRiskRating(opts.io.Out, rating, render.DiffOptions{Color: opts.io.OutIsTTY}); err != nil {
+		return err
+	}
 	// What the planner says about the reviewer's feedback comes first.
 	notes := slices.Clone(p.Notes)
 	slices.SortStableFunc(notes, func(a, b string) int { return cmp.Compare(feedbackNoteRank(a), feedbackNoteRank(b)) })
@@ -391,7 +405,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	}
 	if im := p.Impact; im != nil && im.Diff != nil {
 		fmt.Fprintln(opts.io.Out)
-		return render.WriteComparison(opts.io.Out, im.Diff, render.DiffOptions{Color: opts.io.OutIsTTY, Limit: opts.DiffLimit})
+		return render.WriteComparison(opts.io.Out, im.Diff, render.DiffOptions{Color: opts.io.OutIsTTY, Limit: opts.DiffLimit, Rating: rating})
 	}
 	if im := p.Impact; im != nil {
 		fmt.Fprintf(opts.io.Out, "  project finish: %s -> %s working days (%+g)\n", render.Days(im.FinishBefore), render.Days(im.FinishAfter), im.FinishAfter-im.FinishBefore)

@@ -39,6 +39,55 @@ type DiffOptions struct {
 	// Limit caps each list (activities added, removed, …) at that many
 	// lines and says how many more there are; 0 shows everything.
 	Limit int
+	// Rating is the change's risk rating, when it has one: a finish that
+	// moves earlier only because logic was cut is then a warning, never
+	// good news. WriteRiskRating writes the rating itself.
+	Rating *schedule.RiskRating
+}
+
+// WriteRiskRating writes a change's risk rating for a terminal, to come
+// before everything else about the change: its level, each reason with
+// its level, and the dissolve it offers instead of a deletion that cut
+// logic. A nil rating (a change recorded before ratings) writes nothing.
+func WriteRiskRating(w io.Writer, r *schedule.RiskRating, opts DiffOptions) error {
+	if r == nil {
+		return nil
+	}
+	bw := bufio.NewWriter(w)
+	paint := func(level schedule.RiskLevel, s string) string {
+		color := ""
+		switch level {
+		case schedule.RiskCritical, schedule.RiskHigh:
+			color = ansiBold + ansiRed
+		case schedule.RiskMedium:
+			color = ansiYellow
+		}
+		if !opts.Color || color == "" {
+			return s
+		}
+		return color + s + ansiReset
+	}
+	head := "Risk: " + strings.ToUpper(string(r.Level))
+	if len(r.Reasons) == 0 {
+		head += " — " + textOf(r.Summary)
+	}
+	fmt.Fprintln(bw, paint(r.Level, head))
+	for _, x := range r.Reasons {
+		fmt.Fprintf(bw, "  %s  %s\n", paint(x.Level, fmt.Sprintf("%-8s", x.Level)), textOf(x.Text))
+	}
+	if len(r.DissolveInstead) > 0 {
+		names := make([]string, len(r.DissolveInstead))
+		for i, it := range r.DissolveInstead {
+			names[i] = textOf(it.Name) + " (" + textOf(it.ID) + ")"
+		}
+		them := "them"
+		if len(names) == 1 {
+			them = "it"
+		}
+		fmt.Fprintf(bw, "  Instead: dissolve %s, keeping the logic through %s — reject with feedback %q.\n",
+			strings.Join(names, ", "), them, r.DissolveFeedback)
+	}
+	return bw.Flush()
 }
 
 // WriteChangeDiff writes the change from before to after
@@ -138,6 +187,8 @@ func WriteComparison(w io.Writer, d *schedule.Comparison, opts DiffOptions) erro
 	switch {
 	case im.FinishChange > 0:
 		moves, color = "finish moves later by "+workingDays(im.FinishChange), ansiRed
+	case im.FinishChange < 0 && opts.Rating != nil && opts.Rating.FinishFromCutLogic:
+		moves, color = "finish earlier only because logic was cut (by "+workingDays(-im.FinishChange)+"): not an improvement, see the risk", ansiRed
 	case im.FinishChange < 0:
 		moves, color = "finish moves earlier by "+workingDays(-im.FinishChange), ansiGreen
 	default:

@@ -377,6 +377,103 @@ type Impact struct {
 	// by how much (with dates when the schedule has a start date), which
 	// activities became critical.
 	Diff *Comparison `json:"diff,omitempty"`
+	// RiskRating is how far a reviewer can trust the change (issue 31),
+	// shown before everything else; nil in histories recorded before it.
+	RiskRating *RiskRating `json:"risk_rating,omitempty"`
+}
+
+// RiskLevel grades a proposal for its reviewer, from RiskLow to
+// RiskCritical.
+type RiskLevel string
+
+// The risk levels, in rising order (RiskLevel.Rank).
+const (
+	RiskLow      RiskLevel = "low"
+	RiskMedium   RiskLevel = "medium"
+	RiskHigh     RiskLevel = "high"
+	RiskCritical RiskLevel = "critical"
+)
+
+// Rank orders the levels: 0 for low up to 3 for critical, -1 for a level
+// this version does not know.
+func (l RiskLevel) Rank() int {
+	switch l {
+	case RiskLow:
+		return 0
+	case RiskMedium:
+		return 1
+	case RiskHigh:
+		return 2
+	case RiskCritical:
+		return 3
+	}
+	return -1
+}
+
+// The kinds of RiskReason: stable, scripts and the web page key on them.
+const (
+	RiskCriticalDeleted  = "critical_work_deleted"
+	RiskLogicCut         = "logic_cut"
+	RiskOpenEnds         = "open_ends"
+	RiskConstraintsAdded = "constraints_added"
+	RiskFloatConsumed    = "float_consumed"
+	RiskCheckWorse       = "check_worse"
+	RiskUnrated          = "unrated" // the change could not be rated
+)
+
+// RiskRating is a proposal's risk: its level (the highest of its
+// reasons', low when there are none) and every reason, highest first.
+type RiskRating struct {
+	Level RiskLevel `json:"level"`
+	// Summary is the rating in one sentence, its worst reason first.
+	Summary string       `json:"summary"`
+	Reasons []RiskReason `json:"reasons"`
+	// FinishFromCutLogic says the finish moves earlier only because a
+	// driving chain was cut: never to be shown as good news.
+	FinishFromCutLogic bool `json:"finish_from_cut_logic,omitempty"`
+	// DissolveInstead are the deleted activities whose deletion cut
+	// driving logic: dissolving them instead removes the same work and
+	// ties their predecessors to their successors. DissolveFeedback is
+	// the reject-with-feedback text that asks the planner for that round.
+	DissolveInstead  []RiskItem `json:"dissolve_instead,omitempty"`
+	DissolveFeedback string     `json:"dissolve_feedback,omitempty"`
+}
+
+// RiskReason is one reason for a rating: its kind, level, a sentence for
+// a person and what it names — activities (or, for a check on
+// relationships, the relationships), the chains cut, the check.
+type RiskReason struct {
+	Kind  string     `json:"kind"`
+	Level RiskLevel  `json:"level"`
+	Text  string     `json:"text"`
+	Items []RiskItem `json:"items"`
+	// Chains are the driving chains a logic cut broke.
+	Chains []RiskChain `json:"chains,omitempty"`
+	// Check is the id of the check a check_worse reason is about.
+	Check string `json:"check,omitempty"`
+	// Omitted counts the items left out of a long list.
+	Omitted int `json:"omitted,omitempty"`
+}
+
+// RiskItem is an activity (or relationship) a reason names, with its
+// name ("predecessor name -> successor name" for a relationship).
+type RiskItem struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// RiskChain is a driving chain a change broke: From drove To (through
+// Via, the activities deleted between them, when there are any) and no
+// longer reaches it; To now starts earlier, or is no longer held by it.
+type RiskChain struct {
+	From RiskItem   `json:"from"`
+	Via  []RiskItem `json:"via,omitempty"`
+	// ViaOmitted counts the deleted activities of a long chain left out
+	// of Via (the ones nearest To).
+	ViaOmitted int      `json:"via_omitted,omitempty"`
+	To         RiskItem `json:"to"`
+	// Critical says the chain drove the project finish.
+	Critical bool `json:"critical,omitempty"`
 }
 
 // ImpactOf is the Impact of going from before (whose CPM is rb) to after

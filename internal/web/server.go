@@ -109,7 +109,7 @@ type Server struct {
 	hosts []hostPort
 }
 
-//go:embed templates/*.html
+//go:embed templates/*.html templates/parts/*.html
 var templateFS embed.FS
 
 //go:embed static
@@ -290,7 +290,8 @@ func parsePages() (map[string]*template.Template, error) {
 		if base == "layout" {
 			continue
 		}
-		t, err := template.New(base).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", name)
+		// parts/ are named templates any page may include (the risk card).
+		t, err := template.New(base).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/parts/*.html", name)
 		if err != nil {
 			return nil, fmt.Errorf("template %s: %w", name, err)
 		}
