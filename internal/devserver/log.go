@@ -44,7 +44,17 @@ func (s slogLogger) With(tags ...tag.Tag) log.Logger {
 	return slogLogger{l: s.l.With(attrs(tags)...), muted: s.muted}
 }
 
+// notices are server warnings that report no fault: they are logged at
+// debug level. A workflow update (every accept, reject and proposal
+// request) answers only once the workflow has handled it, seconds later
+// by design, and the frontend warns of every call that takes over a
+// second as "Slow gRPC call".
+var notices = map[string]bool{"Slow gRPC call": true}
+
 func (s slogLogger) log(level slog.Level, msg string, tags []tag.Tag) {
+	if level == slog.LevelWarn && notices[msg] {
+		level = slog.LevelDebug
+	}
 	ctx := context.Background()
 	if s.muted.Load() || !s.l.Enabled(ctx, level) {
 		return // tag values are costly to render
