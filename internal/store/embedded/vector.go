@@ -6,14 +6,13 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -65,10 +64,12 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 	}
 	// put writes documents of one kind, many per statement: first what
 	// the index holds for those already stored, then the upsert.
-	put := func(kind store.Kind, n int, doc func(i int) putDoc) error {
+	put := func(kind store.Kind, n int, doc func(i int) (putDoc, error)) error {
 		docs := make([]putDoc, n)
-		for i := range docs {
-			docs[i] = doc(i)
+		errs := make([]error, n)
+		parallelFor(n, 64, func(i int) { docs[i], errs[i] = doc(i) })
+		if err := errors.Join(errs...); err != nil {
+			return err
 		}
 		for _, run := range distinctRuns(n, func(i int) string { return docs[i].id }) {
 			batch := docs[run[0]:run[1]]
@@ -84,14 +85,10 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 			lookup = append(lookup, scheduleID, string(kind))
 			values := make([]any, 0, docWidth*len(batch))
 			for i, d := range batch {
-				body, err := json.Marshal(d.doc)
-				if err != nil {
-					return err
-				}
 				if !absent[i] {
 					lookup = append(lookup, d.id)
 				}
-				values = append(values, scheduleID, string(kind), d.id, d.name, string(body), d.terms, encodeVector(d.vector))
+				values = append(values, scheduleID, string(kind), d.id, d.name, d.body, d.terms, d.vector)
 			}
 			old := make(map[string]ftsTerms, len(batch))
 			if len(lookup) > 2 {
@@ -123,7 +120,7 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 				if !ok {
 					return fmt.Errorf("document %s %q: not written", kind, d.id)
 				}
-				tx.noteCode(scheduleID, rowid, encodeCode(kind, d.vector))
+				tx.noteCode(scheduleID, rowid, d.code)
 				if o := old[d.id]; !o.indexed || o.terms != d.terms {
 					fts.touch(rowid, o.terms, o.indexed)
 				}
@@ -141,16 +138,16 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 			return err
 		}
 	}
-	if err := put(store.ActivityKind, len(c.PutActivities), func(i int) putDoc {
-		a := c.PutActivities[i]
-		return putDoc{a.ID, a.Name, a, strings.Join(s.tokenize(a.KeywordText()), " "), a.Vector}
+	if err := put(store.ActivityKind, len(c.PutActivities), func(i int) (putDoc, error) {
+		a := &c.PutActivities[i]
+		return newPutDoc(store.ActivityKind, a.ID, a.Name, a, strings.Join(s.tokenize(a.KeywordText()), " "), a.Vector)
 	}); err != nil {
 		return err
 	}
-	if err := put(store.RelationshipKind, len(c.PutRelationships), func(i int) putDoc {
-		r := c.PutRelationships[i]
+	if err := put(store.RelationshipKind, len(c.PutRelationships), func(i int) (putDoc, error) {
+		r := &c.PutRelationships[i]
 		text := fmt.Sprintf("%s %s %s %s", r.Predecessor.Name, r.Predecessor.Description, r.Successor.Name, r.Successor.Description)
-		return putDoc{r.ID, relationshipName(r), r, strings.Join(s.tokenize(text), " "), r.Vector}
+		return newPutDoc(store.RelationshipKind, r.ID, relationshipName(*r), r, strings.Join(s.tokenize(text), " "), r.Vector)
 	}); err != nil {
 		return err
 	}
@@ -162,12 +159,21 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 	return fts.flush(tx)
 }
 
-// putDoc is one document as applyVectorChange writes it.
+// putDoc is one document as applyVectorChange writes it, encoded.
 type putDoc struct {
 	id, name string
-	doc      any
+	body     string // the document as JSON
 	terms    string
-	vector   []float32
+	vector   []byte
+	code     []byte // its binary code (codes.go)
+}
+
+func newPutDoc(kind store.Kind, id, name string, doc any, terms string, vector []float32) (putDoc, error) {
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return putDoc{}, fmt.Errorf("document %s %q: %w", kind, id, err)
+	}
+	return putDoc{id: id, name: name, body: string(body), terms: terms, vector: encodeVector(vector), code: encodeCode(kind, vector)}, nil
 }
 
 // The multi-row upsert of documents; it returns each row's id and rowid
@@ -311,20 +317,8 @@ func (s *Store) index(ctx context.Context, scheduleID string) (*vectorIndex, err
 // among those of the wanted kinds, best first. Scores are computed on all
 // cores in chunks; a bounded min-heap keeps the best n.
 func (idx *vectorIndex) nearest(query []float32, n int, wanted func(store.Kind) bool) []int {
-	total := len(idx.ids)
-	scores := make([]float32, total)
-	workers := min(runtime.GOMAXPROCS(0), max(1, total/4096))
-	chunk := (total + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*chunk, min(total, (w+1)*chunk)
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				scores[i] = idx.score(i, query)
-			}
-		})
-	}
-	wg.Wait()
+	scores := make([]float32, len(idx.ids))
+	parallelFor(len(scores), 4096, func(i int) { scores[i] = idx.score(i, query) })
 	var best []int // a min-heap on score, at most n long
 	less := func(a, b int) bool { return scores[best[a]] < scores[best[b]] }
 	down := func(i int) {
@@ -343,7 +337,7 @@ func (idx *vectorIndex) nearest(query []float32, n int, wanted func(store.Kind) 
 			i = small
 		}
 	}
-	for i := range total {
+	for i := range scores {
 		if !wanted(idx.kinds[i]) {
 			continue
 		}
