@@ -21,6 +21,7 @@ const (
 	Constrain   Kind = "constrain"    // give Targets the constraint Constraint on Date ("" type: asked)
 	Unconstrain Kind = "unconstrain"  // take Targets' constraints off (none: every constrained activity's)
 	Progress    Kind = "progress"     // report Targets' progress: Started/Finished on Date, Percent, Days remaining
+	DataDate    Kind = "data_date"    // move the schedule's data date (status date) to Date
 	Unsupported Kind = "unsupported"  // understood, but not an edit this planner makes: Reason says what to use
 	Unknown     Kind = "unknown"      // not understood
 )

@@ -178,7 +178,7 @@ var datedGrammar = []rule{
 	{re(`{DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:was|is|to|=)(?: on)?`), actual},
 	{re(`(?P<x>.+?) actual (?P<se>starts|finishes)(?: date)?(?: was| is| to| on| =)?`), actual},
 	// The data date.
-	{re(`(?:status|update|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)? (?:to|at|as at|as of|on|for)`), dataDate},
+	{re(`(?:status|update|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
 	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
 	{re(`{DET}(?:data date|status date) (?:is|will be|should be)`), dataDate},
 	// "set a start no earlier than constraint of D on X".
@@ -310,13 +310,10 @@ func remaining(p *parser, g groups) (Command, bool) {
 	return Command{Kind: Progress, Targets: []Ref{r}, Days: &d}, true
 }
 
-// dataDate reads "status the programme to 1 March": understood, but no
-// op carries the data date yet.
+// dataDate reads "status the programme to 1 March": the data date moves.
 func dataDate(p *parser, g groups) (Command, bool) {
-	return Command{Kind: Unsupported, Reason: dataDateReason}, true
+	return Command{Kind: DataDate}, true
 }
-
-const dataDateReason = "moving the data date is not a change the planner proposes yet (no change op carries it): set the status date in P6 or MS Project and re-import the file with `autoscheduler import FILE --schedule ID --replace`; progress on activities (\"X started on 12 Jan\", \"X is 60% complete\", \"10 days remaining on X\") the planner does propose"
 
 // unconstrain reads "remove the constraint on X".
 func unconstrain(p *parser, g groups) (Command, bool) {

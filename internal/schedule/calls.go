@@ -56,6 +56,8 @@ func describeWith(s *Schedule, name func(id string) string, op Op) string {
 			return describeRelationshipUpdate(name, *op.Relationship, old)
 		}
 		return fmt.Sprintf("update_relationship(id=%s)", quote(op.Relationship.ID))
+	case SetDataDateOp:
+		return fmt.Sprintf("set_data_date(date=%s)", quote(op.DataDate))
 	case RemoveRelationshipOp:
 		if r, ok := s.Relationship(op.RelationshipID); ok {
 			return describeRelationship("delete_relationship", name, r)

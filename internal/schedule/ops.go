@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,9 @@ const (
 	AddRelationshipOp    OpKind = "add_relationship"
 	RemoveRelationshipOp OpKind = "remove_relationship"
 	UpdateRelationshipOp OpKind = "update_relationship"
+	// SetDataDateOp moves the schedule's data date (status date): the
+	// monthly update's "status the programme to 1 March".
+	SetDataDateOp OpKind = "set_data_date"
 )
 
 // Op is one change to a schedule. Which fields matter depends on Kind: add
@@ -36,6 +40,8 @@ type Op struct {
 	Activity       *Activity     `json:"activity,omitempty"`
 	Relationship   *Relationship `json:"relationship,omitempty"`
 	Position       *int          `json:"position,omitempty"`
+	// DataDate is a set_data_date's new data date ("" clears it).
+	DataDate string `json:"data_date,omitempty"`
 	// After, on an add, places the new activity right after this one (its
 	// predecessor, as the planner named it) instead of at the end; an id
 	// no longer in the schedule places it at the end.
@@ -47,6 +53,10 @@ type Op struct {
 	// ("" when the prompt was one request); not part of its identity.
 	Task string `json:"task,omitempty"`
 }
+
+// SetDataDate moves the schedule's data date to date (a day, or a day
+// and time: 2027-03-01, 2027-03-01T08:00); "" clears it.
+func SetDataDate(date string) Op { return Op{Kind: SetDataDateOp, DataDate: date} }
 
 // AddActivity adds a to the end of the schedule.
 func AddActivity(a Activity) Op {
@@ -139,6 +149,8 @@ func Apply(s *Schedule, op *Op) ([]Op, error) {
 		return applyRemoveRelationship(s, *op)
 	case UpdateRelationshipOp:
 		return applyUpdateRelationship(s, *op)
+	case SetDataDateOp:
+		return applySetDataDate(s, *op)
 	}
 	return nil, refuse(*op, "unknown op %q", op.Kind)
 }
@@ -287,6 +299,20 @@ func applyAddActivity(s *Schedule, op Op) ([]Op, error) {
 	inv := inverseOf(s, op, RemoveActivity(a.ID))
 	inv[0].Call = fmt.Sprintf("delete_activity(name=%s)", quote(a.Name))
 	s.Activities = slices.Insert(s.Activities, pos, a)
+	return inv, nil
+}
+
+func applySetDataDate(s *Schedule, op Op) ([]Op, error) {
+	if op.DataDate != "" {
+		if _, err := ParseStart(op.DataDate); err != nil {
+			return nil, refuse(op, "data date %q: %v", op.DataDate, err)
+		}
+	}
+	if op.DataDate == s.DataDate {
+		return nil, refuse(op, "the data date is %s already", cmp.Or(s.DataDate, "not set"))
+	}
+	inv := inverseOf(s, op, SetDataDate(s.DataDate))
+	s.DataDate = op.DataDate
 	return inv, nil
 }
 

@@ -166,7 +166,7 @@ func runCase(t *testing.T, s *schedule.Schedule, tc corpusCase) ([]string, *Roun
 
 // shorthand writes ops as the corpus does: "del NAME", "dis NAME",
 // "add DAYS NAME", "link FS+0 PRED > SUCC", "unlink …", "dur NAME = DAYS",
-// "rel PRED > SUCC = SS+3", "rename OLD = NEW"; each against the schedule
+// "rel PRED > SUCC = SS+3", "rename OLD = NEW", "datadate DATE"; each against the schedule
 // as it is when the op applies.
 func shorthand(s *schedule.Schedule, ops []schedule.Op) []string {
 	cur := s.Clone()
@@ -208,6 +208,8 @@ func shorthand(s *schedule.Schedule, ops []schedule.Op) []string {
 		case schedule.UpdateRelationshipOp:
 			r := op.Relationship
 			out = append(out, fmt.Sprintf("rel %s > %s = %s%+g", name(r.Predecessor), name(r.Successor), r.Type, r.Lag))
+		case schedule.SetDataDateOp:
+			out = append(out, "datadate "+op.DataDate)
 		}
 		op := op
 		if _, err := schedule.Apply(cur, &op); err != nil {

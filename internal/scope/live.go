@@ -325,6 +325,50 @@ func firstN(s string, n int) string {
 	return s
 }
 
+// dataDateCmd moves the data date: "status the programme to 1 March". The
+// day is read forward from the data date as now set (the next 1 March);
+// the time of day stays the one the data date had (P6 keeps it at the
+// start of the work day).
+func (b *builder) dataDateCmd(c lang.Command) {
+	if c.Date == nil {
+		b.note("%q: say the new data date (\"status the programme to 1 March\")", c.Source)
+		return
+	}
+	if t, ok := b.dateOf(c, false); ok {
+		b.moveDataDate(t)
+	}
+}
+
+// dataDateCall carries out the model's set_data_date.
+func (b *builder) dataDateCall(arg dataDateArg) {
+	day, err := time.Parse(dayLayout, strings.TrimSpace(arg.Date))
+	if err != nil {
+		b.note("ignored the model's data date %q: not YYYY-MM-DD", arg.Date)
+		return
+	}
+	b.moveDataDate(day)
+}
+
+// moveDataDate proposes the data date on day, at the time of day the data
+// date had, and says what it means for the work in progress.
+func (b *builder) moveDataDate(day time.Time) {
+	date := day.Format(dayLayout)
+	old := b.s.DataDate
+	if _, clock, timed := strings.Cut(old, "T"); timed {
+		date += "T" + clock
+	}
+	if !b.add(schedule.SetDataDate(date)) {
+		return
+	}
+	switch {
+	case old == "":
+		b.note("the schedule had no data date: from %s, work before it counts as done only where progress says so", date)
+	case date < old:
+		b.note("the data date moves back, from %s to %s: actual dates after it now lie in the future", old, date)
+	}
+	b.note("activities in progress keep their remaining durations, now counted from %s: report what was done by then (\"X is 60%% complete\", \"10 days remaining on X\", \"X finished on …\")", date)
+}
+
 // today is the real day, for "yesterday" on a schedule with no data date.
 func (b *builder) today() time.Time {
 	if b.now != nil {

@@ -32,6 +32,9 @@ func TestManagerConstraintAndProgressTools(t *testing.T) {
 			call: `update_activity(name="Pour footings", actual_finish="2026-03-13", percent_complete=100, remaining="0")`},
 		{name: "after the data date", tool: "report_progress", args: map[string]any{"activity": "Pour footings", "actual_start": "", "actual_finish": "2026-03-20", "percent_complete": nil, "remaining": ""}, note: "after the data date"},
 		{name: "percent without a start asks", tool: "report_progress", args: map[string]any{"activity": "Site set-up", "actual_start": "", "actual_finish": "", "percent_complete": 50, "remaining": ""}, question: "has no actual start"},
+		{name: "data date", tool: "set_data_date", args: map[string]any{"date": "2026-04-13"},
+			call: `set_data_date(date="2026-04-13T08:00")`, note: "keep their remaining durations"},
+		{name: "data date unread", tool: "set_data_date", args: map[string]any{"date": "13 April"}, note: "not YYYY-MM-DD"},
 		{name: "percent over 100", tool: "report_progress", args: map[string]any{"activity": "Pour footings", "actual_start": "", "actual_finish": "", "percent_complete": 150, "remaining": ""}, note: "is not a percent complete"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -137,6 +137,9 @@ type (
 		Type     string `json:"type" enum:"start_on_or_after,start_on_or_before,start_on,finish_on_or_before,finish_on_or_after,finish_on,none" desc:"the date constraint, or none to take the activity's constraints off"`
 		Date     string `json:"date" desc:"the constraint's date as YYYY-MM-DD; empty for none"`
 	}
+	dataDateArg struct {
+		Date string `json:"date" desc:"the new data date (status date) as YYYY-MM-DD"`
+	}
 	progressArg struct {
 		Activity        string   `json:"activity" desc:"the activity's exact name or id"`
 		ActualStart     string   `json:"actual_start" desc:"YYYY-MM-DD the work started, or empty when not said"`
@@ -167,6 +170,7 @@ var (
 		llm.ToolFor[scopeArg]("add_scope", "Add scope in general: several activities and/or relationships."),
 		llm.ToolFor[constraintArg]("set_constraint", "Give exactly one activity a date constraint, or take its constraints off (type none)."),
 		llm.ToolFor[progressArg]("report_progress", "Record exactly one activity's progress: actual start, actual finish, percent complete, remaining days."),
+		llm.ToolFor[dataDateArg]("set_data_date", "Move the schedule's data date (status date), as a progress update does."),
 		llm.ToolFor[askArg]("ask", "Ask the planner when the request is ambiguous instead of guessing."),
 		llm.ToolFor[finishArg]("finish", "Nothing to add."),
 	}
@@ -512,6 +516,11 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 				var arg progressArg
 				if decodeArgs(b, call, &arg) {
 					b.progressCall(arg)
+				}
+			case "set_data_date":
+				var arg dataDateArg
+				if decodeArgs(b, call, &arg) {
+					b.dataDateCall(arg)
 				}
 			}
 		},

@@ -232,6 +232,8 @@ func (b *builder) plan1(i int, c lang.Command, removals bool) {
 		b.unconstrainCmd(c)
 	case lang.Progress:
 		b.progress(c)
+	case lang.DataDate:
+		b.dataDateCmd(c)
 	case lang.Add:
 		b.addActivity(key, c)
 	case lang.AddScope:
