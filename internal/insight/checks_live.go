@@ -18,9 +18,9 @@ import (
 )
 
 // baselineFinish is an activity's baseline finish: the one place the
-// checks read a baseline from (missed activities, BEI). The model keeps no
-// baseline yet, so none has one and those points say "no baseline".
-func baselineFinish(*schedule.Activity) (time.Time, bool) { return time.Time{}, false }
+// checks read a baseline from (missed activities, BEI). A date alone is
+// the day's last minute, so work finished that day finished by it.
+func baselineFinish(a *schedule.Activity) (time.Time, bool) { return a.BaselineFinishAt() }
 
 // resourced reports whether an activity has a resource assignment: the one
 // place the resources point (10) reads it from. The model keeps the

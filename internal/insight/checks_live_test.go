@@ -165,7 +165,7 @@ func TestLiveChecksP6(t *testing.T) {
 }
 
 // TestLiveChecksBaseline gives liveP6 baseline finishes through the one
-// function the checks read them from (the model has none yet):
+// function the checks read them from, replaced:
 // A Thu 5 Mar, E Wed 11 Mar, B Fri 13 Mar (all before the 16 Mar data
 // date: due), C Fri 20 Mar and D, F later (not due).
 func TestLiveChecksBaseline(t *testing.T) {
@@ -224,6 +224,51 @@ func TestLiveChecksBaseline(t *testing.T) {
 	if na := c.notApplicable(); na[11] != reasonNothingDue || na[14] != reasonNothingDue {
 		t.Errorf("nothing due: %v", na)
 	}
+}
+
+// TestLiveChecksReadTheModelsBaseline: the same points from baselines the
+// activities carry (as a file or `baseline set` gives them). Data date
+// Mon 16 Mar. Baseline finishes: A Fri 6 Mar (a date alone: any time that
+// day), B Fri 13 Mar 17:00, E Wed 11 Mar 17:00 - due; C Fri 20 Mar, D and
+// F 1 Jun - not due. A finished on 6 Mar, by its baseline; B and E have
+// not finished. Missed: B and E, 2 of 3 (67% > 5%). BEI: 1 finished (A)
+// over 3 due, 0.33 < 0.95; offenders B and E.
+func TestLiveChecksReadTheModelsBaseline(t *testing.T) {
+	s := liveP6()
+	finish := map[string]string{"A": "2026-03-06", "B": "2026-03-13T17:00", "C": "2026-03-20T17:00",
+		"D": "2026-06-01T17:00", "E": "2026-03-11T17:00", "F": "2026-06-01T17:00"}
+	for i := range s.Activities {
+		s.Activities[i].BaselineFinish = finish[s.Activities[i].ID]
+	}
+	v, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if na := naReasons(v); na[11] != "" || na[14] != "" {
+		t.Fatalf("with baselines in the model, not applicable: %v", na)
+	}
+	res := runChecks(t, s, DefaultThresholds())
+	expect(t, res, map[string]want{CheckMissedActivities: fail("B", "E"), CheckBEI: fail("B", "E")})
+	got := byID(res)
+	if m := got[CheckMissedActivities]; m.Count != 2 || m.Of != 3 {
+		t.Errorf("missed activities %d of %d, want 2 of 3", m.Count, m.Of)
+	}
+	if d := got[CheckBEI].Detail; d != "BEI 0.33: 1 tasks finished, 3 due by the data date; the offenders are due and not finished" {
+		t.Errorf("bei: %q", d)
+	}
+	// Without baselines the points say why they do not apply.
+	if na := naReasons(mustView(t, liveP6())); na[11] != reasonNoBaseline || na[14] != reasonNoBaseline {
+		t.Errorf("no baseline: %v", na)
+	}
+}
+
+func mustView(t *testing.T, s *schedule.Schedule) *View {
+	t.Helper()
+	v, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // TestLiveInvalidDates: MS Project's rules date work not started from the
