@@ -345,7 +345,9 @@ func TestLiveChecksRealFiles(t *testing.T) {
 		if d := byID(res)[CheckCriticalPathTest].Detail; d != "A1000 made 10 days longer: the finish moved 10 days (2015-07-13T16:00:00 to 2015-07-27T16:00:00)" {
 			t.Errorf("critical path test: %q", d)
 		}
-		want := map[int]string{5: reasonNoConstraints, 10: reasonNoAssignments, 11: reasonNoBaseline, 13: reasonNoDeadline, 14: reasonNoBaseline}
+		// The planned dates are the baseline: every task 24 Feb 08:00 to
+		// 13 Jul 16:00, none due by the data date.
+		want := map[int]string{5: reasonNoConstraints, 10: reasonNoAssignments, 11: reasonNothingDue, 13: reasonNoDeadline, 14: reasonNothingDue}
 		if na := naReasons(v); !mapsEqual(na, want) {
 			t.Errorf("not applicable %v, want %v", na, want)
 		}
@@ -353,7 +355,9 @@ func TestLiveChecksRealFiles(t *testing.T) {
 	t.Run("PredecessorCalendar.xer", func(t *testing.T) {
 		// One activity, A1000 "Test", 3 days, started 10 Jun 2019 08:00
 		// and finished 12 Jun 17:00, before the data date of 2 Oct 2019;
-		// start on or after 10 Jun (soft).
+		// start on or after 10 Jun (soft). Planned (the baseline) 10 Jun
+		// 08:00 to 12 Jun 17:00: due, and finished by it - 0 of 1
+		// missed; BEI 1 finished / 1 due = 1.
 		v, res := load(t, "PredecessorCalendar.xer")
 		expect(t, res, map[string]want{
 			CheckHardConstraints: pass(),
@@ -361,11 +365,19 @@ func TestLiveChecksRealFiles(t *testing.T) {
 			// Finished: no incomplete task to count, no critical path.
 			CheckHighFloat:        pass(),
 			CheckCriticalPathTest: pass(),
+			CheckMissedActivities: pass(),
+			CheckBEI:              pass(),
 		})
 		if r := byID(res)[CheckHighFloat]; r.Of != 0 {
 			t.Errorf("high float counts %d", r.Of)
 		}
-		want := map[int]string{10: reasonNoAssignments, 11: reasonNoBaseline, 13: reasonFinished, 14: reasonNoBaseline}
+		if r := byID(res)[CheckMissedActivities]; r.Count != 0 || r.Of != 1 {
+			t.Errorf("missed activities %d of %d, want 0 of 1", r.Count, r.Of)
+		}
+		if d := byID(res)[CheckBEI].Detail; d != "BEI 1.00: 1 tasks finished, 1 due by the data date; the offenders are due and not finished" {
+			t.Errorf("bei: %q", d)
+		}
+		want := map[int]string{10: reasonNoAssignments, 13: reasonFinished}
 		if na := naReasons(v); !mapsEqual(na, want) {
 			t.Errorf("not applicable %v, want %v", na, want)
 		}

@@ -81,7 +81,8 @@ type Variance struct {
 	BaselineStart  time.Time // zero when the baseline has no start
 	BaselineFinish time.Time // zero when the baseline has no finish
 	// Duration is the forecast's working days from start to finish;
-	// BaselineDuration the baseline's, -1 when it has none.
+	// BaselineDuration the baseline's (its duration, else the working
+	// days between its dates), -1 when it has neither.
 	Duration, BaselineDuration float64
 	StartDays, FinishDays      *float64
 	DurationDays               *float64
@@ -274,12 +275,19 @@ func Variances(s *Schedule, r *Result) ([]Variance, error) {
 			d := spanDays(c, v.BaselineFinish, v.Finish)
 			v.FinishDays = &d
 		}
-		if a.BaselineDuration != "" {
+		switch {
+		case a.BaselineDuration != "":
 			bd, err := ParseDuration(a.BaselineDuration)
 			if err != nil {
 				return nil, fieldErr(activityPath(j).String()+".baseline_duration", "activity %q: %v", a.ID, err)
 			}
 			v.BaselineDuration = roundVariance(bd.Minutes(c.MinutesPerDay()) / c.MinutesPerDay())
+		case !v.BaselineStart.IsZero() && !v.BaselineFinish.IsZero():
+			// A baseline of dates alone (P6's planned dates): its
+			// duration is the working time between them.
+			v.BaselineDuration = max(spanDays(c, v.BaselineStart, v.BaselineFinish), 0)
+		}
+		if v.BaselineDuration >= 0 {
 			d := roundVariance(v.Duration - v.BaselineDuration)
 			v.DurationDays = &d
 		}

@@ -71,6 +71,10 @@ func TestVariances(t *testing.T) {
 			s.Activities[0].BaselineFinish = "2026-01-08" // Thursday: the forecast Friday 17:00 is a day late
 			s.Activities[1].BaselineStart, s.Activities[1].BaselineDuration = "", ""
 		}, map[string][3]*float64{"A": {p(0), p(1), p(0)}, "B": {nil, p(0), nil}}},
+		{"a baseline of dates alone measures its duration between them", func(s *Schedule) {
+			s.Activities[0].Duration = "6"
+			s.Activities[0].BaselineDuration, s.Activities[1].BaselineDuration = "", ""
+		}, map[string][3]*float64{"A": {p(0), p(1), p(1)}, "B": {p(1), p(1), p(0)}}},
 		{"progress: piling started a day late and finished on its third day", func(s *Schedule) {
 			s.DataDate = "2026-01-09"
 			s.Activities[0].ActualStart, s.Activities[0].ActualFinish = "2026-01-06T08:00", "2026-01-08T17:00"
