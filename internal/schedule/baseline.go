@@ -139,12 +139,26 @@ func (sc *spanClocks) of(a *Activity) (*Clock, error) {
 	return c, nil
 }
 
-// forecast is activity i's computed start and finish.
+// forecast is activity i's start and finish as the computed schedule
+// has them: its actual dates where reported (as the live engine read
+// them), its early dates otherwise - P6's early dates of started work are
+// its remaining work's, from the data date.
 func forecast(s *Schedule, r *Result, project *Clock, i int) (start, finish time.Time, err error) {
 	if start, err = r.When(project, i, EarlyStart); err != nil {
 		return
 	}
-	finish, err = r.When(project, i, EarlyFinish)
+	if finish, err = r.When(project, i, EarlyFinish); err != nil {
+		return
+	}
+	if ln := r.Net.live; ln != nil {
+		clock := ln.clocks[0] // every clock counts instants from one origin
+		if at := ln.actStart[i]; !at.IsZero() {
+			start = clock.timeOf(at)
+		}
+		if at := ln.actEnd[i]; !at.IsZero() {
+			finish = clock.timeOf(at)
+		}
+	}
 	return
 }
 

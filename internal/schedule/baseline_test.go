@@ -79,6 +79,11 @@ func TestVariances(t *testing.T) {
 			s.DataDate = "2026-01-09"
 			s.Activities[0].ActualStart, s.Activities[0].ActualFinish = "2026-01-06T08:00", "2026-01-08T17:00"
 		}, map[string][3]*float64{"A": {p(1), p(-1), p(-2)}, "B": {p(-1), p(-1), p(0)}}},
+		{"progress on P6's rules: started work is dated by its actuals, not its remaining early dates", func(s *Schedule) {
+			s.Options = &Options{Tool: P6}
+			s.DataDate = "2026-01-12" // Monday: B, not started, from the data date
+			s.Activities[0].ActualStart, s.Activities[0].Remaining = "2026-01-06T08:00", "1"
+		}, map[string][3]*float64{"A": {p(1), p(1), p(0)}, "B": {p(1), p(1), p(0)}}}, // A: 6 - 12 Jan, five days as planned
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
