@@ -111,17 +111,7 @@ func hasConstraints(s *schedule.Schedule) bool {
 // finish) and start or finish no later than (on or before): it fixes a
 // date against the logic. As late as possible, start and finish on or
 // after are soft.
-func hardConstraint(k *schedule.Constraint) bool {
-	if k == nil {
-		return false
-	}
-	switch k.Type {
-	case schedule.StartOn, schedule.FinishOn, schedule.StartOnOrBefore, schedule.FinishOnOrBefore,
-		schedule.MandatoryStart, schedule.MandatoryFinish:
-		return true
-	}
-	return false
-}
+func hardConstraint(k *schedule.Constraint) bool { return k != nil && k.Type.Hard() }
 
 // hasDeadline reports whether any constraint can hold late dates back,
 // giving the finish float other than zero (hard constraints do).
