@@ -128,3 +128,53 @@ func TestXERPlannedDatesAreTheBaseline(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchWritersCarryABaselineSet: a baseline set on an imported file
+// (every real file the readers take) is written back into the kept file
+// by the patch writers, and reads back: MSPDI's whole baseline, XER's
+// dates.
+func TestPatchWritersCarryABaselineSet(t *testing.T) {
+	for _, path := range crossFiles(t) {
+		f, err := FormatOf(path)
+		if err != nil {
+			continue
+		}
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := ParseWith(data, f, Options{KeepSource: true})
+			if err != nil {
+				t.Skipf("not a schedule the reader takes: %v", err)
+			}
+			s := r.Schedule
+			res, err := schedule.Analyze(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := schedule.SetBaseline(s, res); err != nil {
+				t.Skipf("no dates to baseline: %v", err)
+			}
+			var buf bytes.Buffer
+			if err := Write(&buf, s, f, nil); err != nil {
+				t.Fatal(err)
+			}
+			back, _, err := Parse(buf.Bytes(), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range s.Activities {
+				b := back.Activities[i]
+				want := a.BaselineDuration
+				if f == XER {
+					want = "" // XER keeps no baseline duration
+				}
+				if b.BaselineStart != a.BaselineStart || b.BaselineFinish != a.BaselineFinish || b.BaselineDuration != want {
+					t.Fatalf("%s: baseline %s to %s (%s) set, %s to %s (%s) read back", a.ID, a.BaselineStart, a.BaselineFinish, a.BaselineDuration,
+						b.BaselineStart, b.BaselineFinish, b.BaselineDuration)
+				}
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package interchange
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -232,7 +233,10 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
 // time as such, so its days of MinutesPerDay are that many minutes of the
 // clock.
 func (l *mspdiLive) elapsed(days float64) string {
-	hours := roundDays(days * l.minutesPerDay / 60)
+	// The file holds milliseconds: minutes to 1e-6 undo the rounding of
+	// days (a minute of a 480-minute day is not a round number of days).
+	minutes := math.Round(days*l.minutesPerDay*1e6) / 1e6
+	hours := roundDays(minutes / 60)
 	if whole := hours / 24; whole == float64(int64(whole)) {
 		return formatDays(whole) + schedule.ElapsedDays
 	}

@@ -213,15 +213,28 @@ func SetBaseline(s *Schedule, r *Result) error {
 		if err != nil {
 			return err
 		}
-		days := max(spanDays(c, at[k].start, at[k].finish), 0)
 		a.BaselineStart = at[k].start.Format(baselineLayout)
 		a.BaselineFinish = at[k].finish.Format(baselineLayout)
-		a.BaselineDuration = formatDays(days)
-		if d, err := ParseDuration(a.Duration); err == nil && d.Elapsed() {
-			a.BaselineDuration += ElapsedDays // counted on the 24-hour clock
-		}
+		a.BaselineDuration = spanDuration(c, at[k].start, at[k].finish, a)
+
 	}
 	return nil
+}
+
+// spanDuration writes the working time from start to finish on c as a
+// duration in a's unit: working days, or for elapsed work elapsed days
+// (eh when not whole days). Whole minutes, kept to 1e-12, as the file
+// readers keep durations, so a file writes it back exactly.
+func spanDuration(c *Clock, start, finish time.Time, a *Activity) string {
+	minutes := max(math.Round((c.Offset(finish)-c.Offset(start))*c.MinutesPerDay()), 0)
+	round := func(v float64) string { return formatDays(math.Round(v*1e12) / 1e12) }
+	if d, err := ParseDuration(a.Duration); err == nil && d.Elapsed() { // counted on the 24-hour clock
+		if math.Mod(minutes, 24*60) == 0 {
+			return formatDays(minutes/(24*60)) + ElapsedDays
+		}
+		return round(minutes/60) + ElapsedHours
+	}
+	return round(minutes / c.MinutesPerDay())
 }
 
 // ClearBaseline removes every activity's baseline.
