@@ -60,11 +60,11 @@ func AnswerIfQuestion(v *View, text string) (Answer, bool) {
 	}
 	// The update's questions (baseline, progress) before the language
 	// layer, which reads "what is behind baseline" as a name to find.
-	if kind, ok := readStatus(text); ok {
+	if kind, scope, ok := readStatus(text); ok {
 		if len(v.S.Activities) == 0 {
 			return AnswerQuestions(v, nil, nil), true
 		}
-		return answerStatus(v, kind, text), true
+		return answerStatus(v, kind, scope, text), true
 	}
 	res := lang.NewResolver(v.S)
 	qs, ok := lang.ParseQuestions(text, v.langOptions(res))

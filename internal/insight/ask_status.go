@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -47,33 +48,72 @@ var (
 		// "should have started" first: "late to start" is not "late".
 		{askShouldHaveStarted, regexp.MustCompile(`\b(?:should(?: have|'ve| of)|ought to have|was due to|were due to|were meant to|was meant to|were supposed to|was supposed to)(?: already)? (?:be )?start(?:ed)?\b|\b(?:late|overdue) (?:to |in )?start(?:ing)?\b|\bmissed (?:its|their) (?:planned |baseline )?start\b|\bnot started (?:yet )?but should\b`)},
 		{askSlipped, regexp.MustCompile(`\b(?:slip|slipped|slips|slipping|slippage|moved later|got later|been delayed|gone later)\b`)},
-		{askBehindBaseline, regexp.MustCompile(`\b(?:behind|late (?:against|compared (?:to|with)|versus|vs\.?|on)|later than|over(?:running)? (?:against )?)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:baseline|plan|planned dates|programme|program|schedule)\b`)},
+		{askBehindBaseline, regexp.MustCompile(`\b(?:behind|late (?:against|compared (?:to|with)|versus|vs\.?|on)|later than|over(?:running)? (?:against )?)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:baseline|plan|planned dates|programme|program|schedule)\b|\b(?:is|are|'s|running|fallen|falling|gotten|got) behind(?:$| (?:on|in|for|at|within)\b)`)},
 		{askInProgress, regexp.MustCompile(`\b(?:in[ -]progress|under ?way|ongoing|on-going|being worked(?: on)?|started but not (?:yet )?finished|started and not (?:yet )?finished|currently active|still open|part(?:ly|ially) (?:done|complete))\b`)},
 	}
 	// statusEdit is a change someone asks for, which no status question is.
 	statusEdit = regexp.MustCompile(`^(?:add|delete|remove|move|delay|push|make|set|link|unlink|change|shorten|extend|split|rename|insert|mark|update|status)\b`)
 )
 
-// readStatus reads text as one of the update questions; ok is false
-// when it is anything else (the language layer reads it then).
-func readStatus(text string) (kind statusKind, ok bool) {
+// statusScope is where a question narrows itself to part of the
+// schedule: "on level 3", "in the drywall", "for pier 2" - the words up
+// to a verb or time phrase that follows.
+var (
+	statusScope        = regexp.MustCompile(`\b(?:on|in|for|at|within|among) (?:the )?([a-z0-9][\w .,&/'-]*?)(?: (?:are|is|that|which|who|have|has|were|was|by|since|so far|right now|currently|yet|already)\b.*)?$`)
+	statusPrepositions = map[string]bool{"on": true, "in": true, "for": true, "at": true, "within": true}
+	statusTime         = regexp.MustCompile(`\b(?:moment|present|now|today|month|week|period|update|data date|baseline|plan|programme|program|schedule|progress|total|all|general)\b`)
+)
+
+// readStatus reads text as one of the update questions and the part of
+// the schedule it asks about ("" for all of it); ok is false when it is
+// anything else (the language layer reads it then).
+func readStatus(text string) (kind statusKind, scope string, ok bool) {
 	s := strings.ToLower(strings.Join(strings.Fields(strings.NewReplacer("’", "'", "‘", "'").Replace(text)), " "))
 	s = strings.TrimRight(s, "?.! ")
 	s = statusLead.ReplaceAllString(s, "")
 	if s == "" || statusEdit.MatchString(s) || !statusOpener.MatchString(s) {
-		return 0, false
+		return 0, "", false
 	}
 	for _, f := range statusForms {
-		if f.re.MatchString(s) {
-			return f.kind, true
+		loc := f.re.FindStringIndex(s)
+		if loc == nil {
+			continue
 		}
+		// A form may end on the preposition of its scope ("behind on"):
+		// leave that to the scope.
+		if m := s[loc[0]:loc[1]]; strings.LastIndexByte(m, ' ') >= 0 && statusPrepositions[m[strings.LastIndexByte(m, ' ')+1:]] {
+			loc[1] = loc[0] + strings.LastIndexByte(m, ' ')
+		}
+		rest := s[:loc[0]] + " " + s[loc[1]:]
+		if m := statusScope.FindStringSubmatch(rest); m != nil && !statusTime.MatchString(m[1]) {
+			scope = strings.TrimSpace(m[1])
+		}
+		return f.kind, scope, true
 	}
-	return 0, false
+	return 0, "", false
 }
 
-// answerStatus answers an update question.
-func answerStatus(v *View, kind statusKind, text string) Answer {
+// answerStatus answers an update question about the activities scope
+// names ("" all of them).
+func answerStatus(v *View, kind statusKind, scope, text string) Answer {
 	a := statusAsker{v: v}
+	if scope != "" {
+		r := lang.NewResolver(v.S).Resolve(lang.Ref{Text: scope, Words: scope})
+		acts := r.Acts
+		if r.Status == lang.Ambiguous {
+			acts = r.Candidates // a group: every activity it names
+		}
+		if r.Status == lang.Missing || len(acts) == 0 && r.Status != lang.TooBroad {
+			return Answer{Answer: fmt.Sprintf("I can't find %q in this schedule: name activities as the schedule does (a level, a trade, a name or an id).", scope),
+				Activities: []string{}, Understood: true}
+		}
+		if r.Status != lang.TooBroad {
+			a.only = map[string]bool{}
+			for _, act := range acts {
+				a.only[act.ID] = true
+			}
+		}
+	}
 	var ans Answer
 	switch kind {
 	case askBehindBaseline:
@@ -85,6 +125,9 @@ func answerStatus(v *View, kind statusKind, text string) Answer {
 	default:
 		ans = a.shouldHaveStarted()
 	}
+	if a.only != nil {
+		ans.Answer = fmt.Sprintf("Of the %s %q names: %s", count(len(a.only), "activity", "activities"), scope, ans.Answer)
+	}
 	ans.Understood = true
 	if ans.Activities == nil {
 		ans.Activities = []string{}
@@ -92,7 +135,14 @@ func answerStatus(v *View, kind statusKind, text string) Answer {
 	return ans
 }
 
-type statusAsker struct{ v *View }
+type statusAsker struct {
+	v *View
+	// only are the activities asked about, by id; nil: all of them.
+	only map[string]bool
+}
+
+// asked reports whether the question is about activity id.
+func (a statusAsker) asked(id string) bool { return a.only == nil || a.only[id] }
 
 // noBaseline is the answer when the schedule has none.
 const noBaseline = "No activity has a baseline, so nothing can be measured against one: set one with `autoscheduler baseline set`, or import a file that carries one (MS Project's baseline, P6's planned dates)."
@@ -107,7 +157,7 @@ func (a statusAsker) variances() ([]schedule.Variance, *Answer) {
 	if len(vs) == 0 {
 		return nil, &Answer{Answer: noBaseline}
 	}
-	return vs, nil
+	return slices.DeleteFunc(vs, func(x schedule.Variance) bool { return !a.asked(x.ID) }), nil
 }
 
 // maxStatusListed caps the activities an update answer names in words;
@@ -209,7 +259,7 @@ func (a statusAsker) inProgress() Answer {
 	v := a.v
 	var open []int
 	for i := range v.R.Net.Len() {
-		if act := v.Activity(i); act.ActualStart != "" && act.ActualFinish == "" {
+		if act := v.Activity(i); act.ActualStart != "" && act.ActualFinish == "" && a.asked(act.ID) {
 			open = append(open, i)
 		}
 	}
@@ -255,7 +305,7 @@ func (a statusAsker) shouldHaveStarted() Answer {
 	var late []due
 	for i := range v.R.Net.Len() {
 		act := v.Activity(i)
-		if act.ActualStart != "" || act.Type == schedule.WBSSummary || act.Type == schedule.LevelOfEffort {
+		if act.ActualStart != "" || act.Type == schedule.WBSSummary || act.Type == schedule.LevelOfEffort || !a.asked(act.ID) {
 			continue
 		}
 		d := due{i: i}

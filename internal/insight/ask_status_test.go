@@ -8,40 +8,49 @@ import (
 
 func TestReadStatusQuestions(t *testing.T) {
 	cases := []struct {
-		text string
-		want statusKind // 0: not an update question
+		text  string
+		want  statusKind // 0: not an update question
+		scope string
 	}{
-		{"what is behind baseline", askBehindBaseline},
-		{"What's behind the baseline?", askBehindBaseline},
-		{"which activities are behind schedule", askBehindBaseline},
-		{"show me what is running behind the programme", askBehindBaseline},
-		{"anything late against the plan?", askBehindBaseline},
-		{"what slipped since the last update", askSlipped},
-		{"what has slipped since the baseline?", askSlipped},
-		{"Which tasks slipped since last month", askSlipped},
-		{"what's in progress", askInProgress},
-		{"What’s in progress?", askInProgress},
-		{"which activities are underway", askInProgress},
-		{"list what is started but not finished", askInProgress},
-		{"what should have started by the data date", askShouldHaveStarted},
-		{"what should've started by now?", askShouldHaveStarted},
-		{"which activities are late to start", askShouldHaveStarted},
-		{"please tell me what was supposed to start already", askShouldHaveStarted},
+		{"what's in progress on level 3", askInProgress, "level 3"},
+		{"which activities on level 3 are behind baseline", askBehindBaseline, "level 3"},
+		{"what is behind schedule in the drywall?", askBehindBaseline, "drywall"},
+		{"what's in progress at the moment", askInProgress, ""},
+		{"what is behind?", askBehindBaseline, ""},
+		{"which activities are running behind on level 2", askBehindBaseline, "level 2"},
+		{"what's behind Pour slab", 0, ""}, // "what is X": the language layer's
+		{"which tasks slipped in the last month", askSlipped, ""},
+		{"what is behind baseline", askBehindBaseline, ""},
+		{"What's behind the baseline?", askBehindBaseline, ""},
+		{"which activities are behind schedule", askBehindBaseline, ""},
+		{"show me what is running behind the programme", askBehindBaseline, ""},
+		{"anything late against the plan?", askBehindBaseline, ""},
+		{"what slipped since the last update", askSlipped, ""},
+		{"what has slipped since the baseline?", askSlipped, ""},
+		{"Which tasks slipped since last month", askSlipped, ""},
+		{"what's in progress", askInProgress, ""},
+		{"What’s in progress?", askInProgress, ""},
+		{"which activities are underway", askInProgress, ""},
+		{"list what is started but not finished", askInProgress, ""},
+		{"what should have started by the data date", askShouldHaveStarted, ""},
+		{"what should've started by now?", askShouldHaveStarted, ""},
+		{"which activities are late to start", askShouldHaveStarted, ""},
+		{"please tell me what was supposed to start already", askShouldHaveStarted, ""},
 		// Not update questions: the language layer reads them.
-		{"what is the critical path", 0},
-		{"what drives Pour slab", 0},
-		{"delay what is behind the baseline by 2 days", 0},
-		{"mark piling in progress", 0},
-		{"tell me about Landscape", 0},
-		{"behind baseline", 0},
+		{"what is the critical path", 0, ""},
+		{"what drives Pour slab", 0, ""},
+		{"delay what is behind the baseline by 2 days", 0, ""},
+		{"mark piling in progress", 0, ""},
+		{"tell me about Landscape", 0, ""},
+		{"behind baseline", 0, ""},
 	}
 	for _, c := range cases {
-		got, ok := readStatus(c.text)
+		got, scope, ok := readStatus(c.text)
 		if !ok {
 			got = 0
 		}
-		if got != c.want {
-			t.Errorf("%q read as %d, want %d", c.text, got, c.want)
+		if got != c.want || scope != c.scope {
+			t.Errorf("%q read as %d about %q, want %d about %q", c.text, got, scope, c.want, c.scope)
 		}
 	}
 }
@@ -96,6 +105,19 @@ func TestAskStatus(t *testing.T) {
 				t.Errorf("%q: the answer does not say %q:\n%s", c.question, w, ans.Answer)
 			}
 		}
+	}
+}
+
+// A question about part of the schedule answers for that part: Dig and
+// Landscape are the two activities "dig" and "landscape" name.
+func TestAskStatusOfPart(t *testing.T) {
+	v := baselinedP6()
+	ans := Ask(v, "what is behind baseline for Landscape?")
+	if !slices.Equal(ans.Activities, []string{"E"}) || !strings.HasPrefix(ans.Answer, `Of the 1 activity "landscape" names: 1 activity is behind the baseline`) {
+		t.Errorf("behind for Landscape: %v %s", ans.Activities, ans.Answer)
+	}
+	if ans := Ask(v, "what's in progress on level 9?"); !strings.Contains(ans.Answer, `I can't find "level 9"`) || len(ans.Activities) != 0 {
+		t.Errorf("a part the schedule lacks: %v %s", ans.Activities, ans.Answer)
 	}
 }
 
