@@ -42,8 +42,10 @@ package interchange
 //     to work resources (Units, Work, the resource's calendar), which drive
 //     a task that is not fixed-duration as MS Project dates it. Named
 //     text fields (Text1-Text30 with an alias) are its activity codes.
+//     Its <Baseline> Number 0 (Start, Finish, Duration) is its baseline.
 //
-// Not read: costs, baselines, timephased data, splits.
+// Not read: costs, the other saved baselines (1-10), timephased data,
+// splits.
 //
 // Export writes what MS Project needs to open and schedule the file, with
 // the CPM early dates as Start and Finish. Three custom text fields carry
