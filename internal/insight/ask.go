@@ -2,6 +2,7 @@ package insight
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,6 +57,14 @@ func Ask(v *View, question string) Answer {
 func AnswerIfQuestion(v *View, text string) (Answer, bool) {
 	if utf8.RuneCountInString(text) > MaxQuestion {
 		return Answer{}, false
+	}
+	// The update's questions (baseline, progress) before the language
+	// layer, which reads "what is behind baseline" as a name to find.
+	if kind, scope, ok := readStatus(text); ok {
+		if len(v.S.Activities) == 0 {
+			return AnswerQuestions(v, nil, nil), true
+		}
+		return answerStatus(v, kind, scope, text), true
 	}
 	res := lang.NewResolver(v.S)
 	qs, ok := lang.ParseQuestions(text, v.langOptions(res))
@@ -124,7 +133,7 @@ func unknown(reason string) Answer {
 		b.WriteString(strings.Join(forms, "; "))
 	} else {
 		b.WriteString("I can't answer that offline. I can answer: ")
-		b.WriteString(strings.Join(lang.QuestionForms, "; "))
+		b.WriteString(strings.Join(slices.Concat(lang.QuestionForms, StatusForms), "; "))
 	}
 	b.WriteString(". X and Y are activities, by name or id; N is working days.")
 	return Answer{Answer: b.String(), Activities: []string{}}

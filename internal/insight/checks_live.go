@@ -18,9 +18,9 @@ import (
 )
 
 // baselineFinish is an activity's baseline finish: the one place the
-// checks read a baseline from (missed activities, BEI). The model keeps no
-// baseline yet, so none has one and those points say "no baseline".
-func baselineFinish(*schedule.Activity) (time.Time, bool) { return time.Time{}, false }
+// checks read a baseline from (missed activities, BEI). A date alone is
+// the day's last minute, so work finished that day finished by it.
+func baselineFinish(a *schedule.Activity) (time.Time, bool) { return a.BaselineFinishAt() }
 
 // resourced reports whether an activity has a resource assignment: the one
 // place the resources point (10) reads it from. The model keeps the
@@ -111,17 +111,7 @@ func hasConstraints(s *schedule.Schedule) bool {
 // finish) and start or finish no later than (on or before): it fixes a
 // date against the logic. As late as possible, start and finish on or
 // after are soft.
-func hardConstraint(k *schedule.Constraint) bool {
-	if k == nil {
-		return false
-	}
-	switch k.Type {
-	case schedule.StartOn, schedule.FinishOn, schedule.StartOnOrBefore, schedule.FinishOnOrBefore,
-		schedule.MandatoryStart, schedule.MandatoryFinish:
-		return true
-	}
-	return false
-}
+func hardConstraint(k *schedule.Constraint) bool { return k != nil && k.Type.Hard() }
 
 // hasDeadline reports whether any constraint can hold late dates back,
 // giving the finish float other than zero (hard constraints do).

@@ -165,7 +165,7 @@ func TestLiveChecksP6(t *testing.T) {
 }
 
 // TestLiveChecksBaseline gives liveP6 baseline finishes through the one
-// function the checks read them from (the model has none yet):
+// function the checks read them from, replaced:
 // A Thu 5 Mar, E Wed 11 Mar, B Fri 13 Mar (all before the 16 Mar data
 // date: due), C Fri 20 Mar and D, F later (not due).
 func TestLiveChecksBaseline(t *testing.T) {
@@ -224,6 +224,51 @@ func TestLiveChecksBaseline(t *testing.T) {
 	if na := c.notApplicable(); na[11] != reasonNothingDue || na[14] != reasonNothingDue {
 		t.Errorf("nothing due: %v", na)
 	}
+}
+
+// TestLiveChecksReadTheModelsBaseline: the same points from baselines the
+// activities carry (as a file or `baseline set` gives them). Data date
+// Mon 16 Mar. Baseline finishes: A Fri 6 Mar (a date alone: any time that
+// day), B Fri 13 Mar 17:00, E Wed 11 Mar 17:00 - due; C Fri 20 Mar, D and
+// F 1 Jun - not due. A finished on 6 Mar, by its baseline; B and E have
+// not finished. Missed: B and E, 2 of 3 (67% > 5%). BEI: 1 finished (A)
+// over 3 due, 0.33 < 0.95; offenders B and E.
+func TestLiveChecksReadTheModelsBaseline(t *testing.T) {
+	s := liveP6()
+	finish := map[string]string{"A": "2026-03-06", "B": "2026-03-13T17:00", "C": "2026-03-20T17:00",
+		"D": "2026-06-01T17:00", "E": "2026-03-11T17:00", "F": "2026-06-01T17:00"}
+	for i := range s.Activities {
+		s.Activities[i].BaselineFinish = finish[s.Activities[i].ID]
+	}
+	v, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if na := naReasons(v); na[11] != "" || na[14] != "" {
+		t.Fatalf("with baselines in the model, not applicable: %v", na)
+	}
+	res := runChecks(t, s, DefaultThresholds())
+	expect(t, res, map[string]want{CheckMissedActivities: fail("B", "E"), CheckBEI: fail("B", "E")})
+	got := byID(res)
+	if m := got[CheckMissedActivities]; m.Count != 2 || m.Of != 3 {
+		t.Errorf("missed activities %d of %d, want 2 of 3", m.Count, m.Of)
+	}
+	if d := got[CheckBEI].Detail; d != "BEI 0.33: 1 tasks finished, 3 due by the data date; the offenders are due and not finished" {
+		t.Errorf("bei: %q", d)
+	}
+	// Without baselines the points say why they do not apply.
+	if na := naReasons(mustView(t, liveP6())); na[11] != reasonNoBaseline || na[14] != reasonNoBaseline {
+		t.Errorf("no baseline: %v", na)
+	}
+}
+
+func mustView(t *testing.T, s *schedule.Schedule) *View {
+	t.Helper()
+	v, err := New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // TestLiveInvalidDates: MS Project's rules date work not started from the
@@ -300,7 +345,9 @@ func TestLiveChecksRealFiles(t *testing.T) {
 		if d := byID(res)[CheckCriticalPathTest].Detail; d != "A1000 made 10 days longer: the finish moved 10 days (2015-07-13T16:00:00 to 2015-07-27T16:00:00)" {
 			t.Errorf("critical path test: %q", d)
 		}
-		want := map[int]string{5: reasonNoConstraints, 10: reasonNoAssignments, 11: reasonNoBaseline, 13: reasonNoDeadline, 14: reasonNoBaseline}
+		// The planned dates are the baseline: every task 24 Feb 08:00 to
+		// 13 Jul 16:00, none due by the data date.
+		want := map[int]string{5: reasonNoConstraints, 10: reasonNoAssignments, 11: reasonNothingDue, 13: reasonNoDeadline, 14: reasonNothingDue}
 		if na := naReasons(v); !mapsEqual(na, want) {
 			t.Errorf("not applicable %v, want %v", na, want)
 		}
@@ -308,7 +355,9 @@ func TestLiveChecksRealFiles(t *testing.T) {
 	t.Run("PredecessorCalendar.xer", func(t *testing.T) {
 		// One activity, A1000 "Test", 3 days, started 10 Jun 2019 08:00
 		// and finished 12 Jun 17:00, before the data date of 2 Oct 2019;
-		// start on or after 10 Jun (soft).
+		// start on or after 10 Jun (soft). Planned (the baseline) 10 Jun
+		// 08:00 to 12 Jun 17:00: due, and finished by it - 0 of 1
+		// missed; BEI 1 finished / 1 due = 1.
 		v, res := load(t, "PredecessorCalendar.xer")
 		expect(t, res, map[string]want{
 			CheckHardConstraints: pass(),
@@ -316,11 +365,19 @@ func TestLiveChecksRealFiles(t *testing.T) {
 			// Finished: no incomplete task to count, no critical path.
 			CheckHighFloat:        pass(),
 			CheckCriticalPathTest: pass(),
+			CheckMissedActivities: pass(),
+			CheckBEI:              pass(),
 		})
 		if r := byID(res)[CheckHighFloat]; r.Of != 0 {
 			t.Errorf("high float counts %d", r.Of)
 		}
-		want := map[int]string{10: reasonNoAssignments, 11: reasonNoBaseline, 13: reasonFinished, 14: reasonNoBaseline}
+		if r := byID(res)[CheckMissedActivities]; r.Count != 0 || r.Of != 1 {
+			t.Errorf("missed activities %d of %d, want 0 of 1", r.Count, r.Of)
+		}
+		if d := byID(res)[CheckBEI].Detail; d != "BEI 1.00: 1 tasks finished, 1 due by the data date; the offenders are due and not finished" {
+			t.Errorf("bei: %q", d)
+		}
+		want := map[int]string{10: reasonNoAssignments, 13: reasonFinished}
 		if na := naReasons(v); !mapsEqual(na, want) {
 			t.Errorf("not applicable %v, want %v", na, want)
 		}

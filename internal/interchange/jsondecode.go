@@ -311,6 +311,12 @@ func activityField(d *decoder, path where, a *schedule.Activity, key []byte) err
 		return d.jsonValue(path.at("codes"), &a.Codes)
 	case "assignments":
 		return d.jsonValue(path.at("assignments"), &a.Assignments)
+	case "baseline_start":
+		return d.stringInto(path.at("baseline_start"), &a.BaselineStart)
+	case "baseline_finish":
+		return d.stringInto(path.at("baseline_finish"), &a.BaselineFinish)
+	case "baseline_duration":
+		return d.stringInto(path.at("baseline_duration"), &a.BaselineDuration)
 	}
 	return d.unknownField(path, string(key))
 }

@@ -42,8 +42,10 @@ package interchange
 //     to work resources (Units, Work, the resource's calendar), which drive
 //     a task that is not fixed-duration as MS Project dates it. Named
 //     text fields (Text1-Text30 with an alias) are its activity codes.
+//     Its <Baseline> Number 0 (Start, Finish, Duration) is its baseline.
 //
-// Not read: costs, baselines, timephased data, splits.
+// Not read: costs, the other saved baselines (1-10), timephased data,
+// splits.
 //
 // Export writes what MS Project needs to open and schedule the file, with
 // the CPM early dates as Start and Finish. Three custom text fields carry
@@ -164,30 +166,31 @@ type mspdiException struct {
 
 type mspdiTask struct {
 	line              int
-	UID               string      `xml:"UID"`
-	ID                string      `xml:"ID"`
-	Name              string      `xml:"Name"`
-	IsNull            string      `xml:"IsNull"`
-	WBS               string      `xml:"WBS"`
-	OutlineNumber     string      `xml:"OutlineNumber"`
-	OutlineLevel      string      `xml:"OutlineLevel"`
-	Duration          string      `xml:"Duration"`
-	DurationFormat    string      `xml:"DurationFormat"`
-	Summary           string      `xml:"Summary"`
-	CalendarUID       string      `xml:"CalendarUID"`
-	ConstraintType    string      `xml:"ConstraintType"`
-	ConstraintDate    string      `xml:"ConstraintDate"`
-	ActualStart       string      `xml:"ActualStart"`
-	ActualFinish      string      `xml:"ActualFinish"`
-	RemainingDuration string      `xml:"RemainingDuration"`
-	PercentComplete   string      `xml:"PercentComplete"`
-	Manual            string      `xml:"Manual"`
-	Start             string      `xml:"Start"`
-	Finish            string      `xml:"Finish"`
-	Type              string      `xml:"Type"` // 0 fixed units, 1 fixed duration, 2 fixed work
-	Notes             string      `xml:"Notes"`
-	Active            string      `xml:"Active"`
-	PredecessorLink   []mspdiLink `xml:"PredecessorLink"`
+	UID               string          `xml:"UID"`
+	ID                string          `xml:"ID"`
+	Name              string          `xml:"Name"`
+	IsNull            string          `xml:"IsNull"`
+	WBS               string          `xml:"WBS"`
+	OutlineNumber     string          `xml:"OutlineNumber"`
+	OutlineLevel      string          `xml:"OutlineLevel"`
+	Duration          string          `xml:"Duration"`
+	DurationFormat    string          `xml:"DurationFormat"`
+	Summary           string          `xml:"Summary"`
+	CalendarUID       string          `xml:"CalendarUID"`
+	ConstraintType    string          `xml:"ConstraintType"`
+	ConstraintDate    string          `xml:"ConstraintDate"`
+	ActualStart       string          `xml:"ActualStart"`
+	ActualFinish      string          `xml:"ActualFinish"`
+	RemainingDuration string          `xml:"RemainingDuration"`
+	PercentComplete   string          `xml:"PercentComplete"`
+	Manual            string          `xml:"Manual"`
+	Start             string          `xml:"Start"`
+	Finish            string          `xml:"Finish"`
+	Type              string          `xml:"Type"` // 0 fixed units, 1 fixed duration, 2 fixed work
+	Notes             string          `xml:"Notes"`
+	Active            string          `xml:"Active"`
+	PredecessorLink   []mspdiLink     `xml:"PredecessorLink"`
+	Baseline          []mspdiBaseline `xml:"Baseline"`
 	ExtendedAttribute []struct {
 		FieldID string `xml:"FieldID"`
 		Value   string `xml:"Value"`

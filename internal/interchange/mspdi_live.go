@@ -2,6 +2,7 @@ package interchange
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -163,14 +164,7 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
 		l.rs.warnf("%s: %s: %v; read without it", t.where(), field, err)
 	}
 	if elapsedFormat(t.DurationFormat) {
-		// MSPDI keeps an elapsed duration as elapsed time: its days of
-		// MinutesPerDay are that many minutes of the clock.
-		hours := roundDays(days * l.minutesPerDay / 60)
-		if whole := hours / 24; whole == float64(int64(whole)) {
-			a.Duration = formatDays(whole) + schedule.ElapsedDays
-		} else {
-			a.Duration = formatDays(hours) + schedule.ElapsedHours
-		}
+		a.Duration = l.elapsed(days)
 	}
 	a.Calendar = l.calendarKey(strings.TrimSpace(t.CalendarUID), t.where())
 	if !isTrue(t.Manual) {
@@ -232,4 +226,59 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
 		}
 	}
 	a.Codes = l.codes(t)
+	l.baseline(t, a, date)
+}
+
+// elapsed writes an elapsed MSPDI duration of days: MSPDI keeps elapsed
+// time as such, so its days of MinutesPerDay are that many minutes of the
+// clock.
+func (l *mspdiLive) elapsed(days float64) string {
+	// The file holds milliseconds: minutes to 1e-6 undo the rounding of
+	// days (a minute of a 480-minute day is not a round number of days).
+	minutes := math.Round(days*l.minutesPerDay*1e6) / 1e6
+	hours := roundDays(minutes / 60)
+	if whole := hours / 24; whole == float64(int64(whole)) {
+		return formatDays(whole) + schedule.ElapsedDays
+	}
+	return formatDays(hours) + schedule.ElapsedHours
+}
+
+// mspdiBaseline is a task's <Baseline>: Number 0 is the baseline (1-10
+// are the other saved baselines, kept only in the source file).
+type mspdiBaseline struct {
+	Number         string `xml:"Number"`
+	Start          string `xml:"Start"`
+	Finish         string `xml:"Finish"`
+	Duration       string `xml:"Duration"`
+	DurationFormat string `xml:"DurationFormat"`
+}
+
+// baseline reads the task's baseline (Number 0) into a: start, finish and
+// duration, each dated by date (a bad one is a warning, read without).
+func (l *mspdiLive) baseline(t *mspdiTask, a *schedule.Activity, date func(field, v string) string) {
+	for _, b := range t.Baseline {
+		if n := strings.TrimSpace(b.Number); n != "" && n != "0" {
+			continue
+		}
+		a.BaselineStart = date("Baseline Start", b.Start)
+		a.BaselineFinish = date("Baseline Finish", b.Finish)
+		if a.BaselineStart != "" && a.BaselineFinish != "" && a.BaselineFinish < a.BaselineStart { // one layout: text order is time order
+			l.rs.warnf("%s: Baseline Finish: %s is before Baseline Start %s; read without it", t.where(), a.BaselineFinish, a.BaselineStart)
+			a.BaselineFinish = ""
+		}
+		if v := strings.TrimSpace(b.Duration); v != "" {
+			days, err := parseMSPDIDuration(v, l.minutesPerDay)
+			switch {
+			case err != nil:
+				l.rs.warnf("%s: Baseline Duration: %v; read without it", t.where(), err)
+			case !(days >= 0 && days <= schedule.MaxDays):
+				l.rs.warnf("%s: Baseline Duration: %q is not from 0 to %d working days; read without it", t.where(), v, schedule.MaxDays)
+			case elapsedFormat(b.DurationFormat):
+				a.BaselineDuration = l.elapsed(days)
+			default:
+				a.BaselineDuration = formatDays(roundDays(days))
+			}
+		}
+		return
+	}
 }

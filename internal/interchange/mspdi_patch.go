@@ -618,6 +618,78 @@ func (pt *mspdiPatch) setCustom(t *xmlEl, field, value string) {
 	pt.insert(at, order, ws+customText(field, value, ws, inner))
 }
 
+// mspdiBaselineOrder is a <Baseline>'s fields in schema order, as far as
+// the patch sets them.
+var mspdiBaselineOrder = []string{"TimephasedData", "Number", "Interim", "Start", "Finish", "Duration", "DurationFormat", "EstimatedDuration"}
+
+// baselineFields are the activity's baseline as <Baseline> fields, as the
+// reader reads them (nil: none).
+func (pt *mspdiPatch) baselineFields(a *schedule.Activity) (map[string]*string, error) {
+	fields := map[string]*string{"Start": nil, "Finish": nil, "Duration": nil}
+	for _, f := range [][2]string{{"Start", a.BaselineStart}, {"Finish", a.BaselineFinish}} {
+		if f[1] == "" {
+			continue
+		}
+		v, err := pt.liveDate(f[1])
+		if err != nil {
+			return nil, fmt.Errorf("baseline %s: %w", strings.ToLower(f[0]), err)
+		}
+		fields[f[0]] = &v
+	}
+	if a.BaselineDuration != "" {
+		d, err := schedule.ParseDuration(a.BaselineDuration)
+		if err != nil {
+			return nil, fmt.Errorf("baseline duration: %w", err)
+		}
+		dur, format := mspdiDuration(d.Minutes(pt.mpd)/pt.mpd, pt.mpd), "7"
+		switch d.Unit {
+		case schedule.ElapsedDays:
+			format = "8"
+		case schedule.ElapsedHours:
+			format = "6"
+		}
+		fields["Duration"], fields["DurationFormat"] = &dur, &format
+	}
+	return fields, nil
+}
+
+// setBaseline writes the activity's baseline into the task's <Baseline>
+// Number 0, field by field, or adds one where the schema keeps it; the
+// other saved baselines (Number 1-10) are left as they are.
+func (pt *mspdiPatch) setBaseline(t *xmlEl, a *schedule.Activity) error {
+	fields, err := pt.baselineFields(a)
+	if err != nil {
+		return err
+	}
+	for _, b := range t.children("Baseline") {
+		if n := strings.TrimSpace(b.value("Number")); n != "" && n != "0" {
+			continue
+		}
+		pt.setFields(b, fields, mspdiBaselineOrder)
+		return nil
+	}
+	if !a.HasBaseline() {
+		return nil
+	}
+	ws, inner := pt.indents(t)
+	at, order := pt.placeOf(t, "Baseline", mspdiTaskOrder)
+	pt.insert(at, order, ws+baselineText(fields, ws, inner))
+	return nil
+}
+
+// baselineText is a <Baseline> Number 0 element of fields.
+func baselineText(fields map[string]*string, ws, inner string) string {
+	var b strings.Builder
+	b.WriteString("<Baseline>" + inner + element("Number", "0"))
+	for _, name := range mspdiBaselineOrder {
+		if v := fields[name]; v != nil {
+			b.WriteString(inner + element(name, *v))
+		}
+	}
+	b.WriteString(ws + "</Baseline>")
+	return b.String()
+}
+
 // customText is an ExtendedAttribute element.
 func customText(field, value, ws, inner string) string {
 	return "<ExtendedAttribute>" + inner + element("FieldID", field) + inner + element("Value", value) + ws + "</ExtendedAttribute>"
@@ -1017,6 +1089,11 @@ func (pt *mspdiPatch) patchTask(i int) error {
 			}
 		}
 	}
+	if a.BaselineStart != b.BaselineStart || a.BaselineFinish != b.BaselineFinish || a.BaselineDuration != b.BaselineDuration {
+		if err := pt.setBaseline(t, a); err != nil {
+			return fmt.Errorf("activity %q: %w", a.ID, err)
+		}
+	}
 	if a.Description != b.Description {
 		// The reader adds the task's WBS line to its Notes: what follows
 		// the Notes in the base description is that line.
@@ -1361,6 +1438,13 @@ func (pt *mspdiPatch) taskText(a *schedule.Activity, i, uid, id, k int, defType 
 		if field := pt.fieldOf(c[0]); field != "" && c[1] != "" {
 			b.WriteString(ws + customText(field, c[1], ws, inner))
 		}
+	}
+	if a.HasBaseline() {
+		fields, err := pt.baselineFields(a)
+		if err != nil {
+			return "", fmt.Errorf("activity %q: %w", a.ID, err)
+		}
+		b.WriteString(ws + baselineText(fields, ws, inner))
 	}
 	b.WriteString(tws + "</Task>")
 	return b.String(), nil

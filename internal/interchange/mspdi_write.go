@@ -276,6 +276,7 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 				x.close("ExtendedAttribute")
 			}
 		}
+		writeMSPDIBaseline(x, &a, mpd, wc)
 		x.num("Active", 1)
 		x.num("Manual", b2i(a.Manual))
 		x.close("Task")
@@ -520,6 +521,37 @@ func writeMSPDIProgress(x *xw, a *schedule.Activity, mpd float64, wc workCalenda
 		d, _ := schedule.ParseDuration(a.Remaining)
 		x.el("RemainingDuration", mspdiDuration(d.Minutes(hpd*60)/mpd, mpd))
 	}
+}
+
+// writeMSPDIBaseline writes the activity's baseline as its <Baseline>
+// Number 0: start, finish and duration as the reader reads them (the
+// duration in the project's days of the time it takes on the activity's
+// calendar, an elapsed one in clock time).
+func writeMSPDIBaseline(x *xw, a *schedule.Activity, mpd float64, wc workCalendars) {
+	if !a.HasBaseline() {
+		return
+	}
+	x.open("Baseline")
+	x.num("Number", 0)
+	if a.BaselineStart != "" {
+		x.el("Start", wc.dateText(a.Calendar, a.BaselineStart, false, schedule.DateTimeLayout))
+	}
+	if a.BaselineFinish != "" {
+		x.el("Finish", wc.dateText(a.Calendar, a.BaselineFinish, true, schedule.DateTimeLayout))
+	}
+	if a.BaselineDuration != "" {
+		d, _ := schedule.ParseDuration(a.BaselineDuration)
+		format := 7 // days
+		switch d.Unit {
+		case schedule.ElapsedDays:
+			format = 8
+		case schedule.ElapsedHours:
+			format = 6
+		}
+		x.el("Duration", mspdiDuration(d.Minutes(wc.hoursPerDay(a.Calendar)*60)/mpd, mpd))
+		x.num("DurationFormat", format)
+	}
+	x.close("Baseline")
 }
 
 // writeMSPDIResources writes the resources the assignments name (work

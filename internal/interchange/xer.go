@@ -24,10 +24,12 @@ package interchange
 //     constraints, actuals, remain_drtn_hr_cnt, phys_complete_pct, the
 //     PROJWBS path and activity codes; PROJECT last_recalc_date is the data
 //     date and SCHEDOPTIONS the scheduling options (P6's rules apply).
+//     The planned dates (target_start_date, target_end_date) are the
+//     activity's baseline, as MPXJ reads them.
 //   - TASKPRED: pred_type PR_FS/PR_SS/PR_FF/PR_SF, lag_hr_cnt / day_hr_cnt
 //     of the successor's calendar. Links to other projects are skipped.
 //
-// Not read: costs, memos, baselines; resources and their assignments
+// Not read: costs, memos, baseline projects; resources and their assignments
 // (RSRC, TASKRSRC) only in our export of a schedule on MS Project's rules
 // (no SCHEDOPTIONS): under P6's they do not date an activity.
 //

@@ -284,9 +284,25 @@ func (l *xerLive) task(tt *xerTable, r xerRow, a *schedule.Activity, hpd float64
 			a.PercentComplete = pc
 		}
 	}
+	l.baseline(tt, r, a, date, warn)
 	a.WBS = l.wbsPath[tt.get(r, "wbs_id")]
 	a.Codes = l.taskCodes[tt.get(r, "task_id")]
 	a.Assignments = l.assignments(tt.get(r, "task_id"), a.ID, hpd, calendars)
+}
+
+// baseline reads the task's planned dates, target_start_date and
+// target_end_date, as its baseline start and finish (MPXJ's reading of an
+// XER: P6 keeps the dates an activity was planned with there; a baseline
+// project is a project of its own). The planned duration,
+// target_drtn_hr_cnt, is the activity's own duration in P6, not a
+// baseline's: the baseline duration is left to the dates (see
+// schedule.Variances).
+func (l *xerLive) baseline(tt *xerTable, r xerRow, a *schedule.Activity, date func(string) string, warn func(string, error)) {
+	a.BaselineStart, a.BaselineFinish = date("target_start_date"), date("target_end_date")
+	if a.BaselineStart != "" && a.BaselineFinish != "" && a.BaselineFinish < a.BaselineStart { // one layout: text order is time order
+		warn("target_end_date", fmt.Errorf("%s is before target_start_date %s", a.BaselineFinish, a.BaselineStart))
+		a.BaselineFinish = ""
+	}
 }
 
 // namedCalendars are every calendar an activity or an assignment uses

@@ -511,6 +511,21 @@ func (p *xerPatch) writeTask(pr *patchRow, a, b *schedule.Activity) error {
 			return err
 		}
 	}
+	if isNew || a.BaselineStart != b.BaselineStart || a.BaselineFinish != b.BaselineFinish {
+		// The planned dates are the baseline the reader reads (a new
+		// activity without one has none: P6 plans it when it schedules).
+		start, err := xerDate(a.BaselineStart)
+		if err != nil {
+			return fmt.Errorf("baseline start %q: %w", a.BaselineStart, err)
+		}
+		finish, err := xerDate(a.BaselineFinish)
+		if err != nil {
+			return fmt.Errorf("baseline finish %q: %w", a.BaselineFinish, err)
+		}
+		if err := p.setAll(pr, "target_start_date", start, "target_end_date", finish); err != nil {
+			return err
+		}
+	}
 	if isNew || a.PercentComplete != b.PercentComplete {
 		if err := p.set(pr, "phys_complete_pct", xerNumber(a.PercentComplete)); err != nil {
 			return err
@@ -1071,7 +1086,7 @@ func xerLinkType(v string) string {
 
 // computed writes the dates and floats our CPM moved in the columns P6
 // computes: early and late dates, floats, and an unfinished activity's
-// remaining dates (a new one's planned dates too).
+// remaining dates.
 func (p *xerPatch) computed() error {
 	added := map[string]bool{}
 	for _, i := range p.e.added {
@@ -1116,11 +1131,6 @@ func (p *xerPatch) computed() error {
 				if err := p.set(pr, f.remainingColumn, f.value); err != nil {
 					return err
 				}
-			}
-		}
-		if added[id] {
-			if err := p.setAll(pr, "target_start_date", es, "target_end_date", ef); err != nil {
-				return err
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -114,6 +115,19 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 	if live {
 		taskFields = append(taskFields, "act_start_date", "act_end_date", "phys_complete_pct", "cstr_type", "cstr_date", "cstr_type2", "cstr_date2")
 	}
+	// The baseline goes in the planned dates, where the reader reads it
+	// (XER's planned duration is the activity's own: a baseline duration
+	// has no place).
+	baselined := slices.ContainsFunc(s.Activities, func(a schedule.Activity) bool { return a.BaselineStart != "" || a.BaselineFinish != "" })
+	if baselined {
+		taskFields = append(taskFields, "target_start_date", "target_end_date")
+	}
+	baseline := func(a *schedule.Activity) []string {
+		if !baselined {
+			return nil
+		}
+		return []string{wc.dateText(a.Calendar, a.BaselineStart, false, xerDateLayout), wc.dateText(a.Calendar, a.BaselineFinish, true, xerDateLayout)}
+	}
 	table("TASK", taskFields...)
 	index := make(map[string]int, len(s.Activities))
 	for i, a := range s.Activities {
@@ -134,7 +148,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 			wbs = strconv.Itoa(wbsID[a.WBS])
 		}
 		if !live {
-			row(strconv.Itoa(i+1), "1", wbs, clndr, typ, "DT_FixedDUR2", "TK_NotStart", a.ID, a.Name, hours, hours)
+			row(append([]string{strconv.Itoa(i + 1), "1", wbs, clndr, typ, "DT_FixedDUR2", "TK_NotStart", a.ID, a.Name, hours, hours}, baseline(&a)...)...)
 			continue
 		}
 		status, remain := "TK_NotStart", hours
@@ -156,7 +170,7 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 			}
 			values = append(values, keyOf(xerConstraints, c.Type), wc.dateText(a.Calendar, c.Date, finishConstraint(c.Type), xerDateLayout))
 		}
-		row(values...)
+		row(append(values, baseline(&a)...)...)
 	}
 
 	table("TASKPRED", "task_pred_id", "task_id", "pred_task_id", "proj_id", "pred_proj_id", "pred_type", "lag_hr_cnt")

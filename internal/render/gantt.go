@@ -101,7 +101,7 @@ func newGantt(r *Report) *gantt {
 		g.rows[i] = ganttRow{rep: r, i: i, was: -1}
 	}
 	g.links = scheduleLinks(r.Schedule, r.Result)
-	g.layout(r.Result.ProjectDuration, r.Clock)
+	g.layout(max(r.Result.ProjectDuration, g.liveExtent()), r.Clock)
 	return g
 }
 
@@ -196,6 +196,7 @@ func (g *gantt) page() {
 	if g.diff != nil {
 		g.s(ganttDiffLegend)
 	}
+	g.liveLegend()
 	g.s("</ul></div>\n</header>\n")
 
 	g.s(`<div id="gantt" style="--label-w:`, strconv.Itoa(ganttLabelW), `px">`, "\n")
@@ -217,6 +218,9 @@ func (g *gantt) page() {
 	}
 	if g.diff != nil {
 		fields["finishBefore"] = g.diff.before.Result.ProjectDuration
+	}
+	if at, ok := g.dataDate(); ok {
+		fields["dataDate"] = at
 	}
 	data, err := json.Marshal(fields)
 	if err != nil && g.err == nil {
@@ -340,6 +344,9 @@ func (g *gantt) chart(chartH int) {
 	if g.diff != nil && g.diff.finishChange != 0 {
 		g.finishLine("finish before", g.diff.before.Result.ProjectDuration, chartH)
 	}
+	if at, ok := g.dataDate(); ok {
+		g.finishLine("datadate", at, chartH)
+	}
 	g.s("\n")
 
 	// Links first, so bars sit on top of them.
@@ -378,9 +385,11 @@ func (g *gantt) chart(chartH int) {
 		g.flush()
 	}
 	g.s("</g>\n")
+	g.baselines()
 	if g.diff != nil {
 		g.ghosts()
 	}
+	g.constraintMarkers()
 	g.s(`<g class="bars">`)
 	for i := range g.rows {
 		g.bar(i)

@@ -59,6 +59,9 @@ text{font-size:12px;fill:var(--ink)}
 .sw-link-removed{fill:none;stroke:#8c959f}
 .link.added,.sw-link-added{fill:none;stroke:var(--green)}
 .finish.before,.sw-finish-before{stroke:#afb8c1;stroke-dasharray:2 3}
+.baseline,.sw-baseline{fill:#8c959f;opacity:.8}
+.datadate{stroke:var(--green);stroke-width:1.5;stroke-dasharray:6 3}
+.constraint,.sw-constraint.soft{fill:var(--amber)}.constraint.hard,.sw-constraint{fill:var(--ink)}
 .labels .removed-row span{text-decoration:line-through;color:var(--muted)}
 .labels .added-row{color:var(--green-ink)}
 #tip{position:fixed;z-index:10;pointer-events:none;white-space:pre;background:var(--ink);color:#fff;padding:6px 8px;border-radius:4px;font-size:12px;max-width:520px;box-shadow:0 2px 6px rgba(0,0,0,.25)}
@@ -88,6 +91,9 @@ const ganttJS = `
   each(".strike", function (el) { strikes.push({el: el, b: bars[num(el, "data-i")]}); });
   each(".float", function (el) { floats.push({el: el, ef: bars[num(el, "data-i")].ef, tf: num(el, "data-tf")}); });
   each(".link", function (el) { links.push({el: el, p: num(el, "data-p"), s: num(el, "data-s"), t: el.getAttribute("data-t")}); });
+  var baselines = [], marks = [], dataDate = chart.querySelector("line.datadate");
+  each(".baseline", function (el) { baselines.push({el: el, bs: num(el, "data-bs"), bf: num(el, "data-bf")}); });
+  each(".constraint", function (el) { marks.push({el: el, at: num(el, "data-at")}); });
 
   function X(d) { return G.pad + d * k; }
   function r1(v) { return Math.round(v * 10) / 10; }
@@ -158,6 +164,12 @@ const ganttJS = `
     if (finishBefore) {
       finishBefore.setAttribute("x1", r1(X(G.finishBefore)));
       finishBefore.setAttribute("x2", r1(X(G.finishBefore)));
+    }
+    baselines.forEach(function (b) { b.el.setAttribute("x", r1(X(b.bs))); b.el.setAttribute("width", r1(Math.max((b.bf - b.bs) * k, 1))); });
+    marks.forEach(function (m) { m.el.setAttribute("transform", "translate(" + r1(X(m.at)) + " 0)"); });
+    if (dataDate) {
+      dataDate.setAttribute("x1", r1(X(G.dataDate)));
+      dataDate.setAttribute("x2", r1(X(G.dataDate)));
     }
     drawAxis();
     showLevel();

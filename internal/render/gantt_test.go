@@ -234,3 +234,63 @@ func TestGanttAndDOTOfEmptySchedule(t *testing.T) {
 		t.Errorf("empty schedule's DOT has %d statements", len(stmts))
 	}
 }
+
+// TestGanttDrawsTheLiveProgramme: baselines under the bars, the data date
+// line and constraint markers, placed in working days from Monday 2 March
+// 2026 (24 px a day: the axis spans 15 days, to the latest constraint).
+//
+//	A Dig       done 2-6 Mar; baseline 2 Mar 08:00 - 5 Mar 17:00: days 0 to 4
+//	B Pour      FS A, start on or after 10 Mar (day 6, soft);
+//	            baseline 9 Mar - 11 Mar, dates alone: day 5 to 8
+//	C Handover  FS B, finish on or before 20 Mar 17:00 (day 15, hard); no baseline
+//
+// The data date, Monday 9 March, is day 5: x = 12 + 5*24 = 132.
+func TestGanttDrawsTheLiveProgramme(t *testing.T) {
+	s := &schedule.Schedule{Name: "Live", StartDate: "2026-03-02", DataDate: "2026-03-09",
+		Activities: []schedule.Activity{
+			{ID: "A", Name: "Dig", Duration: "5", ActualStart: "2026-03-02T08:00", ActualFinish: "2026-03-06T17:00",
+				BaselineStart: "2026-03-02T08:00", BaselineFinish: "2026-03-05T17:00", BaselineDuration: "4"},
+			{ID: "B", Name: "Pour", Duration: "3", BaselineStart: "2026-03-09", BaselineFinish: "2026-03-11",
+				Constraint: &schedule.Constraint{Type: schedule.StartOnOrAfter, Date: "2026-03-10"}},
+			{ID: "C", Name: "Handover", Duration: "0",
+				Constraint: &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2026-03-20T17:00"}},
+		},
+		Relationships: []schedule.Relationship{
+			{ID: "R1", Type: schedule.FS, Predecessor: "A", Successor: "B"},
+			{ID: "R2", Type: schedule.FS, Predecessor: "B", Successor: "C"},
+		}}
+	page := gantt(t, s)
+	for _, c := range []struct {
+		what, pattern string
+		n             int
+	}{
+		{"A's baseline bar", `<rect class="baseline" data-i="0" data-bs="0" data-bf="4" x="12" y="`, 1},
+		{"B's baseline bar", `<rect class="baseline" data-i="1" data-bs="5" data-bf="8" x="132" y="`, 1},
+		{"the data date line", `<line class="datadate" x1="132" x2="132"`, 1},
+		{"B's soft constraint", `<path class="constraint" data-i="1" data-at="6" transform="translate(156 0)"`, 1},
+		{"C's hard constraint", `<path class="constraint hard" data-i="2" data-at="15" transform="translate(372 0)"`, 1},
+		{"the legend", `baseline</li>`, 1},
+		{"the legend", `data date</li>`, 1},
+		{"the legend", `date constraint (soft, hard)</li>`, 1},
+		{"the data date for the script", `"dataDate":5`, 1},
+		{"the axis to the last constraint", `"span":15`, 1},
+	} {
+		if got := strings.Count(page, c.pattern); got != c.n {
+			t.Errorf("%s: %q found %d times, want %d", c.what, c.pattern, got, c.n)
+		}
+	}
+	if n := countClasses(page, "baseline"); n != 2 {
+		t.Errorf("%d baseline bars, want 2", n)
+	}
+	if n := countClasses(page, "constraint"); n != 2 {
+		t.Errorf("%d constraint markers, want 2", n)
+	}
+
+	// A plain network has none of them, and no legend for them.
+	plain := gantt(t, building(t))
+	for _, w := range []string{`class="baseline"`, `class="datadate"`, `class="constraint`, "data date</li>", `"dataDate":`} {
+		if strings.Contains(plain, w) {
+			t.Errorf("building.json's chart has %s", w)
+		}
+	}
+}

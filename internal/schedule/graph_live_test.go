@@ -14,6 +14,7 @@ func TestGraphKeepsLiveFields(t *testing.T) {
 	s.Activities[1].Manual, s.Activities[1].Start, s.Activities[1].Finish = true, "2026-03-09", "2026-03-11"
 	s.Activities[2].Type = schedule.FinishMilestone
 	s.Activities[2].SecondaryConstraint = &schedule.Constraint{Type: schedule.AsLateAsPossible}
+	s.Activities[2].BaselineStart, s.Activities[2].BaselineFinish, s.Activities[2].BaselineDuration = "2026-03-02T08:00", "2026-03-04T17:00", "3"
 	g, err := schedule.ToGraph(s)
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +41,7 @@ func TestGraphKeepsLiveFields(t *testing.T) {
 	// A key this version does not know is refused, not dropped.
 	for i := range g.Nodes {
 		if g.Nodes[i].Live != "" {
-			g.Nodes[i].Live = `{"baseline_start":"2026-01-01"}`
+			g.Nodes[i].Live = `{"cost_account":"7"}`
 			break
 		}
 	}

@@ -189,7 +189,8 @@ func (a Activity) Equal(b Activity) bool {
 		equalConstraint(a.SecondaryConstraint, b.SecondaryConstraint) && a.ActualStart == b.ActualStart &&
 		a.ActualFinish == b.ActualFinish && a.Remaining == b.Remaining && a.PercentComplete == b.PercentComplete &&
 		a.Manual == b.Manual && a.Start == b.Start && a.Finish == b.Finish && a.WBS == b.WBS && maps.Equal(a.Codes, b.Codes) &&
-		slices.Equal(a.Assignments, b.Assignments)
+		slices.Equal(a.Assignments, b.Assignments) && a.BaselineStart == b.BaselineStart &&
+		a.BaselineFinish == b.BaselineFinish && a.BaselineDuration == b.BaselineDuration
 }
 
 func equalConstraint(a, b *Constraint) bool {

@@ -48,6 +48,13 @@ type Activity struct {
 	// Assignments are the resources' work on the activity: MS Project
 	// dates a task that is not fixed-duration from them (see Assignment).
 	Assignments []Assignment `json:"assignments,omitempty"`
+	// BaselineStart, BaselineFinish (dates like ActualStart) and
+	// BaselineDuration (a duration like Duration) are the plan progress
+	// is measured against: MS Project's baseline, P6's planned dates, or
+	// the dates `baseline set` copied. CPM ignores them (see Variances).
+	BaselineStart    string `json:"baseline_start,omitempty"`
+	BaselineFinish   string `json:"baseline_finish,omitempty"`
+	BaselineDuration string `json:"baseline_duration,omitempty"`
 }
 
 // Assignment is one resource's work on an activity. MS Project spans a

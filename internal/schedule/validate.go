@@ -40,6 +40,7 @@ func Check(s *Schedule) (*Network, error) {
 			}
 		}
 	}
+	errs = append(errs, checkBaselines(s)...)
 	n, problems := compile(s, true)
 	if errs = append(errs, problems...); len(errs) > 0 {
 		return nil, errors.Join(errs...)

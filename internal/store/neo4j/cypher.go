@@ -91,7 +91,8 @@ SET i:Intra, i.schedule_id = $schedule, i.id = row.intra_id, i.kind = 'intra', i
 	i.type = row.type, i.calendar = row.calendar, i.constraint = row.constraint, i.secondary_constraint = row.secondary_constraint,
 	i.actual_start = row.actual_start, i.actual_finish = row.actual_finish, i.remaining = row.remaining,
 	i.percent_complete = row.percent_complete, i.manual = row.manual, i.start = row.start, i.finish = row.finish,
-	i.wbs = row.wbs, i.codes = row.codes, i.assignments = row.assignments
+	i.wbs = row.wbs, i.codes = row.codes, i.assignments = row.assignments,
+	i.baseline_start = row.baseline_start, i.baseline_finish = row.baseline_finish, i.baseline_duration = row.baseline_duration
 MERGE (e:Node {uuid: row.end_uuid})
 SET e:End, e.schedule_id = $schedule, e.id = row.end_id, e.kind = 'end', e.weight = row.end_weight,
 	e.activity_id = row.id, e.name = row.name
@@ -149,7 +150,8 @@ RETURN n.id AS id, n.kind AS kind, n.weight AS weight, coalesce(n.activity_id, '
 	coalesce(n.name, '') AS name, coalesce(n.description, '') AS description,
 	[(n)-[:PRECEDES]->(m:Node) | m.id] AS next,
 	n {.type, .calendar, .constraint, .secondary_constraint, .actual_start, .actual_finish, .remaining,
-		.percent_complete, .manual, .start, .finish, .wbs, .codes, .assignments} AS live`
+		.percent_complete, .manual, .start, .finish, .wbs, .codes, .assignments,
+		.baseline_start, .baseline_finish, .baseline_duration} AS live`
 
 	// cypherSchedules lists the schedules with their summaries; only a
 	// schedule without one has its nodes counted.

@@ -69,6 +69,9 @@ var liveProperties = []liveProperty{
 	textProperty("wbs", func(a *schedule.Activity) *string { return &a.WBS }),
 	jsonTextProperty("codes", func(a *schedule.Activity) *map[string]string { return &a.Codes }),
 	jsonTextProperty("assignments", func(a *schedule.Activity) *[]schedule.Assignment { return &a.Assignments }),
+	textProperty("baseline_start", func(a *schedule.Activity) *string { return &a.BaselineStart }),
+	textProperty("baseline_finish", func(a *schedule.Activity) *string { return &a.BaselineFinish }),
+	textProperty("baseline_duration", func(a *schedule.Activity) *string { return &a.BaselineDuration }),
 }
 
 func textProperty(name string, field func(*schedule.Activity) *string) liveProperty {

@@ -10,7 +10,8 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
 
-// LiveSchedule is a statused programme that sets every field of issue 28:
+// LiveSchedule is a statused programme that sets every field of issue 28
+// (and the baselines of issue 30):
 // a data date, two named calendars besides the project's, P6 options, and
 // activities that between them (the first alone) carry every live field.
 func LiveSchedule() *schedule.Schedule {
@@ -50,12 +51,14 @@ func LiveSchedule() *schedule.Schedule {
 				ActualStart:         "2026-03-02T08:00", ActualFinish: "2026-03-06T17:00", Remaining: "0", PercentComplete: 100,
 				Manual: true, Start: "2026-03-02T08:00", Finish: "2026-03-06T17:00",
 				WBS: "Site/Block A/Groundworks", Codes: map[string]string{"Area": "North", "Phase": "2"},
-				Assignments: []schedule.Assignment{{Resource: "Excavator crew", Units: 0.5, Work: "2", Calendar: "cal7"}},
+				Assignments:   []schedule.Assignment{{Resource: "Excavator crew", Units: 0.5, Work: "2", Calendar: "cal7"}},
+				BaselineStart: "2026-03-02T08:00", BaselineFinish: "2026-03-06T12:00", BaselineDuration: "4.5",
 			},
 			{
 				ID: "L2", Name: "Pour footings", Duration: "10", Calendar: "cal7",
 				ActualStart: "2026-03-09", Remaining: "4", PercentComplete: 60,
 				WBS: "Site/Block A/Substructure", Codes: map[string]string{"Trade": "Concrete"},
+				BaselineStart: "2026-03-09", BaselineFinish: "2026-03-18", // a baseline of dates alone
 			},
 			{ID: "L3", Name: "Cure", Duration: "3ed", Constraint: &schedule.Constraint{Type: schedule.AsLateAsPossible}},
 			{ID: "L4", Name: "Base complete", Duration: "0", Type: schedule.FinishMilestone,
@@ -122,6 +125,7 @@ func testLiveRoundTrip(t *testing.T, open Opener) {
 	l2.PercentComplete, l2.Remaining, l2.ActualFinish = 100, "0", "2026-03-20"
 	l2.Calendar = "cal5"
 	l2.Codes = map[string]string{"Trade": "Formwork", "Area": "South"}
+	l2.BaselineFinish, l2.BaselineDuration = "2026-03-20T19:00", "12"
 	ops := []schedule.Op{schedule.UpdateActivity(l1), schedule.UpdateActivity(l2)}
 	for i := range ops {
 		ops[i] = ops[i].WithScope("storetest-live")
