@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -137,11 +138,27 @@ func cliPrompts(t *testing.T, db, frontend string) {
 		t.Fatalf("prompt --yes: exit %d\n%s%s", code, out, errOut)
 	}
 	// An accepted dispatch can be taken back from the ledger's inverses;
-	// a second undo of the same run changes nothing.
-	for i := range 2 {
-		if code, out, errOut := cli("dispatch", "undo", "dispatch-building"); code != 0 || !strings.Contains(out, `add_activity(name="Site offices demobilisation"`) {
-			t.Fatalf("undo %d: exit %d\n%s%s", i+1, code, out, errOut)
+	// a second undo of the same run is refused, changes nothing and
+	// prints no ops; `dispatch list` and `dispatch show` say undone.
+	if code, out, errOut := cli("dispatch", "undo", "dispatch-building", "--as", "uma"); code != 0 || !strings.Contains(out, `add_activity(name="Site offices demobilisation"`) || !strings.Contains(errOut, "undone: 3 changes taken back") {
+		t.Fatalf("undo: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := cli("dispatch", "undo", "dispatch-building"); code != exitError || out != "" || !strings.Contains(errOut, "was already undone by uma at ") || !strings.Contains(errOut, "nothing changed") {
+		t.Fatalf("a second undo: exit %d, want %d and a refusal\n%s%s", code, exitError, out, errOut)
+	}
+	// The list reads the visibility store, which follows an execution's
+	// close a moment later.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		code, out, errOut := cli("dispatch", "list", "--schedule", "building")
+		if code == 0 && regexp.MustCompile(`(?m)^dispatch-building\s+undone\s`).MatchString(out) {
+			break
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("dispatch list after the undo: exit %d, want the run undone\n%s%s", code, out, errOut)
+		}
+	}
+	if code, out, errOut := cli("dispatch", "show", "dispatch-building"); code != 0 || !strings.Contains(out, "accepted after 1 round(s), then undone by uma") {
+		t.Fatalf("dispatch show after the undo: exit %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := runCLI(t, "activity", "show", "Site offices demobilisation", "-s", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 || !strings.Contains(out, "after A143") {
 		t.Fatalf("the undone activity is not back with its logic: exit %d\n%s%s", code, out, errOut)

@@ -94,14 +94,15 @@ func newDispatchListCmd(f *Factory, runF func(context.Context, *dispatchListOpti
 		Use:   "list [--schedule ID] [--json]",
 		Short: "List dispatches, newest first, with their outcome and author",
 		Long: "List every dispatch (all pages), newest first. STATE is the outcome of a closed dispatch —\n" +
-			"accepted, rejected, cancelled, timed_out or failed — or the stage of an open one.",
+			"accepted, rejected, cancelled, timed_out or failed; undone for an accepted one taken back since\n" +
+			"with `dispatch undo` or the web app — or the stage of an open one.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cmdutil.RunOr(cmd, opts, runF, dispatchListRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "only this schedule's dispatches")
-	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"dispatches": [{id, run_id, schedule, open, stage, outcome, author, prompt, started, closed}]}`)
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"dispatches": [{id, run_id, schedule, open, stage, outcome, state, author, prompt, started, closed, undone: {edit, by, at}}]}`)
 	return cmd
 }
 
@@ -116,10 +117,17 @@ func dispatchListRun(ctx context.Context, opts *dispatchListOptions) error {
 		return err
 	}
 	if opts.JSON {
-		if list == nil {
-			list = []workflows.Summary{}
+		// state is the STATE column: what a script reads to tell an
+		// undone run from an accepted one.
+		type row struct {
+			workflows.Summary
+			State string `json:"state"`
 		}
-		return cmdutil.WriteJSON(opts.io.Out, map[string][]workflows.Summary{"dispatches": list})
+		rows := make([]row, len(list))
+		for i, d := range list {
+			rows[i] = row{Summary: d, State: d.State()}
+		}
+		return cmdutil.WriteJSON(opts.io.Out, map[string][]row{"dispatches": rows})
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(opts.io.ErrOut, "no dispatches")
@@ -196,6 +204,16 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 		fmt.Fprintf(w, ": %s", term(d.Outcome))
 		if d.Round > 0 {
 			fmt.Fprintf(w, " after %d round(s)", d.Round)
+		}
+		if u := d.Undone; u != nil {
+			fmt.Fprintf(w, ", then undone")
+			if u.By != "" {
+				fmt.Fprintf(w, " by %s", term(u.By))
+			}
+			if !u.At.IsZero() {
+				fmt.Fprintf(w, " at %s", u.At.Local().Format("2006-01-02 15:04:05"))
+			}
+			fmt.Fprintf(w, " (edit %s)", term(u.Edit))
 		}
 	}
 	fmt.Fprintln(w)

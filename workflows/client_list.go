@@ -29,16 +29,26 @@ type Summary struct {
 	Prompt   string    `json:"prompt,omitempty"`
 	Started  time.Time `json:"started"`
 	Closed   time.Time `json:"closed,omitzero"`
+	// Undone is set when this accepted run was taken back since (Undo):
+	// Outcome stays what the dispatch ended as, State says "undone".
+	Undone *UndoRecord `json:"undone,omitempty"`
 }
 
+// StateUndone is State of an accepted run taken back since.
+const StateUndone = "undone"
+
 // State is what the table's STATE column says: the outcome of a closed
-// dispatch, "open: <stage>" for an open one.
+// dispatch ("undone" for an accepted one taken back since), "open:
+// <stage>" for an open one.
 func (d Summary) State() string {
 	if d.Open {
 		if d.Stage == "" {
 			return "open"
 		}
 		return "open: " + d.Stage
+	}
+	if d.Undone != nil {
+		return StateUndone
 	}
 	return d.Outcome
 }
@@ -65,7 +75,51 @@ func List(ctx context.Context, c client.Client, scheduleID string) ([]Summary, e
 	if scheduleID != "" {
 		query += " AND ScheduleID = " + VisibilityString(scheduleID)
 	}
-	return list(ctx, c, query)
+	out, err := list(ctx, c, query)
+	if err != nil {
+		return nil, err
+	}
+	return out, markUndone(ctx, c, scheduleID, out)
+}
+
+// markUndone sets Undone on the accepted runs of list an undo took back:
+// the completed undo executions (UndoWorkflowID) of scheduleID (all when
+// empty), read from the visibility store in one query.
+func markUndone(ctx context.Context, c client.Client, scheduleID string, list []Summary) error {
+	accepted := map[[2]string]*Summary{}
+	for i := range list {
+		if d := &list[i]; !d.Open && d.Outcome == StatusAccepted {
+			accepted[[2]string{d.ID, d.RunID}] = d
+		}
+	}
+	if len(accepted) == 0 {
+		return nil
+	}
+	query := "WorkflowType = 'EditWorkflow' AND ExecutionStatus = 'Completed' AND WorkflowId STARTS_WITH " + VisibilityString(undoPrefix)
+	if scheduleID != "" {
+		query += " AND ScheduleID = " + VisibilityString(scheduleID)
+	}
+	var token []byte
+	for {
+		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, PageSize: 100, NextPageToken: token})
+		if err != nil {
+			return fmt.Errorf("listing undos: %w", err)
+		}
+		for _, e := range resp.Executions {
+			memo := e.GetMemo().GetFields()
+			d := accepted[[2]string{payloadString(memo[memoUndoes]), payloadString(memo[memoUndoesRun])}]
+			if d == nil {
+				continue
+			}
+			d.Undone = &UndoRecord{Edit: e.GetExecution().GetWorkflowId(), By: payloadString(memo[memoAuthor])}
+			if e.GetCloseTime() != nil {
+				d.Undone.At = e.GetCloseTime().AsTime()
+			}
+		}
+		if token = resp.NextPageToken; len(token) == 0 {
+			return nil
+		}
+	}
 }
 
 // ListOpen is every open dispatch (at most one per schedule).
@@ -183,6 +237,11 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 			d.Changes = changes
 		}
 		return d, nil
+	}
+	if d.Outcome == StatusAccepted || d.Result != nil && d.Result.Status == StatusAccepted {
+		if d.Undone, err = Undone(ctx, c, d.ID, d.RunID); err != nil {
+			return nil, err
+		}
 	}
 	if d.Result != nil {
 		d.Round = d.Result.Rounds
