@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,7 +67,14 @@ type Detail struct {
 	// QueryError says why an open dispatch could not be asked for its
 	// status or changes.
 	QueryError string `json:"query_error,omitempty"`
+	// Impact is the CPM impact of a closed dispatch's last round, as its
+	// ComputeImpact activity recorded it in the history (nil when that
+	// round applied nothing): the evidence it was decided on.
+	Impact *Impact `json:"impact,omitempty"`
 }
+
+// impactActivity is the activity whose results are a round's CPM impact.
+const impactActivity = "ComputeImpact"
 
 // List reads every page of the visibility list: the dispatches of
 // scheduleID (all when empty), newest first.
@@ -221,6 +229,7 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 		return nil, err
 	}
 	if d.Open {
+		d.Impact = nil // an open round's is the status query's
 		// A run that has not registered its queries yet (or closed just
 		// now) is still described, from its visibility record.
 		var status Status
@@ -248,6 +257,9 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 		if d.Result.Changes != nil {
 			d.Changes = d.Result.Changes
 		}
+		if !slices.ContainsFunc(d.Changes, func(ch ChangeRecord) bool { return ch.Round == d.Round }) {
+			d.Impact = nil // the impact read is an earlier round's
+		}
 		if d.Outcome == "" || d.Outcome == "completed" {
 			d.Outcome = d.Result.Status
 		}
@@ -262,12 +274,23 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 func readHistory(ctx context.Context, c client.Client, d *Detail) error {
 	dc := converter.GetDefaultDataConverter()
 	it := c.GetWorkflowHistory(ctx, d.ID, d.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	impacts := map[int64]bool{} // the events that scheduled ComputeImpact
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
 			return fmt.Errorf("dispatch %s: reading its history: %w", d.ID, err)
 		}
 		switch ev.GetEventType() {
+		case enums.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+			if ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() == impactActivity {
+				impacts[ev.GetEventId()] = true
+			}
+		case enums.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+			a := ev.GetActivityTaskCompletedEventAttributes()
+			var imp Impact
+			if impacts[a.GetScheduledEventId()] && dc.FromPayloads(a.GetResult(), &imp) == nil {
+				d.Impact = &imp // the last round's is the last
+			}
 		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
 			var in DispatchInput
 			if payloads := ev.GetWorkflowExecutionStartedEventAttributes().GetInput(); payloads != nil && dc.FromPayloads(payloads, &in) == nil {
