@@ -343,9 +343,10 @@ func (s *Server) clarify(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
 }
 
-// diffGanttPage is the before/after Gantt of the round awaiting review:
-// the stored schedule holds the proposal (after); the graph ledger's
-// inverses of the round's applied ops give the before.
+// diffGanttPage is the before/after Gantt of the round awaiting review
+// (the stored schedule holds the proposal, after; the graph ledger's
+// inverses of the round's applied ops give the before), or of a closed
+// dispatch's last round (closedReports).
 func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
@@ -357,28 +358,25 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 	if s.sendSnapshot(w, r, id) {
 		return
 	}
-	var st workflows.Status
-	if err := workflows.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err != nil {
+	det, err := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
+	switch {
+	case err != nil:
+		s.fail(w, r, http.StatusNotFound, workflows.RootCause(err))
+		return
+	case det.Open && det.Status == nil:
+		s.fail(w, r, http.StatusBadGateway, det.QueryError)
+		return
+	case !det.Open && !hasRound(det.Changes, det.Round):
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("dispatch %s ended %s with no changes to draw", id, det.State()))
+		return
+	}
+	var rb, ra *render.Report
+	if det.Open {
+		rb, ra, err = s.roundReports(r, scheduleID, det.Round, det.Changes)
+	} else {
 		// A closed dispatch: its last round, drawn on the schedule now.
-		det, derr := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
-		if derr != nil || det.Open || !hasRound(det.Changes, det.Round) {
-			s.fail(w, r, http.StatusNotFound, workflows.RootCause(err))
-			return
-		}
-		rb, ra, err := s.closedReports(r, det)
-		if err != nil {
-			s.fail(w, r, statusOf(err), err.Error())
-			return
-		}
-		s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
-		return
+		rb, ra, err = s.closedReports(r, det)
 	}
-	var changes []workflows.ChangeRecord
-	if err := workflows.Query(ctx, s.temporal, id, "", workflows.ChangesQuery, &changes); err != nil {
-		s.fail(w, r, http.StatusBadGateway, workflows.RootCause(err))
-		return
-	}
-	rb, ra, err := s.roundReports(r, scheduleID, st.Round, changes)
 	if err != nil {
 		s.fail(w, r, statusOf(err), err.Error())
 		return
