@@ -346,6 +346,7 @@ func TestBrowserFullFlow(t *testing.T) {
 		t.Errorf("summary after the accept: %q, want it to start %q", got, want)
 	}
 	c.click("#undo button")
+	c.click("#confirm-yes") // the Undo asks first
 	c.waitJS("the undo's flash", `document.querySelector(".flash").textContent.indexOf("Undid") >= 0`)
 	flash := c.text(".flash")
 	m := undoneFlash.FindStringSubmatch(flash)
