@@ -57,3 +57,25 @@ func TestChoicesAreCapped(t *testing.T) {
 		t.Errorf("question %q, want the first", b.plan.Question)
 	}
 }
+
+// TestSeveralChoicesAnswerTogether: a question whose answer may name
+// several (a request for any number) marks its choices Several, and the
+// picked answers joined with ", " name exactly those activities.
+func TestSeveralChoicesAnswerTogether(t *testing.T) {
+	s := storetest.Building(t)
+	_, _, rp, _ := planned(t, s, PlanInput{Prompt: "delete painting", Round: 1})
+	if !rp.Several || len(rp.Choices) < 3 {
+		t.Fatalf("question %q: several %v, %d choices; want several", rp.Question, rp.Several, len(rp.Choices))
+	}
+	picked := []Choice{rp.Choices[0], rp.Choices[2]}
+	in := PlanInput{Prompt: "delete painting", Round: 1, Clarifications: []Clarification{{About: "painting", Question: rp.Question, Answer: picked[0].Answer + ", " + picked[1].Answer}}}
+	rem, _, again, _ := planned(t, s, in)
+	var want []string
+	for _, c := range picked {
+		a, _ := s.Activity(c.Answer)
+		want = append(want, del(a.Name))
+	}
+	if !slices.Equal(rem, want) || again.Question != "" {
+		t.Errorf("answering %s, %s: removals %q, question %q; want %q", picked[0].Answer, picked[1].Answer, rem, again.Question, want)
+	}
+}
