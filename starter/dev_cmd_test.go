@@ -53,6 +53,7 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 	cliPrompts(t, db, frontend)
 	cliEdits(t, db, frontend)
 	cliMenu(t, db, frontend)
+	cliQuestion(t, db, frontend)
 	if err := dev.stop(); err != nil {
 		t.Fatalf("dev: %v", err)
 	}
@@ -304,5 +305,26 @@ func cliMenu(t *testing.T, db, frontend string) {
 	}
 	if t.Failed() {
 		t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
+}
+
+// cliQuestion answers the planner's question from its numbered pick list,
+// then cancels a dispatch at its question with "c".
+func cliQuestion(t *testing.T, db, frontend string) {
+	t.Helper()
+	cli := func(stdin string, args ...string) (int, string, string) {
+		return cliAt(frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")(stdin, args...)
+	}
+	code, out, errOut := cli("3\nr\n", "prompt", "delete the pour", "--schedule", "building")
+	third := regexp.MustCompile(`(?m)^\s+3\) (.+) \(\w+\)$`).FindStringSubmatch(out)
+	if code != 0 || !strings.Contains(out, "Pick one") || third == nil || !strings.Contains(errOut, "Your answer (1-9, ") || !strings.Contains(errOut, "or c to cancel the dispatch): ") {
+		t.Fatalf("the question's pick list: exit %d\n%s%s", code, out, errOut)
+	}
+	if want := `delete_activity(name="` + third[1] + `")`; !strings.Contains(out, want) || !strings.Contains(out, "dispatch-building: rejected") {
+		t.Errorf("answering 3 should propose %s, then reject it:\n%s%s", want, out, errOut)
+	}
+	_, out, errOut = cli("c\n", "prompt", "delete the pour", "--schedule", "building")
+	if !strings.Contains(out, "dispatch-building: cancelled") {
+		t.Errorf("c at the question should cancel the dispatch:\n%s%s", out, errOut)
 	}
 }
