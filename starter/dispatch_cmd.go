@@ -243,7 +243,9 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 		fmt.Fprintf(io.ErrOut, "autoscheduler: %s (shown from its search attributes)\n", term(d.QueryError))
 	}
 	if d.Status != nil && d.Status.AwaitingClarification {
-		fmt.Fprintf(w, "The planner asks: %s\n(answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)\n", term(d.Status.Question), term(d.ID), term(d.ID))
+		fmt.Fprintf(w, "The planner asks: %s\n", term(d.Status.Question))
+		writeChoices(w, d.Status.Choices, d.Status.Several)
+		fmt.Fprintf(w, "(answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)\n", term(d.ID), term(d.ID))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, ch := range d.Changes {

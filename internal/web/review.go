@@ -324,17 +324,28 @@ func decisionText(r workflows.Review) string {
 	return "reject"
 }
 
-// clarify answers the planner's question from the page's form.
+// clarify answers the planner's question from the page's form: the
+// answer typed, else the choices picked (joined with ", ", as a question
+// that takes several reads them).
 func (s *Server) clarify(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	answer := strings.TrimSpace(r.FormValue("answer"))
+	if answer == "" {
+		var picked []string
+		for _, c := range r.Form["choice"] {
+			if c = strings.TrimSpace(c); c != "" {
+				picked = append(picked, c)
+			}
+		}
+		answer = strings.Join(picked, ", ")
+	}
 	who, ok := s.formWho(w, r)
 	if !ok {
 		http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
 		return
 	}
 	if answer == "" {
-		setRefusal(w, "The answer is empty.")
+		setRefusal(w, "The answer is empty: pick one of the choices or say it in your words.")
 	} else if err := workflows.SendAnswer(r.Context(), s.temporal, id, answer, who); err != nil {
 		setRefusal(w, "Your answer was not taken: "+workflows.RootCause(err)+".")
 	} else {

@@ -150,3 +150,39 @@ func TestBrowserAsksForAName(t *testing.T) {
 	c.click("#who button[type=submit]")
 	c.waitJS("the changed name", `document.querySelector("#who input[name=name]").value === "dana k"`)
 }
+
+// TestBrowserPickList: the planner's question is a pick list (checkboxes
+// here: "the pour" may name several); ticking Pour slab Level 3 and
+// pressing Answer proposes deleting it alone. A second question is
+// cancelled with the Cancel beside the list, after confirming.
+func TestBrowserPickList(t *testing.T) {
+	a := startApp(t)
+	const id = "browser-pick"
+	a.importFile(t, "../../examples/building.json", id)
+	c := newChrome(t, a)
+	dispatchID := c.prompt(id, "delete the pour")
+	c.waitJS("the question", questionShown(dispatchID))
+	if n := c.count(`#choices input[name=choice]`); n != 9 {
+		t.Fatalf("the pick list has %d choices, want 9", n)
+	}
+	kind := jsValue[string](c, `document.querySelector("#choices input[name=choice]").type`)
+	if kind != "checkbox" && kind != "radio" {
+		t.Errorf("the choices are %q inputs", kind)
+	}
+	c.do(chromedp.Evaluate[chromedp.Void](`Array.from(document.querySelectorAll("#choices label.choice")).find(function (l) {
+		return l.textContent.trim().indexOf("Pour slab Level 3 (") === 0; }).querySelector("input").click()`))
+	c.click("#clarify-form #answer")
+	c.waitJS("the proposal after the pick", proposalShown(dispatchID, 1))
+	if n, got := c.count("#ops tr.op"), c.text("#ops tbody code"); n != 1 || got != `delete_activity(name="Pour slab Level 3")` {
+		t.Errorf("proposal: %d changes, first %q; want delete_activity(name=\"Pour slab Level 3\") alone", n, got)
+	}
+	c.click("#reject")
+	c.waitJS("the rejected outcome", outcomeShown(dispatchID, workflows.StatusRejected))
+
+	c.prompt(id, "delete the pour")
+	c.waitJS("the question", questionShown(dispatchID))
+	c.click("#cancel-question")
+	c.waitJS("the confirmation", `document.getElementById("confirm-dialog").open`)
+	c.click("#confirm-yes")
+	c.waitJS("the cancelled outcome", outcomeShown(dispatchID, workflows.StatusCancelled))
+}

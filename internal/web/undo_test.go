@@ -158,3 +158,42 @@ func TestTheAppAsksForAName(t *testing.T) {
 		t.Errorf("the header does not show the saved name")
 	}
 }
+
+// choiceInput matches a pick-list entry of the question's form.
+var choiceInput = regexp.MustCompile(`<label class="choice"><input type="(radio|checkbox)" name="choice" value="([^"]+)"> ([^<]+)</label>`)
+
+// TestAQuestionIsAPickList: a question with candidates is a pick list
+// beside a free-text answer and a Cancel; posting a picked choice answers
+// it, and a post with neither is refused.
+func TestAQuestionIsAPickList(t *testing.T) {
+	a := startApp(t)
+	const id = "pick-list"
+	a.importFile(t, "../../examples/building.json", id)
+	b := a.browser(t)
+	dispatchID := b.prompt(id, "delete the pour", "alice")
+	page := html.UnescapeString(b.reviewPageShows(dispatchID, `id="clarify-form"`))
+	choices := choiceInput.FindAllStringSubmatch(page, -1)
+	if len(choices) != 9 || !strings.Contains(page, `id="cancel-question"`) || !strings.Contains(page, "Or answer in your words") {
+		t.Fatalf("the question offers %d choices (want 9), a Cancel and a free-text answer:\n%s", len(choices), page)
+	}
+	var pick []string
+	for _, c := range choices {
+		if c[3] == "Pour slab Level 3 ("+c[2]+")" {
+			pick = c
+		}
+	}
+	if pick == nil {
+		t.Fatalf("no choice for Pour slab Level 3 in %q", choices)
+	}
+	code, loc := b.post("/d/"+dispatchID+"/clarify", url.Values{"round": {"1"}, "name": {"alice"}})
+	if _, page = b.get(loc); code != http.StatusSeeOther || !strings.Contains(page, "pick one of the choices or say it in your words") {
+		t.Errorf("an empty answer: %d, not refused", code)
+	}
+	b.post("/d/"+dispatchID+"/clarify", url.Values{"round": {"1"}, "name": {"alice"}, "choice": {pick[2]}})
+	page = html.UnescapeString(b.reviewPageShows(dispatchID, `id="review-form"`))
+	if !strings.Contains(page, `delete_activity(name="Pour slab Level 3")`) {
+		t.Errorf("picking %s did not propose deleting it", pick[3])
+	}
+	b.post("/d/"+dispatchID+"/review", url.Values{"round": {"1"}, "decision": {"reject"}, "name": {"alice"}})
+	b.reviewPageShows(dispatchID, `id="outcome">rejected<`)
+}
