@@ -8,8 +8,8 @@
   if (back) back.value = location.pathname + location.search;
 
   // Confirm first: a form (or the button that sends it) with data-confirm
-  // asks in a dialog; Cancel keeps the page as it was. Then every sent
-  // form shows progress until the next page arrives: its buttons are
+  // asks in a dialog; "Keep it" leaves the page as it was. Then every
+  // posted form shows progress until the next page arrives: its buttons are
   // disabled and the button pressed says what is happening (data-busy).
   var confirmed = null; // the button (or form) the person confirmed
   // A page shown again from the back/forward cache would keep its sent
@@ -17,7 +17,8 @@
   window.addEventListener("pageshow", function (e) { if (e.persisted) location.reload(); });
   document.addEventListener("submit", function (e) {
     var form = e.target, button = e.submitter || null;
-    if (e.defaultPrevented || form.dataset.sent) return;
+    // Only what changes something (a post): searches stay as they are.
+    if (e.defaultPrevented || form.method !== "post" || form.dataset.sent) return;
     var question = (button && button.dataset.confirm) || form.dataset.confirm;
     if (question && confirmed !== (button || form)) {
       e.preventDefault();
