@@ -270,7 +270,7 @@ func (s *Server) formWho(w http.ResponseWriter, r *http.Request) (string, bool) 
 }
 
 // nameFirst asks a browser with no name for one.
-const nameFirst = "Say who you are first: type your name in “You are” at the top of the page and save it. Every decision is recorded with who made it."
+const nameFirst = "Say who you are first: type your name in “Who are you?” at the top of the page and save it. Every decision is recorded with who made it."
 
 // cancelDispatch sends a cancel as who, at whatever stage the dispatch is:
 // the review's cancel decision, which names who cancelled (a run from
