@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"errors"
 	"html"
 	"net/http"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/web"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // ganttSrc is the address of a review page's before/after Gantt frame.
@@ -196,4 +198,55 @@ func TestAQuestionIsAPickList(t *testing.T) {
 	}
 	b.post("/d/"+dispatchID+"/review", url.Values{"round": {"1"}, "decision": {"reject"}, "name": {"alice"}})
 	b.reviewPageShows(dispatchID, `id="outcome">rejected<`)
+}
+
+// TestConcurrentUndosApplyOnce: two undos of the same run at once (two
+// browsers, a browser and the CLI): one takes the changes back, the other
+// is refused (already undone, or being undone), and the schedule is back
+// where it was before the dispatch, once.
+func TestConcurrentUndosApplyOnce(t *testing.T) {
+	a := startApp(t)
+	const id = "undo-race"
+	a.importFile(t, "../../examples/building.json", id)
+	start, err := a.Stores.Load(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a.browser(t)
+	dispatchID := b.prompt(id, "Delete all activities on the second floor", "alice")
+	b.reviewPageShows(dispatchID, `id="review-form"`)
+	b.post("/d/"+dispatchID+"/review", url.Values{"round": {"1"}, "decision": {"accept"}, "name": {"alice"}})
+	b.reviewPageShows(dispatchID, `id="outcome">accepted<`)
+
+	errs := make(chan error, 2)
+	for _, who := range []string{"alice", "bob"} {
+		go func() {
+			_, err := workflows.Undo(t.Context(), a.C, a.Stores, dispatchID, "", who)
+			errs <- err
+		}()
+	}
+	var done, refused int
+	for range 2 {
+		var already *workflows.AlreadyUndoneError
+		var running *workflows.UndoRunningError
+		switch err := <-errs; {
+		case err == nil:
+			done++
+		case errors.As(err, &already), errors.As(err, &running):
+			refused++
+		default:
+			t.Errorf("undo: %v", err)
+		}
+	}
+	if done != 1 || refused != 1 {
+		t.Errorf("%d undos took the changes back and %d were refused; want 1 and 1", done, refused)
+	}
+	end, err := a.Stores.Load(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(end.Activities) != len(start.Activities) || len(end.Relationships) != len(start.Relationships) {
+		t.Errorf("after the undos: %d activities, %d relationships; want %d, %d as before the dispatch",
+			len(end.Activities), len(end.Relationships), len(start.Activities), len(start.Relationships))
+	}
 }
