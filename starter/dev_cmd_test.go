@@ -158,7 +158,7 @@ func cliPrompts(t *testing.T, db, frontend string) {
 			t.Fatalf("dispatch list after the undo: exit %d, want the run undone\n%s%s", code, out, errOut)
 		}
 	}
-	if code, out, errOut := cli("dispatch", "show", "dispatch-building"); code != 0 || !strings.Contains(out, "accepted after 1 round(s), then undone by uma") {
+	if code, out, errOut := cli("dispatch", "show", "dispatch-building"); code != 0 || !strings.Contains(out, "accepted after 1 round(s), then undone by uma") || !strings.Contains(out, "Project finish:") {
 		t.Fatalf("dispatch show after the undo: exit %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := runCLI(t, "activity", "show", "Site offices demobilisation", "-s", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 || !strings.Contains(out, "after A143") {

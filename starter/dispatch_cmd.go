@@ -258,9 +258,13 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if d.Status != nil && d.Status.Impact != nil && d.Status.Impact.Diff != nil {
+	impact := d.Impact // a closed dispatch's last round, from its history
+	if d.Status != nil {
+		impact = d.Status.Impact
+	}
+	if impact != nil && impact.Diff != nil {
 		fmt.Fprintln(w)
-		return render.WriteComparison(w, d.Status.Impact.Diff, render.DiffOptions{Color: io.OutIsTTY})
+		return render.WriteComparison(w, impact.Diff, render.DiffOptions{Color: io.OutIsTTY})
 	}
 	return nil
 }
