@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -52,6 +53,7 @@ func TestDevRunsWorkflowsOnARealServer(t *testing.T) {
 	cliPrompts(t, db, frontend)
 	cliEdits(t, db, frontend)
 	cliMenu(t, db, frontend)
+	cliQuestion(t, db, frontend)
 	if err := dev.stop(); err != nil {
 		t.Fatalf("dev: %v", err)
 	}
@@ -137,11 +139,27 @@ func cliPrompts(t *testing.T, db, frontend string) {
 		t.Fatalf("prompt --yes: exit %d\n%s%s", code, out, errOut)
 	}
 	// An accepted dispatch can be taken back from the ledger's inverses;
-	// a second undo of the same run changes nothing.
-	for i := range 2 {
-		if code, out, errOut := cli("dispatch", "undo", "dispatch-building"); code != 0 || !strings.Contains(out, `add_activity(name="Site offices demobilisation"`) {
-			t.Fatalf("undo %d: exit %d\n%s%s", i+1, code, out, errOut)
+	// a second undo of the same run is refused, changes nothing and
+	// prints no ops; `dispatch list` and `dispatch show` say undone.
+	if code, out, errOut := cli("dispatch", "undo", "dispatch-building", "--as", "uma"); code != 0 || !strings.Contains(out, `add_activity(name="Site offices demobilisation"`) || !strings.Contains(errOut, "undone: 3 changes taken back") {
+		t.Fatalf("undo: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := cli("dispatch", "undo", "dispatch-building"); code != exitError || out != "" || !strings.Contains(errOut, "was already undone by uma at ") || !strings.Contains(errOut, "nothing changed") {
+		t.Fatalf("a second undo: exit %d, want %d and a refusal\n%s%s", code, exitError, out, errOut)
+	}
+	// The list reads the visibility store, which follows an execution's
+	// close a moment later.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		code, out, errOut := cli("dispatch", "list", "--schedule", "building")
+		if code == 0 && regexp.MustCompile(`(?m)^dispatch-building\s+undone\s`).MatchString(out) {
+			break
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("dispatch list after the undo: exit %d, want the run undone\n%s%s", code, out, errOut)
+		}
+	}
+	if code, out, errOut := cli("dispatch", "show", "dispatch-building"); code != 0 || !strings.Contains(out, "accepted after 1 round(s), then undone by uma") || !strings.Contains(out, "Project finish:") {
+		t.Fatalf("dispatch show after the undo: exit %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := runCLI(t, "activity", "show", "Site offices demobilisation", "-s", "building", "--db", db, "--neo4j-uri=", "--weaviate-url="); code != 0 || !strings.Contains(out, "after A143") {
 		t.Fatalf("the undone activity is not back with its logic: exit %d\n%s%s", code, out, errOut)
@@ -287,5 +305,26 @@ func cliMenu(t *testing.T, db, frontend string) {
 	}
 	if t.Failed() {
 		t.Logf("stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
+}
+
+// cliQuestion answers the planner's question from its numbered pick list,
+// then cancels a dispatch at its question with "c".
+func cliQuestion(t *testing.T, db, frontend string) {
+	t.Helper()
+	cli := func(stdin string, args ...string) (int, string, string) {
+		return cliAt(frontend, "--db", db, "--neo4j-uri=", "--weaviate-url=")(stdin, args...)
+	}
+	code, out, errOut := cli("3\nr\n", "prompt", "delete the pour", "--schedule", "building")
+	third := regexp.MustCompile(`(?m)^\s+3\) (.+) \(\w+\)$`).FindStringSubmatch(out)
+	if code != 0 || !strings.Contains(out, "Pick one") || third == nil || !strings.Contains(errOut, "Your answer (1-9, ") || !strings.Contains(errOut, "or c to cancel the dispatch): ") {
+		t.Fatalf("the question's pick list: exit %d\n%s%s", code, out, errOut)
+	}
+	if want := `delete_activity(name="` + third[1] + `")`; !strings.Contains(out, want) || !strings.Contains(out, "dispatch-building: rejected") {
+		t.Errorf("answering 3 should propose %s, then reject it:\n%s%s", want, out, errOut)
+	}
+	_, out, errOut = cli("c\n", "prompt", "delete the pour", "--schedule", "building")
+	if !strings.Contains(out, "dispatch-building: cancelled") {
+		t.Errorf("c at the question should cancel the dispatch:\n%s%s", out, errOut)
 	}
 }

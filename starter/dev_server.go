@@ -72,7 +72,7 @@ func devRun(ctx context.Context, opts *devOptions) error {
 	if opts.Web.Listen != "" && opts.Web.Listen != "-" {
 		listening := make(chan string, 1)
 		go func() {
-			webDone <- serveWeb(ctx, opts.io, &opts.Web, stores, tc, srv.UIURL(), config.DefaultTemporalNamespace, osUser(),
+			webDone <- serveWeb(ctx, opts.io, &opts.Web, stores, tc, srv.UIURL(), config.DefaultTemporalNamespace, "",
 				func(url string) { listening <- url })
 		}()
 		// Fail now rather than later when the web app cannot listen.

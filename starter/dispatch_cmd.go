@@ -95,14 +95,15 @@ func newDispatchListCmd(f *Factory, runF func(context.Context, *dispatchListOpti
 		Use:   "list [--schedule ID] [--json]",
 		Short: "List dispatches, newest first, with their outcome and author",
 		Long: "List every dispatch (all pages), newest first. STATE is the outcome of a closed dispatch —\n" +
-			"accepted, rejected, cancelled, timed_out or failed — or the stage of an open one.",
+			"accepted, rejected, cancelled, timed_out or failed; undone for an accepted one taken back since\n" +
+			"with `dispatch undo` or the web app — or the stage of an open one.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return cmdutil.RunOr(cmd, opts, runF, dispatchListRun)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "only this schedule's dispatches")
-	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"dispatches": [{id, run_id, schedule, open, stage, outcome, author, prompt, started, closed}]}`)
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"dispatches": [{id, run_id, schedule, open, stage, outcome, state, author, prompt, started, closed, undone: {edit, by, at}}]}`)
 	return cmd
 }
 
@@ -117,10 +118,17 @@ func dispatchListRun(ctx context.Context, opts *dispatchListOptions) error {
 		return err
 	}
 	if opts.JSON {
-		if list == nil {
-			list = []workflows.Summary{}
+		// state is the STATE column: what a script reads to tell an
+		// undone run from an accepted one.
+		type row struct {
+			workflows.Summary
+			State string `json:"state"`
 		}
-		return cmdutil.WriteJSON(opts.io.Out, map[string][]workflows.Summary{"dispatches": list})
+		rows := make([]row, len(list))
+		for i, d := range list {
+			rows[i] = row{Summary: d, State: d.State()}
+		}
+		return cmdutil.WriteJSON(opts.io.Out, map[string][]row{"dispatches": rows})
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(opts.io.ErrOut, "no dispatches")
@@ -198,6 +206,16 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 		if d.Round > 0 {
 			fmt.Fprintf(w, " after %d round(s)", d.Round)
 		}
+		if u := d.Undone; u != nil {
+			fmt.Fprintf(w, ", then undone")
+			if u.By != "" {
+				fmt.Fprintf(w, " by %s", term(u.By))
+			}
+			if !u.At.IsZero() {
+				fmt.Fprintf(w, " at %s", u.At.Local().Format("2006-01-02 15:04:05"))
+			}
+			fmt.Fprintf(w, " (edit %s)", term(u.Edit))
+		}
 	}
 	fmt.Fprintln(w)
 	if d.Author != "" {
@@ -222,9 +240,13 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 	if d.Failure != "" {
 		fmt.Fprintf(w, "  failure: %s\n", term(d.Failure))
 	}
+	impact := d.Impact // a closed dispatch's last round, from its history
+	if d.Status != nil {
+		impact = d.Status.Impact
+	}
 	var rating *schedule.RiskRating
-	if d.Status != nil && d.Status.Impact != nil {
-		rating = d.Status.Impact.RiskRating
+	if impact != nil {
+		rating = impact.RiskRating
 	}
 	if err := render.WriteRiskRating(w, rating, render.DiffOptions{Color: io.OutIsTTY}); err != nil {
 		return err
@@ -233,7 +255,9 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 		fmt.Fprintf(io.ErrOut, "autoscheduler: %s (shown from its search attributes)\n", term(d.QueryError))
 	}
 	if d.Status != nil && d.Status.AwaitingClarification {
-		fmt.Fprintf(w, "The planner asks: %s\n(answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)\n", term(d.Status.Question), term(d.ID), term(d.ID))
+		fmt.Fprintf(w, "The planner asks: %s\n", term(d.Status.Question))
+		writeChoices(w, d.Status.Choices, d.Status.Several)
+		fmt.Fprintf(w, "(answer with `autoscheduler clarify %s \"ANSWER\"`, or cancel with `autoscheduler dispatch cancel %s`)\n", term(d.ID), term(d.ID))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, ch := range d.Changes {
@@ -246,9 +270,9 @@ func printDispatch(io *cmdutil.IOStreams, d *workflows.Detail) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if d.Status != nil && d.Status.Impact != nil && d.Status.Impact.Diff != nil {
+	if impact != nil && impact.Diff != nil {
 		fmt.Fprintln(w)
-		return render.WriteComparison(w, d.Status.Impact.Diff, render.DiffOptions{Color: io.OutIsTTY, Rating: rating})
+		return render.WriteComparison(w, impact.Diff, render.DiffOptions{Color: io.OutIsTTY, Rating: rating})
 	}
 	return nil
 }

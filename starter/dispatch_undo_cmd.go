@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -25,7 +26,10 @@ func newDispatchUndoCmd(f *Factory, runF func(context.Context, *dispatchUndoOpti
 		Long: "Undo applies the inverses of an accepted dispatch's committed ops, in reverse order, as one\n" +
 			"direct edit (an EditWorkflow). The inverses come from the graph store's ledger, which keeps\n" +
 			"each committed change with them. It is refused if later changes conflict (the ops engine\n" +
-			"says which); undoing the same run twice changes nothing the second time.",
+			"says which). A run is undone once: a second undo of it is refused and changes nothing, and\n" +
+			"`dispatch list` shows the run as undone.\n" +
+			"Exit status: 0 when the changes were taken back; 1 when the undo was refused (already\n" +
+			"undone, not accepted, a conflict); 2 on a usage error.",
 		Example: "  autoscheduler dispatch undo dispatch-building",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -34,7 +38,7 @@ func newDispatchUndoCmd(f *Factory, runF func(context.Context, *dispatchUndoOpti
 		},
 	}
 	cmd.Flags().StringVar(&opts.RunID, "run", "", "the dispatch run to undo (default: the latest)")
-	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"edit", "applied": [ops]}`)
+	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print JSON: {"edit", "run_id", "applied": [ops]}`)
 	return cmd
 }
 
@@ -54,10 +58,19 @@ func dispatchUndoRun(ctx context.Context, opts *dispatchUndoOptions) error {
 	if err != nil {
 		return err
 	}
-	ops, _, err := workflows.UndoOps(ctx, c, stores, id, opts.RunID)
+	by := opts.temporal.who()
+	fmt.Fprintf(opts.io.ErrOut, "%s: undoing as %s…\n", term(id), term(by))
+	res, err := workflows.Undo(ctx, c, stores, id, opts.RunID, by)
 	stores.Close(ctx)
 	if err != nil {
 		return err
 	}
-	return opts.edit(ctx, ops...)
+	if opts.JSON {
+		return cmdutil.WriteJSON(opts.io.Out, map[string]any{"edit": res.Edit, "run_id": res.RunID, "applied": cmdutil.NonNil(res.Applied)})
+	}
+	for _, op := range res.Applied {
+		fmt.Fprintln(opts.io.Out, term(op.Call))
+	}
+	fmt.Fprintf(opts.io.ErrOut, "%s (run %s) undone: %d changes taken back (edit %s)\n", term(id), term(res.RunID), len(res.Applied), term(res.Edit))
+	return nil
 }

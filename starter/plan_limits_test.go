@@ -15,6 +15,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // TestPlanAndPromptRefuseTooLongText: a prompt, feedback or answer over
@@ -96,7 +97,7 @@ func TestPromptReadsStopWhenInterrupted(t *testing.T) {
 		t.Fatal("the review prompt did not stop when interrupted")
 	}
 	go func() {
-		_, err := askAnswer(opts, in, "dispatch-building", "which pour?")
+		_, err := askAnswer(opts, in, "dispatch-building", workflows.Proposal{Question: "which pour?"})
 		done <- err
 	}()
 	select {

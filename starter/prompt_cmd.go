@@ -173,7 +173,15 @@ func promptRun(ctx context.Context, opts *promptOptions) (err error) {
 			if err := printProposal(opts, id, proposal); err != nil {
 				return err
 			}
-			answer, err := askAnswer(opts, in, id, proposal.Question)
+			answer, err := askAnswer(opts, in, id, proposal)
+			if errors.Is(err, errCancelAtQuestion) {
+				// Cancel beside the choices: the dispatch ends cancelled.
+				if err := workflows.Cancel(ctx, c, id, run.GetRunID(), opts.temporal.who()); err != nil {
+					return err
+				}
+				fmt.Fprintf(opts.io.ErrOut, "%s: cancelling: taking back what it applied…\n", usertext.Terminal(id))
+				return printResult(ctx, opts, run)
+			}
 			if err != nil {
 				return err
 			}
@@ -243,27 +251,55 @@ func (opts *promptOptions) cancelledRead(err error) bool {
 	return err != nil && opts.ctx != nil && opts.ctx.Err() != nil && errors.Is(err, opts.ctx.Err())
 }
 
-// askAnswer takes the next --answer, or asks on standard input.
-func askAnswer(opts *promptOptions, in *bufio.Reader, id, question string) (string, error) {
+// errCancelAtQuestion is the person's "c" at the planner's question:
+// cancel the dispatch rather than answer.
+var errCancelAtQuestion = errors.New("cancel the dispatch")
+
+// askAnswer takes the next --answer, or asks on standard input. When the
+// question offers choices, a number (or, for a question that takes
+// several, numbers separated by commas or spaces) picks them
+// (pickChoices); "c" alone cancels the dispatch (errCancelAtQuestion);
+// anything else is the answer in the person's words.
+func askAnswer(opts *promptOptions, in *bufio.Reader, id string, p workflows.Proposal) (string, error) {
 	if len(opts.Answers) > 0 {
 		answer := opts.Answers[0]
 		opts.Answers = opts.Answers[1:]
-		return answer, nil
+		picked, err := pickChoices(p.Choices, p.Several, answer)
+		if err != nil {
+			return "", fmt.Errorf("--answer %q: %w", answer, err)
+		}
+		return picked, nil
+	}
+	ask := "Your answer: "
+	if n := len(p.Choices); n > 0 {
+		ask = fmt.Sprintf("Your answer (1-%d, %syour own words, or c to cancel the dispatch): ", n, map[bool]string{true: "several numbers, ", false: ""}[p.Several])
 	}
 	for {
-		fmt.Fprint(opts.io.ErrOut, "Your answer: ")
+		fmt.Fprint(opts.io.ErrOut, ask)
 		line, err := opts.readLine(in)
 		if opts.cancelledRead(err) {
 			return "", err
 		}
-		if cerr := scope.CheckPrompt("answer", strings.TrimSpace(line)); cerr != nil {
+		text := strings.TrimSpace(line)
+		if strings.EqualFold(text, "c") {
+			return "", errCancelAtQuestion
+		}
+		if cerr := scope.CheckPrompt("answer", text); cerr != nil {
 			fmt.Fprintf(opts.io.ErrOut, "%v\n", cerr)
 			if err == nil {
 				continue
 			}
 			return "", cerr
 		}
-		return answerOf(line, err, id, question)
+		picked, perr := pickChoices(p.Choices, p.Several, text)
+		if perr != nil {
+			fmt.Fprintf(opts.io.ErrOut, "%v\n", perr)
+			if err == nil {
+				continue
+			}
+			return "", perr
+		}
+		return answerOf(picked, err, id, p.Question)
 	}
 }
 
@@ -365,6 +401,7 @@ func printProposal(opts *promptOptions, id string, p workflows.Proposal) error {
 	}
 	if p.AwaitingClarification {
 		fmt.Fprintf(opts.io.Out, "Round %d of %s: the planner asks: %s\n", p.Round, id, usertext.Terminal(p.Question))
+		writeChoices(opts.io.Out, p.Choices, p.Several)
 		return nil
 	}
 	fmt.Fprintf(opts.io.Out, "Round %d of %s:\n", p.Round, id)

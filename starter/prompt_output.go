@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -41,4 +43,48 @@ func taskHeading(t workflows.TaskReport) string {
 	}
 	fmt.Fprintf(&b, ": %s — %s", t.Prompt, t.Outcome())
 	return b.String()
+}
+
+// writeChoices lists the answers a question offers, numbered from 1: the
+// CLI's pick list.
+func writeChoices(w io.Writer, choices []workflows.Choice, several bool) {
+	if len(choices) == 0 {
+		return
+	}
+	pick := "Pick one"
+	if several {
+		pick = "Pick one or more"
+	}
+	fmt.Fprintf(w, "%s:\n", pick)
+	width := len(strconv.Itoa(len(choices)))
+	for i, c := range choices {
+		fmt.Fprintf(w, "  %*d) %s\n", width, i+1, usertext.Terminal(c.Label))
+	}
+}
+
+// choiceNumbers is an answer made of choice numbers: "2", "1, 3", "1 3".
+var choiceNumbers = regexp.MustCompile(`^\d+(?:\s*[,\s]\s*\d+)*$`)
+
+// pickChoices is the answer text stands for: the Answer of each choice it
+// numbers (from 1), joined with ", ", when text is only numbers; text
+// itself otherwise (words, an id, "none"). A number out of range, or
+// several numbers where the question takes one, is an error saying so.
+func pickChoices(choices []workflows.Choice, several bool, text string) (string, error) {
+	text = strings.TrimSpace(text)
+	if len(choices) == 0 || !choiceNumbers.MatchString(text) {
+		return text, nil
+	}
+	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	if len(fields) > 1 && !several {
+		return "", fmt.Errorf("%q picks %d choices: this question takes one (1-%d)", text, len(fields), len(choices))
+	}
+	answers := make([]string, 0, len(fields))
+	for _, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n > len(choices) {
+			return "", fmt.Errorf("%q: there is no choice %s: pick 1-%d", text, f, len(choices))
+		}
+		answers = append(answers, choices[n-1].Answer)
+	}
+	return strings.Join(answers, ", "), nil
 }

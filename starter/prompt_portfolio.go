@@ -185,7 +185,14 @@ func reviewPortfolioLoop(ctx context.Context, opts *promptOptions, c client.Clie
 			if err := printProposal(opts, cp.WorkflowID, cp.Proposal); err != nil {
 				return err
 			}
-			answer, err := askAnswer(opts, in, cp.WorkflowID, cp.Proposal.Question)
+			answer, err := askAnswer(opts, in, cp.WorkflowID, cp.Proposal)
+			if errors.Is(err, errCancelAtQuestion) {
+				// That schedule's dispatch ends cancelled; the others go on.
+				if err := workflows.Cancel(ctx, c, cp.WorkflowID, "", opts.temporal.who()); err != nil {
+					return err
+				}
+				continue
+			}
 			if err != nil {
 				return err
 			}

@@ -97,7 +97,7 @@ func webRun(ctx context.Context, opts *webCmdOptions) error {
 		return err
 	}
 	defer st.Close(context.Background())
-	return serveWeb(ctx, opts.io, &opts.webOptions, st, c, opts.TemporalUI, opts.temporal.Namespace, opts.temporal.who(), nil)
+	return serveWeb(ctx, opts.io, &opts.webOptions, st, c, opts.TemporalUI, opts.temporal.Namespace, opts.temporal.As, nil)
 }
 
 // serveWeb runs the web app until ctx ends, printing its link.

@@ -308,6 +308,10 @@ type Status struct {
 	Impact                *Impact          `json:"impact,omitempty"`
 	TokenUsage            scope.TokenUsage `json:"token_usage"`
 	Question              string           `json:"question,omitempty"`
+	// Choices are the answers Question offers, Several whether an answer
+	// may pick more than one (scope.Plan's): a pick list beside the text.
+	Choices []Choice `json:"choices,omitempty"`
+	Several bool     `json:"several,omitempty"`
 	// Result is set once the stage is done.
 	Result string `json:"result,omitempty"`
 	// Decisions are the reviews of the rounds so far, in order.
@@ -365,10 +369,16 @@ type Proposal struct {
 	Impact                *Impact        `json:"impact,omitempty"`
 	Notes                 []string       `json:"notes,omitempty"`
 	Question              string         `json:"question,omitempty"`
+	// Choices and Several: what Question offers (Status's).
+	Choices []Choice `json:"choices,omitempty"`
+	Several bool     `json:"several,omitempty"`
 	// Tasks report each task of a multi-part prompt in this round (each
 	// change's Op.Task names its task); none for a prompt of one request.
 	Tasks []TaskReport `json:"tasks,omitempty"`
 }
+
+// Choice is one answer a planner's question offers (scope.Choice).
+type Choice = scope.Choice
 
 // TaskReport is how a task of a multi-part prompt fared in a round:
 // planned, kept (re-applied as it was), failed (with its error, nothing of

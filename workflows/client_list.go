@@ -3,6 +3,7 @@ package workflows
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,16 +30,26 @@ type Summary struct {
 	Prompt   string    `json:"prompt,omitempty"`
 	Started  time.Time `json:"started"`
 	Closed   time.Time `json:"closed,omitzero"`
+	// Undone is set when this accepted run was taken back since (Undo):
+	// Outcome stays what the dispatch ended as, State says "undone".
+	Undone *UndoRecord `json:"undone,omitempty"`
 }
 
+// StateUndone is State of an accepted run taken back since.
+const StateUndone = "undone"
+
 // State is what the table's STATE column says: the outcome of a closed
-// dispatch, "open: <stage>" for an open one.
+// dispatch ("undone" for an accepted one taken back since), "open:
+// <stage>" for an open one.
 func (d Summary) State() string {
 	if d.Open {
 		if d.Stage == "" {
 			return "open"
 		}
 		return "open: " + d.Stage
+	}
+	if d.Undone != nil {
+		return StateUndone
 	}
 	return d.Outcome
 }
@@ -56,7 +67,14 @@ type Detail struct {
 	// QueryError says why an open dispatch could not be asked for its
 	// status or changes.
 	QueryError string `json:"query_error,omitempty"`
+	// Impact is the CPM impact of a closed dispatch's last round, as its
+	// ComputeImpact activity recorded it in the history (nil when that
+	// round applied nothing): the evidence it was decided on.
+	Impact *Impact `json:"impact,omitempty"`
 }
+
+// impactActivity is the activity whose results are a round's CPM impact.
+const impactActivity = "ComputeImpact"
 
 // List reads every page of the visibility list: the dispatches of
 // scheduleID (all when empty), newest first.
@@ -65,7 +83,61 @@ func List(ctx context.Context, c client.Client, scheduleID string) ([]Summary, e
 	if scheduleID != "" {
 		query += " AND ScheduleID = " + VisibilityString(scheduleID)
 	}
-	return list(ctx, c, query)
+	out, err := list(ctx, c, query)
+	if err != nil {
+		return nil, err
+	}
+	return out, markUndone(ctx, c, scheduleID, out)
+}
+
+// markUndone sets Undone on the accepted runs of list an undo took back:
+// the completed undo executions (UndoWorkflowID) of scheduleID (all when
+// empty), read from the visibility store in one query.
+func markUndone(ctx context.Context, c client.Client, scheduleID string, list []Summary) error {
+	accepted := map[[2]string]*Summary{}
+	for i := range list {
+		if d := &list[i]; !d.Open && d.Outcome == StatusAccepted {
+			accepted[[2]string{d.ID, d.RunID}] = d
+		}
+	}
+	if len(accepted) == 0 {
+		return nil
+	}
+	query := "WorkflowType = 'EditWorkflow' AND ExecutionStatus = 'Completed' AND WorkflowId STARTS_WITH " + VisibilityString(undoPrefix)
+	if scheduleID != "" {
+		query += " AND ScheduleID = " + VisibilityString(scheduleID)
+	}
+	var token []byte
+	for {
+		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query, PageSize: 100, NextPageToken: token})
+		if err != nil && ctx.Err() == nil {
+			// A visibility store without STARTS_WITH: each run's undo is
+			// looked up by its ID instead.
+			for _, d := range accepted {
+				if d.Undone, err = Undone(ctx, c, d.ID, d.RunID); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("listing undos: %w", err)
+		}
+		for _, e := range resp.Executions {
+			memo := e.GetMemo().GetFields()
+			d := accepted[[2]string{payloadString(memo[memoUndoes]), payloadString(memo[memoUndoesRun])}]
+			if d == nil {
+				continue
+			}
+			d.Undone = &UndoRecord{Edit: e.GetExecution().GetWorkflowId(), By: payloadString(memo[memoAuthor])}
+			if e.GetCloseTime() != nil {
+				d.Undone.At = e.GetCloseTime().AsTime()
+			}
+		}
+		if token = resp.NextPageToken; len(token) == 0 {
+			return nil
+		}
+	}
 }
 
 // ListOpen is every open dispatch (at most one per schedule).
@@ -167,6 +239,7 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 		return nil, err
 	}
 	if d.Open {
+		d.Impact = nil // an open round's is the status query's
 		// A run that has not registered its queries yet (or closed just
 		// now) is still described, from its visibility record.
 		var status Status
@@ -184,10 +257,18 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 		}
 		return d, nil
 	}
+	if d.Outcome == StatusAccepted || d.Result != nil && d.Result.Status == StatusAccepted {
+		if d.Undone, err = Undone(ctx, c, d.ID, d.RunID); err != nil {
+			return nil, err
+		}
+	}
 	if d.Result != nil {
 		d.Round = d.Result.Rounds
 		if d.Result.Changes != nil {
 			d.Changes = d.Result.Changes
+		}
+		if !slices.ContainsFunc(d.Changes, func(ch ChangeRecord) bool { return ch.Round == d.Round }) {
+			d.Impact = nil // the impact read is an earlier round's
 		}
 		if d.Outcome == "" || d.Outcome == "completed" {
 			d.Outcome = d.Result.Status
@@ -203,12 +284,23 @@ func Describe(ctx context.Context, c client.Client, id, runID string) (*Detail, 
 func readHistory(ctx context.Context, c client.Client, d *Detail) error {
 	dc := converter.GetDefaultDataConverter()
 	it := c.GetWorkflowHistory(ctx, d.ID, d.RunID, false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	impacts := map[int64]bool{} // the events that scheduled ComputeImpact
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
 			return fmt.Errorf("dispatch %s: reading its history: %w", d.ID, err)
 		}
 		switch ev.GetEventType() {
+		case enums.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+			if ev.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() == impactActivity {
+				impacts[ev.GetEventId()] = true
+			}
+		case enums.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+			a := ev.GetActivityTaskCompletedEventAttributes()
+			var imp Impact
+			if impacts[a.GetScheduledEventId()] && dc.FromPayloads(a.GetResult(), &imp) == nil {
+				d.Impact = &imp // the last round's is the last
+			}
 		case enums.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
 			var in DispatchInput
 			if payloads := ev.GetWorkflowExecutionStartedEventAttributes().GetInput(); payloads != nil && dc.FromPayloads(payloads, &in) == nil {

@@ -597,7 +597,7 @@ func (fx *roundEffects) Plan(_ context.Context, st scope.Step, in scope.PlanInpu
 }
 
 func (fx *roundEffects) Ask(_ context.Context, _ scope.Step, plan scope.Plan) (string, bool, error) {
-	answer, err := fx.w.awaitAnswer(fx.ctx, plan.Question)
+	answer, err := fx.w.awaitAnswer(fx.ctx, plan)
 	return answer, err == nil, err
 }
 
@@ -757,12 +757,17 @@ func receiveWithin(ctx workflow.Context, ch workflow.ReceiveChannel, timeout tim
 // errUnanswered ends a round whose question was not answered in time.
 var errUnanswered = errors.New("the question was not answered in time")
 
-// awaitAnswer shows question (stage awaiting_clarification) and waits for
-// an answer, the review timeout (errUnanswered) or cancellation.
-func (w *dispatch) awaitAnswer(ctx workflow.Context, question string) (string, error) {
+// awaitAnswer shows the plan's question with its choices (stage
+// awaiting_clarification) and waits for an answer, the review timeout
+// (errUnanswered) or cancellation. The choices are query state only: no
+// command depends on them.
+func (w *dispatch) awaitAnswer(ctx workflow.Context, plan scope.Plan) (string, error) {
+	question := plan.Question
 	w.setStage(ctx, StageAwaitingClarification)
-	w.report.Question, w.asking = question, true
-	defer func() { w.report.Question, w.asking, w.answered = "", false, false }()
+	w.report.Question, w.report.Choices, w.report.Several, w.asking = question, plan.Choices, plan.Several, true
+	defer func() {
+		w.report.Question, w.report.Choices, w.report.Several, w.asking, w.answered = "", nil, false, false, false
+	}()
 
 	var answer Clarification
 	got, err := receiveWithin(ctx, w.answers, w.in.ReviewTimeout, &answer, w.v.reviewRace)
@@ -1148,11 +1153,13 @@ func (w *dispatch) status() Status {
 		Stage: w.stage, Round: w.round, AwaitingReview: w.awaiting && !w.pending,
 		AwaitingClarification: w.asking && !w.answered,
 		Impact:                w.impact, TokenUsage: w.usage, Question: w.report.Question, Result: w.result,
+		Choices: slices.Clone(w.report.Choices), Several: w.report.Several,
 		Decisions: slices.Clone(w.decisions), Cancelling: w.cancelling && w.stage != StageDone,
 	}
 }
 
 func (w *dispatch) proposal() *Proposal {
 	changes, omitted := capChanges(w.roundChanges(), 0)
-	return &Proposal{Stage: w.stage, AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.report.Notes, Question: w.report.Question, Tasks: slices.Clone(w.report.Tasks)}
+	return &Proposal{Stage: w.stage, AwaitingClarification: w.asking && !w.answered, Round: w.round, Changes: changes, ChangesOmitted: omitted, Impact: w.impact, Notes: w.report.Notes, Question: w.report.Question,
+		Choices: slices.Clone(w.report.Choices), Several: w.report.Several, Tasks: slices.Clone(w.report.Tasks)}
 }

@@ -452,6 +452,9 @@ func TestDispatchClarification(t *testing.T) {
 		if st.Stage != workflows.StageAwaitingClarification || !st.AwaitingClarification || !strings.Contains(st.Question, `"the pour" matches 9 activities`) {
 			t.Errorf("status while asking = %+v", st)
 		}
+		if len(st.Choices) != 9 || st.Choices[2] != (workflows.Choice{Label: "Pour slab Level 2 (A041)", Answer: "A041"}) {
+			t.Errorf("the question's choices = %+v, want the 9 pours by name and id", st.Choices)
+		}
 		if f.dump() != before {
 			t.Error("something was applied before the question was answered")
 		}
@@ -460,7 +463,7 @@ func TestDispatchClarification(t *testing.T) {
 	var reviewDone func() error
 	f.env.RegisterDelayedCallback(func() {
 		st := f.status()
-		if st.Stage != workflows.StageAwaitingReview || st.AwaitingClarification || st.Question != "" {
+		if st.Stage != workflows.StageAwaitingReview || st.AwaitingClarification || st.Question != "" || st.Choices != nil {
 			t.Errorf("status after the answer = %+v", st)
 		}
 		refused = f.update(workflows.ClarifyUpdate, workflows.Clarification{Answer: "no question now"}, nil)
@@ -474,7 +477,7 @@ func TestDispatchClarification(t *testing.T) {
 	if err := refused(); err == nil || !strings.Contains(err.Error(), "no question is open") {
 		t.Errorf("an answer with no open question: %v", err)
 	}
-	if err := askedDone(); err != nil || !asked.AwaitingClarification || !strings.Contains(asked.Question, "the pour") {
+	if err := askedDone(); err != nil || !asked.AwaitingClarification || !strings.Contains(asked.Question, "the pour") || len(asked.Choices) != 9 {
 		t.Errorf("proposal while asking = %+v, %v", asked, err)
 	}
 	if err := answered(); err != nil {

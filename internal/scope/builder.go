@@ -96,10 +96,36 @@ func (b *builder) note(format string, args ...any) {
 
 // ask records a question; only the first of a step is asked, the others
 // come up again once it is answered.
-func (b *builder) ask(about, question string) {
+func (b *builder) ask(about, question string) { b.askChoosing(about, question, false, nil) }
+
+// askChoosing is ask with the answers the question offers (Plan.Choices).
+func (b *builder) askChoosing(about, question string, several bool, choices []Choice) {
 	if b.plan.Question == "" {
 		b.plan.Question, b.plan.About = question, about
+		b.plan.Choices, b.plan.Several = choices[:min(len(choices), MaxChoices)], several && len(choices) > 1
 	}
+}
+
+// activityChoices offer each of acts by name and id; picking one answers
+// its id.
+func activityChoices(acts []schedule.Activity) []Choice {
+	out := make([]Choice, 0, min(len(acts), MaxChoices))
+	for _, a := range acts[:min(len(acts), MaxChoices)] {
+		out = append(out, Choice{Label: fmt.Sprintf("%s (%s)", a.Name, a.ID), Answer: a.ID})
+	}
+	return out
+}
+
+// linkChoices offer the types of links, once each; picking one answers
+// its type.
+func linkChoices(links []schedule.Relationship) []Choice {
+	var out []Choice
+	for _, l := range links {
+		if !slices.ContainsFunc(out, func(c Choice) bool { return c.Answer == string(l.Type) }) {
+			out = append(out, Choice{Label: fmt.Sprintf("%s%+g (%s)", l.Type, l.Lag, l.ID), Answer: string(l.Type)})
+		}
+	}
+	return out
 }
 
 func (b *builder) asking() bool { return b.plan.Question != "" }
@@ -289,7 +315,7 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 		if !many {
 			hint = ""
 		}
-		b.ask(about, fmt.Sprintf("%q matches %d activities: %s — which one? Answer with its name or id%s, or \"none\".", about, len(cands), listActivities(cands, 10), hint))
+		b.askChoosing(about, fmt.Sprintf("%q matches %d activities: %s — which one? Answer with its name or id%s, or \"none\".", about, len(cands), listActivities(cands, 10), hint), many, activityChoices(cands))
 	case res.Status == lang.TooBroad:
 		b.ask(about, fmt.Sprintf("%q would take in the whole schedule: which level or trade do you mean? Answer like \"level 2\" or \"drywall on level 3\".", about))
 	default:
@@ -380,7 +406,7 @@ func (b *builder) removeLink(typ schedule.RelType, from, to string, either bool)
 	case 1:
 		b.add(schedule.RemoveRelationship(links[0].ID))
 	default:
-		b.ask(about, fmt.Sprintf("%q and %q are linked %d ways, %s: which one? Answer with the type (FS, SS, FF or SF).", a.Name, c.Name, len(links), describeLinks(links)))
+		b.askChoosing(about, fmt.Sprintf("%q and %q are linked %d ways, %s: which one? Answer with the type (FS, SS, FF or SF).", a.Name, c.Name, len(links), describeLinks(links)), false, linkChoices(links))
 	}
 }
 

@@ -99,10 +99,27 @@ type Plan struct {
 	Ops      []schedule.Op `json:"ops,omitempty"`
 	Question string        `json:"question,omitempty"`
 	// About is the phrase Question asks about, when there is one.
-	About string     `json:"about,omitempty"`
-	Notes []string   `json:"notes,omitempty"`
-	Usage TokenUsage `json:"usage"`
+	About string `json:"about,omitempty"`
+	// Choices are the answers Question offers (the candidates of an
+	// ambiguous name, the link types to pick from), at most MaxChoices;
+	// any other answer may still be given as text. Several says an answer
+	// may pick more than one (sent joined with ", ").
+	Choices []Choice   `json:"choices,omitempty"`
+	Several bool       `json:"several,omitempty"`
+	Notes   []string   `json:"notes,omitempty"`
+	Usage   TokenUsage `json:"usage"`
 }
+
+// Choice is one answer a question offers: Label is what a person reads,
+// Answer what picking it answers (an activity id, a link type).
+type Choice struct {
+	Label  string `json:"label"`
+	Answer string `json:"answer"`
+}
+
+// MaxChoices bounds the choices a question offers: beyond it the person
+// narrows the question by typing.
+const MaxChoices = 50
 
 // TokenUsage counts LLM use; deterministic planners report zeros.
 type TokenUsage = llm.Usage

@@ -151,8 +151,11 @@ type Legacy struct {
 type RoundReport struct {
 	Notes []string
 	// Question stops the round: the step that asked applied nothing and
-	// the steps after it did not run. About is what it asks about.
+	// the steps after it did not run. About is what it asks about;
+	// Choices and Several what it offers (Plan's).
 	Question, About string
+	Choices         []Choice
+	Several         bool
 	// Tasks report each task of a multi-part prompt (Separation.Tasks);
 	// each op's Task names its task.
 	Tasks []TaskReport
@@ -236,7 +239,7 @@ func (e *engine) steps(ctx context.Context, in RoundInput, steps []Step, task st
 		e.rep.Notes = append(e.rep.Notes, plan.Notes...)
 		switch {
 		case unanswered:
-			e.rep.Question, e.rep.About = plan.Question, plan.About
+			e.rep.Question, e.rep.About, e.rep.Choices, e.rep.Several = plan.Question, plan.About, plan.Choices, plan.Several
 			return errAsked
 		case plan.Question != "" && !e.old.QuestionsAtReview && !e.old.UnboundedQuestions:
 			// Still asking after MaxQuestionsPerStep answers: the step is

@@ -314,7 +314,8 @@ func (b *builder) unlink(c lang.Command) {
 		}
 		return
 	case len(links) > 1 && typ == "" && len(from) == 1 && len(to) == 1 && singularLink(c.Source):
-		b.ask(about, fmt.Sprintf("%s and %s are linked %d ways, %s: which one? Answer with the type (FS, SS, FF or SF), or \"all\".", names(from), names(to), len(links), describeLinks(links)))
+		b.askChoosing(about, fmt.Sprintf("%s and %s are linked %d ways, %s: which one? Answer with the type (FS, SS, FF or SF), or \"all\".", names(from), names(to), len(links), describeLinks(links)), false,
+			append(linkChoices(links), Choice{Label: "all of them", Answer: "all"}))
 		return
 	}
 	for _, r := range links {

@@ -346,6 +346,7 @@ func TestBrowserFullFlow(t *testing.T) {
 		t.Errorf("summary after the accept: %q, want it to start %q", got, want)
 	}
 	c.click("#undo button")
+	c.click("#confirm-yes") // the Undo asks first
 	c.waitJS("the undo's flash", `document.querySelector(".flash").textContent.indexOf("Undid") >= 0`)
 	flash := c.text(".flash")
 	m := undoneFlash.FindStringSubmatch(flash)
@@ -798,8 +799,15 @@ func TestScreenshots(t *testing.T) {
 	c.open("/d/" + review)
 	c.click("#accept")
 	c.waitJS("the accepted outcome", outcomeShown(review, workflows.StatusAccepted))
+	c.waitJS("the closed review's Gantt", frameLoaded("diff-gantt"))
 	shoot("6-review-closed")
 	shots(shot{"7-schedule-history", "/s/building", frameLoaded("gantt")})
+	c.click("#undo button")
+	c.waitJS("the undo's confirmation", `document.getElementById("confirm-dialog").open`)
+	shoot("8-undo-confirm")
+	c.click("#confirm-yes")
+	c.waitJS("the undo's flash", `!!document.querySelector(".flash")`)
+	shots(shot{"9-review-undone", "/d/" + review, frameLoaded("diff-gantt")})
 }
 
 // pageLoadProbe runs first in the page (not in its frames) and records

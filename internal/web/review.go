@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,10 @@ type reviewData struct {
 	Question       string
 	Proposal       *workflows.Proposal
 	Diff           *schedule.Comparison
-	Decisions      []workflows.Decision
+	// Rating is the round's risk rating (the proposal's, or for a closed
+	// dispatch the last round's it was decided on).
+	Rating    *schedule.RiskRating
+	Decisions []workflows.Decision
 	// Changes are the records of every round (the proposal's round first
 	// on the page, in Proposal).
 	Changes []workflows.ChangeRecord
@@ -47,6 +51,10 @@ type reviewData struct {
 	ChecksError string
 	// Snapshot fetches the before/after Gantt drawn with this page.
 	Snapshot string
+	// Undone says an accepted run was taken back since (who, when).
+	Undone *workflows.UndoRecord
+	// State is the outcome shown: Outcome, or "undone".
+	State string
 }
 
 // reviewPage shows a dispatch: its live stage while planning, then the
@@ -69,7 +77,7 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 		base: s.base(w, r, "Review "+id), ID: det.ID, RunID: det.RunID, Schedule: det.Schedule,
 		Prompt: det.Prompt, Author: det.Author, Open: det.Open, Stage: det.Stage, Round: det.Round,
 		Changes: det.Changes, Result: det.Result, Outcome: det.Outcome, Failure: det.Failure,
-		UILink: s.uiLink(det.ID, det.RunID), Reviews: det.Reviews,
+		UILink: s.uiLink(det.ID, det.RunID), Reviews: det.Reviews, Undone: det.Undone, State: det.State(),
 	}
 	d.Refused = takeRefusal(w, r)
 	if det.QueryError != "" {
@@ -85,7 +93,7 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 			} else {
 				d.Proposal = &p
 				if p.Impact != nil {
-					d.Diff = p.Impact.Diff
+					d.Diff, d.Rating = p.Impact.Diff, p.Impact.RiskRating
 				}
 				if st.AwaitingReview {
 					s.compareRound(r, &d, det, p.Round)
@@ -97,7 +105,67 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 		d.Decisions = d.Result.Decisions
 		d.Usage.TokenUsage = d.Result.TokenUsage
 	}
+	if !det.Open {
+		// A closed dispatch keeps the evidence it was decided on: the
+		// impact its last round recorded, that round's Gantt and checks.
+		if det.Impact != nil {
+			d.Diff, d.Rating = det.Impact.Diff, det.Impact.RiskRating
+		}
+		if hasRound(det.Changes, det.Round) {
+			rb, ra, err := s.closedReports(r, det)
+			s.compare(&d, det.ID, rb, ra, err)
+		}
+	}
 	s.render(w, r, http.StatusOK, "review", d)
+}
+
+// hasRound says whether changes hold any of round's.
+func hasRound(changes []workflows.ChangeRecord, round int) bool {
+	return slices.ContainsFunc(changes, func(ch workflows.ChangeRecord) bool { return ch.Round == round })
+}
+
+// closedReports are the schedule before and after the last round of a
+// closed dispatch, drawn on the stored schedule as it is now: when its
+// changes stand (accepted, not undone) the store is the after and the
+// ledger's inverses give the before; otherwise (rejected, cancelled,
+// undone) the store is the before and the round's ops, applied again on a
+// copy, give the after.
+func (s *Server) closedReports(r *http.Request, det *workflows.Detail) (before, after *render.Report, err error) {
+	if det.Outcome == workflows.StatusAccepted && det.Undone == nil {
+		var opIDs []string
+		for _, ch := range det.Changes {
+			if ch.Round == det.Round && ch.Status == workflows.ChangeCommitted {
+				opIDs = append(opIDs, ch.Op.ID)
+			}
+		}
+		return s.reportsOf(r, det.Schedule, opIDs)
+	}
+	sb, err := s.stores.Load(r.Context(), det.Schedule)
+	if err != nil {
+		return nil, nil, err
+	}
+	sa := sb.Clone()
+	for _, ch := range det.Changes {
+		if ch.Round != det.Round {
+			continue
+		}
+		op := ch.Op
+		if _, err := schedule.Apply(sa, &op); err != nil {
+			return nil, nil, fmt.Errorf("the round's changes no longer apply to the schedule as it is now: %w", err)
+		}
+	}
+	return reports(sb, sa)
+}
+
+// reports computes before and after.
+func reports(sb, sa *schedule.Schedule) (before, after *render.Report, err error) {
+	if before, err = render.NewReport(sb); err != nil {
+		return nil, nil, fmt.Errorf("CPM before the change: %w", err)
+	}
+	if after, err = render.NewReport(sa); err != nil {
+		return nil, nil, fmt.Errorf("CPM after the change: %w", err)
+	}
+	return before, after, nil
 }
 
 // review sends a decision made on the round the page showed; the dispatch
@@ -105,7 +173,12 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 // decided first.
 func (s *Server) review(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	review := workflows.Review{Reviewer: s.formName(w, r), Feedback: strings.TrimSpace(r.FormValue("feedback"))}
+	who, ok := s.formWho(w, r)
+	if !ok {
+		http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+		return
+	}
+	review := workflows.Review{Reviewer: who, Feedback: strings.TrimSpace(r.FormValue("feedback"))}
 	switch r.FormValue("decision") {
 	case "accept":
 		review.Decision = workflows.DecisionAccept
@@ -180,8 +253,27 @@ func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
 		}
 		round = n // the round the page showed: refused when another reviewer decided it first
 	}
-	s.cancelDispatch(w, r, id, round, s.formName(w, r))
+	who, ok := s.formWho(w, r)
+	if !ok {
+		http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+		return
+	}
+	s.cancelDispatch(w, r, id, round, who)
 }
+
+// formWho is who sends a form (formName); a browser that has not said
+// who its person is gets a refusal asking for the name instead, and false:
+// decisions are recorded with who made them, never as "unknown".
+func (s *Server) formWho(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if who := s.formName(w, r); who != "" {
+		return who, true
+	}
+	setRefusal(w, nameFirst)
+	return "", false
+}
+
+// nameFirst asks a browser with no name for one.
+const nameFirst = "Say who you are first: type your name in “Who are you?” at the top of the page and save it. Every decision is recorded with who made it."
 
 // cancelDispatch sends a cancel as who, at whatever stage the dispatch is:
 // the review's cancel decision, which names who cancelled (a run from
@@ -235,13 +327,29 @@ func decisionText(r workflows.Review) string {
 	return "reject"
 }
 
-// clarify answers the planner's question from the page's form.
+// clarify answers the planner's question from the page's form: the
+// answer typed, else the choices picked (joined with ", ", as a question
+// that takes several reads them).
 func (s *Server) clarify(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	answer := strings.TrimSpace(r.FormValue("answer"))
 	if answer == "" {
-		setRefusal(w, "The answer is empty.")
-	} else if err := workflows.SendAnswer(r.Context(), s.temporal, id, answer, s.formName(w, r)); err != nil {
+		var picked []string
+		for _, c := range r.Form["choice"] {
+			if c = strings.TrimSpace(c); c != "" {
+				picked = append(picked, c)
+			}
+		}
+		answer = strings.Join(picked, ", ")
+	}
+	who, ok := s.formWho(w, r)
+	if !ok {
+		http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
+		return
+	}
+	if answer == "" {
+		setRefusal(w, "The answer is empty: pick one of the choices or say it in your words.")
+	} else if err := workflows.SendAnswer(r.Context(), s.temporal, id, answer, who); err != nil {
 		setRefusal(w, "Your answer was not taken: "+workflows.RootCause(err)+".")
 	} else {
 		setFlash(w, "Answer sent: the round goes on.")
@@ -249,9 +357,10 @@ func (s *Server) clarify(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, reviewURL(id, ""), http.StatusSeeOther)
 }
 
-// diffGanttPage is the before/after Gantt of the round awaiting review:
-// the stored schedule holds the proposal (after); the graph ledger's
-// inverses of the round's applied ops give the before.
+// diffGanttPage is the before/after Gantt of the round awaiting review
+// (the stored schedule holds the proposal, after; the graph ledger's
+// inverses of the round's applied ops give the before), or of a closed
+// dispatch's last round (closedReports).
 func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("id")
@@ -263,17 +372,25 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 	if s.sendSnapshot(w, r, id) {
 		return
 	}
-	var st workflows.Status
-	if err := workflows.Query(ctx, s.temporal, id, "", workflows.StatusQuery, &st); err != nil {
+	det, err := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
+	switch {
+	case err != nil:
 		s.fail(w, r, http.StatusNotFound, workflows.RootCause(err))
 		return
-	}
-	var changes []workflows.ChangeRecord
-	if err := workflows.Query(ctx, s.temporal, id, "", workflows.ChangesQuery, &changes); err != nil {
-		s.fail(w, r, http.StatusBadGateway, workflows.RootCause(err))
+	case det.Open && det.Status == nil:
+		s.fail(w, r, http.StatusBadGateway, det.QueryError)
+		return
+	case !det.Open && !hasRound(det.Changes, det.Round):
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("dispatch %s ended %s with no changes to draw", id, det.State()))
 		return
 	}
-	rb, ra, err := s.roundReports(r, scheduleID, st.Round, changes)
+	var rb, ra *render.Report
+	if det.Open {
+		rb, ra, err = s.roundReports(r, scheduleID, det.Round, det.Changes)
+	} else {
+		// A closed dispatch: its last round, drawn on the schedule now.
+		rb, ra, err = s.closedReports(r, det)
+	}
 	if err != nil {
 		s.fail(w, r, statusOf(err), err.Error())
 		return
@@ -287,6 +404,12 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 // frame to fetch.
 func (s *Server) compareRound(r *http.Request, d *reviewData, det *workflows.Detail, round int) {
 	rb, ra, err := s.roundReports(r, det.Schedule, round, det.Changes)
+	s.compare(d, det.ID, rb, ra, err)
+}
+
+// compare fills in the checks going from rb to ra makes worse and the
+// before/after Gantt drawn for the page's frame (err: why there is none).
+func (s *Server) compare(d *reviewData, id string, rb, ra *render.Report, err error) {
 	if err == nil {
 		d.WorseChecks, err = worseChecks(rb, ra)
 	}
@@ -295,7 +418,7 @@ func (s *Server) compareRound(r *http.Request, d *reviewData, det *workflows.Det
 		return
 	}
 	d.ChecksDone = true
-	d.Snapshot = s.snapshots.put(det.ID, func() ([]byte, error) {
+	d.Snapshot = s.snapshots.put(id, func() ([]byte, error) {
 		return drawn(func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
 	})
 }
@@ -311,6 +434,12 @@ func (s *Server) roundReports(r *http.Request, scheduleID string, round int, cha
 			opIDs = append(opIDs, ch.Op.ID)
 		}
 	}
+	return s.reportsOf(r, scheduleID, opIDs)
+}
+
+// reportsOf are the stored schedule (after) and the schedule before the
+// ops opIDs (the graph ledger's inverses, undone on a copy), computed.
+func (s *Server) reportsOf(r *http.Request, scheduleID string, opIDs []string) (before, after *render.Report, err error) {
 	sa, err := s.stores.Load(r.Context(), scheduleID)
 	if err != nil {
 		return nil, nil, err
@@ -319,13 +448,7 @@ func (s *Server) roundReports(r *http.Request, scheduleID string, round int, cha
 	if err != nil {
 		return nil, nil, err
 	}
-	if before, err = render.NewReport(sb); err != nil {
-		return nil, nil, fmt.Errorf("CPM before the change: %w", err)
-	}
-	if after, err = render.NewReport(sa); err != nil {
-		return nil, nil, fmt.Errorf("CPM after the change: %w", err)
-	}
-	return before, after, nil
+	return reports(sb, sa)
 }
 
 // worseChecks are the schedule checks going from before to after makes

@@ -398,10 +398,18 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	for i := range d.History {
-		if d.History[i].Outcome == workflows.StatusAccepted {
-			d.Undo = &d.History[i]
-			break
+		h := &d.History[i]
+		if h.Outcome != workflows.StatusAccepted || h.Undone != nil {
+			continue
 		}
+		// The list is the visibility store's, a moment behind an undo
+		// that just ended: the run the button would offer is asked.
+		if rec, err := workflows.Undone(ctx, s.temporal, h.ID, h.RunID); err == nil && rec != nil {
+			h.Undone = rec
+			continue
+		}
+		d.Undo = h
+		break
 	}
 	s.render(w, r, http.StatusOK, "schedule", d)
 }
@@ -550,18 +558,16 @@ func (s *Server) undo(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%q is not a dispatch of schedule %q", dispatchID, id))
 		return
 	}
-	ops, run, err := workflows.UndoOps(ctx, s.temporal, s.stores, dispatchID, runID)
-	if err == nil {
-		var res workflows.EditResult
-		_, res, err = workflows.Edit(ctx, s.temporal, id, s.name(r), ops)
-		if err == nil && len(res.Applied) == 0 {
-			setFlash(w, fmt.Sprintf("Dispatch %s (run %s) was already undone: nothing changed.", dispatchID, run))
-		} else if err == nil {
-			setFlash(w, fmt.Sprintf("Undid dispatch %s (run %s): %d changes taken back.", dispatchID, run, len(res.Applied)))
-		}
+	who, ok := s.formWho(w, r)
+	if !ok {
+		http.Redirect(w, r, "/s/"+url.PathEscape(id), http.StatusSeeOther)
+		return
 	}
+	res, err := workflows.Undo(ctx, s.temporal, s.stores, dispatchID, runID, who)
 	if err != nil {
-		setFlash(w, "Undo refused: "+workflows.RootCause(err))
+		setRefusal(w, "Undo refused: "+workflows.RootCause(err)+".")
+	} else {
+		setFlash(w, fmt.Sprintf("Undid dispatch %s (run %s): %d changes taken back.", dispatchID, res.RunID, len(res.Applied)))
 	}
 	http.Redirect(w, r, "/s/"+url.PathEscape(id), http.StatusSeeOther)
 }
@@ -599,6 +605,8 @@ func (s *Server) submitPrompt(w http.ResponseWriter, r *http.Request) {
 		d.Error = "Choose a schedule."
 	case d.Prompt == "":
 		d.Error = "The prompt is empty: say what to change."
+	case author == "":
+		d.Error = nameFirst
 	default:
 		if err := workflows.CheckText("prompt", d.Prompt); err != nil {
 			d.Error = "Prompt not sent: " + err.Error() + "."

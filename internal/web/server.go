@@ -70,7 +70,9 @@ type Config struct {
 	TemporalUI string
 	Namespace  string
 	// Reviewer is the name a form starts with when the browser has not
-	// given one (the OS user of the process, or --as).
+	// given one: only a name the operator chose (--as). Empty, the app
+	// asks each browser for its person's name, once (remembered in a
+	// cookie): it never records the OS user of the process.
 	Reviewer string
 	// MaxUpload bounds an imported file in bytes (DefaultMaxUpload when 0).
 	MaxUpload int64

@@ -1,9 +1,73 @@
 // The app works without this script; it adds the live stage of a dispatch
-// (Server-Sent Events) and keeps the name form on the current page.
+// (Server-Sent Events), keeps the name form on the current page, asks
+// before the actions that take changes back (data-confirm) and shows that
+// a sent form is being worked on (data-busy).
 (function () {
   "use strict";
   var back = document.querySelector("[data-back]");
   if (back) back.value = location.pathname + location.search;
+
+  // Confirm first: a form (or the button that sends it) with data-confirm
+  // asks in a dialog; "Keep it" leaves the page as it was. Then every
+  // posted form shows progress until the next page arrives: its buttons are
+  // disabled and the button pressed says what is happening (data-busy).
+  var confirmed = null; // the button (or form) the person confirmed
+  // A page shown again from the back/forward cache would keep its sent
+  // forms disabled: draw it afresh.
+  window.addEventListener("pageshow", function (e) { if (e.persisted) location.reload(); });
+  document.addEventListener("submit", function (e) {
+    var form = e.target, button = e.submitter || null;
+    // Only what changes something (a post): searches stay as they are.
+    if (e.defaultPrevented || form.method !== "post" || form.dataset.sent) return;
+    var question = (button && button.dataset.confirm) || form.dataset.confirm;
+    if (question && confirmed !== (button || form)) {
+      e.preventDefault();
+      ask(question, (button && button.dataset.yes) || form.dataset.yes || "Yes", function () {
+        confirmed = button || form;
+        if (form.requestSubmit) form.requestSubmit(button || undefined); else form.submit();
+      });
+      return;
+    }
+    confirmed = null;
+    form.dataset.sent = "1";
+    var busy = (button && button.dataset.busy) || form.dataset.busy || "Working…";
+    // After the submit event: a disabled button would not be sent.
+    setTimeout(function () { showBusy(form, button, busy); }, 0);
+  });
+
+  function showBusy(form, button, text) {
+    form.setAttribute("aria-busy", "true");
+    form.querySelectorAll("button, input[type=submit]").forEach(function (b) { b.disabled = true; });
+    if (button) button.classList.add("busy");
+    var status = document.createElement("span");
+    status.className = "progress";
+    status.setAttribute("role", "status");
+    status.textContent = text;
+    (button || form).insertAdjacentElement(button ? "afterend" : "beforeend", status);
+  }
+
+  function ask(question, yes, then) {
+    var dialog = document.getElementById("confirm-dialog");
+    if (!dialog) {
+      dialog = document.createElement("dialog");
+      dialog.id = "confirm-dialog";
+      dialog.className = "confirm";
+      dialog.innerHTML = '<p id="confirm-text"></p><p class="actions"><button type="button" id="confirm-no">Keep it</button> <button type="button" id="confirm-yes" class="reject"></button></p>';
+      dialog.setAttribute("aria-labelledby", "confirm-text");
+      document.body.appendChild(dialog);
+    }
+    if (typeof dialog.showModal !== "function") {
+      if (window.confirm(question)) then();
+      return;
+    }
+    dialog.querySelector("#confirm-text").textContent = question;
+    var yesButton = dialog.querySelector("#confirm-yes"), noButton = dialog.querySelector("#confirm-no");
+    yesButton.textContent = yes;
+    yesButton.onclick = function () { dialog.close(); then(); };
+    noButton.onclick = function () { dialog.close(); };
+    dialog.showModal();
+    noButton.focus(); // the safe choice has the focus
+  }
 
   var stage = document.getElementById("stage");
   if (!stage || !stage.dataset.watch || !window.EventSource) return;
