@@ -15,12 +15,17 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
 // compareOptions are the flags of `autoscheduler compare`.
 type compareOptions struct {
-	io     *cmdutil.IOStreams
-	stores *config.Stores
+	io       *cmdutil.IOStreams
+	stores   *config.Stores
+	temporal *temporalConfig
+	// Dispatch (and Run) compare a stored schedule before an accepted
+	// dispatch's changes with the schedule as stored now.
+	Dispatch, Run string
 	// Before and After are the two versions as given: a file or a stored
 	// schedule (see versionOf).
 	Before, After string
@@ -33,9 +38,9 @@ type compareOptions struct {
 const storedPrefix = "stored:"
 
 func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error) *cobra.Command {
-	opts := &compareOptions{io: f.IOStreams, stores: f.Stores}
+	opts := &compareOptions{io: f.IOStreams, stores: f.Stores, temporal: f.Temporal}
 	cmd := &cobra.Command{
-		Use:   "compare A B [--format table|json|html]",
+		Use:   "compare A B [--format table|json|html] | compare --dispatch DISPATCH-ID",
 		Short: "Compare two versions of a schedule: what changed, how the finish moved and why",
 		Long: "Compare version A (the earlier, say last month's update) with version B: activities\n" +
 			"added, removed and changed (name, duration, calendar, type, constraints, actual\n" +
@@ -54,13 +59,28 @@ func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error
 			"(MS Project renumbers UIDs, a P6 copy gets new activity ids) compare as everything\n" +
 			"removed and everything added: nothing is matched by name, which would report\n" +
 			"changes nobody made.\n\n" +
+			"--dispatch DISPATCH-ID compares a stored schedule before an accepted dispatch's\n" +
+			"changes (its latest run, or --run) with the schedule as stored now: the changes\n" +
+			"the dispatch committed are taken back, from the graph store's ledger, on a copy.\n" +
+			"It needs Temporal (where the dispatch's record is) and is refused when later\n" +
+			"changes conflict with taking them back.\n\n" +
 			"Formats: table (default, for reading), json (every list complete, stable field\n" +
 			"names) and html (one self-contained page). The table and the page show the first\n" +
 			"--limit entries of each list.",
 		Example: "  autoscheduler compare january.xer february.xer\n" +
 			"  autoscheduler compare building examples/building.json --format json\n" +
-			"  autoscheduler compare plan-v1.xml plan-v2.xml --format html > changes.html",
+			"  autoscheduler compare plan-v1.xml plan-v2.xml --format html > changes.html\n" +
+			"  autoscheduler compare --dispatch dispatch-building",
 		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Dispatch != "" {
+				if len(args) != 0 {
+					return usagef("compare --dispatch: the two versions are the schedule before the dispatch and now; give no files or ids (got %d)", len(args))
+				}
+				return nil
+			}
+			if opts.Run != "" {
+				return usagef("compare: --run goes with --dispatch")
+			}
 			if len(args) != 2 {
 				return usagef("compare: give two versions, A and B (files or stored schedule ids); got %d", len(args))
 			}
@@ -73,12 +93,16 @@ func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error
 			if opts.Limit < 0 {
 				return usagef("compare: --limit %d: want 0 (everything) or more", opts.Limit)
 			}
-			opts.Before, opts.After = args[0], args[1]
+			if len(args) == 2 {
+				opts.Before, opts.After = args[0], args[1]
+			}
 			return cmdutil.RunOr(cmd, opts, runF, compareRun)
 		},
 	}
 	cmdutil.AddFormatFlags(cmd, &opts.Format, "table", []string{"table", "json", "html"}, "output format: table, json or html",
 		"print the comparison as JSON (--format json)", false)
+	cmd.Flags().StringVar(&opts.Dispatch, "dispatch", "", "compare the stored schedule before this accepted dispatch's changes with now")
+	cmd.Flags().StringVar(&opts.Run, "run", "", "with --dispatch: the dispatch run (default: the latest)")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "entries of each list the table and the HTML page show (0: all); JSON has every one")
 	return cmd
 }
@@ -125,12 +149,46 @@ func versionOf(ctx context.Context, opts *compareOptions, arg string) (*version,
 	return v, nil
 }
 
-func compareRun(ctx context.Context, opts *compareOptions) error {
-	a, err := versionOf(ctx, opts, opts.Before)
+// dispatchVersions are the stored schedule before the dispatch's
+// committed changes and as it is now.
+func dispatchVersions(ctx context.Context, opts *compareOptions) (a, b *version, err error) {
+	c, err := opts.temporal.client()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	b, err := versionOf(ctx, opts, opts.After)
+	defer c.Close()
+	scheduleID, run, opIDs, err := workflows.CommittedOps(ctx, c, opts.Dispatch, opts.Run, "compare")
+	if err != nil {
+		return nil, nil, err
+	}
+	stores, err := opts.stores.Open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer stores.Close(ctx)
+	now, err := stores.Load(ctx, scheduleID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("stored schedule %q: %w", scheduleID, err)
+	}
+	before, err := stores.Before(ctx, scheduleID, now, opIDs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("dispatch %s (run %s): the schedule before it: %w", opts.Dispatch, run, err)
+	}
+	a = &version{label: scheduleID + " before " + opts.Dispatch, s: before}
+	a.r, a.err = schedule.Analyze(before)
+	b = &version{label: scheduleID + " now", s: now}
+	b.r, b.err = schedule.Analyze(now)
+	return a, b, nil
+}
+
+func compareRun(ctx context.Context, opts *compareOptions) error {
+	var a, b *version
+	var err error
+	if opts.Dispatch != "" {
+		a, b, err = dispatchVersions(ctx, opts)
+	} else if a, err = versionOf(ctx, opts, opts.Before); err == nil {
+		b, err = versionOf(ctx, opts, opts.After)
+	}
 	if err != nil {
 		return err
 	}

@@ -138,6 +138,12 @@ func cliPrompts(t *testing.T, db, frontend string) {
 	if code != 0 || !strings.Contains(out, `delete_activity(name="Site offices demobilisation")`) || !strings.Contains(out, "dispatch-building: accepted after 1 round(s)") {
 		t.Fatalf("prompt --yes: exit %d\n%s%s", code, out, errOut)
 	}
+	// compare --dispatch: the schedule before the dispatch's changes (from
+	// the ledger's inverses, on a copy) against now.
+	if code, out, errOut := cli("compare", "--dispatch", "dispatch-building", "--format", "json"); code != 0 ||
+		!regexp.MustCompile(`"activities_removed":\s*\[\s*\{[^\]]*"Site offices demobilisation"`).MatchString(out) || !regexp.MustCompile(`"activities_added":\s*\[\]`).MatchString(out) {
+		t.Fatalf("compare --dispatch: exit %d\n%s%s", code, out, errOut)
+	}
 	// An accepted dispatch can be taken back from the ledger's inverses;
 	// a second undo of the same run is refused, changes nothing and
 	// prints no ops; `dispatch list` and `dispatch show` say undone.

@@ -183,30 +183,40 @@ func undoOf(ctx context.Context, c client.Client, id, run string) (rec *UndoReco
 	return nil, false, nil
 }
 
+// CommittedOps are the op IDs an accepted dispatch run (runID "" for the
+// latest) committed to its schedule, with the schedule and the run read;
+// what names the caller's purpose in the refusals ("undo", "compare").
+func CommittedOps(ctx context.Context, c client.Client, id, runID, what string) (scheduleID, run string, opIDs []string, err error) {
+	scheduleID, ok := ScheduleOf(id)
+	if !ok {
+		return "", "", nil, fmt.Errorf("%s: %q is not a dispatch id (dispatch-<schedule>)", what, id)
+	}
+	wf := c.GetWorkflow(ctx, id, runID)
+	var res DispatchResult
+	if err := wf.Get(ctx, &res); err != nil {
+		return "", "", nil, fmt.Errorf("dispatch %s: %s", id, RootCause(err))
+	}
+	run = wf.GetRunID()
+	if res.Status != StatusAccepted {
+		return "", run, nil, fmt.Errorf("dispatch %s (run %s) ended %s: only an accepted dispatch has changes to %s", id, run, res.Status, what)
+	}
+	for _, ch := range res.Changes {
+		if ch.Status == ChangeCommitted {
+			opIDs = append(opIDs, ch.Op.ID)
+		}
+	}
+	return scheduleID, run, opIDs, nil
+}
+
 // UndoOps are the ops that take back an accepted dispatch run (runID ""
 // for the latest): the inverses the graph ledger kept for its committed
 // ops (store.Coordinator.Inverses), in reverse order, with op IDs scoped to
 // this run's undo so a second undo of it changes nothing (schedule.UndoOps).
 // It also returns the run it read.
 func UndoOps(ctx context.Context, c client.Client, stores *store.Coordinator, id, runID string) (ops []schedule.Op, run string, err error) {
-	scheduleID, ok := ScheduleOf(id)
-	if !ok {
-		return nil, "", fmt.Errorf("undo: %q is not a dispatch id (dispatch-<schedule>)", id)
-	}
-	wf := c.GetWorkflow(ctx, id, runID)
-	var res DispatchResult
-	if err := wf.Get(ctx, &res); err != nil {
-		return nil, "", fmt.Errorf("dispatch %s: %s", id, RootCause(err))
-	}
-	run = wf.GetRunID()
-	if res.Status != StatusAccepted {
-		return nil, run, fmt.Errorf("dispatch %s (run %s) ended %s: only an accepted dispatch has changes to undo", id, run, res.Status)
-	}
-	var opIDs []string
-	for _, ch := range res.Changes {
-		if ch.Status == ChangeCommitted {
-			opIDs = append(opIDs, ch.Op.ID)
-		}
+	scheduleID, run, opIDs, err := CommittedOps(ctx, c, id, runID, "undo")
+	if err != nil {
+		return nil, run, err
 	}
 	inverses, err := stores.Inverses(ctx, scheduleID, opIDs, true)
 	if err != nil {
