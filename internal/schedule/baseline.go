@@ -25,16 +25,22 @@ func (a *Activity) HasBaseline() bool {
 // BaselineStartAt is the activity's baseline start as an instant: a date
 // alone is the day's start (00:00).
 func (a *Activity) BaselineStartAt() (time.Time, bool) {
+	if a.BaselineStart == "" {
+		return time.Time{}, false
+	}
 	t, err := ParseStart(a.BaselineStart)
-	return t, a.BaselineStart != "" && err == nil
+	return t, err == nil
 }
 
 // BaselineFinishAt is the activity's baseline finish as an instant: a date
 // alone is the day's last minute (23:59), so work finishing any time that
 // day finished by it.
 func (a *Activity) BaselineFinishAt() (time.Time, bool) {
+	if a.BaselineFinish == "" {
+		return time.Time{}, false
+	}
 	t, err := ParseStart(a.BaselineFinish)
-	if a.BaselineFinish == "" || err != nil {
+	if err != nil {
 		return time.Time{}, false
 	}
 	if len(a.BaselineFinish) == len(time.DateOnly) {
@@ -49,9 +55,15 @@ func checkBaselines(s *Schedule) []error {
 	var errs []error
 	for i := range s.Activities {
 		a := &s.Activities[i]
+		if a.BaselineStart == "" && a.BaselineFinish == "" && a.BaselineDuration == "" {
+			continue // most activities: nothing to parse (a failed parse costs)
+		}
 		path := activityPath(i).String()
 		for _, d := range []struct{ field, v string }{{"baseline_start", a.BaselineStart}, {"baseline_finish", a.BaselineFinish}} {
-			if _, err := ParseStart(d.v); d.v != "" && err != nil {
+			if d.v == "" {
+				continue
+			}
+			if _, err := ParseStart(d.v); err != nil {
 				errs = append(errs, fieldErr(path+"."+d.field, "activity %q: %q is not a date like 2026-03-02 (or with a time of day, 2026-03-02T08:00)", a.ID, d.v))
 			}
 		}
