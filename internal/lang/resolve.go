@@ -39,10 +39,13 @@ type Resolution struct {
 // Resolver resolves references against one schedule's activities.
 type Resolver struct {
 	acts  []schedule.Activity
-	norm  [][]string // Normalize(name)
+	norm  [][]string // places.normalize(name)
 	tags  [][]string // norm plus umbrella terms
 	words [][]string // nameWords(name)
 	names map[string]bool
+	// places are the kinds of place the names use besides levels (piers,
+	// spans, zones…), learned from them.
+	places placeKinds
 	// maxJoin is the most list parts that can together name one activity
 	// by its name or id: a name of n words is at most n+1 parts ("and"
 	// between each). joinParts tries no longer runs, so a list of n parts
@@ -66,18 +69,23 @@ type memoKey struct{ p, inherit string }
 // NewResolver indexes s's activities.
 func NewResolver(s *schedule.Schedule) *Resolver {
 	r := &Resolver{acts: s.Activities, names: map[string]bool{}, maxJoin: 2, wordSets: map[string]bool{}}
+	names := make([]string, len(s.Activities))
+	for i, a := range s.Activities {
+		names[i] = a.Name
+	}
+	r.places = learnPlaces(names)
 	for _, a := range s.Activities {
 		ws := nameWords(a.Name)
 		r.words = append(r.words, ws)
 		r.maxJoin = max(r.maxJoin, len(ws)+1, len(nameWords(a.ID))+1)
-		n := embed.Normalize(a.Name)
+		n := r.places.normalize(a.Name)
 		tags := slices.Clone(n)
 		for _, t := range n {
 			tags = append(tags, embed.Umbrellas(t)...)
 		}
 		r.norm = append(r.norm, n)
 		r.tags = append(r.tags, tags)
-		r.wordSets[wordSet(withoutLevels(n))] = true
+		r.wordSets[wordSet(r.places.without(n))] = true
 		for _, w := range ws {
 			r.names[w] = true
 		}
@@ -128,11 +136,11 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 		return whole
 	}
-	// A level said once covers the parts before it with none; a bare
-	// level ("and 3") takes the trade of the part before it.
+	// A place said once covers the parts before it with none; a bare
+	// number ("and 3") is the place of the part before it, with its trade.
 	levels := make([][]string, len(parts))
 	for i, p := range parts {
-		levels[i] = levelsOf(p)
+		levels[i] = r.placesOf(p)
 	}
 	parts = r.joinParts(parts, inherit)
 	if len(parts) < 2 {
@@ -155,24 +163,29 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	out.Group = true
 	seen := map[string]bool{}
 	prevTrade := inherit
-	prevLevel := ""
+	prevLevel, prevKind := "", ""
 	for i, p := range parts {
 		partInherit := prevTrade
 		if m := bareLevel.FindStringSubmatch(p); m != nil && i > 0 && !r.isID(p) {
-			p = "level " + m[1]
+			kind := "level"
+			if prevKind != "" && !strings.Contains(p, " ") {
+				kind = prevKind // "piers 1 and 3"
+			}
+			p = kind + " " + m[1]
 		}
-		if len(levels[i]) == 0 && !strings.HasPrefix(p, "level ") {
+		if len(levels[i]) == 0 && len(r.placesOf(p)) == 0 {
 			found := false
 			if j := next[i]; j < len(parts) {
-				p += " " + strings.Join(levelWordsOf(levels[j]), " and ")
+				p += " " + strings.Join(placeWords(levels[j]), " and ")
 				found = true
 			}
 			if !found && prevLevel != "" {
 				p += " " + prevLevel // "floor 1 painting, tiling and flooring"
 			}
 		}
-		if l := levelsOf(p); len(l) > 0 {
-			prevLevel = strings.Join(levelWordsOf(l), " and ")
+		if l := r.placesOf(p); len(l) > 0 {
+			prevLevel = strings.Join(placeWords(l), " and ")
+			prevKind = kindOfToken(l[len(l)-1])
 		}
 		res := r.resolveOne(p, partInherit)
 		if res.Status != Found {
@@ -277,11 +290,17 @@ func (r *Resolver) isID(p string) bool {
 func (r *Resolver) exactly(acts []schedule.Activity, words string) bool {
 	want := r.tradeWords(words)
 	for _, a := range acts {
-		if !sameWords(withoutLevels(embed.Normalize(a.Name)), want) {
+		if !sameWords(r.places.without(r.places.normalize(a.Name)), want) {
 			return false
 		}
 	}
 	return true
+}
+
+// placesOf lists the places a phrase names: levels and the schedule's
+// other kinds.
+func (r *Resolver) placesOf(p string) []string {
+	return r.places.only(r.places.normalize(p))
 }
 
 // levelsOf lists the level tokens a phrase names.
@@ -327,11 +346,11 @@ var (
 	quoteMarks   = strings.NewReplacer(`"`, " ", "“", " ", "”", " ")
 )
 
-// tradeWords are a phrase's normalised words without levels and fillers.
+// tradeWords are a phrase's normalised words without places and fillers.
 func (r *Resolver) tradeWords(p string) []string {
 	var out []string
-	for _, t := range embed.Normalize(expandLevels(stripFillers(p))) {
-		if !strings.HasPrefix(t, "level_") && !groupFiller[t] {
+	for _, t := range r.places.normalize(stripFillers(p)) {
+		if !r.places.isPlace(t) && !groupFiller[t] {
 			out = append(out, t)
 		}
 	}
@@ -407,12 +426,12 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	fields := strings.Fields(p)
 	group := allLevels.MatchString(p)
 	for _, w := range fields {
-		if quantifiers[w] || pluralHead[w] || r.pluralMarker(w) {
+		if quantifiers[w] || pluralHead[w] || r.pluralMarker(w) && r.places.kindOf(w) == "" {
 			group = true
 		}
 	}
 	cleaned := allLevels.ReplaceAllString(p, " ")
-	levels := levelsOf(cleaned)
+	levels := r.placesOf(cleaned)
 	words := r.tradeWords(cleaned)
 	if len(words) == 0 {
 		words = inherit
@@ -445,11 +464,14 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	if group || len(levels) > 1 || len(levels) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !groupWords[w] }) {
 		return Resolution{Status: Found, Acts: cands, Group: true}
 	}
+	if r.partOfPlace(cands, levels, words) {
+		return Resolution{Status: Found, Acts: cands, Group: true}
+	}
 	// Several match: the one whose name has no other words wins ("piling"
 	// is Piling, not Pile caps and ground beams).
 	var exact []schedule.Activity
 	for i, a := range r.acts {
-		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(withoutLevels(r.norm[i]), words) {
+		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(r.places.without(r.norm[i]), words) {
 			exact = append(exact, a)
 		}
 	}
@@ -462,7 +484,9 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	written := strings.Fields(stripFillers(cleaned))
 	for _, a := range cands {
 		have := strings.FieldsFunc(strings.ToLower(a.Name), notAlnum)
-		if !slices.ContainsFunc(written, func(w string) bool { return len(levelsOf(w)) == 0 && !slices.Contains(have, w) && !isLevelWord(w) }) {
+		if !slices.ContainsFunc(written, func(w string) bool {
+			return len(levelsOf(w)) == 0 && !slices.Contains(have, w) && !isLevelWord(w) && r.places.kindOf(w) == ""
+		}) {
 			literal = append(literal, a)
 		}
 	}
@@ -494,7 +518,7 @@ func (r *Resolver) withoutUnsaidChecks(cands []schedule.Activity, words []string
 	// one of the words ("MEP rough-in inspection" checks the rough-in;
 	// "Pier 2 column rebar inspection" checks the rebar, not "pier 2").
 	checksIt := func(a schedule.Activity) bool {
-		n := withoutLevels(embed.Normalize(a.Name))
+		n := r.places.without(r.places.normalize(a.Name))
 		for i, w := range n {
 			if checkWords[w] && i > 0 && slices.Contains(words, n[i-1]) {
 				return true
@@ -557,7 +581,7 @@ func (r *Resolver) pluralMarker(w string) bool {
 func (r *Resolver) filter(levels, words []string, loose bool) []schedule.Activity {
 	var out []schedule.Activity
 	for i, a := range r.acts {
-		if len(levels) > 0 && !slices.ContainsFunc(levels, func(l string) bool { return slices.Contains(r.norm[i], l) }) {
+		if len(levels) > 0 && !onPlaces(r.norm[i], levels) {
 			continue
 		}
 		if words != nil && !matchWords(r.tags[i], words, loose) {

@@ -269,7 +269,7 @@ func (b *builder) removeActivities(c lang.Command) {
 		}
 	}
 	if c.Kind == lang.Delete && len(acts) > 1 {
-		b.note("deleting the %d activities of %q drops their relationships; say \"dissolve …\" or \"… but keep the logic\" to tie their predecessors to their successors", len(acts), c.Source)
+		b.note("deleting the %d activities of %q (%s) drops their relationships; say \"dissolve …\" or \"… but keep the logic\" to tie their predecessors to their successors", len(acts), c.Source, listActivities(acts, 20))
 	}
 }
 

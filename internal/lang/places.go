@@ -1,0 +1,346 @@
+package lang
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
+)
+
+// A schedule's places are learned from its names, not listed: a word that
+// its activity names follow with a number or a letter, with two values or
+// more ("Pier 1 …", "Pier 2 …"; "Zone A …", "Zone B …"), is a place noun of
+// that schedule — piers and spans on a bridge, wings and zones in a
+// hospital, sections on a pipeline. Levels are the lexicon's (embed.Normalize
+// reads their many spellings as level_N); every other kind is read here, so
+// "piers 1 and 3", "spans 2-4", "span 2 to span 4" and "the span 4 deck"
+// resolve as "levels 2 and 3" and "the level 2 drywall" do.
+//
+// A place is one token, KIND_VALUE ("pier_3", "zone_b"), as a level is
+// level_N; "KIND_*" is a kind said without a value ("on every pier").
+
+// placeKinds are a schedule's learned place nouns: each kind and whether
+// its values are letters ("Zone A") rather than numbers.
+type placeKinds map[string]bool
+
+// learnPlaces reads the place nouns of names.
+func learnPlaces(names []string) placeKinds {
+	values := map[string]map[string]bool{}
+	letters := map[string]bool{}
+	for _, n := range names {
+		ws := nameWords(n)
+		for i := 0; i+1 < len(ws); i++ {
+			w, v := ws[i], ws[i+1]
+			if !placeNounShaped(w) {
+				continue
+			}
+			val, letter, ok := placeValue(v, true)
+			if !ok {
+				continue
+			}
+			if values[w] == nil {
+				values[w] = map[string]bool{}
+			}
+			values[w][val] = true
+			if letter {
+				letters[w] = true
+			}
+		}
+	}
+	kinds := placeKinds{}
+	for w, vs := range values {
+		if len(vs) >= 2 {
+			kinds[w] = letters[w]
+		}
+	}
+	return kinds
+}
+
+// placeNounShaped: a word of letters that is no level word (Normalize reads
+// those), no unit, number or month ("Day 1", "March 3"), no word of the
+// grammar ("to 3", "and 4").
+func placeNounShaped(w string) bool {
+	if len(w) < 2 || !isLetters(w) || lexicon.IsLevelWord(w) {
+		return false
+	}
+	if _, ok := units[w]; ok {
+		return false
+	}
+	if _, ok := numberWords[w]; ok {
+		return false
+	}
+	if _, ok := monthNames[w]; ok {
+		return false
+	}
+	return !commonGrammar[w] && !quantifiers[w] && !refFillers[w] && verbs[w] == ""
+}
+
+// commonGrammar are words a number follows that name no place.
+var commonGrammar = words(`to and or by of on at in for from than after before until till through thru with about around
+over under per plus minus top bottom up down via is are was were be take takes took lag lead delay gap week weeks day days
+hour hours month months year years no number nr item option rev revision version stage`)
+
+// placeValue reads a place's value: one to three digits, with a letter
+// after them ("2a"), or, where letters are allowed, one letter.
+func placeValue(w string, letterOK bool) (val string, letter, ok bool) {
+	if len(w) == 1 && w[0] >= 'a' && w[0] <= 'z' {
+		return w, true, letterOK
+	}
+	j := 0
+	for j < len(w) && isDigit(w[j]) {
+		j++
+	}
+	if j == 0 || j > 3 || len(w)-j > 1 || j < len(w) && (w[j] < 'a' || w[j] > 'z') {
+		return "", false, false
+	}
+	n, err := strconv.Atoi(w[:j])
+	if err != nil {
+		return "", false, false
+	}
+	return strconv.Itoa(n) + w[j:], false, true
+}
+
+// kindOf is the kind a written word names (its plural too), or "".
+func (k placeKinds) kindOf(w string) string {
+	if _, ok := k[w]; ok {
+		return w
+	}
+	for _, sing := range []string{strings.TrimSuffix(w, "s"), strings.TrimSuffix(w, "es"), strings.TrimSuffix(w, "ies") + "y"} {
+		if _, ok := k[sing]; ok && sing != w {
+			return sing
+		}
+	}
+	return ""
+}
+
+// placeToken is the token of a place.
+func placeToken(kind, val string) string { return kind + "_" + val }
+
+// rangeWords join the two ends of a range of places ("spans 2 to 4",
+// "2-4"); listWords the items of a list.
+var (
+	rangeWords = map[string]bool{"to": true, "-": true, "through": true, "thru": true, "until": true, "till": true}
+	listWords  = map[string]bool{",": true, "and": true, "&": true, "/": true, "or": true, "plus": true}
+)
+
+// word is a word of a phrase and where it is.
+type word struct {
+	w          string
+	start, end int
+}
+
+// phraseWords splits a phrase into lower-case words of letters and digits
+// and the marks that join places (",", "-", "/", "&").
+func phraseWords(p string) []word {
+	var out []word
+	for i := 0; i < len(p); {
+		c := p[i]
+		switch {
+		case isWordByte(c):
+			j := i
+			for j < len(p) && isWordByte(p[j]) {
+				j++
+			}
+			out = append(out, word{strings.ToLower(p[i:j]), i, j})
+			i = j
+		case c == ',' || c == '-' || c == '/' || c == '&':
+			out = append(out, word{string(c), i, i + 1})
+			i++
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// cut takes the places out of a phrase: their tokens, and the phrase with
+// their words blanked. A kind said with no value ("every pier") is KIND_*.
+func (k placeKinds) cut(p string) (rest string, places []string) {
+	if len(k) == 0 {
+		return p, nil
+	}
+	ws := phraseWords(p)
+	b := []byte(p)
+	blank := func(from, to int) {
+		for i := ws[from].start; i < ws[to].end; i++ {
+			b[i] = ' '
+		}
+	}
+	for i := 0; i < len(ws); i++ {
+		kind := k.kindOf(ws[i].w)
+		if kind == "" {
+			continue
+		}
+		j := i + 1
+		var vals []string
+		ranged := false // the value read next ends a range
+		for j < len(ws) {
+			v, _, ok := placeValue(ws[j].w, k[kind])
+			if !ok {
+				break
+			}
+			if ranged && len(vals) > 0 {
+				vals = append(vals, valueRange(vals[len(vals)-1], v)...)
+			} else {
+				vals = append(vals, v)
+			}
+			j++
+			// "1 and 3", "2-4", ", and 3", "2 to span 4": the list goes on.
+			n := j
+			if n >= len(ws) || !listWords[ws[n].w] && !rangeWords[ws[n].w] {
+				break
+			}
+			ranged = rangeWords[ws[n].w]
+			n++
+			if n < len(ws) && ws[n].w == "and" {
+				n++
+			}
+			if n < len(ws) && k.kindOf(ws[n].w) == kind {
+				n++
+			}
+			if n >= len(ws) {
+				break
+			}
+			if _, _, ok := placeValue(ws[n].w, k[kind]); !ok {
+				break
+			}
+			j = n
+		}
+		if len(vals) == 0 {
+			places = append(places, placeToken(kind, "*"))
+			blank(i, i)
+			continue
+		}
+		for _, v := range vals {
+			places = append(places, placeToken(kind, v))
+		}
+		blank(i, j-1)
+		i = j - 1
+	}
+	return string(b), places
+}
+
+// valueRange lists the values from a to b, both numbers, b after a and
+// not far: "2 to 4" is 2, 3, 4. Anything else is the two values.
+func valueRange(a, b string) []string {
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || y <= x || y-x > 50 {
+		return []string{b}
+	}
+	var out []string
+	for n := x + 1; n <= y; n++ {
+		out = append(out, strconv.Itoa(n))
+	}
+	return out
+}
+
+// normalize is Normalize with the schedule's places read as tokens:
+// levels as level_N, the learned kinds as KIND_VALUE.
+func (k placeKinds) normalize(p string) []string {
+	rest, places := k.cut(p)
+	return append(embed.Normalize(expandLevels(rest)), places...)
+}
+
+// isPlace reports whether a token is a place: a level or a learned kind.
+func (k placeKinds) isPlace(t string) bool {
+	if strings.HasPrefix(t, "level_") {
+		return true
+	}
+	i := strings.LastIndexByte(t, '_')
+	if i <= 0 {
+		return false
+	}
+	_, ok := k[t[:i]]
+	return ok
+}
+
+// kindOfToken is a place token's kind ("level" for level_N).
+func kindOfToken(t string) string {
+	if i := strings.LastIndexByte(t, '_'); i > 0 {
+		return t[:i]
+	}
+	return t
+}
+
+// without drops the places of tokens.
+func (k placeKinds) without(ts []string) []string {
+	return slices.DeleteFunc(slices.Clone(ts), k.isPlace)
+}
+
+// only keeps the places of tokens.
+func (k placeKinds) only(ts []string) []string {
+	return slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return !k.isPlace(t) })
+}
+
+// onPlaces reports whether a name's tokens are on the places: on one of
+// the values said for each kind said ("piers 1 and 3 on level 2" is pier
+// 1 or 3, and level 2); KIND_* is any value of the kind.
+func onPlaces(name, places []string) bool {
+	byKind := map[string][]string{}
+	var kinds []string
+	for _, p := range places {
+		kd := kindOfToken(p)
+		if _, seen := byKind[kd]; !seen {
+			kinds = append(kinds, kd)
+		}
+		byKind[kd] = append(byKind[kd], p)
+	}
+	for _, kd := range kinds {
+		ok := slices.ContainsFunc(byKind[kd], func(p string) bool {
+			if strings.HasSuffix(p, "_*") {
+				return slices.ContainsFunc(name, func(t string) bool { return kindOfToken(t) == kd && t != kd })
+			}
+			return slices.Contains(name, p)
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// placeWords writes place tokens back as words: "level 2", "pier 3";
+// a kind with no value as its plural ("piers").
+func placeWords(places []string) []string {
+	out := make([]string, 0, len(places))
+	for _, p := range places {
+		kd, val := kindOfToken(p), strings.TrimPrefix(p, kindOfToken(p)+"_")
+		if val == "*" {
+			out = append(out, "every "+kd)
+			continue
+		}
+		out = append(out, kd+" "+val)
+	}
+	return out
+}
+
+// partOfPlace reports whether words name a part of a place that several
+// activities build: in every candidate the words come right after the
+// place ("the span 4 deck" is Span 4 deck formwork, deck rebar and deck
+// pour), so they name the part, not one activity of it. A name with its
+// place elsewhere ("Pour slab Level 2") says no part: "the level 2 pour"
+// stays a question.
+func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string) bool {
+	if len(places) == 0 || len(cands) < 2 || len(words) == 0 {
+		return false
+	}
+	for _, c := range cands {
+		i := slices.IndexFunc(r.acts, func(a schedule.Activity) bool { return a.ID == c.ID })
+		if i < 0 {
+			return false
+		}
+		// The name starts with its place.
+		if ws := nameWords(c.Name); len(ws) == 0 || r.places.kindOf(ws[0]) == "" && !lexicon.IsLevelWord(ws[0]) {
+			return false
+		}
+		trade := r.places.without(r.norm[i])
+		if len(trade) <= len(words) || !sameWords(trade[:len(words)], words) {
+			return false
+		}
+	}
+	return true
+}
