@@ -223,17 +223,26 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 	return string(b), places
 }
 
-// valueRange lists the values from a to b, both numbers, b after a and
-// not far: "2 to 4" is 2, 3, 4. Anything else is the two values.
+// valueRange lists the values after a up to b, both numbers or both
+// letters, b after a and not far: "2 to 4" adds 3 and 4, "A to C" b and
+// c. Anything else adds b alone.
 func valueRange(a, b string) []string {
 	x, err1 := strconv.Atoi(a)
 	y, err2 := strconv.Atoi(b)
+	letters := len(a) == 1 && len(b) == 1 && a[0] >= 'a' && a[0] <= 'z' && b[0] >= 'a' && b[0] <= 'z'
+	if letters {
+		x, y, err1, err2 = int(a[0]), int(b[0]), nil, nil
+	}
 	if err1 != nil || err2 != nil || y <= x || y-x > 50 {
 		return []string{b}
 	}
 	var out []string
 	for n := x + 1; n <= y; n++ {
-		out = append(out, strconv.Itoa(n))
+		if letters {
+			out = append(out, string(rune(n)))
+		} else {
+			out = append(out, strconv.Itoa(n))
+		}
 	}
 	return out
 }

@@ -101,8 +101,8 @@ func notAlnum(r rune) bool {
 func (r *Resolver) Vocabulary() map[string]bool { return r.names }
 
 var (
-	listSep    = lazyre.New(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
-	levelRange = lazyre.New(`\b` + levelNoun + `\s*(\d+)\s+(?:to|through|thru|until)\s+(?:` + levelNoun + `\s*)?(\d+)\b`)
+	listSep    = lazyre.New(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+/\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
+	levelRange = lazyre.New(`\b` + levelNoun + `\s*(\d+)\s+(?:to|-|through|thru|until)\s+(?:` + levelNoun + `\s*)?(\d+)\b`)
 	allLevels  = lazyre.New(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? ` + lexicon.Pattern(lexicon.LevelPlurals) + `|(?:every|each) ` + lexicon.Pattern(lexicon.LevelWords) + `)\b`)
 	bareLevel  = lazyre.New(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:` + levelNoun + `\s*)?(\d+|` + strings.Join(lexicon.NumberWords, "|") + `)(?:st|nd|rd|th)?(?:\s+` + lexicon.Pattern(lexicon.LevelWords) + `)?$`)
 	// levelNoun is a level word, singular or plural ("levels 2 to 4").
@@ -348,8 +348,10 @@ var (
 
 // tradeWords are a phrase's normalised words without places and fillers.
 func (r *Resolver) tradeWords(p string) []string {
+	// Places first: "wing a" is a place, not the article.
+	rest, _ := r.places.cut(p)
 	var out []string
-	for _, t := range r.places.normalize(stripFillers(p)) {
+	for _, t := range embed.Normalize(expandLevels(stripFillers(rest))) {
 		if !r.places.isPlace(t) && !groupFiller[t] {
 			out = append(out, t)
 		}
@@ -446,7 +448,11 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 			}
 			return Resolution{Status: Missing}
 		}
-		return Resolution{Status: Found, Acts: r.filter(levels, nil, false), Group: true}
+		acts := r.filter(levels, nil, false)
+		if len(acts) == 0 {
+			return Resolution{Status: Missing} // "span 9" where there is none
+		}
+		return Resolution{Status: Found, Acts: acts, Group: true}
 	}
 	cands := r.filter(levels, words, false)
 	if len(cands) == 0 {
