@@ -1,9 +1,12 @@
 package lang
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store/storetest"
 )
 
@@ -70,5 +73,61 @@ func TestCorrectLevelNouns(t *testing.T) {
 		if got := strings.Join(CorrectWords(typed, nil), " "); got != want {
 			t.Errorf("CorrectWords(%q) = %q, want %q", typed, got, want)
 		}
+	}
+}
+
+// TestLearnedPlaces: a schedule's place nouns are learned from its names
+// (a word its names follow with two or more numbers or letters), and
+// lists, ranges and a kind said alone read as they do for levels. The
+// pipeline below uses no word of the lexicon's places.
+func TestLearnedPlaces(t *testing.T) {
+	var acts []schedule.Activity
+	add := func(id, name string) { acts = append(acts, schedule.Activity{ID: id, Name: name, Duration: "1"}) }
+	for _, s := range []string{"1", "2", "3", "4"} {
+		add("S"+s+"1", "Section "+s+" trenching")
+		add("S"+s+"2", "Section "+s+" pipe laying")
+		add("S"+s+"3", "Section "+s+" backfill")
+	}
+	add("X1", "Crossing A drilling")
+	add("X2", "Crossing B drilling")
+	add("X3", "Crossing B pipe pull")
+	add("T1", "Hydrotest 1")     // one value: no place
+	add("M1", "Mobilise spread") // no value
+	r := NewResolver(&schedule.Schedule{Activities: acts})
+	if want := (placeKinds{"section": false, "crossing": true}); !maps.Equal(r.places, want) {
+		t.Errorf("learned %v, want %v", r.places, want)
+	}
+	for _, tc := range []struct {
+		ref  string
+		want []string // ids; nil: not found
+		st   Status
+	}{
+		{"the backfill on sections 1 and 3", []string{"S13", "S33"}, Found},
+		{"section 2-4 trenching", []string{"S21", "S31", "S41"}, Found},
+		{"trenching on sections 2 to 4", []string{"S21", "S31", "S41"}, Found},
+		{"trenching on section 1 to section 2", []string{"S11", "S21"}, Found},
+		{"section 4", []string{"S41", "S42", "S43"}, Found},
+		{"the pipe laying on every section", []string{"S12", "S22", "S32", "S42"}, Found},
+		{"crossings a and b drilling", []string{"X1", "X2"}, Found},
+		{"the crossing b drilling", []string{"X2"}, Found},
+		{"section 7", nil, Missing},
+		{"section 2", []string{"S21", "S22", "S23"}, Found},
+		{"the section 2 pipe", []string{"S22"}, Found},
+		{"hydrotest 1", []string{"T1"}, Found},
+		{"the drilling", nil, Ambiguous},
+	} {
+		res := r.Resolve(Ref{Text: tc.ref, Words: tc.ref})
+		var got []string
+		for _, a := range res.Acts {
+			got = append(got, a.ID)
+		}
+		if res.Status != tc.st || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v %v, want %v %v", tc.ref, res.Status, got, tc.st, tc.want)
+		}
+	}
+	// A bare place takes the trade of the reference it follows.
+	last := Ref{Text: "section 1 backfill", Words: "section 1 backfill"}
+	if res := r.Resolve(Ref{Text: "section 3", Words: "section 3", Inherit: &last}); res.Status != Found || len(res.Acts) != 1 || res.Acts[0].ID != "S33" {
+		t.Errorf("section 3 after section 1 backfill: %+v", res)
 	}
 }
