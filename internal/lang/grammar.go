@@ -14,6 +14,9 @@ import (
 // "link", …; "X can't start until Y is finished" reads
 // "x cannot starts until y finishes". X, Y and Z are references.
 var grammar = []rule{
+	// Copies of a place: "add a level 5 like level 4", "copy span 3 as span 5".
+	{re(`(?:add|copy) (?:an? |another |new |extra |the )*(?P<x>.+?),? (?:just |exactly )?(?:like|identical to|identical|the same as|same as|similar to|as (?:an? )?copy of|(?:an? )?copy of|copied from|copy from|based on|mirroring|matching) (?:the )?(?P<y>.+?)`), copyPlace},
+	{re(`copy (?:the )?(?P<y>.+?) (?:as|to|into|for|onto|to make|to create|and call it|and name it) (?:an? |another |new |the )*(?P<x>.+?)`), copyPlace},
 	// Re-sequencing: X follows Y instead of Z.
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
 	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
@@ -606,6 +609,35 @@ func isLinkNoun(words string) bool {
 		}
 	}
 	return true
+}
+
+// copyPlace reads a copy of one place as another: both ends must be a
+// place ("level 5", "span 5", "Wing D"), else the words are some other
+// request ("add a 3 day survey like the last one").
+func copyPlace(p *parser, g groups) (Command, bool) {
+	x, y := g.ref("x"), g.ref("y")
+	if !placeShaped(x.Words) || !placeShaped(y.Words) {
+		return Command{}, false
+	}
+	return Command{Kind: Copy, Targets: []Ref{y}, Name: x.Text}, true
+}
+
+// placeShaped reports whether words are one place and nothing else: a
+// place of the lexicon ("level 5", "zone B", "2nd floor") or a word and
+// a number or a letter ("span 5", "wing d").
+func placeShaped(words string) bool {
+	ws := strings.Fields(words)
+	for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+		ws = ws[1:]
+	}
+	if place, used := lexicon.MatchPlace(ws); used > 0 && used == len(ws) && place.ID != "" {
+		return true
+	}
+	if len(ws) != 2 || !placeNounShaped(ws[0]) {
+		return false
+	}
+	_, _, ok := placeValue(ws[1], true)
+	return ok
 }
 
 func addScope(p *parser, g groups) (Command, bool) {

@@ -186,7 +186,7 @@ var leadVerbs = map[string]bool{"schedule": true, "put": true, "place": true, "p
 	"requires": true, "sequence": true, "have": true, "let": true, "rename": true, "dissolve": true}
 
 // verbCanon are the canonical tokens that start a command.
-var verbCanon = map[string]bool{"delete": true, "dissolve": true, "add": true, "link": true, "unlink": true, "change": true,
+var verbCanon = map[string]bool{"delete": true, "dissolve": true, "add": true, "link": true, "unlink": true, "change": true, "copy": true,
 	"extend": true, "shorten": true, "rename": true, "move": true, "make": true, "take": true}
 
 // clauses splits the request at ";", sentence ends, "then", and at a comma

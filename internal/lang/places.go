@@ -353,3 +353,89 @@ func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string
 	}
 	return true
 }
+
+// Place is the one place words name and nothing else ("level 4",
+// "span 3", "Wing D": level_4, span_3, wing_d), for copies; a kind the
+// schedule does not use is none.
+func (r *Resolver) Place(words string) (string, bool) {
+	ws := strings.Fields(stripFillers(strings.ToLower(words)))
+	if len(ws) == 0 {
+		return "", false
+	}
+	places := r.placesOf(strings.Join(ws, " "))
+	if len(places) != 1 || strings.HasSuffix(places[0], "_*") || len(r.tradeWords(strings.Join(ws, " "))) > 0 {
+		return "", false
+	}
+	return places[0], true
+}
+
+// OnPlace reports whether a name is on the place (a place token).
+func (r *Resolver) OnPlace(name, place string) bool {
+	return slices.Contains(r.places.normalize(name), place)
+}
+
+// PlaceLabel is a place token as a name writes it: "Level 5", "Span 3",
+// "Wing D".
+func PlaceLabel(place string) string {
+	kd := kindOfToken(place)
+	val := strings.TrimPrefix(place, kd+"_")
+	if len(val) == 1 && val[0] >= 'a' && val[0] <= 'z' {
+		val = strings.ToUpper(val)
+	}
+	return sentenceCase(kd) + " " + val
+}
+
+// RenamePlace writes name with the place from changed to the place to, of
+// the same kind, as the name wrote it ("Pour slab Level 4" → "Pour slab
+// Level 5", "Span 3 deck pour" → "Span 5 deck pour", "L4 ceilings" → "L5
+// ceilings"); ok is false when the name does not say from in a way it can
+// rewrite ("4th floor").
+func (r *Resolver) RenamePlace(name, from, to string) (string, bool) {
+	kind := kindOfToken(from)
+	if kindOfToken(to) != kind {
+		return "", false
+	}
+	fromVal, toVal := strings.TrimPrefix(from, kind+"_"), strings.TrimPrefix(to, kind+"_")
+	ws := phraseWords(name)
+	lower := make([]string, len(ws))
+	for i, w := range ws {
+		lower[i] = w.w
+	}
+	for i := range ws {
+		var at word // the value's letters in the name
+		switch {
+		case kind == "level":
+			n, used := lexicon.MatchLevel(lower[i:])
+			if used == 0 || strconv.Itoa(n) != fromVal {
+				continue
+			}
+			last := ws[i+used-1]
+			j := last.end
+			for j > last.start && isDigit(name[j-1]) {
+				j--
+			}
+			if j == last.end {
+				return "", false // "level four", "4th floor"
+			}
+			at = word{start: j, end: last.end}
+		case r.places.kindOf(lower[i]) == kind && i+1 < len(ws):
+			v, _, ok := placeValue(lower[i+1], r.places[kind])
+			if !ok || v != fromVal {
+				continue
+			}
+			at = ws[i+1]
+		default:
+			continue
+		}
+		val := toVal
+		if written := name[at.start:at.end]; written != strings.ToLower(written) {
+			val = strings.ToUpper(val)
+		}
+		return name[:at.start] + val + name[at.end:], true
+	}
+	return "", false
+}
+
+// PlacesOf lists the places a name or phrase is on: level_N and the
+// schedule's kinds (pier_3); KIND_* for a kind said without a value.
+func (r *Resolver) PlacesOf(p string) []string { return r.placesOf(p) }

@@ -238,6 +238,8 @@ func (b *builder) plan1(i int, c lang.Command, removals bool) {
 		b.addActivity(key, c)
 	case lang.AddScope:
 		b.addScope(key, c)
+	case lang.Copy:
+		b.copyPlace(key, c)
 	case lang.Unsupported:
 		if answer, ok := b.answer(c.Source); ok {
 			if len(b.in.Removed) > 0 || len(b.plan.Ops) > 0 {
