@@ -31,10 +31,15 @@ func learnPlaces(names []string) placeKinds {
 	values := map[string]map[string]bool{}
 	letters := map[string]bool{}
 	for _, n := range names {
-		ws := nameWords(n)
+		ws := phraseWords(n)
 		for i := 0; i+1 < len(ws); i++ {
-			w, v := ws[i], ws[i+1]
+			w, v := ws[i].w, ws[i+1].w
 			if !placeNounShaped(w) {
+				continue
+			}
+			// A quantity or a date is no place: "Duration 25%", "Cure 7
+			// days", "Meeting 3 March".
+			if end := ws[i+1].end; end < len(n) && n[end] == '%' || i+2 < len(ws) && (units[ws[i+2].w] != "" || monthNames[ws[i+2].w] > 0) {
 				continue
 			}
 			val, letter, ok := placeValue(v, true)

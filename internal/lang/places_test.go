@@ -131,3 +131,18 @@ func TestLearnedPlaces(t *testing.T) {
 		t.Errorf("section 3 after section 1 backfill: %+v", res)
 	}
 }
+
+// TestLearnedPlacesNotQuantities: a number that is a quantity names no
+// place (P6's test file names activities "Duration 25%", "Physical 75%").
+func TestLearnedPlacesNotQuantities(t *testing.T) {
+	for _, names := range [][]string{
+		{"Duration 0%", "Duration 25%", "Duration 75%"},
+		{"Cure 7 days", "Cure 14 days"},
+		{"Meeting 3 March", "Meeting 4 April"},
+		{"Delivery on 3", "Delivery on 4"},
+	} {
+		if k := learnPlaces(names); len(k) != 0 {
+			t.Errorf("%q: learned %v, want no place", names, k)
+		}
+	}
+}
