@@ -444,3 +444,35 @@ func (r *Resolver) RenamePlace(name, from, to string) (string, bool) {
 // PlacesOf lists the places a name or phrase is on: level_N and the
 // schedule's kinds (pier_3); KIND_* for a kind said without a value.
 func (r *Resolver) PlacesOf(p string) []string { return r.placesOf(p) }
+
+// PlaceKinds are the kinds of place the schedule's names use besides
+// levels ("pier", "span"), sorted.
+func (r *Resolver) PlaceKinds() []string {
+	out := make([]string, 0, len(r.places))
+	for k := range r.places {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// PlaceFirst reports whether the schedule's names say a place of kind
+// before their work ("Span 3 deck pour"), where levels come after it
+// ("Painting Level 3"): new names are written the same way.
+func (r *Resolver) PlaceFirst(kind string) bool {
+	first, after := 0, 0
+	for _, a := range r.acts {
+		ws := nameWords(a.Name)
+		for i, w := range ws {
+			if r.places.kindOf(w) == kind || kind == "level" && lexicon.IsLevelWord(w) {
+				if i == 0 {
+					first++
+				} else {
+					after++
+				}
+				break
+			}
+		}
+	}
+	return first > after
+}
