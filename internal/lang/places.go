@@ -476,3 +476,10 @@ func (r *Resolver) PlaceFirst(kind string) bool {
 	}
 	return first > after
 }
+
+// Tokens is a phrase or name as the resolver compares them: Normalize's
+// tokens with the schedule's places as KIND_VALUE tokens.
+func (r *Resolver) Tokens(p string) []string { return r.places.normalize(p) }
+
+// IsPlace reports whether a token (of Tokens) is a place.
+func (r *Resolver) IsPlace(t string) bool { return r.places.isPlace(t) }
