@@ -333,7 +333,8 @@ func placeWords(places []string) []string {
 }
 
 // partOfPlace reports whether words name a part of a place that several
-// activities build: in every candidate the words come right after the
+// activities build: the very work named, on places the words leave open;
+// or, in every candidate, the words come right after the
 // place ("the span 4 deck" is Span 4 deck formwork, deck rebar and deck
 // pour), so they name the part, not one activity of it. A name with its
 // place elsewhere ("Pour slab Level 2") says no part: "the level 2 pour"
@@ -341,6 +342,19 @@ func placeWords(places []string) []string {
 func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string) bool {
 	if len(places) == 0 || len(cands) < 2 || len(words) == 0 {
 		return false
+	}
+	// The same work on places the words leave open ("the level 2
+	// ceilings" where Level 2 has a zone A and a zone B) is all of it.
+	same := true
+	for _, c := range cands {
+		i := slices.IndexFunc(r.acts, func(a schedule.Activity) bool { return a.ID == c.ID })
+		if i < 0 || !sameWords(r.places.without(r.norm[i]), words) {
+			same = false
+			break
+		}
+	}
+	if same {
+		return true
 	}
 	for _, c := range cands {
 		i := slices.IndexFunc(r.acts, func(a schedule.Activity) bool { return a.ID == c.ID })

@@ -103,6 +103,8 @@ func (r *Resolver) Vocabulary() map[string]bool { return r.names }
 var (
 	listSep    = lazyre.New(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+/\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
 	levelRange = lazyre.New(`\b` + levelNoun + `\s*(\d+)\s+(?:to|-|through|thru|until)\s+(?:` + levelNoun + `\s*)?(\d+)\b`)
+	levelList  = lazyre.New(`\b` + levelNoun + `\s*(\d+)((?:\s*(?:,|and|&|/|or)\s*(?:` + levelNoun + `\s*)?\d+)+)\b`)
+	listedNum  = lazyre.New(`\d+`)
 	allLevels  = lazyre.New(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? ` + lexicon.Pattern(lexicon.LevelPlurals) + `|(?:every|each) ` + lexicon.Pattern(lexicon.LevelWords) + `)\b`)
 	bareLevel  = lazyre.New(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:` + levelNoun + `\s*)?(\d+|` + strings.Join(lexicon.NumberWords, "|") + `)(?:st|nd|rd|th)?(?:\s+` + lexicon.Pattern(lexicon.LevelWords) + `)?$`)
 	// levelNoun is a level word, singular or plural ("levels 2 to 4").
@@ -185,7 +187,7 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 		if l := r.placesOf(p); len(l) > 0 {
 			prevLevel = strings.Join(placeWords(l), " and ")
-			prevKind = kindOfToken(l[len(l)-1])
+			prevKind = r.lastKind(p)
 		}
 		res := r.resolveOne(p, partInherit)
 		if res.Status != Found {
@@ -297,6 +299,21 @@ func (r *Resolver) exactly(acts []schedule.Activity, words string) bool {
 	return true
 }
 
+// lastKind is the kind of place said last in a phrase ("level" for "the
+// zone b ceilings on levels 1"), "" for none.
+func (r *Resolver) lastKind(p string) string {
+	f := strings.Fields(p)
+	for i := len(f) - 1; i >= 0; i-- {
+		if lexicon.IsLevelWord(f[i]) {
+			return "level"
+		}
+		if k := r.places.kindOf(f[i]); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
 // placesOf lists the places a phrase names: levels and the schedule's
 // other kinds.
 func (r *Resolver) placesOf(p string) []string {
@@ -322,9 +339,24 @@ func levelWordsOf(levels []string) []string {
 	return out
 }
 
-// expandLevels writes "levels 2 to 4" as "level 2 level 3 level 4" and
-// "levels 2" as "level 2", so Normalize reads them.
+// expandLevels writes "levels 2 to 4" as "level 2 level 3 level 4",
+// "levels 1 and 3" as "level 1 level 3" and "levels 2" as "level 2", so
+// Normalize reads them.
 func expandLevels(p string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range levelList.FindAllStringIndex(p, -1) {
+		if rest := strings.Fields(p[m[1]:]); len(rest) > 0 && units[rest[0]] != "" {
+			continue // "level 2 and 3 days": a quantity
+		}
+		b.WriteString(p[last:m[0]])
+		for _, n := range listedNum.Compiled().FindAllString(p[m[0]:m[1]], -1) {
+			v, _ := strconv.Atoi(n)
+			b.WriteString("level " + strconv.Itoa(v) + " ")
+		}
+		last = m[1]
+	}
+	p = b.String() + p[last:]
 	p = levelRange.ReplaceAllStringFunc(p, func(m string) string {
 		sm := levelRange.FindStringSubmatch(m)
 		a, _ := strconv.Atoi(sm[1])
@@ -458,7 +490,9 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	if len(cands) == 0 {
 		cands = r.filter(levels, words, true)
 	}
-	if group {
+	if group || len(levels) > 1 {
+		// A group, or the same work on several places ("the column
+		// rebar on piers 1 and 3"): the work, not its checks.
 		cands = r.withoutUnsaidChecks(cands, words)
 	}
 	switch {

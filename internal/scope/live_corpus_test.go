@@ -16,9 +16,13 @@ const bridgeFile = "testdata/bridge.json"
 // (numbered), places no lexicon lists, to show they are learned.
 const hospitalFile = "testdata/hospital.json"
 
+// The fourth: an office fit-out by level and lettered zone, two kinds of
+// place in one name ("Level 2 Zone A drywall").
+const officeFile = "testdata/office.json"
+
 // TestLivePromptCorpus runs the prompts of the live programme — duration
 // changes, delays, constraints, progress — on the building and the
-// bridge, the hospital, and on a statused programme with constraints and actuals
+// bridge, the hospital, the office, and on a statused programme with constraints and actuals
 // (storetest.LiveSchedule): no wrong change, and at least 90% correct.
 func TestLivePromptCorpus(t *testing.T) {
 	bridge, _, err := interchange.Load(bridgeFile)
@@ -29,5 +33,9 @@ func TestLivePromptCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge, "hospital": hospital, "live": storetest.LiveSchedule()}, 80, 90)
+	office, _, err := interchange.Load(officeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge, "hospital": hospital, "office": office, "live": storetest.LiveSchedule()}, 80, 90)
 }
