@@ -16,7 +16,7 @@ import (
 var grammar = []rule{
 	// Copies of a place: "add a level 5 like level 4", "copy span 3 as span 5".
 	{re(`(?:add|copy) (?:an? |another |new |extra |the )*(?P<x>.+?),? (?:just |exactly )?(?:like|identical to|identical|the same as|same as|similar to|as (?:an? )?copy of|(?:an? )?copy of|copied from|copy from|based on|mirroring|matching) (?:the )?(?P<y>.+?)`), copyPlace},
-	{re(`copy (?:the )?(?P<y>.+?) (?:as|to|into|for|onto|to make|to create|and call it|and name it) (?:an? |another |new |the )*(?P<x>.+?)`), copyPlace},
+	{re(`copy (?:the )?(?P<y>.+?) (?:to make|to create|and call it|and name it|as|to|into|for|onto) (?:an? |another |new |the )*(?P<x>.+?)`), copyPlace},
 	// Re-sequencing: X follows Y instead of Z.
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
 	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
@@ -890,7 +890,7 @@ var (
 		{lazyre.New(`^(?:merge|combine|consolidate)\b`),
 			"merging activities is not an edit the planner makes in one step: dissolve the ones to fold in and extend the one that stays"},
 		{lazyre.New(`^(?:copy|duplicate|clone|repeat)\b`),
-			"copying activities is not something the offline planner does: add each one (\"add a 5 day X after Y\")"},
+			"copying activities one by one is not something the offline planner does: copy a whole place (\"add a level 5 like level 4\", \"copy span 3 as span 5\") or add each one (\"add a 5 day X after Y\")"},
 		{lazyre.New(`\b(?:cost|costs|budget|price|money|cash ?flow)\b`),
 			"costs are not modelled in this schedule"},
 	}

@@ -347,8 +347,8 @@ func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string
 	// ceilings" where Level 2 has a zone A and a zone B) is all of it.
 	same := true
 	for _, c := range cands {
-		i := slices.IndexFunc(r.acts, func(a schedule.Activity) bool { return a.ID == c.ID })
-		if i < 0 || !sameWords(r.places.without(r.norm[i]), words) {
+		i, ok := r.index[c.ID]
+		if !ok || !sameWords(r.places.without(r.norm[i]), words) {
 			same = false
 			break
 		}
@@ -357,8 +357,8 @@ func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string
 		return true
 	}
 	for _, c := range cands {
-		i := slices.IndexFunc(r.acts, func(a schedule.Activity) bool { return a.ID == c.ID })
-		if i < 0 {
+		i, ok := r.index[c.ID]
+		if !ok {
 			return false
 		}
 		// The name starts with its place.

@@ -146,3 +146,36 @@ func TestLearnedPlacesNotQuantities(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyForms: the ways planners ask for a copy of a place, and words
+// that only look like one.
+func TestCopyForms(t *testing.T) {
+	for _, tc := range []struct {
+		text, from, to string // to "": not a copy
+	}{
+		{"add a level 5 like level 4", "level 4", "level 5"},
+		{"add a level 5 identical to level 4", "level 4", "level 5"},
+		{"add level 5, the same as level 4", "level 4", "level 5"},
+		{"we need a level 5 just like level 4", "level 4", "level 5"},
+		{"add a 5th floor like the 4th floor", "4th floor", "5th floor"},
+		{"copy span 3 as span 5", "span 3", "span 5"},
+		{"duplicate Wing C as wing D", "wing c", "wing D"},
+		{"clone zone B to make zone C", "zone b", "zone C"},
+		{"add a block 3 based on block 2", "block 2", "block 3"},
+		{"add a 3 day survey like the last one", "", ""},
+		{"add a 2 day inspection like the level 4 one after Painting Level 4", "", ""},
+		{"copy the painting as tiling", "", ""},
+	} {
+		cmds := Parse(tc.text, Options{})
+		isCopy := len(cmds) == 1 && cmds[0].Kind == Copy
+		if tc.to == "" {
+			if isCopy {
+				t.Errorf("%q: read as a copy %+v", tc.text, cmds[0])
+			}
+			continue
+		}
+		if !isCopy || cmds[0].Targets[0].Words != tc.from || cmds[0].Name != tc.to {
+			t.Errorf("%q: %+v, want a copy of %q as %q", tc.text, cmds, tc.from, tc.to)
+		}
+	}
+}

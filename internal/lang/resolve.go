@@ -46,6 +46,8 @@ type Resolver struct {
 	// places are the kinds of place the names use besides levels (piers,
 	// spans, zones…), learned from them.
 	places placeKinds
+	// index is each activity's place in acts, by id.
+	index map[string]int
 	// maxJoin is the most list parts that can together name one activity
 	// by its name or id: a name of n words is at most n+1 parts ("and"
 	// between each). joinParts tries no longer runs, so a list of n parts
@@ -74,7 +76,9 @@ func NewResolver(s *schedule.Schedule) *Resolver {
 		names[i] = a.Name
 	}
 	r.places = learnPlaces(names)
-	for _, a := range s.Activities {
+	r.index = make(map[string]int, len(s.Activities))
+	for i, a := range s.Activities {
+		r.index[a.ID] = i
 		ws := nameWords(a.Name)
 		r.words = append(r.words, ws)
 		r.maxJoin = max(r.maxJoin, len(ws)+1, len(nameWords(a.ID))+1)
