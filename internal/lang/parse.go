@@ -663,6 +663,11 @@ func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
 	}
 	ref := s.refOf(s.idx)
 	last := prev.Targets[len(prev.Targets)-1]
+	if last.Inherit != nil {
+		// "…, then span 3, then span 4": span 3 had its trade from the
+		// one before it, and so has span 4.
+		last = Ref{Text: last.Inherit.Text + " " + last.Text, Words: last.Inherit.Words + " " + last.Words}
+	}
 	ref.Inherit = &last
 	return Command{Kind: prev.Kind, Source: c.source(), Targets: []Ref{ref}}, true
 }
