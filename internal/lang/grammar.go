@@ -614,30 +614,59 @@ func isLinkNoun(words string) bool {
 // copyPlace reads a copy of one place as another: both ends must be a
 // place ("level 5", "span 5", "Wing D"), else the words are some other
 // request ("add a 3 day survey like the last one").
+//
+// The new place may leave out its number ("add another level like level
+// 4": Name is the kind alone, the planner takes the next free one) and the
+// original its kind ("add a fifth floor like the fourth").
 func copyPlace(p *parser, g groups) (Command, bool) {
 	x, y := g.ref("x"), g.ref("y")
-	if !placeShaped(x.Words) || !placeShaped(y.Words) {
-		return Command{}, false
+	kind, ok := placeShaped(x.Words)
+	if !ok {
+		ws := strings.Fields(x.Words)
+		for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+			ws = ws[1:]
+		}
+		if len(ws) != 1 || !lexicon.IsLevelWord(ws[0]) && !placeNounShaped(ws[0]) {
+			return Command{}, false
+		}
+		kind, x.Text = ws[0], ws[0] // "another level": its number is the planner's
+	}
+	if _, ok := placeShaped(y.Words); !ok {
+		ws := strings.Fields(y.Words)
+		for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+			ws = ws[1:]
+		}
+		if len(ws) == 2 && (ws[1] == "one" || lexicon.IsLevelWord(ws[1])) {
+			ws = ws[:1] // "the fourth one"
+		}
+		n, isNum := lexicon.Number(strings.Join(ws, " "))
+		if o, isOrd := lexicon.Ordinal(strings.Join(ws, " ")); isOrd {
+			n, isNum = o, true
+		}
+		if len(ws) != 1 || !isNum {
+			return Command{}, false
+		}
+		y = Ref{Text: y.Text, Words: kind + " " + strconv.Itoa(n)}
 	}
 	return Command{Kind: Copy, Targets: []Ref{y}, Name: x.Text}, true
 }
 
-// placeShaped reports whether words are one place and nothing else: a
-// place of the lexicon ("level 5", "zone B", "2nd floor") or a word and
-// a number or a letter ("span 5", "wing d").
-func placeShaped(words string) bool {
+// placeShaped reports whether words are one place and nothing else, and
+// its kind noun as written: a place of the lexicon ("level 5", "zone B",
+// "2nd floor") or a word and a number or a letter ("span 5", "wing d").
+func placeShaped(words string) (string, bool) {
 	ws := strings.Fields(words)
 	for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
 		ws = ws[1:]
 	}
 	if place, used := lexicon.MatchPlace(ws); used > 0 && used == len(ws) && place.ID != "" {
-		return true
+		return string(place.Kind), true
 	}
 	if len(ws) != 2 || !placeNounShaped(ws[0]) {
-		return false
+		return "", false
 	}
 	_, _, ok := placeValue(ws[1], true)
-	return ok
+	return ws[0], ok
 }
 
 func addScope(p *parser, g groups) (Command, bool) {

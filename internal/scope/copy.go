@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -23,6 +24,12 @@ import (
 func (b *builder) copyPlace(key string, c lang.Command) {
 	res := b.resolver()
 	to, ok := res.Place(c.Name)
+	if !ok {
+		// "another level": the next one of its kind.
+		if to, ok = b.nextPlace(res, c.Name); ok {
+			b.note("%q: the new place is %s, the next after the schedule's last", c.Source, lang.PlaceLabel(to))
+		}
+	}
 	if !ok {
 		b.note("%q: %q is not a place this schedule's names use (like %s): nothing copied", c.Source, c.Name, placeExamples(b.s))
 		return
@@ -176,6 +183,33 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 	}
 	b.note("%s is a copy of %s: %d activities (%s) with the %s among them; %s; and %s to and from the rest of the schedule as %s has them. Durations are %s's; no progress or constraints are copied",
 		lang.PlaceLabel(to), lang.PlaceLabel(from), len(made), listActivities(made, 30), linkCount(inside), how, linkCount(outside), lang.PlaceLabel(from), lang.PlaceLabel(from))
+}
+
+// nextPlace is the place after the last of a kind the schedule's names
+// use ("level" → level_5 where Level 4 is the top), for a copy that names
+// its kind alone.
+func (b *builder) nextPlace(res *lang.Resolver, kind string) (string, bool) {
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	if lexicon.IsLevelWord(kind) {
+		kind = "level"
+	}
+	last, found := "", false
+	for _, a := range b.s.Activities {
+		for _, p := range res.PlacesOf(a.Name) {
+			if kindOf(p) != kind || strings.HasSuffix(p, "_*") {
+				continue
+			}
+			n, ok := placeOrdinal(p)
+			m, _ := placeOrdinal(last)
+			if ok && (!found || n > m) {
+				last, found = p, true
+			}
+		}
+	}
+	if !found {
+		return "", false
+	}
+	return shiftPlace(last, 1)
 }
 
 func linkCount(n int) string {
