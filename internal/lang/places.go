@@ -80,13 +80,30 @@ func placeNounShaped(w string) bool {
 	if _, ok := monthNames[w]; ok {
 		return false
 	}
-	return !commonGrammar[w] && !quantifiers[w] && !refFillers[w] && verbs[w] == ""
+	return !commonGrammar[w] && !quantifiers[w] && !refFillers[w] && verbs[w] == "" && !workWords[w]
 }
+
+// workWords name work, not where it is: the trades and their synonyms,
+// and the checks ("Pour 1", "Test 2" number pours and tests).
+var workWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, groups := range [][]lexicon.Group{lexicon.TradeSynonyms, lexicon.Umbrellas} {
+		for _, g := range groups {
+			for _, w := range append(strings.Fields(g.Canonical), g.Words...) {
+				m[w] = true
+			}
+		}
+	}
+	for w := range checkWords {
+		m[w] = true
+	}
+	return m
+}()
 
 // commonGrammar are words a number follows that name no place.
 var commonGrammar = words(`to and or by of on at in for from than after before until till through thru with about around
 over under per plus minus top bottom up down via is are was were be take takes took lag lead delay gap week weeks day days
-hour hours month months year years no number nr item option rev revision version stage`)
+hour hours month months year years no number nr item option rev revision version`)
 
 // placeValue reads a place's value: one to three digits, with a letter
 // after them ("2a"), or, where letters are allowed, one letter.

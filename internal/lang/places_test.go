@@ -132,14 +132,16 @@ func TestLearnedPlaces(t *testing.T) {
 	}
 }
 
-// TestLearnedPlacesNotQuantities: a number that is a quantity names no
-// place (P6's test file names activities "Duration 25%", "Physical 75%").
+// TestLearnedPlacesNotQuantities: a number that is a quantity or a date
+// names no place (P6's test file names activities "Duration 25%",
+// "Physical 75%"), nor does one that numbers work ("Pour 1", "Test 2").
 func TestLearnedPlacesNotQuantities(t *testing.T) {
 	for _, names := range [][]string{
 		{"Duration 0%", "Duration 25%", "Duration 75%"},
 		{"Cure 7 days", "Cure 14 days"},
 		{"Meeting 3 March", "Meeting 4 April"},
 		{"Delivery on 3", "Delivery on 4"},
+		{"Pour 1", "Pour 2", "Pressure test 1", "Pressure test 2"},
 	} {
 		if k := learnPlaces(names); len(k) != 0 {
 			t.Errorf("%q: learned %v, want no place", names, k)
