@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -517,11 +518,37 @@ func rename(p *parser, g groups) (Command, bool) {
 }
 
 func linkXY(p *parser, g groups) (Command, bool) {
-	return Command{Kind: Link, From: x(g), To: y(g)}, true
+	from, to := x(g), y(g)
+	samePlaceTrade(&from[0], &to[0])
+	return Command{Kind: Link, From: from, To: to}, true
 }
 
 func linkYX(p *parser, g groups) (Command, bool) {
-	return Command{Kind: Link, From: y(g), To: x(g)}, true
+	from, to := y(g), x(g)
+	samePlaceTrade(&from[0], &to[0])
+	return Command{Kind: Link, From: from, To: to}, true
+}
+
+// samePlaceTrade lets an end that is a place alone take the work of the
+// other end on a place of the same kind: in "fit-outs on floor 4 should
+// follow floor 2", floor 2 is the fit-outs on floor 2 (as in a
+// re-sequencing). "The roof should follow level 4" keeps level 4 whole.
+func samePlaceTrade(a, b *Ref) {
+	for _, pair := range [][2]*Ref{{a, b}, {b, a}} {
+		bare, other := pair[0], pair[1]
+		kind, ok := placeShaped(bare.Words)
+		if !ok || bare.Inherit != nil {
+			continue
+		}
+		ws := strings.Fields(other.Words)
+		if len(ws) <= len(strings.Fields(bare.Words)) {
+			continue
+		}
+		if slices.ContainsFunc(ws, func(w string) bool { return w == kind || kind == "level" && lexicon.IsLevelWord(w) }) {
+			inherit := *other
+			bare.Inherit = &inherit
+		}
+	}
 }
 
 // linkEnds reads "X starts/finishes [N days] after/until Y starts/finishes":

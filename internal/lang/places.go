@@ -394,12 +394,9 @@ func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string
 // "span 3", "Wing D": level_4, span_3, wing_d), for copies; a kind the
 // schedule does not use is none.
 func (r *Resolver) Place(words string) (string, bool) {
-	ws := strings.Fields(stripFillers(strings.ToLower(words)))
-	if len(ws) == 0 {
-		return "", false
-	}
-	places := r.placesOf(strings.Join(ws, " "))
-	if len(places) != 1 || strings.HasSuffix(places[0], "_*") || len(r.tradeWords(strings.Join(ws, " "))) > 0 {
+	p := strings.ToLower(words)
+	places := r.placesOf(p)
+	if len(places) != 1 || strings.HasSuffix(places[0], "_*") || len(r.tradeWords(p)) > 0 {
 		return "", false
 	}
 	return places[0], true

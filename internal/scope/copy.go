@@ -160,14 +160,8 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 	}
 	if chain == 0 {
 		// No place leads into the original: the copy starts when it ends.
-		for _, first := range members {
-			if slices.ContainsFunc(b.s.Relationships, func(r schedule.Relationship) bool { return r.Successor == first.ID && inFrom(r.Predecessor) }) {
-				continue
-			}
-			for _, last := range members {
-				if slices.ContainsFunc(b.s.Relationships, func(r schedule.Relationship) bool { return r.Predecessor == last.ID && inFrom(r.Successor) }) {
-					continue
-				}
+		for _, first := range ends(b.s, members, true) {
+			for _, last := range ends(b.s, members, false) {
 				link(last.ID, copyOf[first.ID].ID, schedule.Relationship{Type: schedule.FS})
 				chain++
 			}
@@ -210,6 +204,61 @@ func (b *builder) nextPlace(res *lang.Resolver, kind string) (string, bool) {
 		return "", false
 	}
 	return shiftPlace(last, 1)
+}
+
+// ends are the first activities of a group (none of its members precedes
+// them), or its last (they precede none of its members).
+func ends(s *schedule.Schedule, members []schedule.Activity, first bool) []schedule.Activity {
+	in := map[string]bool{}
+	for _, m := range members {
+		in[m.ID] = true
+	}
+	linked := map[string]bool{}
+	for _, r := range s.Relationships {
+		if in[r.Predecessor] && in[r.Successor] {
+			if first {
+				linked[r.Successor] = true
+			} else {
+				linked[r.Predecessor] = true
+			}
+		}
+	}
+	var out []schedule.Activity
+	for _, m := range members {
+		if !linked[m.ID] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// counterpartPairs pairs each of to with the activity of from that does
+// the same work on another place (Drywall board Level 2 for Drywall board
+// Level 4); ok only when every one of to has one and both are groups.
+func counterpartPairs(res *lang.Resolver, from, to []schedule.Activity) ([][2]schedule.Activity, bool) {
+	if len(from) < 2 || len(to) < 2 {
+		return nil, false
+	}
+	var out [][2]schedule.Activity
+	for _, t := range to {
+		f, ok := sameTrade(res, from, t)
+		if !ok || f.ID == t.ID {
+			return nil, false
+		}
+		out = append(out, [2]schedule.Activity{f, t})
+	}
+	return out, true
+}
+
+// wholePlaces reports whether every ref names a place and nothing else
+// ("span 1", "wing B").
+func (b *builder) wholePlaces(refs []lang.Ref) bool {
+	for _, r := range refs {
+		if _, ok := b.resolver().Place(r.Words); !ok {
+			return false
+		}
+	}
+	return len(refs) > 0
 }
 
 func linkCount(n int) string {

@@ -218,6 +218,9 @@ func (b *builder) relinkGroups(from, to, prev group) {
 		if !ok || !inTo[r.Successor] || (!inPrev[r.Predecessor] && !prev.matches(pred)) {
 			continue
 		}
+		if inTo[r.Predecessor] {
+			continue // the group's own logic: it stays as it is
+		}
 		found = true
 		counterpart, ok := sameTrade(b.resolver(), sources, pred)
 		if !ok {

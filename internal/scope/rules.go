@@ -341,6 +341,20 @@ func (b *builder) link(key string, c lang.Command) {
 	if !ok {
 		return
 	}
+	if len(from) > 1 && len(to) > 1 && b.wholePlaces(c.From) && b.wholePlaces(c.To) {
+		// "link span 1 to span 2": the one place follows the other, its
+		// first activities after the other's last, not every pair.
+		from, to = ends(b.s, from, false), ends(b.s, to, true)
+		b.note("%q: %s follow %s", c.Source, names(to), names(from))
+	} else if pairs, ok := counterpartPairs(b.resolver(), from, to); ok {
+		// "fit-outs on floor 4 should follow floor 2": each trade follows
+		// its own on the other place, not every pair.
+		for _, p := range pairs {
+			typ, lag := b.linkDefault(p[1].Name, c.Type, c.Lag)
+			b.addLink(key, p[0], p[1], typ, lag)
+		}
+		return
+	}
 	for _, f := range from {
 		for _, t := range to {
 			typ, lag := b.linkDefault(t.Name, c.Type, c.Lag)
