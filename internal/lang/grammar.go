@@ -692,7 +692,7 @@ func placeShaped(words string) (string, bool) {
 	if len(ws) != 2 || !placeNounShaped(ws[0]) {
 		return "", false
 	}
-	_, _, ok := placeValue(ws[1], true)
+	_, _, ok := placeValue(ws[1], lettered|compassed)
 	return ws[0], ok
 }
 

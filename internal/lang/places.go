@@ -22,18 +22,41 @@ import (
 // A place is one token, KIND_VALUE ("pier_3", "zone_b"), as a level is
 // level_N; "KIND_*" is a kind said without a value ("on every pier").
 
-// placeKinds are a schedule's learned place nouns: each kind and whether
-// its values are letters ("Zone A") rather than numbers.
-type placeKinds map[string]bool
+// placeKinds are a schedule's learned place nouns: each kind and the
+// values it takes besides numbers.
+type placeKinds map[string]valueSet
+
+// valueSet is what a kind of place is numbered by besides numbers:
+// letters ("Zone A"), compass points ("North wing", "Wing East").
+type valueSet uint8
+
+const (
+	lettered valueSet = 1 << iota
+	compassed
+)
+
+// compass are the compass points that name places.
+var compass = words(`north south east west northeast northwest southeast southwest ne nw se sw`)
 
 // learnPlaces reads the place nouns of names.
 func learnPlaces(names []string) placeKinds {
 	values := map[string]map[string]bool{}
-	letters := map[string]bool{}
+	sets := map[string]valueSet{}
+	note := func(w, val string, set valueSet) {
+		if values[w] == nil {
+			values[w] = map[string]bool{}
+		}
+		values[w][val] = true
+		sets[w] |= set
+	}
 	for _, n := range names {
 		ws := phraseWords(n)
 		for i := 0; i+1 < len(ws); i++ {
 			w, v := ws[i].w, ws[i+1].w
+			if compass[w] && placeNounShaped(v) && !compass[v] {
+				note(v, w, compassed) // "North wing"
+				continue
+			}
 			if !placeNounShaped(w) {
 				continue
 			}
@@ -42,23 +65,25 @@ func learnPlaces(names []string) placeKinds {
 			if end := ws[i+1].end; end < len(n) && n[end] == '%' || i+2 < len(ws) && (units[ws[i+2].w] != "" || monthNames[ws[i+2].w] > 0) {
 				continue
 			}
-			val, letter, ok := placeValue(v, true)
+			if compass[v] {
+				note(w, v, compassed) // "Wing East"
+				continue
+			}
+			val, letter, ok := placeValue(v, lettered)
 			if !ok {
 				continue
 			}
-			if values[w] == nil {
-				values[w] = map[string]bool{}
-			}
-			values[w][val] = true
+			set := valueSet(0)
 			if letter {
-				letters[w] = true
+				set = lettered
 			}
+			note(w, val, set)
 		}
 	}
 	kinds := placeKinds{}
 	for w, vs := range values {
 		if len(vs) >= 2 {
-			kinds[w] = letters[w]
+			kinds[w] = sets[w]
 		}
 	}
 	return kinds
@@ -80,7 +105,7 @@ func placeNounShaped(w string) bool {
 	if _, ok := monthNames[w]; ok {
 		return false
 	}
-	return !commonGrammar[w] && !quantifiers[w] && !refFillers[w] && verbs[w] == "" && !workWords[w]
+	return !commonGrammar[w] && !quantifiers[w] && !refFillers[w] && verbs[w] == "" && !workWords[w] && !compass[w]
 }
 
 // workWords name work, not where it is: the trades and their synonyms,
@@ -106,10 +131,14 @@ over under per plus minus top bottom up down via is are was were be take takes t
 hour hours month months year years no number nr item option rev revision version`)
 
 // placeValue reads a place's value: one to three digits, with a letter
-// after them ("2a"), or, where letters are allowed, one letter.
-func placeValue(w string, letterOK bool) (val string, letter, ok bool) {
+// after them ("2a"), or, where the kind takes them, one letter or a
+// compass point.
+func placeValue(w string, allowed valueSet) (val string, letter, ok bool) {
 	if len(w) == 1 && w[0] >= 'a' && w[0] <= 'z' {
-		return w, true, letterOK
+		return w, true, allowed&lettered != 0
+	}
+	if compass[w] {
+		return w, false, allowed&compassed != 0
 	}
 	j := 0
 	for j < len(w) && isDigit(w[j]) {
@@ -192,6 +221,14 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		}
 	}
 	for i := 0; i < len(ws); i++ {
+		if kind, vals, n := k.compassFirst(ws[i:]); n > 0 {
+			for _, v := range vals {
+				places = append(places, placeToken(kind, v))
+			}
+			blank(i, i+n-1)
+			i += n - 1
+			continue
+		}
 		kind := k.kindOf(ws[i].w)
 		if kind == "" {
 			continue
@@ -243,6 +280,27 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		i = j - 1
 	}
 	return string(b), places
+}
+
+// compassFirst reads places written compass point first: "north wing",
+// "the north and south wings"; n is the words it used, 0 for none.
+func (k placeKinds) compassFirst(ws []word) (kind string, vals []string, n int) {
+	i := 0
+	for i < len(ws) && compass[ws[i].w] {
+		vals = append(vals, ws[i].w)
+		i++
+		if i+1 < len(ws) && listWords[ws[i].w] && compass[ws[i+1].w] {
+			i++
+		}
+	}
+	if len(vals) == 0 || i >= len(ws) {
+		return "", nil, 0
+	}
+	kind = k.kindOf(ws[i].w)
+	if kind == "" || k[kind]&compassed == 0 {
+		return "", nil, 0
+	}
+	return kind, vals, i + 1
 }
 
 // valueRange lists the values after a up to b, both numbers or both

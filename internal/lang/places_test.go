@@ -94,7 +94,7 @@ func TestLearnedPlaces(t *testing.T) {
 	add("T1", "Hydrotest 1")     // one value: no place
 	add("M1", "Mobilise spread") // no value
 	r := NewResolver(&schedule.Schedule{Activities: acts})
-	if want := (placeKinds{"section": false, "crossing": true}); !maps.Equal(r.places, want) {
+	if want := (placeKinds{"section": 0, "crossing": lettered}); !maps.Equal(r.places, want) {
 		t.Errorf("learned %v, want %v", r.places, want)
 	}
 	for _, tc := range []struct {
@@ -124,6 +124,10 @@ func TestLearnedPlaces(t *testing.T) {
 		if res.Status != tc.st || !slices.Equal(got, tc.want) {
 			t.Errorf("%q: %v %v, want %v %v", tc.ref, res.Status, got, tc.st, tc.want)
 		}
+	}
+	// Compass points number places too: before the noun or after it.
+	if k := learnPlaces([]string{"North wing ceilings", "South wing ceilings", "Wing East ceilings"}); k["wing"] != compassed {
+		t.Errorf("compass wings: learned %v", k)
 	}
 	// A bare place takes the trade of the reference it follows.
 	last := Ref{Text: "section 1 backfill", Words: "section 1 backfill"}

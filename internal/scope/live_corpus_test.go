@@ -20,9 +20,12 @@ const hospitalFile = "testdata/hospital.json"
 // place in one name ("Level 2 Zone A drywall").
 const officeFile = "testdata/office.json"
 
+// The fifth: a clinic by wings named by compass points ("North wing").
+const clinicFile = "testdata/clinic.json"
+
 // TestLivePromptCorpus runs the prompts of the live programme — duration
 // changes, delays, constraints, progress — on the building and the
-// bridge, the hospital, the office, and on a statused programme with constraints and actuals
+// bridge, the hospital, the office, the clinic, and on a statused programme with constraints and actuals
 // (storetest.LiveSchedule): no wrong change, and at least 90% correct.
 func TestLivePromptCorpus(t *testing.T) {
 	bridge, _, err := interchange.Load(bridgeFile)
@@ -37,5 +40,10 @@ func TestLivePromptCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge, "hospital": hospital, "office": office, "live": storetest.LiveSchedule()}, 80, 90)
+	clinic, _, err := interchange.Load(clinicFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCorpus(t, "testdata/live_prompts.json", map[string]*schedule.Schedule{"": storetest.Building(t), "bridge": bridge, "hospital": hospital, "office": office,
+		"clinic": clinic, "live": storetest.LiveSchedule()}, 80, 90)
 }
