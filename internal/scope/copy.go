@@ -2,6 +2,7 @@ package scope
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 		}
 	}
 	if !ok {
-		b.note("%q: %q is not a place this schedule's names use (like %s): nothing copied", c.Source, c.Name, placeExamples(b.s))
+		b.note("%q: %q is not a place this schedule's names use (like %s): nothing copied", c.Source, c.Name, placeExamples(b.s, ""))
 		return
 	}
 	about := "what " + c.Name + " copies"
@@ -51,8 +52,12 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 			}
 		}
 	}
-	if !ok || len(members) == 0 || lang.PlaceLabel(from) == lang.PlaceLabel(to) {
-		b.ask(about, fmt.Sprintf("Which place should %s copy? %q names no place with activities. Answer like %s, or \"none\".", c.Name, c.Targets[0].Text, placeExamples(b.s)))
+	if !ok || len(members) == 0 || from == to {
+		said := c.Targets[0].Text
+		if ans, answered := b.answered(about); answered {
+			said = ans
+		}
+		b.ask(about, fmt.Sprintf("Which place should %s copy? %q names no place with activities. Answer like %s, or \"none\".", lang.PlaceLabel(to), said, placeExamples(b.s, kindOf(to))))
 		return
 	}
 	if kindOf(from) != kindOf(to) {
@@ -100,10 +105,10 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 		}
 	}
 	for i, a := range members {
-		n := a
-		n.ID, n.Name = "", names[i]
-		n.ActualStart, n.ActualFinish, n.PercentComplete, n.Remaining = "", "", 0, ""
-		n.Constraint = nil
+		// The work as planned: no progress, dates, constraints or
+		// baseline of the original's; its own codes and assignments.
+		n := schedule.Activity{Name: names[i], Description: a.Description, Duration: a.Duration, Type: a.Type, Calendar: a.Calendar,
+			WBS: a.WBS, Codes: maps.Clone(a.Codes), Assignments: slices.Clone(a.Assignments)}
 		added, ok := b.addNew(n, []schedule.Activity{prev}, nil, key, names[i])
 		if !ok {
 			return
@@ -175,7 +180,7 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 	if before != "" {
 		how = fmt.Sprintf("it follows %s as %s follows %s (%s)", lang.PlaceLabel(lead), lang.PlaceLabel(from), lang.PlaceLabel(before), linkCount(chain))
 	}
-	b.note("%s is a copy of %s: %d activities (%s) with the %s among them; %s; and %s to and from the rest of the schedule as %s has them. Durations are %s's; no progress or constraints are copied",
+	b.note("%s is a copy of %s: %d activities (%s) with the %s among them; %s; and %s to and from the rest of the schedule as %s has them. Durations are %s's; no progress, dates, constraints or baseline are copied",
 		lang.PlaceLabel(to), lang.PlaceLabel(from), len(made), listActivities(made, 30), linkCount(inside), how, linkCount(outside), lang.PlaceLabel(from), lang.PlaceLabel(from))
 }
 
@@ -339,12 +344,20 @@ func placeOfKind(res *lang.Resolver, name, kind string) string {
 	return ""
 }
 
-// placeExamples names a few of the schedule's places, for a note.
-func placeExamples(s *schedule.Schedule) string {
+// placeExamples names a few of the schedule's places (of kind, when
+// given and used), for a note or a question.
+func placeExamples(s *schedule.Schedule, kind string) string {
 	res := lang.NewResolver(s)
+	used := false
+	for _, a := range s.Activities {
+		used = used || slices.ContainsFunc(res.PlacesOf(a.Name), func(p string) bool { return kindOf(p) == kind })
+	}
 	var out []string
 	for _, a := range s.Activities {
 		for _, p := range res.PlacesOf(a.Name) {
+			if used && kindOf(p) != kind {
+				continue
+			}
 			if l := "\"" + strings.ToLower(lang.PlaceLabel(p)) + "\""; !strings.HasSuffix(p, "_*") && !slices.Contains(out, l) && len(out) < 3 {
 				out = append(out, l)
 			}

@@ -82,7 +82,7 @@ func TestManagerCopyPlaceTool(t *testing.T) {
 		question string
 	}{
 		{name: "copy", args: map[string]any{"from": "span 3", "to": "span 5"}, adds: 4 + 3 + 1 + 3, note: "Span 5 is a copy of Span 3"},
-		{name: "nothing there asks", args: map[string]any{"from": "span 9", "to": "span 5"}, question: "Which place should span 5 copy?"},
+		{name: "nothing there asks", args: map[string]any{"from": "span 9", "to": "span 5"}, question: "Which place should Span 5 copy? \"span 9\" names no place with activities. Answer like \"span 1\""},
 		{name: "taken place", args: map[string]any{"from": "span 3", "to": "span 4"}, note: "Span 4 has activities already"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
