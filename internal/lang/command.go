@@ -22,6 +22,7 @@ const (
 	Unconstrain Kind = "unconstrain"  // take Targets' constraints off (none: every constrained activity's)
 	Progress    Kind = "progress"     // report Targets' progress: Started/Finished on Date, Percent, Days remaining
 	DataDate    Kind = "data_date"    // move the schedule's data date (status date) to Date
+	Copy        Kind = "copy"         // copy the activities on a place (Targets[0]) as a new place (Name), with their logic
 	Unsupported Kind = "unsupported"  // understood, but not an edit this planner makes: Reason says what to use
 	Unknown     Kind = "unknown"      // not understood
 )
@@ -76,7 +77,8 @@ type Command struct {
 	Days      *float64 `json:"days,omitempty"`
 	DaysDelta bool     `json:"days_delta,omitempty"`
 	Milestone bool     `json:"milestone,omitempty"`
-	// Name is a new activity's name (Add) or the new name (Rename).
+	// Name is a new activity's name (Add), the new name (Rename) or the
+	// new place a copy makes (Copy: "level 5").
 	Name string `json:"name,omitempty"`
 	// After and Before place a new activity.
 	After  []Ref `json:"after,omitempty"`

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,9 @@ import (
 // "link", …; "X can't start until Y is finished" reads
 // "x cannot starts until y finishes". X, Y and Z are references.
 var grammar = []rule{
+	// Copies of a place: "add a level 5 like level 4", "copy span 3 as span 5".
+	{re(`(?:add|copy) (?:an? |another |new |extra |the )*(?P<x>.+?),? (?:just |exactly )?(?:like|identical to|identical|the same as|same as|similar to|as (?:an? )?copy of|(?:an? )?copy of|copied from|copy from|based on|mirroring|matching) (?:the )?(?P<y>.+?)`), copyPlace},
+	{re(`copy (?:the )?(?P<y>.+?) (?:to make|to create|and call it|and name it|as|to|into|for|onto) (?:an? |another |new |the )*(?P<x>.+?)`), copyPlace},
 	// Re-sequencing: X follows Y instead of Z.
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
 	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
@@ -514,11 +518,37 @@ func rename(p *parser, g groups) (Command, bool) {
 }
 
 func linkXY(p *parser, g groups) (Command, bool) {
-	return Command{Kind: Link, From: x(g), To: y(g)}, true
+	from, to := x(g), y(g)
+	samePlaceTrade(&from[0], &to[0])
+	return Command{Kind: Link, From: from, To: to}, true
 }
 
 func linkYX(p *parser, g groups) (Command, bool) {
-	return Command{Kind: Link, From: y(g), To: x(g)}, true
+	from, to := y(g), x(g)
+	samePlaceTrade(&from[0], &to[0])
+	return Command{Kind: Link, From: from, To: to}, true
+}
+
+// samePlaceTrade lets an end that is a place alone take the work of the
+// other end on a place of the same kind: in "fit-outs on floor 4 should
+// follow floor 2", floor 2 is the fit-outs on floor 2 (as in a
+// re-sequencing). "The roof should follow level 4" keeps level 4 whole.
+func samePlaceTrade(a, b *Ref) {
+	for _, pair := range [][2]*Ref{{a, b}, {b, a}} {
+		bare, other := pair[0], pair[1]
+		kind, ok := placeShaped(bare.Words)
+		if !ok || bare.Inherit != nil {
+			continue
+		}
+		ws := strings.Fields(other.Words)
+		if len(ws) <= len(strings.Fields(bare.Words)) {
+			continue
+		}
+		if slices.ContainsFunc(ws, func(w string) bool { return w == kind || kind == "level" && lexicon.IsLevelWord(w) }) {
+			inherit := *other
+			bare.Inherit = &inherit
+		}
+	}
 }
 
 // linkEnds reads "X starts/finishes [N days] after/until Y starts/finishes":
@@ -606,6 +636,64 @@ func isLinkNoun(words string) bool {
 		}
 	}
 	return true
+}
+
+// copyPlace reads a copy of one place as another: both ends must be a
+// place ("level 5", "span 5", "Wing D"), else the words are some other
+// request ("add a 3 day survey like the last one").
+//
+// The new place may leave out its number ("add another level like level
+// 4": Name is the kind alone, the planner takes the next free one) and the
+// original its kind ("add a fifth floor like the fourth").
+func copyPlace(p *parser, g groups) (Command, bool) {
+	x, y := g.ref("x"), g.ref("y")
+	kind, ok := placeShaped(x.Words)
+	if !ok {
+		ws := strings.Fields(x.Words)
+		for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+			ws = ws[1:]
+		}
+		if len(ws) != 1 || !lexicon.IsLevelWord(ws[0]) && !placeNounShaped(ws[0]) {
+			return Command{}, false
+		}
+		kind, x.Text = ws[0], ws[0] // "another level": its number is the planner's
+	}
+	if _, ok := placeShaped(y.Words); !ok {
+		ws := strings.Fields(y.Words)
+		for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+			ws = ws[1:]
+		}
+		if len(ws) == 2 && (ws[1] == "one" || lexicon.IsLevelWord(ws[1])) {
+			ws = ws[:1] // "the fourth one"
+		}
+		n, isNum := lexicon.Number(strings.Join(ws, " "))
+		if o, isOrd := lexicon.Ordinal(strings.Join(ws, " ")); isOrd {
+			n, isNum = o, true
+		}
+		if len(ws) != 1 || !isNum {
+			return Command{}, false
+		}
+		y = Ref{Text: y.Text, Words: kind + " " + strconv.Itoa(n)}
+	}
+	return Command{Kind: Copy, Targets: []Ref{y}, Name: x.Text}, true
+}
+
+// placeShaped reports whether words are one place and nothing else, and
+// its kind noun as written: a place of the lexicon ("level 5", "zone B",
+// "2nd floor") or a word and a number or a letter ("span 5", "wing d").
+func placeShaped(words string) (string, bool) {
+	ws := strings.Fields(words)
+	for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+		ws = ws[1:]
+	}
+	if place, used := lexicon.MatchPlace(ws); used > 0 && used == len(ws) && place.ID != "" {
+		return string(place.Kind), true
+	}
+	if len(ws) != 2 || !placeNounShaped(ws[0]) {
+		return "", false
+	}
+	_, _, ok := placeValue(ws[1], lettered|compassed)
+	return ws[0], ok
 }
 
 func addScope(p *parser, g groups) (Command, bool) {
@@ -858,7 +946,7 @@ var (
 		{lazyre.New(`^(?:merge|combine|consolidate)\b`),
 			"merging activities is not an edit the planner makes in one step: dissolve the ones to fold in and extend the one that stays"},
 		{lazyre.New(`^(?:copy|duplicate|clone|repeat)\b`),
-			"copying activities is not something the offline planner does: add each one (\"add a 5 day X after Y\")"},
+			"copying activities one by one is not something the offline planner does: copy a whole place (\"add a level 5 like level 4\", \"copy span 3 as span 5\") or add each one (\"add a 5 day X after Y\")"},
 		{lazyre.New(`\b(?:cost|costs|budget|price|money|cash ?flow)\b`),
 			"costs are not modelled in this schedule"},
 	}

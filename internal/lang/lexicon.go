@@ -39,6 +39,7 @@ var verbs = map[string]string{
 	"extend": "extend", "lengthen": "extend", "increase": "extend", "prolong": "extend",
 	"shorten": "shorten", "reduce": "shorten", "decrease": "shorten", "trim": "shorten",
 	"rename": "rename", "retitle": "rename",
+	"copy": "copy", "duplicate": "copy", "clone": "copy", "replicate": "copy", "repeat": "copy",
 	"make": "make", "move": "move", "resequence": "move", "reorder": "move", "put": "put",
 }
 
@@ -228,7 +229,7 @@ thing things think this those though through thus till to together too twice und
 via want wanted wants was wasnt way we well were what whatever when where whether which while who whole whom whose why
 will with within without wont would wouldnt yes yet you your also already whilst wait waits waiting follow follows
 followed following precede precedes preceded preceding start starts started starting begin begins finish finishes finished
-finishing complete completes completed end ends ended day days week weeks hour hours month months working work workday
+finishing complete completes completed end ends ended like identical similar same copied copying matching mirroring based day days week weeks hour hours month months working work workday
 mark marked record log status data cent remain remains actual actuals hold held defer deferred push pushed slip slipping running snet fnlt snlt fnet mso mfo constraint constraints percent remaining left late behind slipped postpone postponed
 january february march april june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
 monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow

@@ -186,7 +186,7 @@ var leadVerbs = map[string]bool{"schedule": true, "put": true, "place": true, "p
 	"requires": true, "sequence": true, "have": true, "let": true, "rename": true, "dissolve": true}
 
 // verbCanon are the canonical tokens that start a command.
-var verbCanon = map[string]bool{"delete": true, "dissolve": true, "add": true, "link": true, "unlink": true, "change": true,
+var verbCanon = map[string]bool{"delete": true, "dissolve": true, "add": true, "link": true, "unlink": true, "change": true, "copy": true,
 	"extend": true, "shorten": true, "rename": true, "move": true, "make": true, "take": true}
 
 // clauses splits the request at ";", sentence ends, "then", and at a comma
@@ -663,6 +663,11 @@ func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
 	}
 	ref := s.refOf(s.idx)
 	last := prev.Targets[len(prev.Targets)-1]
+	if last.Inherit != nil {
+		// "…, then span 3, then span 4": span 3 had its trade from the
+		// one before it, and so has span 4.
+		last = Ref{Text: last.Inherit.Text + " " + last.Text, Words: last.Inherit.Words + " " + last.Words}
+	}
 	ref.Inherit = &last
 	return Command{Kind: prev.Kind, Source: c.source(), Targets: []Ref{ref}}, true
 }

@@ -39,10 +39,15 @@ type Resolution struct {
 // Resolver resolves references against one schedule's activities.
 type Resolver struct {
 	acts  []schedule.Activity
-	norm  [][]string // Normalize(name)
+	norm  [][]string // places.normalize(name)
 	tags  [][]string // norm plus umbrella terms
 	words [][]string // nameWords(name)
 	names map[string]bool
+	// places are the kinds of place the names use besides levels (piers,
+	// spans, zones…), learned from them.
+	places placeKinds
+	// index is each activity's place in acts, by id.
+	index map[string]int
 	// maxJoin is the most list parts that can together name one activity
 	// by its name or id: a name of n words is at most n+1 parts ("and"
 	// between each). joinParts tries no longer runs, so a list of n parts
@@ -66,18 +71,25 @@ type memoKey struct{ p, inherit string }
 // NewResolver indexes s's activities.
 func NewResolver(s *schedule.Schedule) *Resolver {
 	r := &Resolver{acts: s.Activities, names: map[string]bool{}, maxJoin: 2, wordSets: map[string]bool{}}
-	for _, a := range s.Activities {
+	names := make([]string, len(s.Activities))
+	for i, a := range s.Activities {
+		names[i] = a.Name
+	}
+	r.places = learnPlaces(names)
+	r.index = make(map[string]int, len(s.Activities))
+	for i, a := range s.Activities {
+		r.index[a.ID] = i
 		ws := nameWords(a.Name)
 		r.words = append(r.words, ws)
 		r.maxJoin = max(r.maxJoin, len(ws)+1, len(nameWords(a.ID))+1)
-		n := embed.Normalize(a.Name)
+		n := r.places.normalize(a.Name)
 		tags := slices.Clone(n)
 		for _, t := range n {
 			tags = append(tags, embed.Umbrellas(t)...)
 		}
 		r.norm = append(r.norm, n)
 		r.tags = append(r.tags, tags)
-		r.wordSets[wordSet(withoutLevels(n))] = true
+		r.wordSets[wordSet(r.places.without(n))] = true
 		for _, w := range ws {
 			r.names[w] = true
 		}
@@ -93,8 +105,10 @@ func notAlnum(r rune) bool {
 func (r *Resolver) Vocabulary() map[string]bool { return r.names }
 
 var (
-	listSep    = lazyre.New(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
-	levelRange = lazyre.New(`\b` + levelNoun + `\s*(\d+)\s+(?:to|through|thru|until)\s+(?:` + levelNoun + `\s*)?(\d+)\b`)
+	listSep    = lazyre.New(`\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+&\s+|\s+/\s+|\s+plus\s+|\s+as well as\s+|\s+along with\s+|\s+together\s+)\s*`)
+	levelRange = lazyre.New(`\b` + levelNoun + `\s*(\d+)\s+(?:to|-|through|thru|until)\s+(?:` + levelNoun + `\s*)?(\d+)\b`)
+	levelList  = lazyre.New(`\b` + levelNoun + `\s*(\d+)((?:\s*(?:,|and|&|/|or)\s*(?:` + levelNoun + `\s*)?\d+)+)\b`)
+	listedNum  = lazyre.New(`\d+`)
 	allLevels  = lazyre.New(`\b(?:on |at |for |in |across )?(?:(?:all|both)(?: the)? ` + lexicon.Pattern(lexicon.LevelPlurals) + `|(?:every|each) ` + lexicon.Pattern(lexicon.LevelWords) + `)\b`)
 	bareLevel  = lazyre.New(`^(?:(?:on|at|in|for)\s+)?(?:the\s+)?(?:` + levelNoun + `\s*)?(\d+|` + strings.Join(lexicon.NumberWords, "|") + `)(?:st|nd|rd|th)?(?:\s+` + lexicon.Pattern(lexicon.LevelWords) + `)?$`)
 	// levelNoun is a level word, singular or plural ("levels 2 to 4").
@@ -128,11 +142,11 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 		return whole
 	}
-	// A level said once covers the parts before it with none; a bare
-	// level ("and 3") takes the trade of the part before it.
+	// A place said once covers the parts before it with none; a bare
+	// number ("and 3") is the place of the part before it, with its trade.
 	levels := make([][]string, len(parts))
 	for i, p := range parts {
-		levels[i] = levelsOf(p)
+		levels[i] = r.placesOf(p)
 	}
 	parts = r.joinParts(parts, inherit)
 	if len(parts) < 2 {
@@ -155,24 +169,29 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	out.Group = true
 	seen := map[string]bool{}
 	prevTrade := inherit
-	prevLevel := ""
+	prevLevel, prevKind := "", ""
 	for i, p := range parts {
 		partInherit := prevTrade
 		if m := bareLevel.FindStringSubmatch(p); m != nil && i > 0 && !r.isID(p) {
-			p = "level " + m[1]
+			kind := "level"
+			if prevKind != "" && !strings.Contains(p, " ") {
+				kind = prevKind // "piers 1 and 3"
+			}
+			p = kind + " " + m[1]
 		}
-		if len(levels[i]) == 0 && !strings.HasPrefix(p, "level ") {
+		if len(levels[i]) == 0 && len(r.placesOf(p)) == 0 {
 			found := false
 			if j := next[i]; j < len(parts) {
-				p += " " + strings.Join(levelWordsOf(levels[j]), " and ")
+				p += " " + strings.Join(placeWords(levels[j]), " and ")
 				found = true
 			}
 			if !found && prevLevel != "" {
 				p += " " + prevLevel // "floor 1 painting, tiling and flooring"
 			}
 		}
-		if l := levelsOf(p); len(l) > 0 {
-			prevLevel = strings.Join(levelWordsOf(l), " and ")
+		if l := r.placesOf(p); len(l) > 0 {
+			prevLevel = strings.Join(placeWords(l), " and ")
+			prevKind = r.lastKind(p)
 		}
 		res := r.resolveOne(p, partInherit)
 		if res.Status != Found {
@@ -277,11 +296,32 @@ func (r *Resolver) isID(p string) bool {
 func (r *Resolver) exactly(acts []schedule.Activity, words string) bool {
 	want := r.tradeWords(words)
 	for _, a := range acts {
-		if !sameWords(withoutLevels(embed.Normalize(a.Name)), want) {
+		if !sameWords(r.places.without(r.places.normalize(a.Name)), want) {
 			return false
 		}
 	}
 	return true
+}
+
+// lastKind is the kind of place said last in a phrase ("level" for "the
+// zone b ceilings on levels 1"), "" for none.
+func (r *Resolver) lastKind(p string) string {
+	f := strings.Fields(p)
+	for i := len(f) - 1; i >= 0; i-- {
+		if lexicon.IsLevelWord(f[i]) {
+			return "level"
+		}
+		if k := r.places.kindOf(f[i]); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
+// placesOf lists the places a phrase names: levels and the schedule's
+// other kinds.
+func (r *Resolver) placesOf(p string) []string {
+	return r.places.only(r.places.normalize(p))
 }
 
 // levelsOf lists the level tokens a phrase names.
@@ -303,9 +343,24 @@ func levelWordsOf(levels []string) []string {
 	return out
 }
 
-// expandLevels writes "levels 2 to 4" as "level 2 level 3 level 4" and
-// "levels 2" as "level 2", so Normalize reads them.
+// expandLevels writes "levels 2 to 4" as "level 2 level 3 level 4",
+// "levels 1 and 3" as "level 1 level 3" and "levels 2" as "level 2", so
+// Normalize reads them.
 func expandLevels(p string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range levelList.FindAllStringIndex(p, -1) {
+		if rest := strings.Fields(p[m[1]:]); len(rest) > 0 && units[rest[0]] != "" {
+			continue // "level 2 and 3 days": a quantity
+		}
+		b.WriteString(p[last:m[0]])
+		for _, n := range listedNum.Compiled().FindAllString(p[m[0]:m[1]], -1) {
+			v, _ := strconv.Atoi(n)
+			b.WriteString("level " + strconv.Itoa(v) + " ")
+		}
+		last = m[1]
+	}
+	p = b.String() + p[last:]
 	p = levelRange.ReplaceAllStringFunc(p, func(m string) string {
 		sm := levelRange.FindStringSubmatch(m)
 		a, _ := strconv.Atoi(sm[1])
@@ -327,11 +382,13 @@ var (
 	quoteMarks   = strings.NewReplacer(`"`, " ", "“", " ", "”", " ")
 )
 
-// tradeWords are a phrase's normalised words without levels and fillers.
+// tradeWords are a phrase's normalised words without places and fillers.
 func (r *Resolver) tradeWords(p string) []string {
+	// Places first: "wing a" is a place, not the article.
+	rest, _ := r.places.cut(p)
 	var out []string
-	for _, t := range embed.Normalize(expandLevels(stripFillers(p))) {
-		if !strings.HasPrefix(t, "level_") && !groupFiller[t] {
+	for _, t := range embed.Normalize(expandLevels(stripFillers(rest))) {
+		if !r.places.isPlace(t) && !groupFiller[t] {
 			out = append(out, t)
 		}
 	}
@@ -407,12 +464,12 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	fields := strings.Fields(p)
 	group := allLevels.MatchString(p)
 	for _, w := range fields {
-		if quantifiers[w] || pluralHead[w] || r.pluralMarker(w) {
+		if quantifiers[w] || pluralHead[w] || r.pluralMarker(w) && r.places.kindOf(w) == "" {
 			group = true
 		}
 	}
 	cleaned := allLevels.ReplaceAllString(p, " ")
-	levels := levelsOf(cleaned)
+	levels := r.placesOf(cleaned)
 	words := r.tradeWords(cleaned)
 	if len(words) == 0 {
 		words = inherit
@@ -427,13 +484,19 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 			}
 			return Resolution{Status: Missing}
 		}
-		return Resolution{Status: Found, Acts: r.filter(levels, nil, false), Group: true}
+		acts := r.filter(levels, nil, false)
+		if len(acts) == 0 {
+			return Resolution{Status: Missing} // "span 9" where there is none
+		}
+		return Resolution{Status: Found, Acts: acts, Group: true}
 	}
 	cands := r.filter(levels, words, false)
 	if len(cands) == 0 {
 		cands = r.filter(levels, words, true)
 	}
-	if group {
+	if group || len(levels) > 1 {
+		// A group, or the same work on several places ("the column
+		// rebar on piers 1 and 3"): the work, not its checks.
 		cands = r.withoutUnsaidChecks(cands, words)
 	}
 	switch {
@@ -445,11 +508,14 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	if group || len(levels) > 1 || len(levels) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !groupWords[w] }) {
 		return Resolution{Status: Found, Acts: cands, Group: true}
 	}
+	if r.partOfPlace(cands, levels, words) {
+		return Resolution{Status: Found, Acts: cands, Group: true}
+	}
 	// Several match: the one whose name has no other words wins ("piling"
 	// is Piling, not Pile caps and ground beams).
 	var exact []schedule.Activity
 	for i, a := range r.acts {
-		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(withoutLevels(r.norm[i]), words) {
+		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(r.places.without(r.norm[i]), words) {
 			exact = append(exact, a)
 		}
 	}
@@ -462,7 +528,9 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	written := strings.Fields(stripFillers(cleaned))
 	for _, a := range cands {
 		have := strings.FieldsFunc(strings.ToLower(a.Name), notAlnum)
-		if !slices.ContainsFunc(written, func(w string) bool { return len(levelsOf(w)) == 0 && !slices.Contains(have, w) && !isLevelWord(w) }) {
+		if !slices.ContainsFunc(written, func(w string) bool {
+			return len(levelsOf(w)) == 0 && !slices.Contains(have, w) && !isLevelWord(w) && r.places.kindOf(w) == ""
+		}) {
 			literal = append(literal, a)
 		}
 	}
@@ -494,7 +562,7 @@ func (r *Resolver) withoutUnsaidChecks(cands []schedule.Activity, words []string
 	// one of the words ("MEP rough-in inspection" checks the rough-in;
 	// "Pier 2 column rebar inspection" checks the rebar, not "pier 2").
 	checksIt := func(a schedule.Activity) bool {
-		n := withoutLevels(embed.Normalize(a.Name))
+		n := r.places.without(r.places.normalize(a.Name))
 		for i, w := range n {
 			if checkWords[w] && i > 0 && slices.Contains(words, n[i-1]) {
 				return true
@@ -557,7 +625,7 @@ func (r *Resolver) pluralMarker(w string) bool {
 func (r *Resolver) filter(levels, words []string, loose bool) []schedule.Activity {
 	var out []schedule.Activity
 	for i, a := range r.acts {
-		if len(levels) > 0 && !slices.ContainsFunc(levels, func(l string) bool { return slices.Contains(r.norm[i], l) }) {
+		if len(levels) > 0 && !onPlaces(r.norm[i], levels) {
 			continue
 		}
 		if words != nil && !matchWords(r.tags[i], words, loose) {

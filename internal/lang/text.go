@@ -83,8 +83,8 @@ func tokenize(src string) *text {
 		case r == '→':
 			emit("->", "->", i, i+size, false)
 			i += size
-		case r == '-' && i+1 < len(src) && isDigit(src[i+1]) && i > 0 && isDigit(src[i-1]):
-			emit("-", "to", i, i+1, false) // "levels 2-4"
+		case r == '-' && i+1 < len(src) && isDigit(src[i+1]) && i > 0 && isDigit(src[i-1]), r == '-' && loneLetterAt(src, i-1) && loneLetterAt(src, i+1):
+			emit("-", "to", i, i+1, false) // "levels 2-4", "zones A-C"
 			i++
 		case r == '-' && i+1 < len(src) && isDigit(src[i+1]):
 			j := scanWord(src, i+1)
@@ -137,6 +137,15 @@ func scanWord(src string, i int) int {
 		j += size
 	}
 	return j
+}
+
+// loneLetterAt reports whether src[i] is an ASCII letter standing alone
+// as a word ("A" in "zones A-C"; a hyphen on either side joins).
+func loneLetterAt(src string, i int) bool {
+	if i < 0 || i >= len(src) || !(src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z') {
+		return false
+	}
+	return (i == 0 || !isWordByte(src[i-1])) && (i+1 == len(src) || !isWordByte(src[i+1]))
 }
 
 func isLetterAt(src string, i int) bool {

@@ -223,25 +223,35 @@ func (b *builder) retarget(ops []schedule.Op, ids map[string]bool) []schedule.Op
 	return out
 }
 
-// counterparts reads feedback that names only a level ("no, level 3") as
-// the same activities on that level; nil when a reference names more.
+// counterparts reads feedback that names only a place ("no, level 3",
+// "wing B") as the same activities on that place; nil when a reference
+// names more.
 func (b *builder) counterparts(touched []schedule.Activity, refs []lang.Ref) map[string]bool {
+	res := b.resolver()
 	ids := map[string]bool{}
 	for _, r := range refs {
-		level := lang.LevelOf(r.Words)
-		if level == "" || lang.TradeOf(r.Words) != "" {
+		place, ok := res.Place(r.Words)
+		if !ok {
 			return nil
 		}
 		for _, a := range touched {
-			want := withoutLevel(words(a.Name))
-			for _, c := range b.s.Activities {
-				if c.ID != a.ID && slices.Equal(withoutLevel(words(c.Name)), want) && slices.Contains(words(c.Name), level) {
-					ids[c.ID] = true
-				}
+			if c, ok := sameTrade(res, onPlace(res, b.s.Activities, place, a.ID), a); ok {
+				ids[c.ID] = true
 			}
 		}
 	}
 	return ids
+}
+
+// onPlace are the activities of acts on place, but the one with id skip.
+func onPlace(res *lang.Resolver, acts []schedule.Activity, place, skip string) []schedule.Activity {
+	var out []schedule.Activity
+	for _, c := range acts {
+		if c.ID != skip && res.OnPlace(c.Name, place) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // more does to other activities what a proposal of activity removals does

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
+	"github.com/autoscheduler/autoscheduler/internal/lang"
 	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -19,7 +20,10 @@ type group struct {
 	text  string   // as written, for messages
 	trade string   // the words besides the level, as written ("fitouts")
 	words []string // their normalised tokens
-	level string   // "level_4", or "" for any level
+	level string   // "level_4" (or another place: "pier_3"), or "" for any
+	// res, when set, reads names with the schedule's own places (piers,
+	// wings); without it levels are the only places.
+	res *lang.Resolver
 }
 
 var (
@@ -49,6 +53,44 @@ func parseGroup(text string) group {
 	return g
 }
 
+// parseGroupIn is parseGroup with the schedule's places: "wing A" is the
+// place wing_a, "pier 1 drilled shafts" the drilled shafts on pier_1.
+func parseGroupIn(res *lang.Resolver, text string) group {
+	g := parseGroup(text)
+	g.res = res
+	g.level, g.words = "", nil
+	for _, t := range res.Tokens(text) {
+		switch {
+		case res.IsPlace(t):
+			if g.level == "" && !strings.HasSuffix(t, "_*") {
+				g.level = t
+			}
+		case !groupFillers[t]:
+			g.words = append(g.words, t)
+		}
+	}
+	if g.level != "" && !strings.HasPrefix(g.level, "level_") {
+		label := lang.PlaceLabel(g.level)
+		g.trade = strings.TrimSpace(leadingFillers.ReplaceAllString(strings.TrimSpace(caseless(label).ReplaceAllString(g.trade, "")), ""))
+	}
+	if len(g.words) == 0 {
+		g.trade = ""
+	}
+	return g
+}
+
+func caseless(s string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\s*\b(?:on|at|in|of|for)?\s*(?:the\s+)?` + regexp.QuoteMeta(s) + `\b`)
+}
+
+// tokens is a name's tokens as the group reads them.
+func (g group) tokens(name string) []string {
+	if g.res != nil {
+		return g.res.Tokens(name)
+	}
+	return words(name)
+}
+
 // inherit fills a group with no trade from another: in "make fit-outs on
 // floor 4 follow floor 2", floor 2 means fit-outs on floor 2.
 func (g group) inherit(from group) group {
@@ -67,12 +109,12 @@ func (g group) String() string {
 	if g.level == "" {
 		return trade
 	}
-	return trade + " on " + strings.ToLower(levelName(g.level))
+	return trade + " on " + strings.ToLower(lang.PlaceLabel(g.level))
 }
 
 // matches reports whether a belongs to the group.
 func (g group) matches(a schedule.Activity) bool {
-	have := words(a.Name)
+	have := g.tokens(a.Name)
 	if g.level != "" && !slices.Contains(have, g.level) {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/llm/llmtest"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -55,6 +56,47 @@ func TestManagerConstraintAndProgressTools(t *testing.T) {
 			}
 			if got := strings.Join(calls, "; "); got != tc.call {
 				t.Errorf("calls %q, want %q (notes %q)", got, tc.call, plan.Notes)
+			}
+			if !strings.Contains(strings.Join(plan.Notes, "\n"), tc.note) {
+				t.Errorf("notes %q, want %q", plan.Notes, tc.note)
+			}
+			if !strings.Contains(plan.Question, tc.question) || (tc.question == "") != (plan.Question == "") {
+				t.Errorf("question %q, want %q", plan.Question, tc.question)
+			}
+		})
+	}
+}
+
+// The LLM scope manager's copy_place tool copies as the rules planner's
+// "copy span 3 as span 5" does, and asks about a place with nothing on it.
+func TestManagerCopyPlaceTool(t *testing.T) {
+	bridge, _, err := interchange.Load("testdata/bridge.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		args     map[string]any
+		adds     int
+		note     string
+		question string
+	}{
+		{name: "copy", args: map[string]any{"from": "span 3", "to": "span 5"}, adds: 4 + 3 + 1 + 3, note: "Span 5 is a copy of Span 3"},
+		{name: "nothing there asks", args: map[string]any{"from": "span 9", "to": "span 5"}, question: "Which place should Span 5 copy? \"span 9\" names no place with activities. Answer like \"span 1\""},
+		{name: "taken place", args: map[string]any{"from": "span 3", "to": "span 4"}, note: "Span 4 has activities already"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t, llmtest.Calls(llmtest.Call("copy_place", tc.args)))
+			m := &scope.Manager{LLM: client(t, srv.Config()), Candidates: 10}
+			plan, err := m.PlanAdditions(context.Background(), scope.Snapshot{Schedule: bridge}, scope.PlanInput{Prompt: "the request", Round: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := schedule.ApplyAll(bridge.Clone(), plan.Ops); err != nil {
+				t.Fatal(err)
+			}
+			if len(plan.Ops) != tc.adds {
+				t.Errorf("%d ops, want %d (notes %q)", len(plan.Ops), tc.adds, plan.Notes)
 			}
 			if !strings.Contains(strings.Join(plan.Notes, "\n"), tc.note) {
 				t.Errorf("notes %q, want %q", plan.Notes, tc.note)

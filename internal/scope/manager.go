@@ -137,6 +137,10 @@ type (
 		Type     string `json:"type" enum:"start_on_or_after,start_on_or_before,start_on,finish_on_or_before,finish_on_or_after,finish_on,none" desc:"the date constraint, or none to take the activity's constraints off"`
 		Date     string `json:"date" desc:"the constraint's date as YYYY-MM-DD; empty for none"`
 	}
+	copyArg struct {
+		From string `json:"from" desc:"the place whose activities are copied, as the names write it, e.g. 'level 4', 'span 3', 'wing C'"`
+		To   string `json:"to" desc:"the new place, e.g. 'level 5', 'span 5', 'wing D'"`
+	}
 	dataDateArg struct {
 		Date string `json:"date" desc:"the new data date (status date) as YYYY-MM-DD"`
 	}
@@ -171,6 +175,7 @@ var (
 		llm.ToolFor[constraintArg]("set_constraint", "Give exactly one activity a date constraint, or take its constraints off (type none)."),
 		llm.ToolFor[progressArg]("report_progress", "Record exactly one activity's progress: actual start, actual finish, percent complete, remaining days."),
 		llm.ToolFor[dataDateArg]("set_data_date", "Move the schedule's data date (status date), as a progress update does."),
+		llm.ToolFor[copyArg]("copy_place", "Copy every activity of one place (a level, span, wing, zone… as the names say it) as a new place: renamed, with its logic, linked after the original as the original follows the place before it."),
 		llm.ToolFor[askArg]("ask", "Ask the planner when the request is ambiguous instead of guessing."),
 		llm.ToolFor[finishArg]("finish", "Nothing to add."),
 	}
@@ -521,6 +526,13 @@ func (m *Manager) PlanAdditions(ctx context.Context, snap Snapshot, in PlanInput
 				var arg dataDateArg
 				if decodeArgs(b, call, &arg) {
 					b.dataDateCall(arg)
+				}
+			case "copy_place":
+				var arg copyArg
+				if decodeArgs(b, call, &arg) {
+					from := strings.TrimSpace(arg.From)
+					b.copyPlace(fmt.Sprintf("copy/%d", i), lang.Command{Kind: lang.Copy, Source: "copy " + from + " as " + arg.To,
+						Targets: []lang.Ref{{Text: from, Words: strings.ToLower(from)}}, Name: strings.TrimSpace(arg.To)})
 				}
 			}
 		},

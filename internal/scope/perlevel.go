@@ -3,7 +3,6 @@ package scope
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
@@ -16,14 +15,21 @@ import (
 // activity a level is meant.
 var eachLevel = regexp.MustCompile(`(?i)\b(?:each|every|all|per)\s+(?:of\s+the\s+)?` + lexicon.Pattern(lexicon.LevelWordsApart, lexicon.LevelPlurals) + `\b`)
 
-// addPerLevel adds one activity per level when the placement says "on each
-// level" ("add a 2 day fire-stopping after drywall board on each level"):
-// "Fire-stopping Level 1" after "Drywall board Level 1", and so on for
-// every level the placement's activities are on. It reports whether it
-// did; a placement whose activities are not on two or more levels is
+// addPerLevel adds one activity per place when the placement says "on
+// each level" ("add a 2 day fire-stopping after drywall board on each
+// level"), or on each place of another kind the schedule's names use ("on
+// every span"): "Fire-stopping Level 1" after "Drywall board Level 1",
+// and so on for every place the placement's activities are on, named as
+// the schedule names that kind ("Span 1 inspection"). It reports whether
+// it did; a placement whose activities are not on two or more places is
 // added once, as written.
 func (b *builder) addPerLevel(key string, c lang.Command) bool {
-	if c.Name == "" || !placedOnEachLevel(c) {
+	if c.Name == "" {
+		return false
+	}
+	res := b.resolver()
+	kind, ok := placedOnEach(c, res)
+	if !ok {
 		return false
 	}
 	after, ok := b.refsActs(c.After, true)
@@ -34,27 +40,30 @@ func (b *builder) addPerLevel(key string, c lang.Command) bool {
 	if !ok && len(c.Before) > 0 {
 		return false
 	}
-	byLevel := map[string][]schedule.Activity{}
-	var levels []string
+	var places []string
 	for _, a := range slices.Concat(after, before) {
-		lv := lang.LevelOf(a.Name)
-		if lv == "" {
-			continue
+		if p := placeOfKind(res, a.Name, kind); p != "" && !slices.Contains(places, p) {
+			places = append(places, p)
 		}
-		if _, seen := byLevel[lv]; !seen {
-			levels = append(levels, lv)
-		}
-		byLevel[lv] = append(byLevel[lv], a)
 	}
-	if len(levels) < 2 {
+	if len(places) < 2 {
 		return false
 	}
-	slices.SortFunc(levels, func(x, y string) int { return levelNumber(x) - levelNumber(y) })
-	for _, lv := range levels {
+	slices.SortFunc(places, func(x, y string) int {
+		a, _ := placeOrdinal(x)
+		b, _ := placeOrdinal(y)
+		return a - b
+	})
+	first := res.PlaceFirst(kind)
+	for _, p := range places {
 		per := c
-		per.Name = c.Name + " Level " + strings.TrimPrefix(lv, "level_")
-		per.After, per.Before = refsOnLevel(after, lv), refsOnLevel(before, lv)
-		b.addActivity(key+"/"+lv, per)
+		per.Name = c.Name + " " + lang.PlaceLabel(p)
+		if first {
+			r := []rune(c.Name)
+			per.Name = lang.PlaceLabel(p) + " " + strings.ToLower(string(r[:1])) + string(r[1:])
+		}
+		per.After, per.Before = refsOnPlace(res, after, p), refsOnPlace(res, before, p)
+		b.addActivity(key+"/"+p, per)
 		if b.asking() {
 			return true
 		}
@@ -62,27 +71,41 @@ func (b *builder) addPerLevel(key string, c lang.Command) bool {
 	return true
 }
 
-func placedOnEachLevel(c lang.Command) bool {
+// placedOnEach is the kind of place the placement says "each" of: level
+// for "on each level", a kind of the schedule's for "on every span".
+func placedOnEach(c lang.Command, res *lang.Resolver) (string, bool) {
+	texts := []string{}
 	for _, r := range slices.Concat(c.After, c.Before) {
-		if eachLevel.MatchString(r.Text) {
-			return true
+		texts = append(texts, r.Text)
+	}
+	if len(c.After)+len(c.Before) > 0 {
+		texts = append(texts, c.Source)
+	}
+	for _, t := range texts {
+		if eachLevel.MatchString(t) {
+			return "level", true
+		}
+		for _, k := range res.PlaceKinds() {
+			if eachPlace(k).MatchString(t) {
+				return k, true
+			}
 		}
 	}
-	return eachLevel.MatchString(c.Source) && len(c.After)+len(c.Before) > 0
+	return "", false
 }
 
-// refsOnLevel are refs, by exact name, to the activities of acts on level lv.
-func refsOnLevel(acts []schedule.Activity, lv string) []lang.Ref {
+// eachPlace is eachLevel for another kind of place.
+func eachPlace(kind string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:each|every|all|per)\s+(?:of\s+the\s+)?` + regexp.QuoteMeta(kind) + `(?:s|es)?\b`)
+}
+
+// refsOnPlace are refs, by exact name, to the activities of acts on place p.
+func refsOnPlace(res *lang.Resolver, acts []schedule.Activity, p string) []lang.Ref {
 	var out []lang.Ref
 	for _, a := range acts {
-		if lang.LevelOf(a.Name) == lv {
+		if res.OnPlace(a.Name, p) {
 			out = append(out, lang.Ref{Text: a.Name, Words: strings.ToLower(a.Name)})
 		}
 	}
 	return out
-}
-
-func levelNumber(lv string) int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(lv, "level_"))
-	return n
 }

@@ -137,12 +137,13 @@ func (b *builder) relinkAdd(key string, c lang.Command) {
 		return
 	}
 	if len(xs) > 1 {
-		to := parseGroup(c.To[0].Text)
+		res := b.resolver()
+		to := parseGroupIn(res, c.To[0].Text)
 		prev := group{}
 		if c.Instead != nil {
-			prev = parseGroup(c.Instead.Text).inherit(to)
+			prev = parseGroupIn(res, c.Instead.Text).inherit(to)
 		}
-		b.relinkGroups(parseGroup(c.From[0].Text).inherit(to), to, prev)
+		b.relinkGroups(parseGroupIn(res, c.From[0].Text).inherit(to), to, prev)
 		return
 	}
 	ys, ok := b.refsActs(c.From, true)
@@ -217,8 +218,11 @@ func (b *builder) relinkGroups(from, to, prev group) {
 		if !ok || !inTo[r.Successor] || (!inPrev[r.Predecessor] && !prev.matches(pred)) {
 			continue
 		}
+		if inTo[r.Predecessor] {
+			continue // the group's own logic: it stays as it is
+		}
 		found = true
-		counterpart, ok := sameTrade(sources, pred)
+		counterpart, ok := sameTrade(b.resolver(), sources, pred)
 		if !ok {
 			b.note("no counterpart of %q %s: its link to %q is not re-created", pred.Name, from, names[r.Successor].Name)
 			continue
@@ -240,11 +244,14 @@ func (b *builder) relinkGroups(from, to, prev group) {
 }
 
 // sameTrade finds the activity among candidates whose name is a's with a
-// different level.
-func sameTrade(candidates []schedule.Activity, a schedule.Activity) (schedule.Activity, bool) {
-	want := withoutLevel(words(a.Name))
+// different place.
+func sameTrade(res *lang.Resolver, candidates []schedule.Activity, a schedule.Activity) (schedule.Activity, bool) {
+	trade := func(name string) []string {
+		return slices.DeleteFunc(res.Tokens(name), res.IsPlace)
+	}
+	want := trade(a.Name)
 	for _, c := range candidates {
-		if slices.Equal(withoutLevel(words(c.Name)), want) {
+		if slices.Equal(trade(c.Name), want) {
 			return c, true
 		}
 	}

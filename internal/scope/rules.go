@@ -238,6 +238,8 @@ func (b *builder) plan1(i int, c lang.Command, removals bool) {
 		b.addActivity(key, c)
 	case lang.AddScope:
 		b.addScope(key, c)
+	case lang.Copy:
+		b.copyPlace(key, c)
 	case lang.Unsupported:
 		if answer, ok := b.answer(c.Source); ok {
 			if len(b.in.Removed) > 0 || len(b.plan.Ops) > 0 {
@@ -269,7 +271,7 @@ func (b *builder) removeActivities(c lang.Command) {
 		}
 	}
 	if c.Kind == lang.Delete && len(acts) > 1 {
-		b.note("deleting the %d activities of %q drops their relationships; say \"dissolve …\" or \"… but keep the logic\" to tie their predecessors to their successors", len(acts), c.Source)
+		b.note("deleting the %d activities of %q (%s) drops their relationships; say \"dissolve …\" or \"… but keep the logic\" to tie their predecessors to their successors", len(acts), c.Source, listActivities(acts, 20))
 	}
 }
 
@@ -337,6 +339,20 @@ func names(acts []schedule.Activity) string {
 func (b *builder) link(key string, c lang.Command) {
 	from, to, ok := b.linkEnds(c)
 	if !ok {
+		return
+	}
+	if len(from) > 1 && len(to) > 1 && b.wholePlaces(c.From) && b.wholePlaces(c.To) {
+		// "link span 1 to span 2": the one place follows the other, its
+		// first activities after the other's last, not every pair.
+		from, to = ends(b.s, from, false), ends(b.s, to, true)
+		b.note("%q: %s follow %s", c.Source, names(to), names(from))
+	} else if pairs, ok := counterpartPairs(b.resolver(), from, to); ok {
+		// "fit-outs on floor 4 should follow floor 2": each trade follows
+		// its own on the other place, not every pair.
+		for _, p := range pairs {
+			typ, lag := b.linkDefault(p[1].Name, c.Type, c.Lag)
+			b.addLink(key, p[0], p[1], typ, lag)
+		}
 		return
 	}
 	for _, f := range from {
