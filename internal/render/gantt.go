@@ -49,6 +49,24 @@ func WriteGanttHTML(w io.Writer, r *Report) error {
 	return newGantt(r).writeTo(w)
 }
 
+// WriteGanttHTMLRows is WriteGanttHTML drawing only activities rows (indices
+// into r's schedule, in the order given: a filtered, grouped or paged view);
+// nil draws every activity. Links between two drawn rows are drawn; the
+// header says how many activities are shown.
+func WriteGanttHTMLRows(w io.Writer, r *Report, rows []int) error {
+	g := newGantt(r)
+	if rows != nil {
+		keep := make([]int, 0, len(rows))
+		for _, i := range rows {
+			if i >= 0 && i < len(g.rows) {
+				keep = append(keep, i)
+			}
+		}
+		g.keepRows(keep)
+	}
+	return g.writeTo(w)
+}
+
 // writeTo writes the page through one buffer.
 func (g *gantt) writeTo(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -261,7 +279,11 @@ func (g *gantt) summary() {
 		g.s(" (", c.StartAt(0).Format("Mon 2006-01-02"), " to ", res.FinishAt(c).Format("Mon 2006-01-02"), ")")
 	}
 	g.s("; ", strconv.Itoa(nCrit), " of ", strconv.Itoa(len(g.r.Schedule.Activities)), " activities critical; ",
-		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships</p>\n")
+		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships")
+	if g.narrowed {
+		g.s("; showing ", strconv.Itoa(len(g.rows)), " of them (filtered)")
+	}
+	g.s("</p>\n")
 }
 
 // tickStep is the working days between axis ticks at k pixels per day: the
