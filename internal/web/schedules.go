@@ -300,11 +300,11 @@ type scheduleData struct {
 	// there is none). GanttQuery carries the view to the Gantt frame.
 	FirstPage, PrevPage, NextPage, LastPage string
 	GanttQuery                              string
-	Query            string
-	Hits             []store.Hit
-	SearchError      string
-	History          []historyRow
-	Open             *historyRow
+	Query                                   string
+	Hits                                    []store.Hit
+	SearchError                             string
+	History                                 []historyRow
+	Open                                    *historyRow
 	// Undo is the latest accepted dispatch, which the Undo button takes back.
 	Undo *historyRow
 	// Snapshot fetches the Gantt drawn with this page.
