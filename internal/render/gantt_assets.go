@@ -77,7 +77,7 @@ text{font-size:12px;fill:var(--ink)}
 /* A phone: the left pane keeps the ids only (the names are in each bar's tooltip). */
 @media (max-width:600px){#gantt{--label-w:84px!important}.c-name,.labels .dur,.corner .c-dur{display:none}.legend{display:none}header{padding:6px 8px}}
 /* Print: every label drawn, the whole chart on the paper, no buttons. */
-@media print{body{display:block}#gantt{overflow:visible}.zoom,.changes{display:none}.labels .blk{content-visibility:visible}.corner,svg.axis,.labels{position:static}}
+@media print{body{display:block;font-size:10px}header{padding:2px 4px}h1{font-size:12px}.legend{font-size:9px;gap:2px 10px}#gantt{overflow:visible}.zoom,.changes{display:none}.labels .blk{content-visibility:visible}.corner,svg.axis,.labels{position:static}}
 `
 
 // ganttJS re-lays out the x axis on zoom with the same formulas as the Go

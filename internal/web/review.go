@@ -62,19 +62,70 @@ type reviewData struct {
 // Everything comes from Temporal (queries and the history), so a closed
 // browser loses nothing: the page comes back to the same state.
 func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
+	if d, ok := s.loadReview(w, r, "Review "); ok {
+		s.render(w, r, http.StatusOK, "review", d)
+	}
+}
+
+// summaryPage is a proposal on one printed page, for an approver to
+// attach to an e-mail: its risk, its CPM impact, its changes and the
+// before/after Gantt of the changed rows (the review page's evidence,
+// without the forms). Chromium prints it to one A4 or Letter page.
+func (s *Server) summaryPage(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.loadReview(w, r, "Summary of ")
+	if !ok {
+		return
+	}
+	sum := summaryData{reviewData: d, Run: r.URL.Query().Get("run"), Pending: d.Open}
+	sum.Open = false // no forms on paper (the risk card's "Dissolve instead")
+	if p := d.Proposal; p != nil && d.AwaitingReview {
+		sum.Ops, sum.OpsOmitted = p.Changes, p.ChangesOmitted
+	} else {
+		for _, ch := range d.Changes {
+			if ch.Round == d.Round {
+				sum.Ops = append(sum.Ops, ch)
+			}
+		}
+	}
+	if len(sum.Ops) > summaryOps {
+		sum.OpsOmitted += len(sum.Ops) - summaryOps
+		sum.Ops = sum.Ops[:summaryOps]
+	}
+	s.render(w, r, http.StatusOK, "summary", sum)
+}
+
+// summaryOps is the most changes the summary lists (the rest are counted).
+const summaryOps = 12
+
+// summaryData is the summary page: the review's data, and the run the
+// address named ("" for the latest).
+type summaryData struct {
+	reviewData
+	Run string
+	// Pending: the proposal still awaits its decision. Ops are the
+	// round's changes listed, OpsOmitted those counted only.
+	Pending    bool
+	Ops        []workflows.ChangeRecord
+	OpsOmitted int
+}
+
+// loadReview gathers what the review page of the request's dispatch
+// shows (titled title + its id); false when it has already answered with
+// an error page.
+func (s *Server) loadReview(w http.ResponseWriter, r *http.Request, title string) (reviewData, bool) {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	if _, ok := workflows.ScheduleOf(id); !ok {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id (dispatch-<schedule>)", id))
-		return
+		return reviewData{}, false
 	}
 	det, err := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
 	if err != nil {
 		s.fail(w, r, http.StatusNotFound, workflows.RootCause(err))
-		return
+		return reviewData{}, false
 	}
 	d := reviewData{
-		base: s.base(w, r, "Review "+id), ID: det.ID, RunID: det.RunID, Schedule: det.Schedule,
+		base: s.base(w, r, title+id), ID: det.ID, RunID: det.RunID, Schedule: det.Schedule,
 		Prompt: det.Prompt, Author: det.Author, Open: det.Open, Stage: det.Stage, Round: det.Round,
 		Changes: det.Changes, Result: det.Result, Outcome: det.Outcome, Failure: det.Failure,
 		UILink: s.uiLink(det.ID, det.RunID), Reviews: det.Reviews, Undone: det.Undone, State: det.State(),
@@ -116,7 +167,7 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 			s.compare(&d, det.ID, rb, ra, err)
 		}
 	}
-	s.render(w, r, http.StatusOK, "review", d)
+	return d, true
 }
 
 // hasRound says whether changes hold any of round's.
@@ -369,7 +420,8 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id", id))
 		return
 	}
-	if s.sendSnapshot(w, r, id) {
+	changedOnly := r.URL.Query().Get("rows") == "changed"
+	if !changedOnly && s.sendSnapshot(w, r, id) {
 		return
 	}
 	det, err := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
@@ -395,8 +447,19 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, statusOf(err), err.Error())
 		return
 	}
+	if changedOnly {
+		// The summary's chart: the changed rows, as many as fit a page.
+		s.writeGantt(w, r, func(w io.Writer) error {
+			return render.WriteGanttDiffHTMLWith(w, rb, ra, render.GanttDiffOptions{ChangedOnly: true, MaxRows: summaryGanttRows})
+		})
+		return
+	}
 	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
 }
+
+// summaryGanttRows is the most rows the summary's Gantt draws: with the
+// risk, the impact and the changes, what fits one printed page.
+const summaryGanttRows = 12
 
 // compareRound fills in what the review page shows of the round awaiting
 // review beyond its proposal: the checks it makes worse, and its

@@ -3,8 +3,16 @@ package web_test
 // Review at scale, phone and print in Chromium (issue 31, items 3 and 6).
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/workflows"
@@ -92,6 +100,171 @@ func TestBrowserReviewOpensOnTheChange(t *testing.T) {
 	if got := frameJS[int](c, "diff-gantt", `d.querySelectorAll(".labels .row.off, .bar.off").length`); got != 0 {
 		t.Errorf("all rows again: %d still hidden", got)
 	}
+	c.click("#reject")
+	c.waitJS("the rejected outcome", outcomeShown(dispatchID, workflows.StatusRejected))
+}
+
+// media emulates a CSS media type in the tab ("print"; "" ends it).
+func (c *chrome) media(m string) {
+	c.t.Helper()
+	c.do(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: m})
+		return err
+	}))
+}
+
+// TestBrowserPhoneWidth: at 390 px (a phone) no page scrolls sideways
+// (document.documentElement.scrollWidth <= 390), nor the documents of its
+// frames, and the Gantt's label pane keeps to the ids.
+func TestBrowserPhoneWidth(t *testing.T) {
+	a := startApp(t)
+	const id, question = "browser-phone", "browser-phone-question"
+	a.importFile(t, "../../examples/building.json", id)
+	a.importFile(t, "../../examples/building.json", question)
+	c := newChrome(t, a)
+	c.do(chromedp.EmulateViewport(390, 844))
+	asked := c.prompt(question, "delete the pour")
+	c.waitJS("the question", questionShown(asked))
+	dispatchID := c.prompt(id, "Delete all activities on the second floor")
+	c.waitJS("the proposal", proposalShown(dispatchID, 1))
+
+	const fits = `(function () {
+		var out = [], docs = [[document, "page"]];
+		document.querySelectorAll("iframe").forEach(function (f) { if (f.contentDocument) docs.push([f.contentDocument, "frame #" + f.id]); });
+		docs.forEach(function (p) {
+			var d = p[0], w = d.documentElement.scrollWidth, vw = d.defaultView.innerWidth;
+			if (w > vw) out.push(p[1] + " is " + w + " px wide in " + vw);
+		});
+		return out.join("; ");
+	})()`
+	check := func(name, path, ready string) {
+		t.Helper()
+		c.open(path)
+		c.waitJS(name, ready)
+		if got := jsValue[string](c, fits); got != "" {
+			t.Errorf("%s at 390 px: %s", name, got)
+		}
+	}
+	check("the schedules page", "/", `!!document.getElementById("schedules")`)
+	check("the schedule page", "/s/"+id, frameLoaded("gantt"))
+	if w := frameJS[float64](c, "gantt", `d.querySelector(".labels").offsetWidth`); w > 100 {
+		t.Errorf("the Gantt's label pane is %v px wide at 390 px", w)
+	}
+	check("the prompt page", "/prompt?schedule="+id, `!!document.getElementById("prompt-form")`)
+	check("the question", "/d/"+asked, questionShown(asked))
+	check("the proposal", "/d/"+dispatchID, proposalShown(dispatchID, 1)+" && "+frameLoaded("diff-gantt"))
+	c.typeInto("#feedback", strings.Repeat("a long word without spaces ", 3)+strings.Repeat("x", 120))
+	if got := jsValue[string](c, fits); got != "" {
+		t.Errorf("the proposal with feedback typed: %s", got)
+	}
+	check("the summary", "/d/"+dispatchID+"/summary", frameLoaded("summary-frame"))
+	check("the schedule's Gantt", "/s/"+id+"/gantt", `document.querySelectorAll(".bar").length > 0`)
+	check("the diff Gantt", "/d/"+dispatchID+"/gantt", `document.querySelectorAll(".bar").length > 0`)
+	check("an error page", "/s/no-such-schedule", `!!document.querySelector(".error")`)
+	c.open("/d/" + dispatchID)
+	c.waitJS("the proposal", proposalShown(dispatchID, 1))
+	c.click("#accept")
+	c.waitJS("the accepted outcome", outcomeShown(dispatchID, workflows.StatusAccepted))
+	check("the closed review", "/d/"+dispatchID, frameLoaded("diff-gantt"))
+	check("the schedule page with its history", "/s/"+id, frameLoaded("gantt"))
+}
+
+// TestBrowserPrintShowsGanttLabels: the schedule page's Gantt, off screen
+// when the page loaded, has its ID/Activity/Duration labels drawn when
+// the page is printed (or captured whole): none of the label rows in the
+// frame's view is skipped by content-visibility. The Gantt page printed
+// alone lays out every label.
+func TestBrowserPrintShowsGanttLabels(t *testing.T) {
+	a := startApp(t)
+	const id = "browser-print"
+	a.importFile(t, "../../examples/building.json", id)
+	c := newChrome(t, a)
+	c.do(chromedp.EmulateViewport(1400, 240)) // the Gantt below the fold
+	c.open("/s/" + id)
+	c.waitJS("the Gantt", frameLoaded("gantt"))
+	if frameJS[float64](c, "gantt", `f.getBoundingClientRect().top`) < 240 {
+		t.Fatal("the Gantt frame is on screen: the test needs it below the fold")
+	}
+	// skipped lists the label rows in the frame's view that are not drawn.
+	const skipped = `(function () {
+		var g = d.getElementById("gantt"), top = g.getBoundingClientRect().top, bottom = top + g.clientHeight, out = [];
+		d.querySelectorAll(".labels .row").forEach(function (r) {
+			var b = r.getBoundingClientRect();
+			if (b.bottom > top && b.top < bottom && !r.checkVisibility({contentVisibilityAuto: true})) out.push(r.id);
+		});
+		return out.length + (out.length ? " (" + out.slice(0, 3).join(", ") + ")" : "");
+	})()`
+	if got := frameJS[string](c, "gantt", skipped); got != "0" {
+		t.Errorf("on screen, the off-screen Gantt skips %s label rows in its view", got)
+	}
+	c.media("print")
+	if got := frameJS[string](c, "gantt", skipped); got != "0" {
+		t.Errorf("in print, the Gantt skips %s label rows in its view", got)
+	}
+	if got := frameJS[string](c, "gantt", `d.querySelector(".labels .row").textContent`); !strings.Contains(got, "A001") || !strings.Contains(got, "Notice to proceed") {
+		t.Errorf("the first label row reads %q", got)
+	}
+	c.media("")
+
+	c.open("/s/" + id + "/gantt")
+	c.waitJS("the Gantt page", `document.querySelectorAll(".bar").length === 147`)
+	c.media("print")
+	if got := jsValue[int](c, `[].filter.call(document.querySelectorAll(".labels .row"), function (r) { return !r.checkVisibility({contentVisibilityAuto: true}); }).length`); got != 0 {
+		t.Errorf("the Gantt page in print skips %d label rows", got)
+	}
+	c.media("")
+}
+
+// pdfPages matches each page object of a PDF (not the /Pages tree).
+var pdfPages = regexp.MustCompile(`/Type\s*/Page\b`)
+
+// TestBrowserSummaryPrintsOnOnePage: a proposal's summary shows its risk,
+// its CPM impact, its changes and the Gantt of the changed rows only, and
+// Chromium prints it to one page.
+func TestBrowserSummaryPrintsOnOnePage(t *testing.T) {
+	a := startApp(t)
+	const id = "browser-summary"
+	a.importFile(t, "../../examples/building.json", id)
+	c := newChrome(t, a)
+	dispatchID := c.prompt(id, "Delete all activities on the second floor")
+	c.waitJS("the proposal", proposalShown(dispatchID, 1))
+	c.click("#summary-link")
+	c.waitJS("the summary", onPath("/d/"+dispatchID+"/summary")+" && "+frameLoaded("summary-frame"))
+	for _, sel := range []string{"#risk", "#summary-impact #finish-change", "#summary-changes ol.ops li"} {
+		if c.count(sel) == 0 {
+			t.Errorf("the summary has no %s", sel)
+		}
+	}
+	bars := c.frameCount("summary-frame", ".bar")
+	removed := c.frameCount("summary-frame", ".bar.removed")
+	all := c.frameCount("summary-frame", ".bar:not(.added):not(.removed):not(.moved)")
+	if bars == 0 || bars > 18 || removed == 0 || all > bars/2 {
+		t.Errorf("the summary's Gantt draws %d bars (%d removed, %d unchanged); want only changed rows, 18 at most", bars, removed, all)
+	}
+	c.waitJS("the frame fitted to its chart", `parseFloat(document.getElementById("summary-frame").style.height) > 0`)
+	for _, paper := range []struct {
+		name          string
+		width, height float64 // inches
+	}{{"Letter", 8.5, 11}, {"A4", 8.27, 11.69}} {
+		pdf, err := chromedp.Run(c.ctx, chromedp.Action[[]byte](func(ctx context.Context, _ *chromedp.Target) ([]byte, error) {
+			res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PaperWidth: paper.width, PaperHeight: paper.height})
+			if err != nil {
+				return nil, err
+			}
+			return res.Data, nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dir := os.Getenv("SUMMARY_PDF_DIR"); dir != "" {
+			os.WriteFile(filepath.Join(dir, "summary-"+paper.name+".pdf"), pdf, 0o644) //nolint:errcheck // a debugging aid
+		}
+		if pages := pdfPages.FindAllIndex(pdf, -1); len(pages) != 1 {
+			t.Errorf("the summary prints to %d %s pages (%d bytes of PDF), want 1", len(pages), paper.name, len(pdf))
+		}
+	}
+	c.open("/d/" + dispatchID)
+	c.waitJS("the proposal", proposalShown(dispatchID, 1))
 	c.click("#reject")
 	c.waitJS("the rejected outcome", outcomeShown(dispatchID, workflows.StatusRejected))
 }

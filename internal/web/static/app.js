@@ -69,6 +69,50 @@
     noButton.focus(); // the safe choice has the focus
   }
 
+  // A frame marked data-fit takes its Gantt's whole height (the summary's
+  // chart of the changed rows prints whole, not a scrolled window).
+  document.querySelectorAll("iframe[data-fit]").forEach(function (f) {
+    function fit() {
+      var d = f.contentDocument, g = d && d.getElementById("gantt");
+      if (g) f.style.height = (g.offsetTop + g.scrollHeight + 24) + "px";
+    }
+    f.addEventListener("load", fit);
+    if (f.contentDocument && f.contentDocument.readyState === "complete") fit();
+  });
+  document.querySelectorAll("[data-print]").forEach(function (b) {
+    b.addEventListener("click", function () { window.print(); });
+  });
+  // Paper has no disclosure triangles: what a <details> holds is printed,
+  // then closed again.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    // (Not on the one-page summary: its lists stay short to fit the page.)
+    document.querySelectorAll("details:not([open])").forEach(function (d) {
+      if (d.closest(".summary-page")) return;
+      d.open = true;
+      opened.push(d);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
+  });
+  // The one-page summary shrinks to fit one page: laid out at A4's
+  // printable width (718 px at 10 mm margins) in the screen's larger type,
+  // it is scaled to the page's printable height, 0.78 at most (the print
+  // stylesheet's scale when no script runs).
+  var onePage = document.querySelector(".summary-page");
+  if (onePage) {
+    window.addEventListener("beforeprint", function () {
+      onePage.style.zoom = "";
+      onePage.style.width = "718px";
+      var h = onePage.scrollHeight;
+      onePage.style.width = "";
+      onePage.style.zoom = Math.max(0.4, Math.min(0.78, 980 / h));
+    });
+    window.addEventListener("afterprint", function () { onePage.style.zoom = ""; });
+  }
+
   var stage = document.getElementById("stage");
   if (!stage || !stage.dataset.watch || !window.EventSource) return;
   var shown = { stage: stage.dataset.stage, round: Number(stage.dataset.round) };
