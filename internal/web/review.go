@@ -47,8 +47,10 @@ type reviewData struct {
 	// WorseChecks are the schedule checks the proposal makes worse
 	// (ChecksDone: they were compared; ChecksError: why not).
 	WorseChecks []insight.CheckResult
-	ChecksDone  bool
-	ChecksError string
+	// NewOffenders are each worse check's new offenders, linked.
+	NewOffenders []linkList
+	ChecksDone   bool
+	ChecksError  string
 	// Snapshot fetches the before/after Gantt drawn with this page.
 	Snapshot string
 	// Undone says an accepted run was taken back since (who, when).
@@ -473,8 +475,17 @@ func (s *Server) compareRound(r *http.Request, d *reviewData, det *workflows.Det
 // compare fills in the checks going from rb to ra makes worse and the
 // before/after Gantt drawn for the page's frame (err: why there is none).
 func (s *Server) compare(d *reviewData, id string, rb, ra *render.Report, err error) {
+	var before []insight.CheckResult
 	if err == nil {
-		d.WorseChecks, err = worseChecks(rb, ra)
+		d.WorseChecks, before, err = worseChecks(rb, ra)
+	}
+	if err == nil {
+		// What each check made worse gained: its new offenders, linked to
+		// their rows on the schedule page.
+		relAt := relationshipIndex(ra.Schedule)
+		for _, c := range d.WorseChecks {
+			d.NewOffenders = append(d.NewOffenders, offenderList(d.Schedule, ra.Schedule, newOffenders(c, before), relAt))
+		}
 	}
 	if err != nil {
 		d.ChecksError = err.Error()
@@ -514,20 +525,45 @@ func (s *Server) reportsOf(r *http.Request, scheduleID string, opIDs []string) (
 	return reports(sb, sa)
 }
 
+// newOffenders is c with only the offenders the same check of before
+// did not have.
+func newOffenders(c insight.CheckResult, before []insight.CheckResult) insight.CheckResult {
+	had := map[string]bool{}
+	for _, b := range before {
+		if b.ID == c.ID {
+			for _, id := range b.Offenders {
+				had[id] = true
+			}
+		}
+	}
+	out := c
+	out.Offenders, out.OffenderNames = nil, nil
+	for n, id := range c.Offenders {
+		if !had[id] {
+			out.Offenders = append(out.Offenders, id)
+			if n < len(c.OffenderNames) {
+				out.OffenderNames = append(out.OffenderNames, c.OffenderNames[n])
+			}
+		}
+	}
+	return out
+}
+
 // worseChecks are the schedule checks going from before to after makes
-// worse (a check that now fails, or has more offenders).
-func worseChecks(before, after *render.Report) ([]insight.CheckResult, error) {
+// worse (a check that now fails, or has more offenders), and every check
+// of before.
+func worseChecks(before, after *render.Report) (worse, of []insight.CheckResult, err error) {
 	var reports [2][]insight.CheckResult
 	for i, rep := range []*render.Report{before, after} {
 		v, err := insight.NewOf(rep.Schedule, rep.Result)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if reports[i], err = insight.RunChecks(v, insight.DefaultThresholds()); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return insight.Worse(reports[0], reports[1]), nil
+	return insight.Worse(reports[0], reports[1]), reports[0], nil
 }
 
 // A refusal is shown once, like a flash, but as an error.

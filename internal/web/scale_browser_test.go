@@ -268,3 +268,40 @@ func TestBrowserSummaryPrintsOnOnePage(t *testing.T) {
 	c.click("#reject")
 	c.waitJS("the rejected outcome", outcomeShown(dispatchID, workflows.StatusRejected))
 }
+
+// TestBrowserAnswerLinksRows: an answer's long path lists names with
+// ids, each linked to its row, the middle collapsed; a link opens the
+// schedule page on that activity: its table row marked, its Gantt opened
+// on its row. Check offenders are named and linked the same way.
+func TestBrowserAnswerLinksRows(t *testing.T) {
+	a := startApp(t)
+	const id = "browser-links"
+	a.importFile(t, "../../examples/building.json", id)
+	c := newChrome(t, a)
+	c.open("/s/" + id + "?ask=" + "what+drives+the+finish")
+	c.waitJS("the answer", `!!document.getElementById("answer-text")`)
+	if got := c.count("#answer-text .linklist > a"); got != 8 {
+		t.Errorf("%d activities of the path shown, want 8 (7 and the last)", got)
+	}
+	if got := c.text("#answer-text details.more summary"); got != "… 46 more …" {
+		t.Errorf("the collapsed middle says %q", got)
+	}
+	if got := c.count("#answer-text details.more a"); got != 46 {
+		t.Errorf("%d activities collapsed, want 46", got)
+	}
+	if got := c.text("#answer-text .linklist > a:last-of-type"); got != "Handover (A147)" {
+		t.Errorf("the path ends %q", got)
+	}
+	if href := jsValue[string](c, `document.querySelector("#answer-text .linklist > a").getAttribute("href")`); href != "/s/"+id+"?at=A001#row-A001" {
+		t.Errorf("the first link goes to %q", href)
+	}
+	c.click(`#answer-text a[href$="#row-A011"]`)
+	c.waitJS("the schedule page on A011", `location.hash === "#row-A011" && !!document.querySelector("#activities tr.target")`)
+	c.waitJS("the Gantt on A011", `(function () { var d = document.getElementById("gantt").contentDocument; var r = d && d.querySelector(".row.current"); return r && r.id === "row-A011"; })()`)
+	if got := c.text("#activities tr.target td"); got != "A011" {
+		t.Errorf("the table marks %q", got)
+	}
+	if c.count(`#checks td.offenders a[href*="#row-"]`) == 0 {
+		t.Error("no check offender is linked to its row")
+	}
+}

@@ -313,6 +313,9 @@ type scheduleData struct {
 	// thresholds); ChecksError says why there is none.
 	Checks      []insight.CheckResult
 	ChecksError string
+	// Offenders are each check's offenders, named and linked (in Checks'
+	// order).
+	Offenders []linkList
 	// NotApplicable are the DCMA points this schedule lacks what for
 	// (a data date, a baseline, assignments), each with why.
 	NotApplicable []insight.NotApplicablePoint
@@ -320,6 +323,10 @@ type scheduleData struct {
 	// the read tools' answer (every number from the CPM engine).
 	Question string
 	Answer   *insight.Answer
+	// AnswerParts are the answer's words with its lists linked, RestsOn
+	// the activities it rests on.
+	AnswerParts []answerPart
+	RestsOn     linkList
 	// Source names the P6 or MS Project file the schedule was imported
 	// from ("" for none) and SourceFormat its format: export to it gives
 	// the file back with only the changes made. Holdings say what the
@@ -378,10 +385,15 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Checks, d.ChecksError = checksOf(v)
+	relAt := relationshipIndex(sc)
+	for _, c := range d.Checks {
+		d.Offenders = append(d.Offenders, offenderList(id, sc, c, relAt))
+	}
 	d.NotApplicable = insight.NotApplicableTo(v)
 	if q := strings.TrimSpace(r.URL.Query().Get("ask")); q != "" {
 		ans := insight.Ask(v, q)
 		d.Question, d.Answer = q, &ans
+		d.AnswerParts, d.RestsOn = answerParts(id, &ans), idList(id, sc, ans.Activities, 40)
 	}
 	if q := strings.TrimSpace(r.URL.Query().Get("q")); q != "" {
 		d.Query = q

@@ -113,6 +113,11 @@
     window.addEventListener("afterprint", function () { onePage.style.zoom = ""; });
   }
 
+  // A link to an activity's row (#row-ID) shows it in the Gantt, which
+  // opens on it; its row in the table below is marked too.
+  var ganttSection = document.getElementById("gantt-section");
+  if (ganttSection && /^#row-/.test(location.hash)) ganttSection.scrollIntoView();
+
   var stage = document.getElementById("stage");
   if (!stage || !stage.dataset.watch || !window.EventSource) return;
   var shown = { stage: stage.dataset.stage, round: Number(stage.dataset.round) };
