@@ -346,7 +346,8 @@ const ganttJS = `
   // first change (the first edit's run: what the change did, before what
   // it moved), with "#changed" only the changed rows.
   function openAt() {
-    var target = /^#row-/.test(location.hash) && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var target = null;
+    try { target = /^#row-/.test(location.hash) && document.getElementById(decodeURIComponent(location.hash.slice(1))); } catch (e) {}
     if (target && target.parentNode && target.parentNode.parentNode === labels) {
       goTo(Array.prototype.indexOf.call(rows, target));
       return;
