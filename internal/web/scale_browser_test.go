@@ -161,6 +161,8 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	check("the schedule's Gantt", "/s/"+id+"/gantt", `document.querySelectorAll(".bar").length > 0`)
 	check("the diff Gantt", "/d/"+dispatchID+"/gantt", `document.querySelectorAll(".bar").length > 0`)
 	check("an error page", "/s/no-such-schedule", `!!document.querySelector(".error")`)
+	check("the compare page", "/compare?a="+id+"&b="+question, `document.readyState === "complete"`)
+	check("a filtered, grouped schedule page", "/s/"+id+"?group=level&critical=1&find=slab", frameLoaded("gantt"))
 	c.open("/d/" + dispatchID)
 	c.waitJS("the proposal", proposalShown(dispatchID, 1))
 	c.click("#accept")

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -741,6 +742,9 @@ func statusOf(err error) int {
 // tableView is the activity table's view of sc (computed as rep) for aq;
 // last is the dispatch the "changed" filter reads (nil: it keeps nothing).
 func (s *Server) tableView(r *http.Request, sc *schedule.Schedule, rep *render.Report, aq activityQuery, last *historyRow) tableView {
+	if aq.Group != "" && !slices.ContainsFunc(groupingsOf(sc), func(g grouping) bool { return g.Key == aq.Group }) {
+		aq.Group = "" // a grouping the schedule has nothing for
+	}
 	var changed map[string]bool
 	if aq.Changed && last != nil {
 		changed = s.changedBy(r, last.ID, last.RunID)
