@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"mime"
 	"net/http"
@@ -300,12 +301,14 @@ type scheduleData struct {
 	// Pages links the table's pages: first, previous, next, last ("" where
 	// there is none). GanttQuery carries the view to the Gantt frame.
 	FirstPage, PrevPage, NextPage, LastPage string
-	GanttQuery                              string
-	Query                                   string
-	Hits                                    []store.Hit
-	SearchError                             string
-	History                                 []historyRow
-	Open                                    *historyRow
+	// GanttSrc is the Gantt frame's address: the snapshot, the view (for
+	// a frame drawn afresh) and the row to open on; built of escaped parts.
+	GanttSrc    template.URL
+	Query       string
+	Hits        []store.Hit
+	SearchError string
+	History     []historyRow
+	Open        *historyRow
 	// Undo is the latest accepted dispatch, which the Undo button takes back.
 	Undo *historyRow
 	// Snapshot fetches the Gantt drawn with this page.
@@ -437,13 +440,18 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	if d.View.Page > 1 {
 		gq.Set("page", strconv.Itoa(d.View.Page))
 	}
-	d.GanttQuery = gq.Encode()
 	// The frame's Gantt is drawn now, from this very load, while the page
 	// is: the rows the table keeps (ganttRows).
 	ganttRows := d.View.ganttRows(len(sc.Activities), d.Table)
 	d.Snapshot = s.snapshots.put(id, func() ([]byte, error) {
 		return drawn(func(w io.Writer) error { return render.WriteGanttHTMLRows(w, rep, ganttRows) })
 	})
+	gq.Set("snap", d.Snapshot)
+	src := "/s/" + url.PathEscape(id) + "/gantt?" + gq.Encode()
+	if d.Table.At != "" {
+		src += "#row-" + url.PathEscape(d.Table.At)
+	}
+	d.GanttSrc = template.URL(src) //nolint:gosec // every part escaped above
 	s.render(w, r, http.StatusOK, "schedule", d)
 }
 
@@ -747,36 +755,41 @@ func (s *Server) tableView(r *http.Request, sc *schedule.Schedule, rep *render.R
 	}
 	var changed map[string]bool
 	if aq.Changed && last != nil {
-		changed = s.changedBy(r, last.ID, last.RunID)
+		changed = s.changedBy(r, sc, last.ID, last.RunID)
 	}
 	return viewOf(sc, rep.Result.Critical, changed, aq)
 }
 
-// changedBy are the activities a dispatch's committed changes touched:
-// those added, removed or edited, and both ends of the links it added or
-// removed.
-func (s *Server) changedBy(r *http.Request, id, runID string) map[string]bool {
+// changedBy are the activities an accepted dispatch changed in sc (the
+// schedule as stored, its changes in it): those it added or edited, and
+// both ends of the links it added or removed — so deleted work shows as
+// the activities it was tied to. The graph ledger's inverses of its
+// committed ops give the schedule before it.
+func (s *Server) changedBy(r *http.Request, sc *schedule.Schedule, id, runID string) map[string]bool {
 	out := map[string]bool{}
 	det, err := workflows.Describe(r.Context(), s.temporal, id, runID)
 	if err != nil {
 		return out
 	}
+	var opIDs []string
 	for _, ch := range det.Changes {
-		if ch.Status != workflows.ChangeCommitted {
-			continue
+		if ch.Round == det.Round && ch.Status == workflows.ChangeCommitted {
+			opIDs = append(opIDs, ch.Op.ID)
 		}
-		op := ch.Op
-		for _, a := range []string{op.ActivityID, op.After} {
-			if a != "" {
-				out[a] = true
-			}
-		}
-		if op.Activity != nil {
-			out[op.Activity.ID] = true
-		}
-		if rel := op.Relationship; rel != nil {
-			out[rel.Predecessor], out[rel.Successor] = true, true
-		}
+	}
+	before, err := s.stores.Before(r.Context(), det.Schedule, sc, opIDs)
+	if err != nil {
+		return out
+	}
+	c := schedule.CompareResults(before, sc, nil, nil)
+	for _, a := range c.Added {
+		out[a.ID] = true
+	}
+	for _, a := range c.Changed {
+		out[a.ID] = true
+	}
+	for _, l := range slices.Concat(c.RelationshipsAdded, c.RelationshipsRemoved) {
+		out[l.Predecessor], out[l.Successor] = true, true
 	}
 	return out
 }
