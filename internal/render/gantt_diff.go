@@ -360,9 +360,9 @@ func (g *gantt) changedRows() []int {
 	return out
 }
 
-// changedRowsCapped are the changed rows, at most max of them (0: all)
+// changedRowsCapped are the changed rows, at most limit of them (0: all)
 // picked as GanttDiffOptions.MaxRows says, in row order.
-func changedRowsCapped(rows []ganttRow, max int) []int {
+func changedRowsCapped(rows []ganttRow, limit int) []int {
 	var edits, linked, critical, moved []int
 	for n := range rows {
 		row := &rows[n]
@@ -378,8 +378,8 @@ func changedRowsCapped(rows []ganttRow, max int) []int {
 		}
 	}
 	keep := slices.Concat(edits, linked, critical, moved)
-	if max > 0 && len(keep) > max {
-		keep = keep[:max]
+	if limit > 0 && len(keep) > limit {
+		keep = keep[:limit]
 	}
 	slices.Sort(keep)
 	return keep
