@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,6 +100,19 @@ func TestBrowserReviewOpensOnTheChange(t *testing.T) {
 	frameJS[bool](c, "diff-gantt", `(d.getElementById("changed-only").click(), true)`)
 	if got := frameJS[int](c, "diff-gantt", `d.querySelectorAll(".labels .row.off, .bar.off").length`); got != 0 {
 		t.Errorf("all rows again: %d still hidden", got)
+	}
+	// Printed, the review's Gantt shows the changed rows, as tall as they
+	// are (a page at most); after printing it is as it was.
+	c.do(chromedp.Evaluate[chromedp.Void](`window.dispatchEvent(new Event("beforeprint"))`))
+	on := frameJS[string](c, "diff-gantt", `d.getElementById("changed-only").getAttribute("aria-pressed")`)
+	h := jsValue[float64](c, `document.getElementById("diff-gantt").getBoundingClientRect().height`)
+	want := frameJS[float64](c, "diff-gantt", `Math.min(d.getElementById("gantt").offsetTop + d.querySelector(".corner").offsetHeight + 22 * `+strconv.Itoa(changed)+` + 24, 900)`)
+	if rows := frameJS[int](c, "diff-gantt", `d.querySelectorAll(".labels .row:not(.off)").length`); on != "true" || h != want || rows != changed {
+		t.Errorf("before printing: changed only %s, %d rows, the frame %v px high; want %d rows, %v px", on, rows, h, changed, want)
+	}
+	c.do(chromedp.Evaluate[chromedp.Void](`window.dispatchEvent(new Event("afterprint"))`))
+	if on := frameJS[string](c, "diff-gantt", `d.getElementById("changed-only").getAttribute("aria-pressed")`); on != "false" {
+		t.Errorf("after printing: changed only %s", on)
 	}
 	c.click("#reject")
 	c.waitJS("the rejected outcome", outcomeShown(dispatchID, workflows.StatusRejected))

@@ -71,10 +71,17 @@
 
   // A frame marked data-fit takes its Gantt's whole height (the summary's
   // chart of the changed rows prints whole, not a scrolled window).
+  // ganttHeight is the height a Gantt frame's page needs to show its
+  // chart whole: its header, the axis and the rows drawn (0: no chart).
+  function ganttHeight(f) {
+    var d = f.contentDocument, g = d && d.getElementById("gantt"), chart = g && g.querySelector("svg.chart"), corner = g && g.querySelector(".corner");
+    if (!chart || !corner) return 0;
+    return g.offsetTop + corner.offsetHeight + Number(chart.getAttribute("height")) + 24;
+  }
   document.querySelectorAll("iframe[data-fit]").forEach(function (f) {
     function fit() {
-      var d = f.contentDocument, g = d && d.getElementById("gantt");
-      if (g) f.style.height = (g.offsetTop + g.scrollHeight + 24) + "px";
+      var h = ganttHeight(f);
+      if (h) f.style.height = h + "px";
     }
     f.addEventListener("load", fit);
     if (f.contentDocument && f.contentDocument.readyState === "complete") fit();
@@ -97,6 +104,27 @@
     opened.forEach(function (d) { d.open = false; });
     opened = [];
   });
+  // A review printed: its before/after Gantt shows the changed rows only,
+  // as tall as they are (a frame prints as one block, cut at the page's
+  // end: at most a page's height), not the scrolled window on screen.
+  var diffFrame = document.getElementById("diff-gantt"), diffWas = null;
+  if (diffFrame) {
+    window.addEventListener("beforeprint", function () {
+      var d = diffFrame.contentDocument, only = d && d.getElementById("changed-only");
+      if (!ganttHeight(diffFrame)) return;
+      diffWas = {height: diffFrame.style.height, toggled: false};
+      if (only && !only.disabled && only.getAttribute("aria-pressed") !== "true") { only.click(); diffWas.toggled = true; }
+      diffFrame.style.height = Math.min(ganttHeight(diffFrame), 900) + "px";
+    });
+    window.addEventListener("afterprint", function () {
+      if (!diffWas) return;
+      var d = diffFrame.contentDocument, only = d && d.getElementById("changed-only");
+      if (diffWas.toggled && only) only.click();
+      diffFrame.style.height = diffWas.height;
+      diffWas = null;
+    });
+  }
+
   // The one-page summary shrinks to fit one page: laid out at A4's
   // printable width (718 px at 10 mm margins) in the screen's larger type,
   // it is scaled to the page's printable height, 0.78 at most (the print
