@@ -22,7 +22,14 @@ type askOptions struct {
 	File     string
 	Schedule string
 	JSON     bool
+	// Full prints every activity of a long path or list (else the first
+	// askKeep and how many more).
+	Full bool
 }
+
+// askKeep is how many activities of a long path or list an answer shows
+// without --full.
+const askKeep = 8
 
 // askHelp lists the question forms the offline reader answers.
 const askHelp = `Answer a question about a schedule from its critical path (CPM) computation, without
@@ -63,7 +70,10 @@ it cites one a tool returned. An answer that is not goes back to the model to co
 if it still is not, the offline answer is given, with a note saying so. Token usage goes
 to standard error. --llm rules answers offline.
 
---json prints {"answer": "...", "activities": ["A009", ...]}: the ids the answer rests
+A path or list longer than 8 activities is shortened: a path to its first 7, "… 42 more …"
+and its last; a list to its first 8 and "… and 42 more". --full prints them whole.
+
+--json prints {"answer": "...", "activities": ["A009", ...]} (the answer whole): the ids the answer rests
 on (for a path, in path order; for the critical path, every critical activity in the
 CPM report's critical_path order).
 
@@ -94,6 +104,7 @@ func newAskCmd(f *Factory, runF func(context.Context, *askOptions) error) *cobra
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
 	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
 	cmdutil.AddJSONFlag(cmd.Flags(), &opts.JSON, `print {"answer": "...", "activities": [...]}`)
+	cmd.Flags().BoolVar(&opts.Full, "full", false, "print long paths and lists whole")
 	return cmd
 }
 
@@ -107,7 +118,7 @@ func askRun(ctx context.Context, opts *askOptions) error {
 		return err
 	}
 	if asker == nil {
-		return printAnswer(opts.io, opts.JSON, insight.Ask(v, opts.Question))
+		return writeAnswer(opts.io, opts.JSON, opts.Full, insight.Ask(v, opts.Question))
 	}
 	res, err := asker.AskDetailed(ctx, v, opts.Question)
 	u := res.Usage
@@ -115,7 +126,7 @@ func askRun(ctx context.Context, opts *askOptions) error {
 	if err != nil {
 		return err
 	}
-	return printAnswer(opts.io, opts.JSON, res.Answer)
+	return writeAnswer(opts.io, opts.JSON, opts.Full, res.Answer)
 }
 
 // askerFor is the LLM asker when planning configures an LLM (the same
@@ -135,12 +146,23 @@ func askerFor(planning *config.Planning) (*scope.Asker, error) {
 	return nil, nil
 }
 
-// printAnswer prints an offline answer: its words, or with asJSON exactly
-// {"answer": "...", "activities": [...]}.
+// printAnswer prints an answer as writeAnswer does, long paths and lists
+// shortened.
 func printAnswer(io *cmdutil.IOStreams, asJSON bool, ans insight.Answer) error {
+	return writeAnswer(io, asJSON, false, ans)
+}
+
+// writeAnswer prints an offline answer: its words (long paths and lists
+// shortened unless full), or with asJSON exactly {"answer": "...",
+// "activities": [...]}, whole.
+func writeAnswer(io *cmdutil.IOStreams, asJSON, full bool, ans insight.Answer) error {
 	if asJSON {
 		return cmdutil.WriteJSON(io.Out, ans)
 	}
-	_, err := fmt.Fprintln(io.Out, ans.Answer)
+	text := ans.Answer
+	if !full {
+		text = ans.Collapsed(askKeep)
+	}
+	_, err := fmt.Fprintln(io.Out, text)
 	return err
 }

@@ -125,3 +125,34 @@ func TestPlanAnswersQuestions(t *testing.T) {
 		t.Errorf("what-if: exit %d\n%s", code, out)
 	}
 }
+
+// A long path is printed shortened, its first activities, how many more
+// and its end; --full prints it whole; --json keeps it whole.
+func TestAskLongPathCollapses(t *testing.T) {
+	askOffline(t)
+	for _, tc := range []struct {
+		args []string
+		says []string
+		not  []string
+	}{
+		{[]string{}, []string{"Underground drainage (A011) → … 46 more … → Handover (A147)."}, []string{"Substantial completion (A146)"}},
+		{[]string{"--full"}, []string{"Substantial completion (A146) → Handover (A147)."}, []string{"more …"}},
+		{[]string{"--json"}, []string{"Substantial completion (A146)"}, []string{"more …"}},
+	} {
+		args := append([]string{"ask", "what drives the finish", "--file", "../examples/building.json"}, tc.args...)
+		code, out, errOut := runCLI(t, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+		for _, w := range tc.says {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: no %q in\n%s", tc.args, w, out)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(out, w) {
+				t.Errorf("%v: %q in\n%s", tc.args, w, out)
+			}
+		}
+	}
+}

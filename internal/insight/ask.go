@@ -21,6 +21,9 @@ type Answer struct {
 	// Understood is false when no question form was recognised (the answer
 	// then lists the forms).
 	Understood bool `json:"-"`
+	// Lists are the lists of activities the words hold (paths, lists), so
+	// a reader can collapse a long one (Collapsed, Parts).
+	Lists []AnswerList `json:"-"`
 }
 
 // MaxQuestion is the longest question read, in characters: resolving a
@@ -100,7 +103,7 @@ func AnswerQuestions(v *View, res *lang.Resolver, qs []lang.Question) Answer {
 	if ids == nil {
 		ids = []string{}
 	}
-	return Answer{Answer: strings.Join(parts, "\n\n"), Activities: ids, Understood: understood}
+	return Answer{Answer: strings.Join(parts, "\n\n"), Activities: ids, Understood: understood, Lists: a.lists}
 }
 
 // langOptions fits the language layer to the schedule, as the planner
@@ -142,6 +145,8 @@ func unknown(reason string) Answer {
 type asker struct {
 	v   *View
 	res *lang.Resolver
+	// lists are the lists of activities the answers wrote (record).
+	lists []AnswerList
 }
 
 func (a *asker) answer(q lang.Question) Answer {
@@ -294,26 +299,26 @@ func (a *asker) finishOf(r Row) string { return a.day(r.EarlyFinish, r.EarlyFini
 
 // chain writes activities in order: "Notice to proceed (A001) →
 // Mobilisation (A002) → …".
-func chain(rows []Row) string {
-	parts := make([]string, len(rows))
+func (a *asker) chain(rows []Row) string {
+	items := make([]ListItem, len(rows))
 	for n, r := range rows {
-		parts[n] = r.Name + " (" + r.ID + ")"
+		items[n] = ListItem{ID: r.ID, Text: r.Name + " (" + r.ID + ")"}
 	}
-	return strings.Join(parts, " → ")
+	return a.record(items, PathSep)
 }
 
 // list writes activities: "Notice to proceed (A001); …", with extra after
 // the id: "Fire alarm test (A137, total float 0.5)".
-func list(rows []Row, extra func(Row) string) string {
-	parts := make([]string, len(rows))
+func (a *asker) list(rows []Row, extra func(Row) string) string {
+	items := make([]ListItem, len(rows))
 	for n, r := range rows {
-		parts[n] = r.Name + " (" + r.ID
+		text := r.Name + " (" + r.ID
 		if extra != nil {
-			parts[n] += ", " + extra(r)
+			text += ", " + extra(r)
 		}
-		parts[n] += ")"
+		items[n] = ListItem{ID: r.ID, Text: text + ")"}
 	}
-	return strings.Join(parts, "; ")
+	return a.record(items, ListSep)
 }
 
 // linkText is "FS", "SS +2", "FS -1".
@@ -355,7 +360,7 @@ func (a *asker) drives(i int, late bool) Answer {
 		return Answer{Answer: b.String(), Activities: p.IDs()}
 	}
 	fmt.Fprintf(&b, " It is driven by %s (no relationship free float).", a.drivers(i))
-	fmt.Fprintf(&b, " Driving path, in path order (%d activities): %s.", len(p.Activities), chain(p.Activities))
+	fmt.Fprintf(&b, " Driving path, in path order (%d activities): %s.", len(p.Activities), a.chain(p.Activities))
 	if br := a.branches(p); br != "" {
 		b.WriteString(" " + br)
 	}
@@ -405,13 +410,13 @@ func (a *asker) whyCritical(i int) Answer {
 		a.label(i), a.startOf(row), a.day(a.v.R.ProjectDuration, a.v.finishDate()))
 	ids := p.IDs()
 	if len(p.Activities) > 1 {
-		fmt.Fprintf(&b, " It is driven by %s. Driving path to it (%d activities): %s.", a.drivers(i), len(p.Activities), chain(p.Activities))
+		fmt.Fprintf(&b, " It is driven by %s. Driving path to it (%d activities): %s.", a.drivers(i), len(p.Activities), a.chain(p.Activities))
 	} else {
 		b.WriteString(" No link drives it: it starts at the project start.")
 	}
 	if len(fwd.Activities) > 1 {
 		rest := fwd.Activities[1:]
-		fmt.Fprintf(&b, " It drives the finish through %d critical activities: %s.", len(rest), chain(rest))
+		fmt.Fprintf(&b, " It drives the finish through %d critical activities: %s.", len(rest), a.chain(rest))
 		for _, r := range rest {
 			if !contains(ids, r.ID) {
 				ids = append(ids, r.ID)
@@ -461,7 +466,7 @@ func (a *asker) criticalOn(x lang.Ref) Answer {
 		}
 	}
 	return Answer{
-		Answer:     fmt.Sprintf("%d of the %d activities %s are critical, by early start: %s.", len(crit), all.Total, where, list(crit, func(r Row) string { return "early start day " + num(r.EarlyStart) })),
+		Answer:     fmt.Sprintf("%d of the %d activities %s are critical, by early start: %s.", len(crit), all.Total, where, a.list(crit, func(r Row) string { return "early start day " + num(r.EarlyStart) })),
 		Activities: IDs(crit),
 	}
 }
@@ -490,7 +495,7 @@ func (a *asker) criticalPath() Answer {
 	f := a.v.ProjectFinish()
 	return Answer{
 		Answer: fmt.Sprintf("%d of %s critical (total float 0); the project finishes on %s. By early start: %s.",
-			len(crit), countVerb(f.Total, "is", "are"), a.day(f.Duration, f.FinishDate), list(crit, nil)),
+			len(crit), countVerb(f.Total, "is", "are"), a.day(f.Duration, f.FinishDate), a.list(crit, nil)),
 		Activities: IDs(crit),
 	}
 }
@@ -499,7 +504,7 @@ func (a *asker) pathToFinish() Answer {
 	p := a.v.DrivingPathToFinish()
 	f := a.v.ProjectFinish()
 	var b strings.Builder
-	fmt.Fprintf(&b, "The project finish, %s, is driven by a path of %d activities, in path order: %s.", a.day(f.Duration, f.FinishDate), len(p.Activities), chain(p.Activities))
+	fmt.Fprintf(&b, "The project finish, %s, is driven by a path of %d activities, in path order: %s.", a.day(f.Duration, f.FinishDate), len(p.Activities), a.chain(p.Activities))
 	if br := a.branches(p); br != "" {
 		b.WriteString(" " + br)
 	}
@@ -536,7 +541,7 @@ func (a *asker) nearCritical(q lang.Question) Answer {
 			return Answer{Answer: fmt.Sprintf("No activity has total float %s.", bound)}
 		}
 		return Answer{
-			Answer:     fmt.Sprintf("%s total float %s (%d of them critical), by float then early start: %s.", countVerb(len(keep), "has", "have"), bound, critical, list(keep, floatOf)),
+			Answer:     fmt.Sprintf("%s total float %s (%d of them critical), by float then early start: %s.", countVerb(len(keep), "has", "have"), bound, critical, a.list(keep, floatOf)),
 			Activities: IDs(keep),
 		}
 	}
@@ -549,7 +554,7 @@ func (a *asker) nearCritical(q lang.Question) Answer {
 	}
 	return Answer{
 		Answer: fmt.Sprintf("%s near-critical, with total float above 0 and %s (besides the %d critical ones), by float then early start: %s.%s",
-			countVerb(len(keep), "is", "are"), bound, critical, list(keep, floatOf), note),
+			countVerb(len(keep), "is", "are"), bound, critical, a.list(keep, floatOf), note),
 		Activities: IDs(keep),
 	}
 }

@@ -49,6 +49,24 @@ func WriteGanttHTML(w io.Writer, r *Report) error {
 	return newGantt(r).writeTo(w)
 }
 
+// WriteGanttHTMLRows is WriteGanttHTML drawing only activities rows (indices
+// into r's schedule, in the order given: a filtered, grouped or paged view);
+// nil draws every activity. Links between two drawn rows are drawn; the
+// header says how many activities are shown.
+func WriteGanttHTMLRows(w io.Writer, r *Report, rows []int) error {
+	g := newGantt(r)
+	if rows != nil {
+		keep := make([]int, 0, len(rows))
+		for _, i := range rows {
+			if i >= 0 && i < len(g.rows) {
+				keep = append(keep, i)
+			}
+		}
+		g.keepRows(keep)
+	}
+	return g.writeTo(w)
+}
+
 // writeTo writes the page through one buffer.
 func (g *gantt) writeTo(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -75,6 +93,8 @@ type gantt struct {
 	span  float64 // working days the axis covers
 	width float64 // chart width in pixels
 	dates []string
+	// narrowed: only some rows are drawn (keepRows).
+	narrowed bool
 }
 
 // ganttRow is one row of the chart: activity i of rep, its bar at rep's
@@ -87,6 +107,10 @@ type ganttRow struct {
 	// when it is in both (-1 otherwise).
 	change string
 	was    int
+	// edited: the change added, removed or edited this activity; linked:
+	// it added or removed a link of it (markEdits). A row moved only
+	// because of them is neither.
+	edited, linked bool
 }
 
 func (r *ganttRow) act() *schedule.Activity { return &r.rep.Schedule.Activities[r.i] }
@@ -192,6 +216,13 @@ func (g *gantt) page() {
 	g.s(`<div class="tools"><span class="zoom"><button type="button" id="zoom-out" title="Zoom out (ctrl+wheel)">−</button>`,
 		`<button type="button" id="zoom-in" title="Zoom in (ctrl+wheel)">+</button>`,
 		`<button type="button" id="zoom-fit" title="Fit the whole project">Fit</button> <span id="zoom-level"></span></span>`, "\n")
+	if g.diff != nil && !g.narrowed {
+		// Finding the change in a big schedule: the page opens on it.
+		g.s(`<span class="changes" id="changes"><button type="button" id="prev-change" title="The change before this one (p)">‹ Previous</button>`,
+			`<button type="button" id="next-change" title="The next change (n)">Next change ›</button> `,
+			`<button type="button" id="changed-only" aria-pressed="false" title="Show only the rows that changed (c)">Changed only</button> `,
+			`<span id="change-at" aria-live="polite"></span></span>`, "\n")
+	}
 	g.s(`<ul class="legend">`, ganttLegend)
 	if g.diff != nil {
 		g.s(ganttDiffLegend)
@@ -218,6 +249,9 @@ func (g *gantt) page() {
 	}
 	if g.diff != nil {
 		fields["finishBefore"] = g.diff.before.Result.ProjectDuration
+		if !g.narrowed {
+			fields["changed"], fields["firstEdit"] = g.changedRows(), g.firstEdit()
+		}
 	}
 	if at, ok := g.dataDate(); ok {
 		fields["dataDate"] = at
@@ -245,7 +279,11 @@ func (g *gantt) summary() {
 		g.s(" (", c.StartAt(0).Format("Mon 2006-01-02"), " to ", res.FinishAt(c).Format("Mon 2006-01-02"), ")")
 	}
 	g.s("; ", strconv.Itoa(nCrit), " of ", strconv.Itoa(len(g.r.Schedule.Activities)), " activities critical; ",
-		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships</p>\n")
+		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships")
+	if g.narrowed {
+		g.s("; showing ", strconv.Itoa(len(g.rows)), " of them (filtered)")
+	}
+	g.s("</p>\n")
 }
 
 // tickStep is the working days between axis ticks at k pixels per day: the
@@ -310,6 +348,8 @@ func (g *gantt) labels(chartH int) {
 		if row.change != "" {
 			g.s(" ", row.change, "-row")
 		}
+		g.s(`" id="row-`)
+		g.esc(a.ID)
 		g.s(`"><span class="c-id">`)
 		g.esc(clip(a.ID, 10))
 		g.s(`</span><span class="c-name"`)

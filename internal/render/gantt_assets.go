@@ -25,6 +25,14 @@ svg{display:block}
 .labels,svg.chart{background:repeating-linear-gradient(#fff 0 22px,#f6f8fa 22px 44px)}
 .labels{position:sticky;left:0;z-index:1;width:var(--label-w);border-right:1px solid var(--line);font-size:12px}
 .labels .blk{content-visibility:auto}
+.labels .blk.near,.only-changed .labels .blk,.printing .labels .blk{content-visibility:visible}
+.off,.labels .row.off{display:none}
+.labels .row.current{background:#fff8c5;font-weight:600}
+rect.current{fill:#fff8c5}
+.changes button{font:inherit;padding:1px 8px;margin-right:2px;border:1px solid var(--line);border-radius:4px;background:#f6f8fa;cursor:pointer}
+.changes button[aria-pressed=true]{background:#ddf4ff;border-color:#54aeff}
+.changes button:focus-visible,.zoom button:focus-visible{outline:3px solid #0969da;outline-offset:1px}
+#change-at{color:var(--muted)}
 .labels .row{display:flex;height:22px;line-height:22px;padding:0 8px 0 6px;white-space:nowrap}
 .labels .c-id,.labels .c-name{overflow:hidden;text-overflow:ellipsis}
 text{font-size:12px;fill:var(--ink)}
@@ -66,7 +74,10 @@ text{font-size:12px;fill:var(--ink)}
 .labels .added-row{color:var(--green-ink)}
 #tip{position:fixed;z-index:10;pointer-events:none;white-space:pre;background:var(--ink);color:#fff;padding:6px 8px;border-radius:4px;font-size:12px;max-width:520px;box-shadow:0 2px 6px rgba(0,0,0,.25)}
 #tip[hidden]{display:none}
-@media print{body{display:block}#gantt{overflow:visible}.zoom{display:none}}
+/* A phone: the left pane keeps the ids only (the names are in each bar's tooltip). */
+@media (max-width:600px){#gantt{--label-w:84px!important}.c-name,.labels .dur,.corner .c-dur{display:none}.legend{display:none}header{padding:6px 8px}}
+/* Print: every label drawn, the whole chart on the paper, no buttons. */
+@media print{body{display:block;font-size:10px}header{padding:2px 4px}h1{font-size:12px}.legend{font-size:9px;gap:2px 10px}#gantt{overflow:visible}.zoom,.changes{display:none}.labels .blk{content-visibility:visible}.corner,svg.axis,.labels{position:static}}
 `
 
 // ganttJS re-lays out the x axis on zoom with the same formulas as the Go
@@ -89,22 +100,30 @@ const ganttJS = `
   each(".bar", function (el) { var b = shape(el); bars[b.i] = b; });
   each(".ghost", function (el) { ghosts.push(shape(el)); });
   each(".strike", function (el) { strikes.push({el: el, b: bars[num(el, "data-i")]}); });
-  each(".float", function (el) { floats.push({el: el, ef: bars[num(el, "data-i")].ef, tf: num(el, "data-tf")}); });
+  each(".float", function (el) { var i = num(el, "data-i"); floats.push({el: el, i: i, ef: bars[i].ef, tf: num(el, "data-tf")}); });
   each(".link", function (el) { links.push({el: el, p: num(el, "data-p"), s: num(el, "data-s"), t: el.getAttribute("data-t")}); });
   var baselines = [], marks = [], dataDate = chart.querySelector("line.datadate");
-  each(".baseline", function (el) { baselines.push({el: el, bs: num(el, "data-bs"), bf: num(el, "data-bf")}); });
-  each(".constraint", function (el) { marks.push({el: el, at: num(el, "data-at")}); });
+  each(".baseline", function (el) { baselines.push({el: el, i: num(el, "data-i"), bs: num(el, "data-bs"), bf: num(el, "data-bf")}); });
+  each(".constraint", function (el) { marks.push({el: el, i: num(el, "data-i"), at: num(el, "data-at")}); });
+  var labels = root.querySelector(".labels"), rows = labels.querySelectorAll(".row"), blocks = labels.querySelectorAll(".blk");
+  // slot[i] is the line row i is drawn on; -1 hides it ("changed only").
+  var slot = [], lines = rows.length;
+  for (var n = 0; n < rows.length; n++) slot[n] = n;
 
   function X(d) { return G.pad + d * k; }
+  function Y(i) { return slot[i] * H; }
+  // labelW is the left pane's width as drawn: narrower on a phone.
+  function labelW() { return labels.offsetWidth || G.labelW; }
   function r1(v) { return Math.round(v * 10) / 10; }
   function W(b) { return Math.max((b.ef - b.es) * k, 1); }
 
   // place lays out a bar or a ghost as the Go code's shape does.
   function place(b) {
     if (b.ms) {
-      b.el.setAttribute("d", "M" + r1(X(b.es)) + " " + r1(b.i * H + H / 2 - G.diamond) + "l7 7l-7 7l-7-7z");
+      b.el.setAttribute("d", "M" + r1(X(b.es)) + " " + r1(Y(b.i) + H / 2 - G.diamond) + "l7 7l-7 7l-7-7z");
     } else {
       b.el.setAttribute("x", r1(X(b.es)));
+      b.el.setAttribute("y", r1(Y(b.i) + (H - G.barH) / 2));
       b.el.setAttribute("width", r1(W(b)));
     }
   }
@@ -113,7 +132,7 @@ const ganttJS = `
     var p = bars[l.p], s = bars[l.s], t = l.t;
     var fromFinish = t === "FS" || t === "FF", toStart = t === "FS" || t === "SS";
     var x1 = X(fromFinish ? p.ef : p.es), x2 = X(toStart ? s.es : s.ef);
-    var y1 = l.p * H + H / 2, y2 = l.s * H + H / 2;
+    var y1 = Y(l.p) + H / 2, y2 = Y(l.s) + H / 2;
     var xa = fromFinish ? x1 + G.stub : x1 - G.stub, xb = toStart ? x2 - G.stub : x2 + G.stub;
     var d = "M" + r1(x1) + " " + r1(y1);
     if ((toStart && fromFinish && xa <= xb) || (!toStart && !fromFinish && xa >= xb)) {
@@ -156,8 +175,10 @@ const ganttJS = `
       var b = s.b;
       s.el.setAttribute("x1", r1(b.ms ? X(b.es) - G.diamond : X(b.es)));
       s.el.setAttribute("x2", r1(b.ms ? X(b.es) + G.diamond : X(b.es) + W(b)));
+      s.el.setAttribute("y1", r1(Y(b.i) + H / 2));
+      s.el.setAttribute("y2", r1(Y(b.i) + H / 2));
     });
-    floats.forEach(function (f) { f.el.setAttribute("x", r1(X(f.ef))); f.el.setAttribute("width", r1(f.tf * k)); });
+    floats.forEach(function (f) { f.el.setAttribute("x", r1(X(f.ef))); f.el.setAttribute("y", r1(Y(f.i) + (H - G.floatH) / 2)); f.el.setAttribute("width", r1(f.tf * k)); });
     links.forEach(function (l) { l.el.setAttribute("d", route(l)); });
     finish.setAttribute("x1", r1(X(G.finish)));
     finish.setAttribute("x2", r1(X(G.finish)));
@@ -165,12 +186,13 @@ const ganttJS = `
       finishBefore.setAttribute("x1", r1(X(G.finishBefore)));
       finishBefore.setAttribute("x2", r1(X(G.finishBefore)));
     }
-    baselines.forEach(function (b) { b.el.setAttribute("x", r1(X(b.bs))); b.el.setAttribute("width", r1(Math.max((b.bf - b.bs) * k, 1))); });
-    marks.forEach(function (m) { m.el.setAttribute("transform", "translate(" + r1(X(m.at)) + " 0)"); });
+    baselines.forEach(function (b) { b.el.setAttribute("x", r1(X(b.bs))); b.el.setAttribute("y", r1(Y(b.i) + H / 2 + G.barH / 2 + 1)); b.el.setAttribute("width", r1(Math.max((b.bf - b.bs) * k, 1))); });
+    marks.forEach(function (m) { m.el.setAttribute("transform", "translate(" + r1(X(m.at)) + " " + (Y(m.i) - m.i * H) + ")"); });
     if (dataDate) {
       dataDate.setAttribute("x1", r1(X(G.dataDate)));
       dataDate.setAttribute("x2", r1(X(G.dataDate)));
     }
+    if (mark) { mark.setAttribute("y", Y(+mark.dataset.i)); mark.setAttribute("width", chart.getAttribute("width")); }
     drawAxis();
     showLevel();
   }
@@ -180,15 +202,15 @@ const ganttJS = `
   // zoomTo keeps the day under clientX (or the middle) where it is.
   function zoomTo(nk, clientX) {
     nk = Math.min(G.maxK, Math.max(G.minK, nk));
-    var vw = root.clientWidth - G.labelW;
-    var at = clientX == null ? vw / 2 : Math.max(0, clientX - root.getBoundingClientRect().left - G.labelW);
+    var vw = root.clientWidth - labelW();
+    var at = clientX == null ? vw / 2 : Math.max(0, clientX - root.getBoundingClientRect().left - labelW());
     var day = (root.scrollLeft + at - G.pad) / k;
     k = nk;
     layout();
     root.scrollLeft = G.pad + day * k - at;
   }
   function fit() {
-    zoomTo((root.clientWidth - G.labelW - 2 * G.pad - G.tail - 16) / G.span);
+    zoomTo((root.clientWidth - labelW() - 2 * G.pad - G.tail - 16) / G.span);
     root.scrollLeft = 0;
   }
 
@@ -222,9 +244,124 @@ const ganttJS = `
   chart.addEventListener("mousemove", move);
   chart.addEventListener("mouseleave", function () { tip.hidden = true; });
 
+  // Rows shown: "changed only" keeps the changed rows and closes the gaps
+  // (every mark is moved to its row's line); hidden marks get class "off".
+  var changed = G.changed || [], isChanged = [];
+  changed.forEach(function (i) { isChanged[i] = true; });
+  var onlyChanged = false, toggle = document.getElementById("changed-only");
+  function showRows(only) {
+    onlyChanged = only;
+    lines = 0;
+    for (var i = 0; i < rows.length; i++) {
+      slot[i] = !only || isChanged[i] ? lines++ : -1;
+      rows[i].classList.toggle("off", slot[i] < 0);
+    }
+    var hide = function (el, off) { el.classList.toggle("off", off); };
+    bars.forEach(function (b) { hide(b.el, slot[b.i] < 0); });
+    ghosts.concat(floats, baselines, marks).forEach(function (m) { hide(m.el, slot[m.i] < 0); });
+    strikes.forEach(function (s) { hide(s.el, slot[s.b.i] < 0); });
+    links.forEach(function (l) { hide(l.el, slot[l.p] < 0 || slot[l.s] < 0); });
+    root.classList.toggle("only-changed", only);
+    var h = Math.max(lines, 1) * H;
+    chart.setAttribute("height", h);
+    labels.style.height = h + "px";
+    [finish, finishBefore, dataDate].forEach(function (l) { if (l) l.setAttribute("y2", h); });
+    if (toggle) toggle.setAttribute("aria-pressed", only ? "true" : "false");
+    layout();
+  }
+
+  // The label blocks are laid out only near the view (content-visibility):
+  // the ones in and around it are marked "near" and always drawn, so a
+  // capture or print of a frame that was off screen at load has its labels.
+  var nearQueued = false;
+  function markNear() {
+    nearQueued = false;
+    var top = root.scrollTop - root.clientHeight, bottom = root.scrollTop + 2 * root.clientHeight;
+    for (var b = 0; b < blocks.length; b++) {
+      var el = blocks[b], y = el.offsetTop;
+      el.classList.toggle("near", y < bottom && y + (el.offsetHeight || 2200) > top);
+    }
+  }
+  root.addEventListener("scroll", function () { if (!nearQueued) { nearQueued = true; requestAnimationFrame(markNear); } });
+  window.addEventListener("beforeprint", function () { document.documentElement.classList.add("printing"); });
+  window.addEventListener("afterprint", function () { document.documentElement.classList.remove("printing"); });
+
+  // The change stops: runs of consecutive changed rows. goTo shows row i
+  // (a few rows of context above it, its bar in view) and marks it.
+  var stops = [], current = -1, mark = null;
+  changed.forEach(function (i, n) { if (n === 0 || changed[n - 1] !== i - 1) stops.push(i); });
+  var at = document.getElementById("change-at");
+  function goTo(i) {
+    if (i < 0 || i >= rows.length) return;
+    if (slot[i] < 0) showRows(false);
+    root.scrollTop = Math.max(0, Y(i) - 3 * H);
+    var b = bars[i];
+    if (b) root.scrollLeft = Math.max(0, X(b.es) - 48);
+    Array.prototype.forEach.call(labels.querySelectorAll(".row.current"), function (r) { r.classList.remove("current"); });
+    rows[i].classList.add("current");
+    if (!mark) {
+      mark = document.createElementNS(chart.namespaceURI, "rect");
+      mark.setAttribute("class", "current");
+      mark.setAttribute("x", 0);
+      mark.setAttribute("height", H);
+      chart.insertBefore(mark, chart.querySelector(".links"));
+    }
+    mark.setAttribute("y", Y(i));
+    mark.setAttribute("width", chart.getAttribute("width"));
+    mark.dataset.i = i;
+    markNear();
+  }
+  function showStop(n) {
+    if (!stops.length) return;
+    current = (n + stops.length) % stops.length;
+    goTo(stops[current]);
+    var run = 1;
+    while (isChanged[stops[current] + run]) run++;
+    at.textContent = "change " + (current + 1) + " of " + stops.length + (run > 1 ? " (" + run + " rows)" : "");
+  }
+  if (toggle) {
+    document.getElementById("next-change").addEventListener("click", function () { showStop(current + 1); });
+    document.getElementById("prev-change").addEventListener("click", function () { showStop(current - 1); });
+    toggle.addEventListener("click", function () {
+      showRows(!onlyChanged);
+      if (current >= 0) goTo(stops[current]);
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+      if (e.key === "n") showStop(current + 1);
+      else if (e.key === "p") showStop(current - 1);
+      else if (e.key === "c") toggle.click();
+    });
+    if (!stops.length) {
+      at.textContent = "no rows changed";
+      ["next-change", "prev-change", "changed-only"].forEach(function (id) { document.getElementById(id).disabled = true; });
+    }
+  }
+
   var m = /^#zoom=([0-9.]+)$/.exec(location.hash);
   if (location.hash === "#fit") fit();
   else if (m) { zoomTo(+m[1]); root.scrollLeft = 0; }
   else showLevel();
+  // Where the page opens: the row the address names (#row-ID), else the
+  // first change (the first edit's run: what the change did, before what
+  // it moved), with "#changed" only the changed rows.
+  function openAt() {
+    var target = null;
+    try { target = /^#row-/.test(location.hash) && document.getElementById(decodeURIComponent(location.hash.slice(1))); } catch (e) {}
+    if (target && target.parentNode && target.parentNode.parentNode === labels) {
+      goTo(Array.prototype.indexOf.call(rows, target));
+      return;
+    }
+    if (location.hash === "#changed" && toggle) showRows(true);
+    if (stops.length) {
+      var first = 0;
+      if (G.firstEdit >= 0) while (first + 1 < stops.length && stops[first + 1] <= G.firstEdit) first++;
+      showStop(first);
+      if (G.firstEdit >= 0) goTo(G.firstEdit);
+    }
+  }
+  openAt();
+  window.addEventListener("hashchange", openAt);
+  markNear();
 })();
 `

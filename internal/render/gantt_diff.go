@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,10 +55,44 @@ func WriteGanttDiffHTML(w io.Writer, before, after *Report) error {
 	return newGanttDiff(before, after).writeTo(w)
 }
 
+// GanttDiffOptions narrow a before/after page to what changed.
+type GanttDiffOptions struct {
+	// ChangedOnly draws only the changed rows (ChangedRows), in order.
+	ChangedOnly bool
+	// MaxRows, with ChangedOnly, keeps at most that many of them (0: all):
+	// the edits first (added, removed, edited), then the ends of links
+	// added or removed, then the moved activities that are critical after the change, then
+	// the other moved ones; the header says how many were left out.
+	MaxRows int
+}
+
+// WriteGanttDiffHTMLWith is WriteGanttDiffHTML narrowed by opt: a page
+// for print or an e-mail, where the rows that did not change are noise.
+func WriteGanttDiffHTMLWith(w io.Writer, before, after *Report, opt GanttDiffOptions) error {
+	var err error
+	if before == nil {
+		if before, err = NewReport(&schedule.Schedule{}); err != nil {
+			return err
+		}
+	}
+	if after == nil {
+		if after, err = NewReport(&schedule.Schedule{}); err != nil {
+			return err
+		}
+	}
+	g := newGanttDiff(before, after)
+	if opt.ChangedOnly {
+		g.keepRows(changedRowsCapped(g.rows, opt.MaxRows))
+	}
+	return g.writeTo(w)
+}
+
 // ganttDiff is what a before/after page adds to the gantt of the after
 // schedule.
 type ganttDiff struct {
-	before                   *Report
+	before *Report
+	// hidden counts the changed rows a narrowed page leaves out.
+	hidden                   int
 	added, removed, moved    int
 	linksAdded, linksRemoved int
 	finishChange             float64 // after − before, rounded as reports are
@@ -130,6 +165,7 @@ func newGanttDiff(before, after *Report) *gantt {
 		}
 	}
 
+	g.markEdits()
 	d.finishChange = round(ra.ProjectDuration - rb.ProjectDuration)
 	finish := math.Max(ra.ProjectDuration, rb.ProjectDuration)
 	clock := after.Clock
@@ -180,7 +216,14 @@ func (g *gantt) diffSummary() {
 		g.s(", unchanged")
 	}
 	g.s("; activities: ", strconv.Itoa(d.added), " added, ", strconv.Itoa(d.removed), " removed, ", strconv.Itoa(d.moved),
-		" moved; relationships: ", strconv.Itoa(d.linksAdded), " added, ", strconv.Itoa(d.linksRemoved), " removed</p>\n")
+		" moved; relationships: ", strconv.Itoa(d.linksAdded), " added, ", strconv.Itoa(d.linksRemoved), " removed")
+	if g.narrowed {
+		g.s(". Only the changed rows are drawn")
+		if d.hidden > 0 {
+			g.s(" (", strconv.Itoa(d.hidden), " more changed rows are not: see the review page)")
+		}
+	}
+	g.s("</p>\n")
 }
 
 // ghosts writes a dashed outline at the before dates of each moved
@@ -278,3 +321,112 @@ const ganttDiffLegend = `<li><svg width="28" height="14"><rect class="sw-added" 
 	`<li><svg width="28" height="14"><path class="sw-link-added" d="M1 7H27"/></svg>added link</li>` +
 	`<li><svg width="28" height="14"><path class="sw-link-removed" d="M1 7H27"/></svg>removed link</li>` +
 	`<li><svg width="10" height="14"><line class="sw-finish-before" x1="5" x2="5" y1="0" y2="14"/></svg>finish before the change</li>`
+
+// markEdits marks the rows the change touched itself: added and removed
+// activities, those whose name, duration or description changed (as
+// schedule.Compare reads a change; ganttRow.edited), and both ends of
+// every link added or removed (ganttRow.linked). A moved row that is none
+// of these moved because of them.
+func (g *gantt) markEdits() {
+	bs := g.diff.before.Schedule.Activities
+	for n := range g.rows {
+		row := &g.rows[n]
+		switch {
+		case row.change == "added" || row.change == "removed":
+			row.edited = true
+		case row.was >= 0:
+			old, a := &bs[row.was], row.act()
+			row.edited = old.Name != a.Name || old.Duration != a.Duration || old.Description != a.Description
+		}
+	}
+	for _, l := range g.links {
+		if l.change != "" {
+			g.rows[l.pred].linked, g.rows[l.succ].linked = true, true
+		}
+	}
+}
+
+// changed says row n is drawn as changed: edited, added, removed or moved.
+func (r *ganttRow) changed() bool { return r.edited || r.linked || r.change != "" }
+
+// changedRows lists the changed rows, in row order.
+func (g *gantt) changedRows() []int {
+	var out []int
+	for n := range g.rows {
+		if g.rows[n].changed() {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// changedRowsCapped are the changed rows, at most limit of them (0: all)
+// picked as GanttDiffOptions.MaxRows says, in row order.
+func changedRowsCapped(rows []ganttRow, limit int) []int {
+	var edits, linked, critical, moved []int
+	for n := range rows {
+		row := &rows[n]
+		switch {
+		case row.edited:
+			edits = append(edits, n)
+		case row.linked:
+			linked = append(linked, n)
+		case row.change == "moved" && row.critical():
+			critical = append(critical, n)
+		case row.change != "":
+			moved = append(moved, n)
+		}
+	}
+	keep := slices.Concat(edits, linked, critical, moved)
+	if limit > 0 && len(keep) > limit {
+		keep = keep[:limit]
+	}
+	slices.Sort(keep)
+	return keep
+}
+
+// keepRows narrows the page to rows keep (ascending): the links between
+// two kept rows stay, the others go; the header counts what was left out.
+func (g *gantt) keepRows(keep []int) {
+	if g.diff != nil {
+		g.diff.hidden = len(g.changedRows()) - len(keep)
+	}
+	at := make([]int, len(g.rows))
+	for n := range at {
+		at[n] = -1
+	}
+	rows := make([]ganttRow, len(keep))
+	for k, n := range keep {
+		at[n], rows[k] = k, g.rows[n]
+	}
+	links := g.links[:0:0]
+	for _, l := range g.links {
+		if at[l.pred] >= 0 && at[l.succ] >= 0 {
+			l.pred, l.succ = at[l.pred], at[l.succ]
+			links = append(links, l)
+		}
+	}
+	g.rows, g.links = rows, links
+	g.narrowed = true
+}
+
+// firstEdit is the row a reader looks at first: the first activity the
+// change added, removed or edited, else the first end of a link it added
+// or removed, else the first changed row (-1: none).
+func (g *gantt) firstEdit() int {
+	first := [3]int{-1, -1, -1}
+	for n := range g.rows {
+		row := &g.rows[n]
+		for k, is := range [3]bool{row.edited, row.linked, row.changed()} {
+			if is && first[k] < 0 {
+				first[k] = n
+			}
+		}
+	}
+	for _, n := range first {
+		if n >= 0 {
+			return n
+		}
+	}
+	return -1
+}

@@ -37,7 +37,7 @@ var (
 	diffBarRe   = regexp.MustCompile(`<(?:rect|path) class="(bar(?: [^"]*)?)" rx="2" x="([^"]*)" y="[^"]*" width="([^"]*)" height="12" data-id="([^"]*)" data-i="(\d+)"|<path class="(bar(?: [^"]*)?)" d="[^"]*" data-id="([^"]*)" data-i="(\d+)"`)
 	diffGhostRe = regexp.MustCompile(`<(?:rect|path) class="ghost[^"]*" (?:rx="2" x="([^"]*)" y="[^"]*" width="[^"]*" height="12"|d="M([^ ]*) [^"]*") data-id="([^"]*)" data-i="(\d+)" data-es="([^"]*)"`)
 	diffStrike  = regexp.MustCompile(`<line class="strike" data-i="(\d+)" x1="([^"]*)" x2="([^"]*)"`)
-	removedRow  = regexp.MustCompile(`<div class="row[^"]*\bremoved-row">`)
+	removedRow  = regexp.MustCompile(`<div class="row[^"]*\bremoved-row"`)
 	pageK       = regexp.MustCompile(`"k":([0-9.]+)`)
 )
 

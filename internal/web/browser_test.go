@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -650,6 +651,12 @@ func TestBrowserKeyboardAccept(t *testing.T) {
 		t.Fatalf("%d Tab presses did not reach the Accept button:\n%s", maxTabs, strings.Join(path, "\n"))
 	}
 	t.Logf("%d Tab presses reach Accept:\n%s", len(path), strings.Join(path, "\n"))
+	// On the way, the Gantt's change navigation (issue 31).
+	for _, want := range []string{"#diff-gantt > button#next-change", "#diff-gantt > button#changed-only", "a#summary-link"} {
+		if !slices.ContainsFunc(path, func(p string) bool { return strings.HasPrefix(p, want) }) {
+			t.Errorf("the Tab presses to Accept do not pass %s", want)
+		}
+	}
 	c.do(chromedp.KeyEvent("\r"))
 	c.waitJS("the accepted outcome", outcomeShown(dispatchID, workflows.StatusAccepted))
 	if res := awaitResult(t, a, dispatchID); res.Status != workflows.StatusAccepted {
@@ -795,6 +802,7 @@ func TestScreenshots(t *testing.T) {
 	shots(
 		shot{"4-review-proposal", "/d/" + review, proposalShown(review, 1) + " && " + frameLoaded("diff-gantt")},
 		shot{"5-review-question", "/d/" + question, questionShown(question)},
+		shot{"5b-summary", "/d/" + review + "/summary", frameLoaded("summary-frame")},
 	)
 	c.open("/d/" + review)
 	c.click("#accept")
@@ -808,6 +816,11 @@ func TestScreenshots(t *testing.T) {
 	c.click("#confirm-yes")
 	c.waitJS("the undo's flash", `!!document.querySelector(".flash")`)
 	shots(shot{"9-review-undone", "/d/" + review, frameLoaded("diff-gantt")})
+	c.do(chromedp.EmulateViewport(390, 844))
+	shots(
+		shot{"10-phone-schedule", "/s/building?group=level", frameLoaded("gantt")},
+		shot{"11-phone-review", "/d/" + review, frameLoaded("diff-gantt")},
+	)
 }
 
 // pageLoadProbe runs first in the page (not in its frames) and records

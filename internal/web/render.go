@@ -102,7 +102,14 @@ var funcs = template.FuncMap{
 		}
 		return out
 	},
-	"join":         strings.Join,
+	"join": strings.Join,
+	"add": func(a ...int) int {
+		n := 0
+		for _, v := range a {
+			n += v
+		}
+		return n
+	},
 	"taskFeedback": func() string { return scope.TaskFeedbackHint },
 }
 

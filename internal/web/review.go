@@ -47,8 +47,10 @@ type reviewData struct {
 	// WorseChecks are the schedule checks the proposal makes worse
 	// (ChecksDone: they were compared; ChecksError: why not).
 	WorseChecks []insight.CheckResult
-	ChecksDone  bool
-	ChecksError string
+	// NewOffenders are each worse check's new offenders, linked.
+	NewOffenders []linkList
+	ChecksDone   bool
+	ChecksError  string
 	// Snapshot fetches the before/after Gantt drawn with this page.
 	Snapshot string
 	// Undone says an accepted run was taken back since (who, when).
@@ -62,19 +64,70 @@ type reviewData struct {
 // Everything comes from Temporal (queries and the history), so a closed
 // browser loses nothing: the page comes back to the same state.
 func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
+	if d, ok := s.loadReview(w, r, "Review "); ok {
+		s.render(w, r, http.StatusOK, "review", d)
+	}
+}
+
+// summaryPage is a proposal on one printed page, for an approver to
+// attach to an e-mail: its risk, its CPM impact, its changes and the
+// before/after Gantt of the changed rows (the review page's evidence,
+// without the forms). Chromium prints it to one A4 or Letter page.
+func (s *Server) summaryPage(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.loadReview(w, r, "Summary of ")
+	if !ok {
+		return
+	}
+	sum := summaryData{reviewData: d, Run: r.URL.Query().Get("run"), Pending: d.Open}
+	sum.Open = false // no forms on paper (the risk card's "Dissolve instead")
+	if p := d.Proposal; p != nil && d.AwaitingReview {
+		sum.Ops, sum.OpsOmitted = p.Changes, p.ChangesOmitted
+	} else {
+		for _, ch := range d.Changes {
+			if ch.Round == d.Round {
+				sum.Ops = append(sum.Ops, ch)
+			}
+		}
+	}
+	if len(sum.Ops) > summaryOps {
+		sum.OpsOmitted += len(sum.Ops) - summaryOps
+		sum.Ops = sum.Ops[:summaryOps]
+	}
+	s.render(w, r, http.StatusOK, "summary", sum)
+}
+
+// summaryOps is the most changes the summary lists (the rest are counted).
+const summaryOps = 12
+
+// summaryData is the summary page: the review's data, and the run the
+// address named ("" for the latest).
+type summaryData struct {
+	reviewData
+	Run string
+	// Pending: the proposal still awaits its decision. Ops are the
+	// round's changes listed, OpsOmitted those counted only.
+	Pending    bool
+	Ops        []workflows.ChangeRecord
+	OpsOmitted int
+}
+
+// loadReview gathers what the review page of the request's dispatch
+// shows (titled title + its id); false when it has already answered with
+// an error page.
+func (s *Server) loadReview(w http.ResponseWriter, r *http.Request, title string) (reviewData, bool) {
 	ctx := r.Context()
 	id := r.PathValue("id")
 	if _, ok := workflows.ScheduleOf(id); !ok {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id (dispatch-<schedule>)", id))
-		return
+		return reviewData{}, false
 	}
 	det, err := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
 	if err != nil {
 		s.fail(w, r, http.StatusNotFound, workflows.RootCause(err))
-		return
+		return reviewData{}, false
 	}
 	d := reviewData{
-		base: s.base(w, r, "Review "+id), ID: det.ID, RunID: det.RunID, Schedule: det.Schedule,
+		base: s.base(w, r, title+id), ID: det.ID, RunID: det.RunID, Schedule: det.Schedule,
 		Prompt: det.Prompt, Author: det.Author, Open: det.Open, Stage: det.Stage, Round: det.Round,
 		Changes: det.Changes, Result: det.Result, Outcome: det.Outcome, Failure: det.Failure,
 		UILink: s.uiLink(det.ID, det.RunID), Reviews: det.Reviews, Undone: det.Undone, State: det.State(),
@@ -116,7 +169,7 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request) {
 			s.compare(&d, det.ID, rb, ra, err)
 		}
 	}
-	s.render(w, r, http.StatusOK, "review", d)
+	return d, true
 }
 
 // hasRound says whether changes hold any of round's.
@@ -369,7 +422,8 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("%q is not a dispatch id", id))
 		return
 	}
-	if s.sendSnapshot(w, r, id) {
+	changedOnly := r.URL.Query().Get("rows") == "changed"
+	if !changedOnly && s.sendSnapshot(w, r, id) {
 		return
 	}
 	det, err := workflows.Describe(ctx, s.temporal, id, r.URL.Query().Get("run"))
@@ -395,8 +449,19 @@ func (s *Server) diffGanttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, statusOf(err), err.Error())
 		return
 	}
+	if changedOnly {
+		// The summary's chart: the changed rows, as many as fit a page.
+		s.writeGantt(w, r, func(w io.Writer) error {
+			return render.WriteGanttDiffHTMLWith(w, rb, ra, render.GanttDiffOptions{ChangedOnly: true, MaxRows: summaryGanttRows})
+		})
+		return
+	}
 	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttDiffHTML(w, rb, ra) })
 }
+
+// summaryGanttRows is the most rows the summary's Gantt draws: with the
+// risk, the impact and the changes, what fits one printed page.
+const summaryGanttRows = 12
 
 // compareRound fills in what the review page shows of the round awaiting
 // review beyond its proposal: the checks it makes worse, and its
@@ -410,8 +475,17 @@ func (s *Server) compareRound(r *http.Request, d *reviewData, det *workflows.Det
 // compare fills in the checks going from rb to ra makes worse and the
 // before/after Gantt drawn for the page's frame (err: why there is none).
 func (s *Server) compare(d *reviewData, id string, rb, ra *render.Report, err error) {
+	var before []insight.CheckResult
 	if err == nil {
-		d.WorseChecks, err = worseChecks(rb, ra)
+		d.WorseChecks, before, err = worseChecks(rb, ra)
+	}
+	if err == nil {
+		// What each check made worse gained: its new offenders, linked to
+		// their rows on the schedule page.
+		relAt := relationshipIndex(ra.Schedule)
+		for _, c := range d.WorseChecks {
+			d.NewOffenders = append(d.NewOffenders, offenderList(d.Schedule, ra.Schedule, newOffenders(c, before), relAt))
+		}
 	}
 	if err != nil {
 		d.ChecksError = err.Error()
@@ -451,20 +525,45 @@ func (s *Server) reportsOf(r *http.Request, scheduleID string, opIDs []string) (
 	return reports(sb, sa)
 }
 
+// newOffenders is c with only the offenders the same check of before
+// did not have.
+func newOffenders(c insight.CheckResult, before []insight.CheckResult) insight.CheckResult {
+	had := map[string]bool{}
+	for _, b := range before {
+		if b.ID == c.ID {
+			for _, id := range b.Offenders {
+				had[id] = true
+			}
+		}
+	}
+	out := c
+	out.Offenders, out.OffenderNames = nil, nil
+	for n, id := range c.Offenders {
+		if !had[id] {
+			out.Offenders = append(out.Offenders, id)
+			if n < len(c.OffenderNames) {
+				out.OffenderNames = append(out.OffenderNames, c.OffenderNames[n])
+			}
+		}
+	}
+	return out
+}
+
 // worseChecks are the schedule checks going from before to after makes
-// worse (a check that now fails, or has more offenders).
-func worseChecks(before, after *render.Report) ([]insight.CheckResult, error) {
+// worse (a check that now fails, or has more offenders), and every check
+// of before.
+func worseChecks(before, after *render.Report) (worse, of []insight.CheckResult, err error) {
 	var reports [2][]insight.CheckResult
 	for i, rep := range []*render.Report{before, after} {
 		v, err := insight.NewOf(rep.Schedule, rep.Result)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if reports[i], err = insight.RunChecks(v, insight.DefaultThresholds()); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return insight.Worse(reports[0], reports[1]), nil
+	return insight.Worse(reports[0], reports[1]), reports[0], nil
 }
 
 // A refusal is shown once, like a flash, but as an error.

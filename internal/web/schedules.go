@@ -5,11 +5,14 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -271,6 +274,12 @@ type activityRow struct {
 	Start, Finish      string // dates, or working days
 	TotalFloat         string
 	Critical           bool
+	// Group is the row's group in a grouped table; NewGroup says a group
+	// (or the page) starts with it. Target: the row the address asked
+	// for (?at=).
+	Group    string
+	NewGroup bool
+	Target   bool
 }
 
 type scheduleData struct {
@@ -281,11 +290,25 @@ type scheduleData struct {
 	Finish           string
 	Critical         int
 	Rows             []activityRow
-	Query            string
-	Hits             []store.Hit
-	SearchError      string
-	History          []historyRow
-	Open             *historyRow
+	// Table is the activity table's view (filters, grouping, page) and
+	// View where its page sits; Groupings are the groupings offered.
+	// LastChange is the last accepted dispatch, whose changes the
+	// "changed" filter keeps (nil: none to filter by).
+	Table      activityQuery
+	View       tableView
+	Groupings  []grouping
+	LastChange *historyRow
+	// Pages links the table's pages: first, previous, next, last ("" where
+	// there is none). GanttQuery carries the view to the Gantt frame.
+	FirstPage, PrevPage, NextPage, LastPage string
+	// GanttSrc is the Gantt frame's address: the snapshot, the view (for
+	// a frame drawn afresh) and the row to open on; built of escaped parts.
+	GanttSrc    template.URL
+	Query       string
+	Hits        []store.Hit
+	SearchError string
+	History     []historyRow
+	Open        *historyRow
 	// Undo is the latest accepted dispatch, which the Undo button takes back.
 	Undo *historyRow
 	// Snapshot fetches the Gantt drawn with this page.
@@ -294,6 +317,9 @@ type scheduleData struct {
 	// thresholds); ChecksError says why there is none.
 	Checks      []insight.CheckResult
 	ChecksError string
+	// Offenders are each check's offenders, named and linked (in Checks'
+	// order).
+	Offenders []linkList
 	// NotApplicable are the DCMA points this schedule lacks what for
 	// (a data date, a baseline, assignments), each with why.
 	NotApplicable []insight.NotApplicablePoint
@@ -301,6 +327,10 @@ type scheduleData struct {
 	// the read tools' answer (every number from the CPM engine).
 	Question string
 	Answer   *insight.Answer
+	// AnswerParts are the answer's words with its lists linked, RestsOn
+	// the activities it rests on.
+	AnswerParts []answerPart
+	RestsOn     linkList
 	// Source names the P6 or MS Project file the schedule was imported
 	// from ("" for none) and SourceFormat its format: export to it gives
 	// the file back with only the changes made. Holdings say what the
@@ -331,14 +361,10 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("Schedule %q cannot be computed: %v", id, err))
 		return
 	}
-	res, clock := rep.Result, rep.Clock
-	// The frame's Gantt is drawn now, from this very load, while the page is.
-	snap := s.snapshots.put(id, func() ([]byte, error) {
-		return drawn(func(w io.Writer) error { return render.WriteGanttHTML(w, rep) })
-	})
+	res := rep.Result
 	// A name stored before names had a limit is shown cut to it.
 	name, _ := schedule.Truncate(sc.Name, schedule.MaxName)
-	d := scheduleData{Snapshot: snap, base: s.base(w, r, cmp.Or(name, id)), ID: id, ScheduleName: name,
+	d := scheduleData{base: s.base(w, r, cmp.Or(name, id)), ID: id, ScheduleName: name,
 		Activities: len(sc.Activities), Relationships: len(sc.Relationships), Finish: finishText(rep)}
 	d.Error = refused
 	if src := sc.Source; src != nil {
@@ -352,22 +378,10 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	d.Rows = make([]activityRow, len(sc.Activities))
 	for i := range sc.Activities {
-		a := &sc.Activities[i]
-		j, _ := res.Net.Index(a.ID)
-		row := activityRow{ID: a.ID, Name: a.Name, Duration: a.Duration, TotalFloat: render.Days(res.TotalFloat[j]), Critical: res.Critical(j)}
-		row.Start, row.Finish = render.Days(res.ES[j]), render.Days(res.EF[j])
-		if clock != nil {
-			row.Start = res.At(clock, j, schedule.EarlyStart).Format("2006-01-02")
-			if t, err := res.When(clock, j, schedule.EarlyFinish); err == nil {
-				row.Finish = t.Format("2006-01-02")
-			}
-		}
-		if row.Critical {
+		if res.Critical(i) {
 			d.Critical++
 		}
-		d.Rows[i] = row
 	}
 	v, err := insight.NewOf(sc, res)
 	if err != nil {
@@ -375,10 +389,15 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.Checks, d.ChecksError = checksOf(v)
+	relAt := relationshipIndex(sc)
+	for _, c := range d.Checks {
+		d.Offenders = append(d.Offenders, offenderList(id, sc, c, relAt))
+	}
 	d.NotApplicable = insight.NotApplicableTo(v)
 	if q := strings.TrimSpace(r.URL.Query().Get("ask")); q != "" {
 		ans := insight.Ask(v, q)
 		d.Question, d.Answer = q, &ans
+		d.AnswerParts, d.RestsOn = answerParts(id, &ans), idList(id, sc, ans.Activities, 40)
 	}
 	if q := strings.TrimSpace(r.URL.Query().Get("q")); q != "" {
 		d.Query = q
@@ -411,6 +430,28 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		d.Undo = h
 		break
 	}
+	d.LastChange = d.Undo
+	d.Table = activityQueryOf(r.URL.Query())
+	d.Groupings = groupingsOf(sc)
+	d.View = s.tableView(r, sc, rep, d.Table, d.LastChange)
+	d.Rows = tableRows(rep, d.View, d.Table.At)
+	d.FirstPage, d.PrevPage, d.NextPage, d.LastPage = pagerLinks(id, d.Table, d.View)
+	gq := d.Table.values()
+	if d.View.Page > 1 {
+		gq.Set("page", strconv.Itoa(d.View.Page))
+	}
+	// The frame's Gantt is drawn now, from this very load, while the page
+	// is: the rows the table keeps (ganttRows).
+	ganttRows := d.View.ganttRows(len(sc.Activities), d.Table)
+	d.Snapshot = s.snapshots.put(id, func() ([]byte, error) {
+		return drawn(func(w io.Writer) error { return render.WriteGanttHTMLRows(w, rep, ganttRows) })
+	})
+	gq.Set("snap", d.Snapshot)
+	src := "/s/" + url.PathEscape(id) + "/gantt?" + gq.Encode()
+	if d.Table.At != "" {
+		src += "#row-" + url.PathEscape(d.Table.At)
+	}
+	d.GanttSrc = template.URL(src) //nolint:gosec // every part escaped above
 	s.render(w, r, http.StatusOK, "schedule", d)
 }
 
@@ -449,7 +490,14 @@ func (s *Server) ganttPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, fmt.Sprintf("Schedule %q cannot be computed: %v", id, err))
 		return
 	}
-	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttHTML(w, report) })
+	// The schedule page's view, as its address gave it to the frame.
+	aq := activityQueryOf(r.URL.Query())
+	var last *historyRow
+	if aq.Changed {
+		last = s.lastAccepted(r, id)
+	}
+	rows := s.tableView(r, sc, report, aq, last).ganttRows(len(sc.Activities), aq)
+	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttHTMLRows(w, report, rows) })
 }
 
 // drawn is a page write draws, in memory.
@@ -697,4 +745,118 @@ func statusOf(err error) int {
 		return http.StatusNotFound
 	}
 	return http.StatusInternalServerError
+}
+
+// tableView is the activity table's view of sc (computed as rep) for aq;
+// last is the dispatch the "changed" filter reads (nil: it keeps nothing).
+func (s *Server) tableView(r *http.Request, sc *schedule.Schedule, rep *render.Report, aq activityQuery, last *historyRow) tableView {
+	if aq.Group != "" && !slices.ContainsFunc(groupingsOf(sc), func(g grouping) bool { return g.Key == aq.Group }) {
+		aq.Group = "" // a grouping the schedule has nothing for
+	}
+	var changed map[string]bool
+	if aq.Changed && last != nil {
+		changed = s.changedBy(r, sc, last.ID, last.RunID)
+	}
+	return viewOf(sc, rep.Result.Critical, changed, aq)
+}
+
+// changedBy are the activities an accepted dispatch changed in sc (the
+// schedule as stored, its changes in it): those it added or edited, and
+// both ends of the links it added or removed — so deleted work shows as
+// the activities it was tied to. The graph ledger's inverses of its
+// committed ops give the schedule before it.
+func (s *Server) changedBy(r *http.Request, sc *schedule.Schedule, id, runID string) map[string]bool {
+	out := map[string]bool{}
+	det, err := workflows.Describe(r.Context(), s.temporal, id, runID)
+	if err != nil {
+		return out
+	}
+	var opIDs []string
+	for _, ch := range det.Changes {
+		if ch.Round == det.Round && ch.Status == workflows.ChangeCommitted {
+			opIDs = append(opIDs, ch.Op.ID)
+		}
+	}
+	before, err := s.stores.Before(r.Context(), det.Schedule, sc, opIDs)
+	if err != nil {
+		return out
+	}
+	c := schedule.CompareResults(before, sc, nil, nil)
+	for _, a := range c.Added {
+		out[a.ID] = true
+	}
+	for _, a := range c.Changed {
+		out[a.ID] = true
+	}
+	for _, l := range slices.Concat(c.RelationshipsAdded, c.RelationshipsRemoved) {
+		out[l.Predecessor], out[l.Successor] = true, true
+	}
+	return out
+}
+
+// lastAccepted is the schedule's latest accepted dispatch not undone
+// (nil: none).
+func (s *Server) lastAccepted(r *http.Request, id string) *historyRow {
+	list, err := workflows.List(r.Context(), s.temporal, id)
+	if err != nil {
+		return nil
+	}
+	for _, sum := range list {
+		if sum.Outcome != workflows.StatusAccepted || sum.Undone != nil {
+			continue
+		}
+		if rec, err := workflows.Undone(r.Context(), s.temporal, sum.ID, sum.RunID); err == nil && rec != nil {
+			continue
+		}
+		return &historyRow{Summary: sum}
+	}
+	return nil
+}
+
+// tableRows are the table's lines for view: dates when the schedule has
+// a start date, else working days; each group's first row (and the
+// page's) starts its group.
+func tableRows(rep *render.Report, view tableView, at string) []activityRow {
+	res, clock, sc := rep.Result, rep.Clock, rep.Schedule
+	rows := make([]activityRow, len(view.Rows))
+	for n, i := range view.Rows {
+		a := &sc.Activities[i]
+		row := activityRow{ID: a.ID, Name: a.Name, Duration: a.Duration, TotalFloat: render.Days(res.TotalFloat[i]), Critical: res.Critical(i), Target: a.ID == at}
+		row.Start, row.Finish = render.Days(res.ES[i]), render.Days(res.EF[i])
+		if clock != nil {
+			row.Start = res.At(clock, i, schedule.EarlyStart).Format("2006-01-02")
+			if t, err := res.When(clock, i, schedule.EarlyFinish); err == nil {
+				row.Finish = t.Format("2006-01-02")
+			}
+		}
+		if view.Groups != nil {
+			row.Group = view.Groups[n]
+			row.NewGroup = n == 0 || view.Groups[n-1] != row.Group
+		}
+		rows[n] = row
+	}
+	return rows
+}
+
+// pagerLinks are the addresses of the first, previous, next and last
+// pages of the table ("" where there is none).
+func pagerLinks(id string, aq activityQuery, v tableView) (first, prev, next, last string) {
+	link := func(page int) string {
+		q := aq.values()
+		if page > 1 {
+			q.Set("page", strconv.Itoa(page))
+		}
+		u := "/s/" + url.PathEscape(id)
+		if e := q.Encode(); e != "" {
+			u += "?" + e
+		}
+		return u + "#activities"
+	}
+	if v.Page > 1 {
+		first, prev = link(1), link(v.Page-1)
+	}
+	if v.Page < v.Pages {
+		next, last = link(v.Page+1), link(v.Pages)
+	}
+	return first, prev, next, last
 }

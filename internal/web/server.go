@@ -320,6 +320,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /d/{id}", s.reviewPage)
 	mux.HandleFunc("GET /d/{id}/events", s.events)
 	mux.HandleFunc("GET /d/{id}/gantt", s.diffGanttPage)
+	mux.HandleFunc("GET /d/{id}/summary", s.summaryPage)
 	mux.HandleFunc("POST /d/{id}/review", s.review)
 	mux.HandleFunc("POST /d/{id}/clarify", s.clarify)
 	mux.HandleFunc("POST /d/{id}/cancel", s.cancel)

@@ -489,7 +489,7 @@ func TestAskTheSchedule(t *testing.T) {
 	a.importFile(t, "../../examples/building.json", "ask")
 	b := a.browser(t)
 	_, page := b.get("/s/ask?ask=" + url.QueryEscape("what is the critical path?"))
-	if !strings.Contains(page, `id="answer"`) || !strings.Contains(page, "<code>A001</code>") {
+	if !strings.Contains(page, `id="answer"`) || !strings.Contains(page, `<a href="/s/ask?at=A001#row-A001">Notice to proceed (A001)</a>`) {
 		t.Errorf("the schedule page does not answer the question")
 	}
 	// A question in the prompt box is answered, not planned as a change.

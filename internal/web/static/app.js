@@ -69,6 +69,83 @@
     noButton.focus(); // the safe choice has the focus
   }
 
+  // A frame marked data-fit takes its Gantt's whole height (the summary's
+  // chart of the changed rows prints whole, not a scrolled window).
+  // ganttHeight is the height a Gantt frame's page needs to show its
+  // chart whole: its header, the axis and the rows drawn (0: no chart).
+  function ganttHeight(f) {
+    var d = f.contentDocument, g = d && d.getElementById("gantt"), chart = g && g.querySelector("svg.chart"), corner = g && g.querySelector(".corner");
+    if (!chart || !corner) return 0;
+    return g.offsetTop + corner.offsetHeight + Number(chart.getAttribute("height")) + 24;
+  }
+  document.querySelectorAll("iframe[data-fit]").forEach(function (f) {
+    function fit() {
+      var h = ganttHeight(f);
+      if (h) f.style.height = h + "px";
+    }
+    f.addEventListener("load", fit);
+    if (f.contentDocument && f.contentDocument.readyState === "complete") fit();
+  });
+  document.querySelectorAll("[data-print]").forEach(function (b) {
+    b.addEventListener("click", function () { window.print(); });
+  });
+  // Paper has no disclosure triangles: what a <details> holds is printed,
+  // then closed again.
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    // (Not on the one-page summary: its lists stay short to fit the page.)
+    document.querySelectorAll("details:not([open])").forEach(function (d) {
+      if (d.closest(".summary-page")) return;
+      d.open = true;
+      opened.push(d);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
+  });
+  // A review printed: its before/after Gantt shows the changed rows only,
+  // as tall as they are (a frame prints as one block, cut at the page's
+  // end: at most a page's height), not the scrolled window on screen.
+  var diffFrame = document.getElementById("diff-gantt"), diffWas = null;
+  if (diffFrame) {
+    window.addEventListener("beforeprint", function () {
+      var d = diffFrame.contentDocument, only = d && d.getElementById("changed-only");
+      if (!ganttHeight(diffFrame)) return;
+      diffWas = {height: diffFrame.style.height, toggled: false};
+      if (only && !only.disabled && only.getAttribute("aria-pressed") !== "true") { only.click(); diffWas.toggled = true; }
+      diffFrame.style.height = Math.min(ganttHeight(diffFrame), 900) + "px";
+    });
+    window.addEventListener("afterprint", function () {
+      if (!diffWas) return;
+      var d = diffFrame.contentDocument, only = d && d.getElementById("changed-only");
+      if (diffWas.toggled && only) only.click();
+      diffFrame.style.height = diffWas.height;
+      diffWas = null;
+    });
+  }
+
+  // The one-page summary shrinks to fit one page: laid out at A4's
+  // printable width (718 px at 10 mm margins) in the screen's larger type,
+  // it is scaled to the page's printable height, 0.78 at most (the print
+  // stylesheet's scale when no script runs).
+  var onePage = document.querySelector(".summary-page");
+  if (onePage) {
+    window.addEventListener("beforeprint", function () {
+      onePage.style.zoom = "";
+      onePage.style.width = "718px";
+      var h = onePage.scrollHeight;
+      onePage.style.width = "";
+      onePage.style.zoom = Math.max(0.4, Math.min(0.78, 980 / h));
+    });
+    window.addEventListener("afterprint", function () { onePage.style.zoom = ""; });
+  }
+
+  // A link to an activity's row (#row-ID) shows it in the Gantt, which
+  // opens on it; its row in the table below is marked too.
+  var ganttSection = document.getElementById("gantt-section");
+  if (ganttSection && /^#row-/.test(location.hash)) ganttSection.scrollIntoView();
+
   var stage = document.getElementById("stage");
   if (!stage || !stage.dataset.watch || !window.EventSource) return;
   var shown = { stage: stage.dataset.stage, round: Number(stage.dataset.round) };
