@@ -72,12 +72,15 @@ func importRun(ctx context.Context, opts *importOptions) error {
 	if opts.io.ErrIsTTY() {
 		progress = progressBar(opts.io, "embedding")
 	}
+	// What the file holds, so the planner sees at once that nothing was
+	// left behind, worked out while the stores write (both only read s).
+	described := make(chan interchange.Holdings, 1)
+	go func() { described <- interchange.Describe(s) }()
 	if err := c.ImportChecked(ctx, opts.Schedule, s, read.Network, opts.Replace, progress); err != nil {
 		return err
 	}
-	// What the file holds, so the planner sees at once that nothing was
-	// left behind: the first line the counts, then the rest indented.
-	facts := interchange.Describe(s).Facts()
+	// The first line the counts, then the rest indented.
+	facts := (<-described).Facts()
 	fmt.Fprintf(opts.io.ErrOut, "imported %s as %q: %s in %s\n", opts.File, opts.Schedule, facts[0], time.Since(start).Round(time.Millisecond))
 	for _, fact := range facts[1:] {
 		fmt.Fprintf(opts.io.ErrOut, "  %s\n", fact)
