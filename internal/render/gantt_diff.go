@@ -41,18 +41,7 @@ import (
 // Every activity of either version has exactly one element of class "bar"
 // carrying data-id. A nil report counts as an empty schedule.
 func WriteGanttDiffHTML(w io.Writer, before, after *Report) error {
-	var err error
-	if before == nil {
-		if before, err = NewReport(&schedule.Schedule{}); err != nil {
-			return err
-		}
-	}
-	if after == nil {
-		if after, err = NewReport(&schedule.Schedule{}); err != nil {
-			return err
-		}
-	}
-	return newGanttDiff(before, after).writeTo(w)
+	return WriteGanttDiffHTMLWith(w, before, after, GanttDiffOptions{})
 }
 
 // GanttDiffOptions narrow a before/after page to what changed.

@@ -17,7 +17,7 @@ const rowBatch = 64
 // valuesSQL is head + " VALUES (?, …), …" for rows rows of width columns,
 // + " " + tail.
 func valuesSQL(head, tail string, width, rows int) string {
-	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", width), ", ") + ")"
+	one := inList(width)
 	var b strings.Builder
 	b.Grow(len(head) + len(tail) + rows*(len(one)+2) + 9)
 	b.WriteString(head)
