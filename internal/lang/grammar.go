@@ -182,7 +182,10 @@ var datedGrammar = []rule{
 	{re(`{DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:was|is|to|=)(?: on)?`), actual},
 	{re(`(?P<x>.+?) actual (?P<se>starts|finishes)(?: date)?(?: was| is| to| on| =)?`), actual},
 	// The data date.
-	{re(`(?:status|update|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
+	{re(`(?:status|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
+	// "update the schedule as of D" ("update" reads as "change"): the
+	// programme named, as "change X to D" is another edit.
+	{re(`change {DET}(?:programme|program|schedule|project|plan|job)(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
 	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
 	{re(`{DET}(?:data date|status date) (?:is|will be|should be)`), dataDate},
 	// "set a start no earlier than constraint of D on X".
