@@ -6,6 +6,10 @@ import (
 	"testing"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
+	enumspb "go.temporal.io/api/enums/v1"
+	updatepb "go.temporal.io/api/update/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/scope"
@@ -111,30 +115,44 @@ func TestReviewRoundsOnDevServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.Stop()
-		send := func(r workflows.Review) chan error {
+		send := func(updateID string, r workflows.Review) chan error {
 			done := make(chan error, 1)
-			go func() { done <- l.update(run, workflows.ReviewUpdate, r, nil) }()
+			go func() {
+				h, err := l.c.UpdateWorkflow(l.ctx, client.UpdateWorkflowOptions{
+					UpdateID: updateID, WorkflowID: run.GetID(), RunID: run.GetRunID(), UpdateName: workflows.ReviewUpdate,
+					WaitForStage: client.WorkflowUpdateStageCompleted, Args: []any{r},
+				})
+				if err == nil {
+					err = h.Get(l.ctx, nil)
+				}
+				done <- err
+			}()
 			return done
 		}
-		bob := send(workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "bob", Round: 1})
-		// Bob's review is admitted once the server has scheduled a workflow
-		// task for it (no worker is polling): only then send Alice's, so
-		// the order does not hang on how busy the machine is.
+		bob := send("bob-review", workflows.Review{Decision: workflows.DecisionAccept, Reviewer: "bob", Round: 1})
+		// Only once the server has admitted Bob's review (it answers a poll
+		// for the update's admitted stage, where before it says not found)
+		// is Alice's sent, so the order does not hang on how busy the
+		// machine is or on another pending workflow task.
 		deadline := time.Now().Add(30 * time.Second)
 		for {
-			d, err := l.c.DescribeWorkflowExecution(l.ctx, run.GetID(), run.GetRunID())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.GetPendingWorkflowTask() != nil {
+			_, err := l.c.WorkflowService().PollWorkflowExecutionUpdate(l.ctx, &workflowservice.PollWorkflowExecutionUpdateRequest{
+				Namespace: "default",
+				UpdateRef: &updatepb.UpdateRef{
+					WorkflowExecution: &commonpb.WorkflowExecution{WorkflowId: run.GetID(), RunId: run.GetRunID()},
+					UpdateId:          "bob-review",
+				},
+				WaitPolicy: &updatepb.WaitPolicy{LifecycleStage: enumspb.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED},
+			})
+			if err == nil {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatal("bob's review was not admitted within 30 s")
+				t.Fatalf("bob's review was not admitted within 30 s: %v", err)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		alice := send(workflows.Review{Decision: workflows.DecisionReject, Feedback: "keep the hoarding", Reviewer: "alice", Round: 1})
+		alice := send("alice-review", workflows.Review{Decision: workflows.DecisionReject, Feedback: "keep the hoarding", Reviewer: "alice", Round: 1})
 		time.Sleep(2 * time.Second)
 		w = l.worker(scope.Rules{})
 		if err := <-bob; err != nil {
