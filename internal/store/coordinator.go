@@ -292,9 +292,11 @@ func (c *Coordinator) write(ctx context.Context, scheduleID string, changes []Ch
 		graphChanges = append(slices.Clip(changes), Change{Summary: &sum})
 	}
 	if a, ok := c.atomic(); ok {
-		return a.ApplyAtomic(ctx, scheduleID, graphChanges, func(put func([]VectorChange) error) error {
-			return c.streamDocuments(ctx, changes, states, before, progress, put)
-		})
+		// The documents are built beside the graph's writes: one writer
+		// takes the store, the builder has the other core.
+		st := c.startDocuments(ctx, changes, states, before, progress, docsBesideGraph)
+		defer st.stop()
+		return a.ApplyAtomic(ctx, scheduleID, graphChanges, st.drain)
 	}
 	opIDs := make([]string, 0, len(changes))
 	for _, ch := range changes {
@@ -365,37 +367,71 @@ const docBatch = 512
 // of the two rather than their sum, with a bounded number of vectors in
 // memory. put is called from the caller's goroutine, in order.
 func (c *Coordinator) streamDocuments(ctx context.Context, changes []Change, states []*schedule.Schedule, before *schedule.Schedule, progress func(done, total int), put func([]VectorChange) error) error {
+	st := c.startDocuments(ctx, changes, states, before, progress, docsAhead)
+	defer st.stop()
+	return st.drain(put)
+}
+
+// docsAhead is how many batches the builder may embed before put has
+// written them; docsBesideGraph is how many while an atomic store writes
+// the graph first (the builder has a core of its own then: about a fifth
+// of a 50,000-activity import's documents, some 60 MB).
+const (
+	docsAhead       = 2
+	docsBesideGraph = 64
+)
+
+// docStream is a builder of documents running ahead of their writer.
+type docStream struct {
+	batches chan []VectorChange
+	built   chan error
+	cancel  context.CancelFunc
+	drained bool
+}
+
+func (c *Coordinator) startDocuments(ctx context.Context, changes []Change, states []*schedule.Schedule, before *schedule.Schedule, progress func(done, total int), ahead int) *docStream {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	batches := make(chan []VectorChange, docsAhead)
-	built := make(chan error, 1)
+	st := &docStream{batches: make(chan []VectorChange, ahead), built: make(chan error, 1), cancel: cancel}
 	go func() {
-		defer close(batches)
-		built <- c.buildDocuments(ctx, changes, states, before, progress, func(batch []VectorChange) error {
+		defer close(st.batches)
+		st.built <- c.buildDocuments(ctx, changes, states, before, progress, func(batch []VectorChange) error {
 			select {
-			case batches <- batch:
+			case st.batches <- batch:
 				return nil
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 		})
 	}()
-	for batch := range batches {
+	return st
+}
+
+// drain hands every batch, in order, to put, from the caller's goroutine.
+func (st *docStream) drain(put func([]VectorChange) error) error {
+	st.drained = true
+	for batch := range st.batches {
 		if err := put(batch); err != nil {
-			cancel()
-			for range batches {
+			st.cancel()
+			for range st.batches {
 				// Drain so the builder sees the cancel and ends.
 			}
-			<-built
+			<-st.built
 			return err
 		}
 	}
-	return <-built
+	return <-st.built
 }
 
-// docsAhead is how many batches the builder may embed before put has
-// written them.
-const docsAhead = 2
+// stop ends a stream that was not drained (its writer failed first) and
+// waits for the builder.
+func (st *docStream) stop() {
+	st.cancel()
+	if !st.drained {
+		for range st.batches {
+		}
+		<-st.built
+	}
+}
 
 // buildDocuments is streamDocuments' producer: it builds and embeds the
 // documents and hands each batch, in order, to emit.
@@ -422,6 +458,11 @@ func (c *Coordinator) buildDocuments(ctx context.Context, changes []Change, stat
 			}
 			for i, v := range vectors {
 				fill[i](v)
+			}
+			if p, ok := c.Vectors.(DocumentPreparer); ok {
+				for _, vc := range pending {
+					p.PrepareDocuments(vc)
+				}
 			}
 			done += len(texts)
 			if progress != nil {

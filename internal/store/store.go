@@ -222,6 +222,17 @@ type VectorChange struct {
 	DeleteActivities    []string          `json:"delete_activities,omitempty"`
 	PutRelationships    []RelationshipDoc `json:"put_relationships,omitempty"`
 	DeleteRelationships []string          `json:"delete_relationships,omitempty"`
+	// Prepared is what a DocumentPreparer made of the puts before the
+	// write (the store's own encoding); nil when nothing was prepared.
+	Prepared any `json:"-"`
+}
+
+// DocumentPreparer is a vector store that can encode a change's documents
+// (their text, terms and vectors as it stores them) before writing them:
+// the coordinator calls it as it builds the documents, ahead of and beside
+// the one writer, so a large import's writer only writes.
+type DocumentPreparer interface {
+	PrepareDocuments(vc *VectorChange)
 }
 
 // Kind says what a search hit is.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,13 +63,8 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 	}
 	// put writes documents of one kind, many per statement: first what
 	// the index holds for those already stored, then the upsert.
-	put := func(kind store.Kind, n int, doc func(i int) (putDoc, error)) error {
-		docs := make([]putDoc, n)
-		errs := make([]error, n)
-		parallelFor(n, 64, func(i int) { docs[i], errs[i] = doc(i) })
-		if err := errors.Join(errs...); err != nil {
-			return err
-		}
+	put := func(kind store.Kind, docs []putDoc) error {
+		n := len(docs)
 		for _, run := range distinctRuns(n, func(i int) string { return docs[i].id }) {
 			batch := docs[run[0]:run[1]]
 			keys := make([]string, len(batch))
@@ -138,17 +132,17 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 			return err
 		}
 	}
-	if err := put(store.ActivityKind, len(c.PutActivities), func(i int) (putDoc, error) {
-		a := &c.PutActivities[i]
-		return newPutDoc(store.ActivityKind, a.ID, a.Name, a, strings.Join(s.tokenize(a.KeywordText()), " "), a.Vector)
-	}); err != nil {
+	prepared, _ := c.Prepared.(*preparedDocs)
+	if prepared == nil {
+		prepared = s.prepareDocuments(&c)
+	}
+	if prepared.err != nil {
+		return prepared.err
+	}
+	if err := put(store.ActivityKind, prepared.activities); err != nil {
 		return err
 	}
-	if err := put(store.RelationshipKind, len(c.PutRelationships), func(i int) (putDoc, error) {
-		r := &c.PutRelationships[i]
-		text := fmt.Sprintf("%s %s %s %s", r.Predecessor.Name, r.Predecessor.Description, r.Successor.Name, r.Successor.Description)
-		return newPutDoc(store.RelationshipKind, r.ID, relationshipName(*r), r, strings.Join(s.tokenize(text), " "), r.Vector)
-	}); err != nil {
+	if err := put(store.RelationshipKind, prepared.relationships); err != nil {
 		return err
 	}
 	for _, op := range c.Forget {
@@ -157,6 +151,41 @@ func (s *Store) applyVectorChange(tx *preparedTx, scheduleID string, c store.Vec
 		}
 	}
 	return fts.flush(tx)
+}
+
+// preparedDocs is a change's documents encoded for writing: built beside
+// the writer when the coordinator asks (PrepareDocuments), else by the
+// writer itself.
+type preparedDocs struct {
+	activities, relationships []putDoc
+	err                       error
+}
+
+// PrepareDocuments is store.DocumentPreparer.
+func (v vectorView) PrepareDocuments(vc *store.VectorChange) {
+	vc.Prepared = v.prepareDocuments(vc)
+}
+
+// prepareDocuments encodes a change's documents on all cores: their JSON,
+// search terms, vectors and binary codes.
+func (s *Store) prepareDocuments(c *store.VectorChange) *preparedDocs {
+	p := &preparedDocs{
+		activities:    make([]putDoc, len(c.PutActivities)),
+		relationships: make([]putDoc, len(c.PutRelationships)),
+	}
+	errs := make([]error, len(c.PutActivities)+len(c.PutRelationships))
+	parallelFor(len(errs), 64, func(i int) {
+		if i < len(c.PutActivities) {
+			a := &c.PutActivities[i]
+			p.activities[i], errs[i] = newPutDoc(store.ActivityKind, a.ID, a.Name, a, strings.Join(s.tokenize(a.KeywordText()), " "), a.Vector)
+			return
+		}
+		r := &c.PutRelationships[i-len(c.PutActivities)]
+		text := fmt.Sprintf("%s %s %s %s", r.Predecessor.Name, r.Predecessor.Description, r.Successor.Name, r.Successor.Description)
+		p.relationships[i-len(c.PutActivities)], errs[i] = newPutDoc(store.RelationshipKind, r.ID, relationshipName(*r), r, strings.Join(s.tokenize(text), " "), r.Vector)
+	})
+	p.err = errors.Join(errs...)
+	return p
 }
 
 // putDoc is one document as applyVectorChange writes it, encoded.
@@ -256,21 +285,6 @@ func relationshipName(r store.RelationshipDoc) string {
 	return fmt.Sprintf("%s -%s%s-> %s", r.Predecessor.Name, r.Type, lag, r.Successor.Name)
 }
 
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-func decodeVector(b []byte, into []float32) []float32 {
-	for i := 0; i+4 <= len(b); i += 4 {
-		into = append(into, math.Float32frombits(binary.LittleEndian.Uint32(b[i:])))
-	}
-	return into
-}
-
 // index returns the schedule's in-memory vectors, loading them once.
 func (s *Store) index(ctx context.Context, scheduleID string) (*vectorIndex, error) {
 	s.mu.Lock()
@@ -291,16 +305,18 @@ func (s *Store) index(ctx context.Context, scheduleID string) (*vectorIndex, err
 		if err := rows.Scan(&kind, &id, &name, &blob); err != nil {
 			return nil, err
 		}
+		before := len(idx.vectors)
+		idx.vectors = decodeVector(blob, idx.vectors)
+		dims := len(idx.vectors) - before
 		if idx.dims == 0 {
-			idx.dims = len(blob) / 4
+			idx.dims = dims
 		}
-		if len(blob)/4 != idx.dims {
-			return nil, fmt.Errorf("schedule %s: document %s has %d dimensions, others %d: re-import with one embedder", scheduleID, id, len(blob)/4, idx.dims)
+		if dims != idx.dims {
+			return nil, fmt.Errorf("schedule %s: document %s has %d dimensions, others %d: re-import with one embedder", scheduleID, id, dims, idx.dims)
 		}
 		idx.kinds = append(idx.kinds, store.Kind(kind))
 		idx.ids = append(idx.ids, id)
 		idx.names = append(idx.names, name)
-		idx.vectors = decodeVector(blob, idx.vectors)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
