@@ -194,6 +194,10 @@ func liveLines(s *schedule.Schedule, a schedule.Activity) []string {
 		add("code "+k, a.Codes[k])
 	}
 	for _, as := range a.Assignments {
+		if as.NonDriving {
+			add("resource", as.Resource+" (assigned; does not drive the dates)")
+			continue
+		}
 		units := ""
 		if as.Units != 0 && as.Units != 1 {
 			units = fmt.Sprintf(" at %s%%", strconv.FormatFloat(as.Units*100, 'f', -1, 64))

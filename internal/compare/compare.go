@@ -328,6 +328,10 @@ func manualDate(a *schedule.Activity, d string) string {
 func assignmentsText(a *schedule.Activity) string {
 	parts := make([]string, len(a.Assignments))
 	for i, as := range a.Assignments {
+		if as.NonDriving {
+			parts[i] = as.Resource + " (not driving)"
+			continue
+		}
 		units := as.Units
 		if units == 0 {
 			units = 1

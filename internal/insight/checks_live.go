@@ -23,11 +23,9 @@ import (
 func baselineFinish(a *schedule.Activity) (time.Time, bool) { return a.BaselineFinishAt() }
 
 // resourced reports whether an activity has a resource assignment: the one
-// place the resources point (10) reads it from. The model keeps the
-// assignments that date a task (flat, on a task MS Project dates from
-// them; a P6 file's only when our export wrote it), so an activity whose
-// assignments the import left in the kept source file reads as having
-// none.
+// place the resources point (10) reads it from. Every assignment counts,
+// those that do not date the task too (NonDriving: a P6 file's, a
+// material resource's, a manual or contoured task's).
 func resourced(a *schedule.Activity) bool { return len(a.Assignments) > 0 }
 
 // The reasons a live point does not apply.
@@ -345,8 +343,7 @@ func (c *checker) lengthenLive(j int, delay float64) (movement, error) {
 			return movement{}, err
 		}
 	}
-	for k := range a.Assignments {
-		as := &a.Assignments[k]
+	for _, as := range a.DatingAssignments() {
 		units := as.Units
 		if units == 0 {
 			units = 1

@@ -41,7 +41,7 @@ func liveP6() *schedule.Schedule {
 			{ID: "B", Name: "Pour slab", Duration: "10", ActualStart: "2026-03-09", Remaining: "6"},
 			{ID: "C", Name: "Cure", Duration: "5", Assignments: work("Crew", "5")},
 			{ID: "D", Name: "Fit-out", Duration: "50"},
-			{ID: "E", Name: "Landscape", Duration: "3", Assignments: work("Gardener", "3")},
+			{ID: "E", Name: "Landscape", Duration: "3", Assignments: []schedule.Assignment{{Resource: "Gardener", NonDriving: true}}}, // assigned all the same
 			{ID: "F", Name: "Handover", Duration: "0", Type: schedule.FinishMilestone,
 				Constraint: &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2026-05-29"}},
 		},
@@ -385,13 +385,13 @@ func TestLiveChecksRealFiles(t *testing.T) {
 	t.Run("mspditimephasedsegments.xml", func(t *testing.T) {
 		// 20 tasks (UIDs 2-21), none finished (3 and 4 half done), every
 		// duration above 0, no status date. Each has one assignment in the
-		// file; those of UIDs 10-18 are contoured (WorkContour 1-8), and
-		// the import keeps only flat assignments (a contoured one does not
-		// span work/units), so by the model 9 of 20 have none.
+		// file; those of UIDs 10-18 are contoured (WorkContour 1-8), which
+		// do not date their task but are assignments all the same: 0 of 20
+		// lack a resource.
 		v, res := load(t, "mspditimephasedsegments.xml")
-		expect(t, res, map[string]want{CheckResources: fail("10", "11", "12", "13", "14", "15", "16", "17", "18")})
-		if r := byID(res)[CheckResources]; r.Of != 20 || r.OffenderNames[0] != "Task Nine" {
-			t.Errorf("resources: of %d, names %v", r.Of, r.OffenderNames)
+		expect(t, res, map[string]want{CheckResources: pass()})
+		if r := byID(res)[CheckResources]; r.Of != 20 || r.Count != 0 {
+			t.Errorf("resources: %d of %d, want 0 of 20", r.Count, r.Of)
 		}
 		want := map[int]string{5: reasonNoConstraints, 9: reasonNoDataDate, 11: reasonNoDataDate, 13: reasonNoDataDate, 14: reasonNoDataDate}
 		if na := naReasons(v); !mapsEqual(na, want) {
@@ -408,19 +408,22 @@ func TestLiveChecksRealFiles(t *testing.T) {
 	})
 	t.Run("mspdiresource.xml", func(t *testing.T) {
 		// UID 2 "Task A" (6 d, three flat assignments), 3 "Contoured
-		// Task" (7.14 d, one contoured assignment: none in the model), 4
-		// "Completed Task" (finished: not counted). 1 of 2 unresourced.
+		// Task" (7.14 d, one contoured assignment: it does not date the
+		// task, but the task is resourced), 4 "Completed Task" (finished:
+		// not counted). 0 of 2 unresourced.
 		_, res := load(t, "mspdiresource.xml")
-		expect(t, res, map[string]want{CheckResources: fail("3")})
+		expect(t, res, map[string]want{CheckResources: pass()})
 	})
 	t.Run("assignment-assignments-project2019-mspdi.xml", func(t *testing.T) {
 		// Three manually scheduled tasks, two in progress (25%, 50%), no
-		// status date. MS Project does not date a manual task from its
-		// assignments, so the import keeps none on them: resources does
-		// not apply, nor do the points that need a data date.
+		// status date, each with one work resource. MS Project does not
+		// date a manual task from its assignments, but they are assigned:
+		// resources applies and passes, 0 of 3; the points that need a data
+		// date do not apply.
 		v, res := load(t, "assignment-assignments-project2019-mspdi.xml")
-		if _, ok := byID(res)[CheckResources]; ok {
-			t.Errorf("resources checked")
+		expect(t, res, map[string]want{CheckResources: pass()})
+		if r := byID(res)[CheckResources]; r.Of != 3 || r.Count != 0 {
+			t.Errorf("resources: %d of %d, want 0 of 3", r.Count, r.Of)
 		}
 		// The three are parallel, 4-15 Jan 2016, each its own path; task
 		// 1 (manual: it stays at its dates) gets a finish 10 working days
@@ -429,7 +432,7 @@ func TestLiveChecksRealFiles(t *testing.T) {
 		if d := byID(res)[CheckCriticalPathTest].Detail; d != "1 made 10 days longer: the finish moved 10 days (2016-01-15T17:00:00 to 2016-01-29T17:00:00)" {
 			t.Errorf("critical path test: %q", d)
 		}
-		want := map[int]string{5: reasonNoConstraints, 9: reasonNoDataDate, 10: reasonNoAssignments, 11: reasonNoDataDate, 13: reasonNoDataDate, 14: reasonNoDataDate}
+		want := map[int]string{5: reasonNoConstraints, 9: reasonNoDataDate, 11: reasonNoDataDate, 13: reasonNoDataDate, 14: reasonNoDataDate}
 		if na := naReasons(v); !mapsEqual(na, want) {
 			t.Errorf("not applicable %v, want %v", na, want)
 		}

@@ -287,7 +287,9 @@ func uncarriedMSPDI(s *schedule.Schedule, data []byte) []string {
 	}
 	carried := 0
 	for i := range s.Activities {
-		carried += len(s.Activities[i].Assignments)
+		for range s.Activities[i].DatingAssignments() {
+			carried++
+		}
 	}
 	if n := f.assignments - carried; n > 0 {
 		out = append(out, fmt.Sprintf("assignments that do not drive their task's dates (to material or cost resources, contoured, on fixed-duration or manual tasks): %s", plural(n, "assignment")))

@@ -302,9 +302,11 @@ var activityFields = []crossActivityField{
 	}},
 	{"wbs", func(_ *schedule.Schedule, a *schedule.Activity) string { return a.WBS }},
 	{"codes", func(_ *schedule.Schedule, a *schedule.Activity) string { return show(a.Codes) }},
+	// Only the assignments that date an activity are carried to the other
+	// format; the rest are named by Uncarried.
 	{"assignments", func(s *schedule.Schedule, a *schedule.Activity) string {
 		var out []string
-		for _, as := range a.Assignments {
+		for _, as := range a.DatingAssignments() {
 			out = append(out, fmt.Sprintf("%s units %g work %s calendar %q", as.Resource, as.Units, as.Work, as.Calendar))
 		}
 		return strings.Join(out, "; ")
@@ -497,30 +499,35 @@ func liveMSProjectSchedule() *schedule.Schedule {
 // TestXERAssignmentsOnlyFromOurExport: TASKRSRC dates a task only in our
 // export of a schedule on MS Project's rules; a P6 file without
 // SCHEDOPTIONS (P6 8 writes none) keeps P6's rule, the activity's own
-// duration.
+// duration, and its assignments are kept, none dating.
 func TestXERAssignmentsOnlyFromOurExport(t *testing.T) {
 	var buf bytes.Buffer
 	if err := Write(&buf, liveMSProjectSchedule(), XER, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name string
-		file string
-		want int
+		name                string
+		file                string
+		assigned, nonDating int
 	}{
-		{"our export", buf.String(), 2},
-		{"a P6 file", strings.ReplaceAll(buf.String(), aliasRelIDs, "Notes"), 0},
+		{"our export", buf.String(), 2, 0},
+		{"a P6 file", strings.ReplaceAll(buf.String(), aliasRelIDs, "Notes"), 2, 2},
 	} {
 		s, _, err := Parse([]byte(c.file), XER)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		n := 0
+		assigned, nonDating := 0, 0
 		for _, a := range s.Activities {
-			n += len(a.Assignments)
+			for _, as := range a.Assignments {
+				assigned++
+				if as.NonDriving {
+					nonDating++
+				}
+			}
 		}
-		if n != c.want {
-			t.Errorf("%s: %d assignments read, want %d", c.name, n, c.want)
+		if assigned != c.assigned || nonDating != c.nonDating {
+			t.Errorf("%s: %d assignments read, %d not dating; want %d, %d", c.name, assigned, nonDating, c.assigned, c.nonDating)
 		}
 	}
 }

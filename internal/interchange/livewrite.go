@@ -127,7 +127,7 @@ func sortedCodeTypes(s *schedule.Schedule) []string {
 func resourceNames(s *schedule.Schedule) (names []string, calendar map[string]string) {
 	calendar = map[string]string{}
 	for i := range s.Activities {
-		for _, as := range s.Activities[i].Assignments {
+		for _, as := range s.Activities[i].DatingAssignments() {
 			key, seen := calendar[as.Resource]
 			if !seen {
 				names = append(names, as.Resource)

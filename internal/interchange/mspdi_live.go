@@ -73,10 +73,10 @@ func (l *mspdiLive) codes(t *mspdiTask) map[string]string {
 	return out
 }
 
-// assignmentsOf lists a task's assignments that drive its dates, as MS
-// Project counts them: to a work resource, with units and work, flat
-// (a contoured assignment's span is not work/units: such a task keeps
-// its own duration). nil when the task's own duration drives it.
+// assignmentsOf lists a task's assignments. Those that drive its dates,
+// as MS Project counts them, are to a work resource, with units and work,
+// flat (a contoured assignment's span is not work/units: such a task keeps
+// its own duration); every other is kept NonDriving.
 func (l *mspdiLive) assignmentsOf(t *mspdiTask) []schedule.Assignment {
 	if l.assignments == nil {
 		l.assignments, l.resources = map[string][]mspdiAssignment{}, map[string]*mspdiResource{}
@@ -87,27 +87,35 @@ func (l *mspdiLive) assignmentsOf(t *mspdiTask) []schedule.Assignment {
 			l.resources[strings.TrimSpace(l.p.Resources[i].UID)] = &l.p.Resources[i]
 		}
 	}
-	if strings.TrimSpace(t.Type) == "1" { // fixed duration
-		return nil
+	// A fixed-duration or manual task, or one with a contoured assignment,
+	// is not dated by its assignments: they are all kept, NonDriving.
+	dating := strings.TrimSpace(t.Type) != "1" && !isTrue(t.Manual)
+	for _, a := range l.assignments[t.UID] {
+		if c := strings.TrimSpace(a.WorkContour); c != "" && c != "0" {
+			dating = false
+		}
 	}
 	var out []schedule.Assignment
 	for _, a := range l.assignments[t.UID] {
 		r := l.resources[strings.TrimSpace(a.ResourceUID)]
-		units, err := strconv.ParseFloat(strings.TrimSpace(a.Units), 64)
-		if r == nil || strings.TrimSpace(r.Type) != "1" || err != nil || !(units > 0) {
+		if r == nil {
+			// MS Project's unassigned placeholder (ResourceUID -65535) or a
+			// resource the file does not hold: no resource is assigned.
 			continue
 		}
-		if c := strings.TrimSpace(a.WorkContour); c != "" && c != "0" {
-			return nil
-		}
-		work, err := parseMSPDIDuration(a.Work, l.minutesPerDay)
-		if err != nil || work == 0 {
-			continue
-		}
-		as := schedule.Assignment{Resource: strings.TrimSpace(r.Name), Units: units, Work: formatDays(work)}
+		as := schedule.Assignment{Resource: strings.TrimSpace(r.Name)}
 		if as.Resource == "" {
 			as.Resource = "Resource " + strings.TrimSpace(r.UID)
 		}
+		units, err := strconv.ParseFloat(strings.TrimSpace(a.Units), 64)
+		work, werr := parseMSPDIDuration(a.Work, l.minutesPerDay)
+		if !dating || strings.TrimSpace(r.Type) != "1" || err != nil || !(units > 0) || werr != nil || work == 0 {
+			// A material or cost resource, or no work to date the task by.
+			as.NonDriving = true
+			out = append(out, as)
+			continue
+		}
+		as.Units, as.Work = units, formatDays(work)
 		if units == 1 {
 			as.Units = 0
 		}
@@ -167,9 +175,7 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
 		a.Duration = l.elapsed(days)
 	}
 	a.Calendar = l.calendarKey(strings.TrimSpace(t.CalendarUID), t.where())
-	if !isTrue(t.Manual) {
-		a.Assignments = l.assignmentsOf(t)
-	}
+	a.Assignments = l.assignmentsOf(t)
 	if v := strings.TrimSpace(t.ConstraintType); v != "" && v != "0" {
 		typ, ok := mspdiConstraints[v]
 		switch {

@@ -423,7 +423,11 @@ func TestPatchMSPDIFields(t *testing.T) {
 		{"manual", func(s *schedule.Schedule) {
 			a := first(s)
 			a.Manual, a.Start, a.Finish = true, day(s)+"T08:00", day(s)+"T17:00"
-			a.Assignments = nil // the reader reads none on a manual task
+			// A manual task's assignments do not date it: they read back
+			// as the same resources, not driving.
+			for k, as := range a.Assignments {
+				a.Assignments[k] = schedule.Assignment{Resource: as.Resource, NonDriving: true}
+			}
 		}},
 		{"description", func(s *schedule.Schedule) {
 			// Written before the reader's WBS line, which stays last.

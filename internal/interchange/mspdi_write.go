@@ -581,7 +581,7 @@ func writeMSPDIResources(x *xw, s *schedule.Schedule, cals fileIDs, mpd float64)
 	x.open("Assignments")
 	n := 0
 	for i := range s.Activities {
-		for _, as := range s.Activities[i].Assignments {
+		for _, as := range s.Activities[i].DatingAssignments() {
 			n++
 			units := as.Units
 			if units == 0 {

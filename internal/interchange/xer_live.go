@@ -48,12 +48,14 @@ type xerLive struct {
 	wbsPath   map[string]string    // wbs_id -> path of short names
 	codes     map[string][2]string // actv_code_id -> (code type, value)
 	taskCodes map[string]map[string]string
-	// taskRsrc are the TASKRSRC rows by task_id, read only for our export
-	// of a schedule on MS Project's rules (no SCHEDOPTIONS), where
-	// assignments drive a task's dates; P6 dates an activity from its own
-	// duration, and P6 8 writes no SCHEDOPTIONS.
-	taskRsrc map[string][]xerRow
-	rsrc     map[string]xerRow // RSRC rows by rsrc_id
+	// taskRsrc are the TASKRSRC rows by task_id. Their labour assignments
+	// date a task only in our export of a schedule on MS Project's rules
+	// (no SCHEDOPTIONS: assignmentsDate); P6 dates an activity from its own
+	// duration (and P6 8 writes no SCHEDOPTIONS), so elsewhere every
+	// assignment is kept NonDriving.
+	taskRsrc        map[string][]xerRow
+	rsrc            map[string]xerRow // RSRC rows by rsrc_id
+	assignmentsDate bool
 }
 
 // newXERLive reads the project-wide parts: data date, options, WBS, codes.
@@ -146,11 +148,14 @@ func newXERLive(tables map[string]*xerTable, rs *readState, s *schedule.Schedule
 			l.taskCodes[task][c[0]] = c[1]
 		}
 	}
-	if tables["SCHEDOPTIONS"] == nil && tables["TASKRSRC"] != nil && tables["RSRC"] != nil && ourXER(tables) {
+	if tables["TASKRSRC"] != nil {
 		l.taskRsrc, l.rsrc = map[string][]xerRow{}, map[string]xerRow{}
-		for _, r := range tables["RSRC"].rows {
-			l.rsrc[tables["RSRC"].get(r, "rsrc_id")] = r
+		if rt := tables["RSRC"]; rt != nil {
+			for _, r := range rt.rows {
+				l.rsrc[rt.get(r, "rsrc_id")] = r
+			}
 		}
+		l.assignmentsDate = tables["SCHEDOPTIONS"] == nil && tables["RSRC"] != nil && ourXER(tables)
 		tr := tables["TASKRSRC"]
 		for _, r := range tr.rows {
 			l.taskRsrc[tr.get(r, "task_id")] = append(l.taskRsrc[tr.get(r, "task_id")], r)
@@ -172,35 +177,41 @@ func ourXER(tables map[string]*xerTable) bool {
 	return false
 }
 
-// assignments reads a task's TASKRSRC rows (labour resources, units per
-// hour, target_qty hours of the task's calendar of hpd hours a day).
+// assignments reads a task's TASKRSRC rows: labour resources' date the
+// task (units per hour, target_qty hours of the task's calendar of hpd
+// hours a day), the others are kept NonDriving.
 func (l *xerLive) assignments(taskID, who string, hpd float64, calendars map[string]*xerCalendar) []schedule.Assignment {
 	rows := l.taskRsrc[taskID]
 	if len(rows) == 0 {
 		return nil
 	}
 	tr, rt := l.tables["TASKRSRC"], l.tables["RSRC"]
+	if rt == nil {
+		rt = &xerTable{}
+	}
 	var out []schedule.Assignment
 	for _, r := range rows {
-		if v := tr.get(r, "rsrc_type"); v != "" && v != "RT_Labor" {
+		id := tr.get(r, "rsrc_id")
+		if v := tr.get(r, "rsrc_type"); !l.assignmentsDate || v != "" && v != "RT_Labor" {
+			// Nonlabor and material resources do not date the task here,
+			// nor does any under P6's rules; they are assigned all the
+			// same (DCMA 10 counts them).
+			out = append(out, schedule.Assignment{Resource: l.resourceName(id), NonDriving: true})
 			continue
 		}
-		id := tr.get(r, "rsrc_id")
 		units, err1 := strconv.ParseFloat(tr.get(r, "target_qty_per_hr"), 64)
 		hours, err2 := strconv.ParseFloat(tr.get(r, "target_qty"), 64)
 		if err1 != nil || err2 != nil || !(units > 0) || !(hours > 0 && hours/hpd <= schedule.MaxDays) {
-			l.rs.warnf("line %d: TASKRSRC taskrsrc_id %s (task_code %q): target_qty_per_hr %q or target_qty %q is not a positive number; read without it",
+			l.rs.warnf("line %d: TASKRSRC taskrsrc_id %s (task_code %q): target_qty_per_hr %q or target_qty %q is not a positive number; kept as assigned, not dating the task",
 				r.line, tr.get(r, "taskrsrc_id"), who, tr.get(r, "target_qty_per_hr"), tr.get(r, "target_qty"))
+			out = append(out, schedule.Assignment{Resource: l.resourceName(id), NonDriving: true})
 			continue
 		}
-		as := schedule.Assignment{Resource: "Resource " + id, Units: units, Work: formatDays(roundDays(hours / hpd))}
+		as := schedule.Assignment{Resource: l.resourceName(id), Units: units, Work: formatDays(roundDays(hours / hpd))}
 		if units == 1 {
 			as.Units = 0
 		}
 		if rr, ok := l.rsrc[id]; ok {
-			if name := rt.text(rr, "rsrc_name"); name != "" {
-				as.Resource = name
-			}
 			if c := rt.get(rr, "clndr_id"); c != "" && c != l.projCal && calendars[c] != nil {
 				as.Calendar = c
 			}
@@ -208,6 +219,16 @@ func (l *xerLive) assignments(taskID, who string, hpd float64, calendars map[str
 		out = append(out, as)
 	}
 	return out
+}
+
+// resourceName is the RSRC row's rsrc_name, else "Resource <rsrc_id>".
+func (l *xerLive) resourceName(id string) string {
+	if rr, ok := l.rsrc[id]; ok {
+		if name := l.tables["RSRC"].text(rr, "rsrc_name"); name != "" {
+			return name
+		}
+	}
+	return "Resource " + id
 }
 
 // task reads one TASK row's live fields into a; hpd is the hours in a day

@@ -339,7 +339,7 @@ func writeXERResources(s *schedule.Schedule, cals fileIDs, projCal string, wc wo
 	n := 0
 	for i := range s.Activities {
 		a := &s.Activities[i]
-		for _, as := range a.Assignments {
+		for _, as := range a.DatingAssignments() {
 			n++
 			units := as.Units
 			if units == 0 {

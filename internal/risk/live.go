@@ -65,10 +65,16 @@ type liveAct struct {
 	v   int32
 	det float64 // the distribution's deterministic value, working days
 	// remaining is the explicit remaining work (nil: none; the engine
-	// derives it from the duration); work the assignments' work, in
-	// assignment order.
+	// derives it from the duration); work the dating assignments' work.
 	remaining *amount
-	work      []amount
+	work      []assignedWork
+}
+
+// assignedWork is one dating assignment's work: k is its index in the
+// activity's Assignments.
+type assignedWork struct {
+	k int
+	amount
 }
 
 // amount is a duration's deterministic value in its unit (see
@@ -118,12 +124,12 @@ func (m *Model) compileLive(s *schedule.Schedule, r *schedule.Result) error {
 			}
 			la.remaining = &amount{d.Days(), d.Unit}
 		}
-		for k, as := range a.Assignments {
+		for k, as := range a.DatingAssignments() {
 			d, err := schedule.ParseDuration(as.Work)
 			if err != nil {
 				return fmt.Errorf("activity %q: assignments[%d].work: %w", a.ID, k, err)
 			}
-			la.work = append(la.work, amount{d.Days(), d.Unit})
+			la.work = append(la.work, assignedWork{k, amount{d.Days(), d.Unit}})
 		}
 		lm.acts = append(lm.acts, la)
 	}
@@ -172,8 +178,8 @@ func (lm *liveModel) run(w *liveWorker, dur []float64, crit []int32) (liveResult
 		if la.remaining != nil {
 			a.Remaining = w.text(la.remaining.value*ratio, la.remaining.unit)
 		}
-		for k, wk := range la.work {
-			a.Assignments[k].Work = w.text(wk.value*ratio, wk.unit)
+		for _, wk := range la.work {
+			a.Assignments[wk.k].Work = w.text(wk.value*ratio, wk.unit)
 		}
 	}
 	net, err := schedule.Compile(&w.s)

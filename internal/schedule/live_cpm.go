@@ -254,7 +254,7 @@ func compileLive(s *Schedule) (*liveNet, error) {
 			}
 			ln.remain[i] = 0
 		}
-		for k, as := range a.Assignments {
+		for k, as := range a.DatingAssignments() {
 			field := fmt.Sprintf("%s.assignments[%d]", path, k)
 			sp := span{clock: ln.cal[i]}
 			if as.Calendar != "" {

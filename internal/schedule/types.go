@@ -3,6 +3,7 @@ package schedule
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 )
@@ -70,6 +71,24 @@ type Assignment struct {
 	// Calendar is the resource's calendar, a key in Schedule.Calendars;
 	// "" is the activity's.
 	Calendar string `json:"calendar,omitempty"`
+	// NonDriving marks an assignment that does not date the activity: a
+	// material or cost resource's, or one on a fixed-duration, manual or
+	// contoured task. It is kept so the resource counts (DCMA 10) and is
+	// listed; CPM skips it, its Work may be empty, and the whole-model
+	// writers leave it out (the imported file itself keeps it).
+	NonDriving bool `json:"non_driving,omitempty"`
+}
+
+// DatingAssignments yields the activity's assignments that date it (every
+// one not NonDriving), with their index in Assignments.
+func (a *Activity) DatingAssignments() iter.Seq2[int, *Assignment] {
+	return func(yield func(int, *Assignment) bool) {
+		for k := range a.Assignments {
+			if as := &a.Assignments[k]; !as.NonDriving && !yield(k, as) {
+				return
+			}
+		}
+	}
 }
 
 // RelType is the logic type of a relationship between two activities.
