@@ -116,6 +116,31 @@ func activityChoices(acts []schedule.Activity) []Choice {
 	return out
 }
 
+// offered turns the answers a model's question offers into choices: one
+// naming an activity of the schedule (its exact id or name) is offered by
+// name and id and answers its id, as activityChoices; any other answers
+// itself. Blank and repeated answers are dropped.
+func (b *builder) offered(answers []string) []Choice {
+	var out []Choice
+	for _, text := range answers {
+		text = strings.TrimSpace(text)
+		if text == "" {
+			continue
+		}
+		c := Choice{Label: text, Answer: text}
+		if i := slices.IndexFunc(b.s.Activities, func(a schedule.Activity) bool {
+			return a.ID == text || strings.EqualFold(a.Name, text)
+		}); i >= 0 {
+			a := &b.s.Activities[i]
+			c = Choice{Label: fmt.Sprintf("%s (%s)", a.Name, a.ID), Answer: a.ID}
+		}
+		if !slices.ContainsFunc(out, func(o Choice) bool { return o.Answer == c.Answer }) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // linkChoices offer the types of links, once each; picking one answers
 // its type.
 func linkChoices(links []schedule.Relationship) []Choice {

@@ -123,6 +123,10 @@ type (
 	askArg struct {
 		Question string `json:"question" desc:"the question for the planner"`
 		About    string `json:"about" desc:"the words of the request the question is about"`
+		// Choices make the question a pick list in the web page and the
+		// interactive CLI, as the offline planner's are.
+		Choices []string `json:"choices" desc:"when the planner is to pick: each answer offered (the candidate activities' exact names or ids, or the options); empty for an open question"`
+		Several bool     `json:"several" desc:"true when the planner may pick more than one of the choices"`
 	}
 	finishArg      struct{}
 	newActivityArg struct {
@@ -165,7 +169,7 @@ var (
 		llm.ToolFor[activityArg]("dissolve_activity", "Dissolve exactly one activity: remove it and link its predecessors to its successors."),
 		llm.ToolFor[relationshipArg]("delete_relationship", "Delete exactly one relationship between two named activities."),
 		llm.ToolFor[scopeArg]("remove_scope", "Remove scope in general (several activities or relationships found by searching)."),
-		llm.ToolFor[askArg]("ask", "Ask the planner when the request is ambiguous instead of guessing."),
+		llm.ToolFor[askArg]("ask", "Ask the planner when the request is ambiguous instead of guessing; when they are to pick, list the choices."),
 		llm.ToolFor[finishArg]("finish", "Nothing to remove."),
 	}
 	additionTools = []llm.Tool{
@@ -176,7 +180,7 @@ var (
 		llm.ToolFor[progressArg]("report_progress", "Record exactly one activity's progress: actual start, actual finish, percent complete, remaining days."),
 		llm.ToolFor[dataDateArg]("set_data_date", "Move the schedule's data date (status date), as a progress update does."),
 		llm.ToolFor[copyArg]("copy_place", "Copy every activity of one place (a level, span, wing, zone… as the names say it) as a new place: renamed, with its logic, linked after the original as the original follows the place before it."),
-		llm.ToolFor[askArg]("ask", "Ask the planner when the request is ambiguous instead of guessing."),
+		llm.ToolFor[askArg]("ask", "Ask the planner when the request is ambiguous instead of guessing; when they are to pick, list the choices."),
 		llm.ToolFor[finishArg]("finish", "Nothing to add."),
 	}
 )
@@ -307,7 +311,7 @@ func (m *Manager) planScope(ctx context.Context, snap Snapshot, in PlanInput, k 
 		case "ask":
 			var arg askArg
 			if decodeArgs(b, call, &arg) {
-				b.ask(arg.About, arg.Question)
+				b.askChoosing(arg.About, arg.Question, arg.Several, b.offered(arg.Choices))
 			}
 		default:
 			k.call(b, i, call)

@@ -118,6 +118,8 @@ func TestManagerScripted(t *testing.T) {
 		calls    []string
 		note     string
 		question string
+		choices  []scope.Choice // when the question offers choices
+		several  bool
 		err      string
 	}{
 		{name: "tool call", steps: func(func() *llmtest.Server) []llmtest.Step {
@@ -135,8 +137,16 @@ func TestManagerScripted(t *testing.T) {
 			return []llmtest.Step{sep("delete the pour"), llmtest.Calls(llmtest.Call("delete_activity", map[string]string{"activity": "the pour"}))}
 		}, question: `"the pour" matches 9 activities`},
 		{name: "the model asks", steps: func(func() *llmtest.Server) []llmtest.Step {
-			return []llmtest.Step{sep("delete stuff"), llmtest.Calls(llmtest.Call("ask", map[string]string{"question": "Which stuff?", "about": "stuff"}))}
-		}, question: "Which stuff?"},
+			return []llmtest.Step{sep("delete stuff"), llmtest.Calls(llmtest.Call("ask", map[string]any{"question": "Which stuff?", "about": "stuff", "choices": []string{}, "several": false}))}
+		}, question: "Which stuff?", choices: []scope.Choice{}},
+		{name: "the model asks with choices", steps: func(func() *llmtest.Server) []llmtest.Step {
+			// An activity by name or id is offered by both and answers its
+			// id; other text answers itself; blanks and repeats go.
+			return []llmtest.Step{sep("delete the hoarding or the survey"), llmtest.Calls(llmtest.Call("ask", map[string]any{
+				"question": "Which ones?", "about": "the hoarding or the survey", "several": true,
+				"choices": []string{"Site hoarding", "A007", " ", "A003", "Neither"}}))}
+		}, question: "Which ones?", several: true, choices: []scope.Choice{
+			{Label: "Site hoarding (A003)", Answer: "A003"}, {Label: "Setting-out survey (A007)", Answer: "A007"}, {Label: "Neither", Answer: "Neither"}}},
 		{name: "malformed JSON repaired", steps: func(srv func() *llmtest.Server) []llmtest.Step {
 			return []llmtest.Step{sep("delete the survey"), removeScope, llmtest.Text(`{"remove": [`), llmtest.JSON(map[string]any{"remove": []string{"a1"}})}
 		}, calls: []string{`delete_activity(name="Setting-out survey")`}},
@@ -199,6 +209,9 @@ func TestManagerScripted(t *testing.T) {
 			}
 			if !strings.Contains(plan.Question, tc.question) || (tc.question == "") != (plan.Question == "") {
 				t.Errorf("question = %q, want %q", plan.Question, tc.question)
+			}
+			if tc.choices != nil && (!slices.Equal(plan.Choices, tc.choices) || plan.Several != tc.several) {
+				t.Errorf("choices = %+v (several %v), want %+v (several %v)", plan.Choices, plan.Several, tc.choices, tc.several)
 			}
 		})
 	}
