@@ -1,6 +1,7 @@
 package insight
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -30,7 +31,7 @@ type AnswerList struct {
 type ListItem struct{ ID, Text string }
 
 // Path says the list is a path (in path order).
-func (l AnswerList) Path() bool { return l.Sep == PathSep }
+func (l AnswerList) Path() bool { return pathSeps[l.Sep] }
 
 // record writes items joined by sep and keeps the list for the answer.
 func (a *asker) record(items []ListItem, sep string) string {
@@ -121,4 +122,78 @@ func joinItems(items []ListItem, sep string) string {
 		texts[n] = it.Text
 	}
 	return strings.Join(texts, sep)
+}
+
+// A model's answer comes as words only; its lists are found in them.
+// Activities are written "Name (ID)", as the asker's rules ask, joined by
+// one of these: a path's arrows or a list's separators.
+var (
+	listSeps  = []string{PathSep, " -> ", ListSep, ", "}
+	parenID   = regexp.MustCompile(`\(([^()\s]+)\)`)
+	pathSeps  = map[string]bool{PathSep: true, " -> ": true}
+	minListed = 3 // fewer items are words, not a list worth collapsing
+)
+
+// ListsIn finds the lists of activities in text: runs of at least three
+// activities, each its name then its id in brackets ("Pour slab (A066)"),
+// joined by one separator. nameOf gives an id's activity name; an item
+// whose id is no activity's ends a run. The first item of a run must carry
+// the activity's name as the schedule has it (so the words before it are
+// not taken into it); the others are what lies between the separators.
+func ListsIn(text string, nameOf func(id string) (string, bool)) []AnswerList {
+	type item struct {
+		start, end int // start -1: the name is not the schedule's
+		id         string
+	}
+	var items []item
+	for _, m := range parenID.FindAllStringSubmatchIndex(text, -1) {
+		id := text[m[2]:m[3]]
+		name, ok := nameOf(id)
+		if !ok {
+			items = append(items, item{start: -2}) // breaks a run
+			continue
+		}
+		it := item{start: -1, end: m[1], id: id}
+		if at := m[0] - 1 - len(name); at >= 0 && text[m[0]-1] == ' ' && strings.EqualFold(text[at:m[0]-1], name) {
+			it.start = at
+		}
+		items = append(items, it)
+	}
+	var out []AnswerList
+	for i := 0; i < len(items); {
+		first := items[i]
+		if first.start < 0 {
+			i++
+			continue
+		}
+		run, sep := []item{first}, ""
+		for j := i + 1; j < len(items) && items[j].start != -2; j++ {
+			prev, next := run[len(run)-1], items[j]
+			s := ""
+			for _, c := range listSeps {
+				if strings.HasPrefix(text[prev.end:], c) && (sep == "" || c == sep) {
+					s = c
+					break
+				}
+			}
+			if s == "" {
+				break
+			}
+			between := text[prev.end+len(s) : next.end]
+			if next.start >= 0 && next.start != prev.end+len(s) || strings.ContainsAny(between, "\n;") || strings.Contains(between, PathSep) {
+				break
+			}
+			next.start = prev.end + len(s)
+			run, sep = append(run, next), s
+		}
+		if len(run) >= minListed {
+			l := AnswerList{Text: text[run[0].start:run[len(run)-1].end], Sep: sep}
+			for _, it := range run {
+				l.Items = append(l.Items, ListItem{ID: it.id, Text: text[it.start:it.end]})
+			}
+			out = append(out, l)
+		}
+		i += len(run)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package insight
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,42 @@ func TestAnswerCollapsed(t *testing.T) {
 	plain := Answer{Answer: "The project finishes on day 3."}
 	if got := plain.Collapsed(2); got != plain.Answer || len(plain.Parts()) != 1 {
 		t.Errorf("plain words collapsed to %q, %d parts", got, len(plain.Parts()))
+	}
+}
+
+// TestListsIn: the lists of activities in a model's words, found so they
+// collapse as an offline answer's do.
+func TestListsIn(t *testing.T) {
+	names := map[string]string{"A1": "Excavate", "A2": "Pour footings", "A3": "Walls, level 1", "A4": "Roof", "A5": "Handover"}
+	nameOf := func(id string) (string, bool) { n, ok := names[id]; return n, ok }
+	cases := []struct {
+		name, text string
+		want       []AnswerList
+	}{
+		{"a path after words", "The driving path is Excavate (A1) → Pour footings (A2) → Roof (A4) → Handover (A5), 40 days.",
+			[]AnswerList{{Text: "Excavate (A1) → Pour footings (A2) → Roof (A4) → Handover (A5)", Sep: PathSep, Items: []ListItem{
+				{"A1", "Excavate (A1)"}, {"A2", "Pour footings (A2)"}, {"A4", "Roof (A4)"}, {"A5", "Handover (A5)"}}}}},
+		{"ascii arrows, a name with a comma", "Path: excavate (A1) -> Walls, level 1 (A3) -> Roof (A4).",
+			[]AnswerList{{Text: "excavate (A1) -> Walls, level 1 (A3) -> Roof (A4)", Sep: " -> ", Items: []ListItem{
+				{"A1", "excavate (A1)"}, {"A3", "Walls, level 1 (A3)"}, {"A4", "Roof (A4)"}}}}},
+		{"a comma list", "Critical: Excavate (A1), Roof (A4), Handover (A5)",
+			[]AnswerList{{Text: "Excavate (A1), Roof (A4), Handover (A5)", Sep: ", ", Items: []ListItem{
+				{"A1", "Excavate (A1)"}, {"A4", "Roof (A4)"}, {"A5", "Handover (A5)"}}}}},
+		{"two are words, not a list", "Excavate (A1) → Roof (A4) drive it.", nil},
+		{"an unknown id ends the run", "Excavate (A1) → Roof (A9) → Roof (A4) → Handover (A5)", nil},
+		{"a name not the schedule's does not start a run", "Dig (A1) → Roof (A4) → Handover (A5)", nil},
+		{"mixed separators stop a run", "Excavate (A1) → Roof (A4), Handover (A5); Excavate (A1)", nil},
+		{"no activities", "The finish is 2026-09-01 (day 120).", nil},
+	}
+	for _, c := range cases {
+		if got := ListsIn(c.text, nameOf); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
+		}
+	}
+	// Collapsed as an offline answer is.
+	ans := Answer{Answer: "Path: Excavate (A1) → Pour footings (A2) → Roof (A4) → Handover (A5)."}
+	ans.Lists = ListsIn(ans.Answer, nameOf)
+	if got, want := ans.Collapsed(2), "Path: Excavate (A1) → … 2 more … → Handover (A5)."; got != want {
+		t.Errorf("collapsed %q, want %q", got, want)
 	}
 }

@@ -138,6 +138,15 @@ func (a *Asker) AskDetailed(ctx context.Context, v *insight.View, question strin
 			case call.Name == answerTool:
 				ans, problems := seen.checkAnswer(call.Arguments)
 				if len(problems) == 0 {
+					// Its long paths and lists collapse as an offline
+					// answer's do (the CLI, the web page).
+					ans.Lists = insight.ListsIn(ans.Answer, func(id string) (string, bool) {
+						i, ok := v.Index(id)
+						if !ok {
+							return "", false
+						}
+						return v.Activity(i).Name, true
+					})
 					res.Answer, res.Grounded = ans, true
 					return res, nil
 				}
