@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -104,6 +105,11 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 	case "json":
 		return rep.WriteJSON(opts.io.Out)
 	case "gantt-html":
+		acts := rep.Schedule.Activities
+		if slices.ContainsFunc(acts, func(a schedule.Activity) bool { return a.WBS != "" }) {
+			// A programme with a WBS reads in its bands, as in P6.
+			return render.WriteGanttHTMLGrouped(opts.io.Out, rep, nil, func(i int) string { return acts[i].WBS })
+		}
 		return render.WriteGanttHTML(opts.io.Out, rep)
 	case "dot":
 		return render.WriteDOT(opts.io.Out, rep)

@@ -3,9 +3,11 @@ package render
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -67,6 +69,101 @@ func WriteGanttHTMLRows(w io.Writer, r *Report, rows []int) error {
 	return g.writeTo(w)
 }
 
+// WriteGanttHTMLGrouped is WriteGanttHTMLRows with the rows in groups
+// (rows in group order; nil is every activity, groups in the order they
+// first appear, "" last, schedule order within each): before
+// each run of rows of one group (groupOf(i); "" is "No group") a summary
+// row, its bar from the earliest start to the latest finish of all the
+// group's activities, filtered out or not.
+func WriteGanttHTMLGrouped(w io.Writer, r *Report, rows []int, groupOf func(i int) string) error {
+	g := newGantt(r)
+	spans := map[string]*ganttGroup{}
+	for i := range r.Schedule.Activities {
+		key := groupOf(i)
+		sp := spans[key]
+		if sp == nil {
+			name := key
+			if name == "" {
+				name = "No group"
+			}
+			sp = &ganttGroup{as: schedule.Activity{Name: name}, es: r.Result.ES[i], ef: r.Result.EF[i]}
+			spans[key] = sp
+		}
+		sp.es, sp.ef, sp.n = min(sp.es, r.Result.ES[i]), max(sp.ef, r.Result.EF[i]), sp.n+1
+	}
+	if rows == nil {
+		rows = groupOrder(len(r.Schedule.Activities), groupOf)
+	}
+	at := make([]int, len(g.rows))
+	for n := range at {
+		at[n] = -1
+	}
+	out := make([]ganttRow, 0, len(rows)+len(spans))
+	prev := "\x00"
+	for _, i := range rows {
+		if i < 0 || i >= len(g.rows) {
+			continue
+		}
+		if key := groupOf(i); key != prev {
+			out = append(out, ganttRow{rep: r, was: -1, group: spans[key]})
+			prev = key
+		}
+		at[i] = len(out)
+		out = append(out, g.rows[i])
+	}
+	links := g.links[:0:0]
+	for _, l := range g.links {
+		if at[l.pred] >= 0 && at[l.succ] >= 0 {
+			l.pred, l.succ = at[l.pred], at[l.succ]
+			links = append(links, l)
+		}
+	}
+	g.narrowed = len(rows) < len(r.Schedule.Activities)
+	g.rows, g.links = out, links
+	return g.writeTo(w)
+}
+
+// groupOrder is activities 0..n-1 by group: groups in the order they
+// first appear, "" last, schedule order within each.
+func groupOrder(n int, groupOf func(i int) string) []int {
+	rank := map[string]int{}
+	for i := range n {
+		if key := groupOf(i); key != "" {
+			if _, ok := rank[key]; !ok {
+				rank[key] = len(rank)
+			}
+		}
+	}
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	last := len(rank)
+	slices.SortStableFunc(rows, func(a, b int) int {
+		ra, ok := rank[groupOf(a)]
+		if !ok {
+			ra = last
+		}
+		rb, ok := rank[groupOf(b)]
+		if !ok {
+			rb = last
+		}
+		return ra - rb
+	})
+	return rows
+}
+
+// activityRows counts the rows that are activities (not group summaries).
+func (g *gantt) activityRows() int {
+	n := 0
+	for i := range g.rows {
+		if g.rows[i].group == nil {
+			n++
+		}
+	}
+	return n
+}
+
 // writeTo writes the page through one buffer.
 func (g *gantt) writeTo(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -111,13 +208,43 @@ type ganttRow struct {
 	// it added or removed a link of it (markEdits). A row moved only
 	// because of them is neither.
 	edited, linked bool
+	// group, when set, makes the row a group's summary (i unused): its
+	// bar spans the group's activities, as P6's WBS bands and MS Project's
+	// summary tasks do.
+	group *ganttGroup
 }
 
-func (r *ganttRow) act() *schedule.Activity { return &r.rep.Schedule.Activities[r.i] }
-func (r *ganttRow) es() float64             { return r.rep.Result.ES[r.i] }
-func (r *ganttRow) ef() float64             { return r.rep.Result.EF[r.i] }
-func (r *ganttRow) critical() bool          { return r.rep.Result.Critical(r.i) }
-func (r *ganttRow) milestone() bool         { return r.ef()-r.es() <= schedule.Epsilon }
+// ganttGroup is a summary row's group: its name (as the activity it reads
+// as: no id, no constraints, no baseline), its span and size.
+type ganttGroup struct {
+	as     schedule.Activity
+	es, ef float64
+	n      int
+}
+
+func (r *ganttRow) act() *schedule.Activity {
+	if r.group != nil {
+		return &r.group.as
+	}
+	return &r.rep.Schedule.Activities[r.i]
+}
+
+func (r *ganttRow) es() float64 {
+	if r.group != nil {
+		return r.group.es
+	}
+	return r.rep.Result.ES[r.i]
+}
+
+func (r *ganttRow) ef() float64 {
+	if r.group != nil {
+		return r.group.ef
+	}
+	return r.rep.Result.EF[r.i]
+}
+
+func (r *ganttRow) critical() bool  { return r.group == nil && r.rep.Result.Critical(r.i) }
+func (r *ganttRow) milestone() bool { return r.ef()-r.es() <= schedule.Epsilon }
 
 func newGantt(r *Report) *gantt {
 	g := &gantt{r: r, res: r.Result, rows: make([]ganttRow, len(r.Schedule.Activities))}
@@ -281,7 +408,7 @@ func (g *gantt) summary() {
 	g.s("; ", strconv.Itoa(nCrit), " of ", strconv.Itoa(len(g.r.Schedule.Activities)), " activities critical; ",
 		strconv.Itoa(len(g.r.Schedule.Relationships)), " relationships")
 	if g.narrowed {
-		g.s("; showing ", strconv.Itoa(len(g.rows)), " of them (filtered)")
+		g.s("; showing ", strconv.Itoa(g.activityRows()), " of them (filtered)")
 	}
 	g.s("</p>\n")
 }
@@ -345,11 +472,16 @@ func (g *gantt) labels(chartH int) {
 		if row.critical() {
 			g.s(` critical-row`)
 		}
+		if row.group != nil {
+			g.s(` group-row`)
+		}
 		if row.change != "" {
 			g.s(" ", row.change, "-row")
 		}
-		g.s(`" id="row-`)
-		g.esc(a.ID)
+		if row.group == nil {
+			g.s(`" id="row-`)
+			g.esc(a.ID)
+		}
 		g.s(`"><span class="c-id">`)
 		g.esc(clip(a.ID, 10))
 		g.s(`</span><span class="c-name"`)
@@ -409,6 +541,9 @@ func (g *gantt) chart(chartH int) {
 	g.s("</g>\n<g class=\"floats\">")
 	for i := range g.rows {
 		row := &g.rows[i]
+		if row.group != nil {
+			continue
+		}
 		tf := row.rep.Result.TotalFloat[row.i]
 		if tf <= schedule.Epsilon || row.change == "removed" {
 			continue
@@ -468,6 +603,9 @@ func (g *gantt) bar(i int) {
 	if row.critical() {
 		cls += " critical"
 	}
+	if row.group != nil {
+		cls += " summary"
+	}
 	if row.change != "" {
 		cls += " " + row.change
 	}
@@ -516,6 +654,14 @@ func (g *gantt) shapeEnd(milestone bool) {
 
 // tooltip is the text shown on hovering a row's bar.
 func (g *gantt) tooltip(row *ganttRow) string {
+	if sp := row.group; sp != nil {
+		text := fmt.Sprintf("%s: %d activities\nES %s  EF %s", sp.as.Name, sp.n, Days(sp.es), Days(sp.ef))
+		if c := row.rep.Clock; c != nil {
+			const f = "Mon 2006-01-02 15:04"
+			text += "\nStart " + c.StartAt(sp.es).Format(f) + "\nFinish " + c.FinishAt(sp.ef).Format(f)
+		}
+		return text
+	}
 	res, i := row.rep.Result, row.i
 	a := row.act()
 	var b strings.Builder

@@ -38,6 +38,8 @@ rect.current{fill:#fff8c5}
 text{font-size:12px;fill:var(--ink)}
 .labels .dur{min-width:40px;text-align:right}
 .labels .critical-row{color:var(--red)}
+.labels .group-row{font-weight:600;background:#f1f3f5}
+.bar.summary{fill:#3b4048}
 .axis line{stroke:#8c959f}
 .axis text{font-size:11px;fill:var(--muted)}
 .axis .date{fill:var(--ink)}

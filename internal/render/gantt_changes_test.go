@@ -107,3 +107,60 @@ func TestGanttRows(t *testing.T) {
 		t.Errorf("bars %v, %d links", bars, strings.Count(page.String(), `<path class="link`))
 	}
 }
+
+// TestGanttGrouped: a grouped view draws each group's summary row before
+// its rows, the summary bar spanning all the group's activities (those
+// filtered out too), links remapped to the rows drawn.
+func TestGanttGrouped(t *testing.T) {
+	rep, err := render.NewReport(diffBase())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Result
+	ends := map[string]bool{"A": true, "D": true}
+	groupOf := func(i int) string {
+		if ends[rep.Schedule.Activities[i].ID] {
+			return "Ends"
+		}
+		return "Middle"
+	}
+	barRe := regexp.MustCompile(`class="(bar[^"]*)"[^>]*data-id="([^"]*)"[^>]*data-es="([^"]*)" data-ef="([^"]*)"`)
+	draw := func(rows []int) (bars []string, page string) {
+		var buf bytes.Buffer
+		if err := render.WriteGanttHTMLGrouped(&buf, rep, rows, groupOf); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range barRe.FindAllStringSubmatch(buf.String(), -1) {
+			if strings.Contains(m[1], "summary") {
+				bars = append(bars, "summary "+m[3]+"-"+m[4])
+			} else {
+				bars = append(bars, m[2])
+			}
+		}
+		return bars, buf.String()
+	}
+	idx := func(id string) int { i, _ := res.Net.Index(id); return i }
+	span := func(ids ...string) string {
+		es, ef := res.ES[idx(ids[0])], res.EF[idx(ids[0])]
+		for _, id := range ids[1:] {
+			es, ef = min(es, res.ES[idx(id)]), max(ef, res.EF[idx(id)])
+		}
+		return "summary " + render.Days(es) + "-" + render.Days(ef)
+	}
+	bars, page := draw([]int{idx("A"), idx("D"), idx("B"), idx("C")})
+	want := []string{span("A", "D"), "A", "D", span("B", "C"), "B", "C"}
+	if !slices.Equal(bars, want) {
+		t.Errorf("bars %v, want %v", bars, want)
+	}
+	if n := strings.Count(page, `<path class="link`); n != len(rep.Schedule.Relationships) {
+		t.Errorf("%d links drawn, want %d", n, len(rep.Schedule.Relationships))
+	}
+	if strings.Count(page, `class="row group-row"`) != 2 || strings.Contains(page, "showing") {
+		t.Errorf("group rows %d, page says showing: %v", strings.Count(page, `class="row group-row"`), strings.Contains(page, "showing"))
+	}
+	// Filtered to B: its group's bar still spans C.
+	bars, page = draw([]int{idx("B")})
+	if want := []string{span("B", "C"), "B"}; !slices.Equal(bars, want) || !strings.Contains(page, "showing 1 of them") {
+		t.Errorf("filtered: bars %v, want %v", bars, want)
+	}
+}

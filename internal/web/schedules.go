@@ -444,7 +444,7 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	// is: the rows the table keeps (ganttRows).
 	ganttRows := d.View.ganttRows(len(sc.Activities), d.Table)
 	d.Snapshot = s.snapshots.put(id, func() ([]byte, error) {
-		return drawn(func(w io.Writer) error { return render.WriteGanttHTMLRows(w, rep, ganttRows) })
+		return drawn(ganttOf(rep, ganttRows, d.Table))
 	})
 	gq.Set("snap", d.Snapshot)
 	src := "/s/" + url.PathEscape(id) + "/gantt?" + gq.Encode()
@@ -497,7 +497,19 @@ func (s *Server) ganttPage(w http.ResponseWriter, r *http.Request) {
 		last = s.lastAccepted(r, id)
 	}
 	rows := s.tableView(r, sc, report, aq, last).ganttRows(len(sc.Activities), aq)
-	s.writeGantt(w, r, func(w io.Writer) error { return render.WriteGanttHTMLRows(w, report, rows) })
+	s.writeGantt(w, r, ganttOf(report, rows, aq))
+}
+
+// ganttOf draws the rows of the table's view: in a grouped view each
+// group under its summary bar.
+func ganttOf(rep *render.Report, rows []int, aq activityQuery) func(io.Writer) error {
+	if aq.Group == "" {
+		return func(w io.Writer) error { return render.WriteGanttHTMLRows(w, rep, rows) }
+	}
+	acts := rep.Schedule.Activities
+	return func(w io.Writer) error {
+		return render.WriteGanttHTMLGrouped(w, rep, rows, func(i int) string { return groupOf(&acts[i], aq.Group) })
+	}
 }
 
 // drawn is a page write draws, in memory.

@@ -50,6 +50,11 @@ func TestActivityTableFilters(t *testing.T) {
 	if !strings.Contains(page, `<th colspan="6" scope="rowgroup">Level 3</th>`) || strings.Index(page, ">Level 2</th>") > strings.Index(page, ">Level 3</th>") {
 		t.Error("grouped by level: no Level 3 group, or the groups out of order")
 	}
+	// Its Gantt draws each group under a summary bar.
+	if _, gantt := b.get("/s/" + id + "/gantt?group=level"); !strings.Contains(gantt, `<div class="row group-row"><span class="c-id"></span><span class="c-name">Level 3</span>`) ||
+		!strings.Contains(gantt, `class="bar summary"`) {
+		t.Error("the grouped Gantt has no Level 3 summary row and bar")
+	}
 
 	dispatchID := b.prompt(id, "Delete all activities on the second floor", "erin")
 	b.reviewPageShows(dispatchID, `id="review-form"`)
