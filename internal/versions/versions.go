@@ -139,9 +139,9 @@ func CheckDate(d string) (string, error) {
 	return d, nil
 }
 
-// matches reports whether a version's data date is the date asked for:
-// the same day, or exactly the same instant when a time is given.
-func matches(dataDate, asked string) bool {
+// Matches reports whether a data date is the date asked for: the same
+// day, or exactly the same instant when a time is given.
+func Matches(dataDate, asked string) bool {
 	if strings.ContainsRune(asked, 'T') {
 		return dataDate == asked
 	}
@@ -155,7 +155,7 @@ func At(list []Info, d string) (Info, bool) {
 	var found Info
 	ok := false
 	for _, v := range Sorted(list) {
-		if matches(v.DataDate, d) {
+		if Matches(v.DataDate, d) {
 			found, ok = v, true
 		}
 	}
