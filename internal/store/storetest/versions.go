@@ -108,6 +108,14 @@ func testVersions(t *testing.T, open Opener) {
 	}
 	opIDs := []string{applied[0].ID}
 	rec := store.CommitRecord{Dispatch: "dispatch-status/run-1", Reviewer: "ana", At: time.Date(2026, 3, 30, 9, 0, 0, 0, time.UTC)}
+	// A commit the graph ledger refuses keeps no version standing.
+	refusing := &store.Coordinator{Graph: refusingCommits{c.Graph, c.Graph.(store.VersionStore)}, Vectors: c.Vectors, Embedder: c.Embedder}
+	if err := refusing.Commit(ctx, id, opIDs, rec); !errors.Is(err, errRefused) {
+		t.Fatalf("refused commit: %v", err)
+	}
+	if got := listVersions(t, c, id); len(got) != 1 {
+		t.Fatalf("a refused commit left %d versions standing, want 1", len(got))
+	}
 	for range 2 { // a retried commit keeps it once
 		if err := c.Commit(ctx, id, opIDs, rec); err != nil {
 			t.Fatal(err)
@@ -151,4 +159,16 @@ func testVersions(t *testing.T, open Opener) {
 	if n := rawVersions(t, c, id); n != 0 {
 		t.Fatalf("a deleted schedule left %d versions", n)
 	}
+}
+
+// refusingCommits is a graph store whose ledger refuses to commit.
+type refusingCommits struct {
+	store.GraphStore
+	store.VersionStore
+}
+
+var errRefused = errors.New("injected commit refusal")
+
+func (refusingCommits) Commit(context.Context, string, []string, store.CommitRecord) error {
+	return errRefused
 }
