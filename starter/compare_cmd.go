@@ -258,19 +258,19 @@ func checkVersionFlags(opts *compareOptions, args int) error {
 // keptVersions are the two versions of a stored schedule --previous or
 // --at name: A the earlier as given, B now or the second --at.
 func keptVersions(ctx context.Context, opts *compareOptions) (a, b *version, err error) {
-	h, err := openVersions(ctx, opts.stores, opts.Schedule)
+	k, done, err := openKept(ctx, opts.stores, opts.Schedule)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer h.close(ctx)
-	a, b = &version{}, &version{s: h.now, label: opts.Schedule + " now"}
+	defer done()
+	a, b = &version{}, &version{s: k.Now, label: opts.Schedule + " now"}
 	switch {
 	case opts.Previous:
-		a.s, a.label, err = h.previous(ctx)
+		a.s, a.label, err = k.Previous(ctx)
 	default:
-		a.s, a.label, err = h.at(ctx, opts.At[0])
+		a.s, a.label, err = k.At(ctx, opts.At[0])
 		if err == nil && len(opts.At) == 2 {
-			b.s, b.label, err = h.at(ctx, opts.At[1])
+			b.s, b.label, err = k.At(ctx, opts.At[1])
 		}
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
-	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/internal/versions"
@@ -71,110 +71,55 @@ type versionsList struct {
 }
 
 func versionsRun(ctx context.Context, opts *versionsOptions) error {
-	h, err := openVersions(ctx, opts.stores, opts.Schedule)
+	k, done, err := openKept(ctx, opts.stores, opts.Schedule)
 	if err != nil {
 		return err
 	}
-	defer h.close(ctx)
+	defer done()
 	if opts.JSON {
-		return cmdutil.WriteJSON(opts.io.Out, versionsList{Schedule: opts.Schedule, DataDate: h.now.DataDate, Activities: len(h.now.Activities), Versions: h.list})
+		return cmdutil.WriteJSON(opts.io.Out, versionsList{Schedule: opts.Schedule, DataDate: k.Now.DataDate, Activities: len(k.Now.Activities), Versions: k.List})
 	}
 	w := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "DATA DATE\tKEPT AT\tACTIVITIES\tWHY")
-	for _, v := range h.list {
+	for _, v := range k.List {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", usertext.Terminal(versions.DateText(v.DataDate)), v.KeptAt.Format(time.DateTime+" MST"), v.Activities, usertext.Terminal(v.Why))
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", usertext.Terminal(versions.DateText(h.now.DataDate)), "(now)", len(h.now.Activities), "the schedule as stored")
+	fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", usertext.Terminal(versions.DateText(k.Now.DataDate)), "(now)", len(k.Now.Activities), "the schedule as stored")
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if len(h.list) == 0 {
+	if len(k.List) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "No versions of %q kept yet: one is kept each time its data date moves.\n", usertext.Terminal(opts.Schedule))
 	}
 	return nil
 }
 
-// storedVersions is a stored schedule now, its versions and the open
-// stores to read them with.
-type storedVersions struct {
-	id   string
-	c    *store.Coordinator
-	now  *schedule.Schedule
-	list []versions.Info
-}
-
-// openVersions opens the stores and reads a schedule and its versions.
-func openVersions(ctx context.Context, stores *config.Stores, id string) (*storedVersions, error) {
+// openKept opens the stores and reads a schedule and its versions; close
+// closes the stores.
+func openKept(ctx context.Context, stores *config.Stores, id string) (k *store.Kept, close func(), err error) {
 	c, err := stores.Open(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	now, err := c.Load(ctx, id)
+	k, err = c.Kept(ctx, id)
 	if err != nil {
 		c.Close(ctx)
-		return nil, fmt.Errorf("stored schedule %q: %w", id, err)
+		return nil, nil, err
 	}
-	list, err := c.Versions(ctx, id)
-	if err != nil {
-		c.Close(ctx)
-		return nil, err
-	}
-	return &storedVersions{id: id, c: c, now: now, list: list}, nil
-}
-
-func (h *storedVersions) close(ctx context.Context) { _ = h.c.Close(ctx) }
-
-// load reads a listed version.
-func (h *storedVersions) load(ctx context.Context, v versions.Info) (*schedule.Schedule, error) {
-	return h.c.LoadVersion(ctx, h.id, v.ID)
-}
-
-// at is the schedule at data date d: the schedule now when d is its data
-// date (the last state at that date), else the version kept at it; label
-// names it.
-func (h *storedVersions) at(ctx context.Context, d string) (s *schedule.Schedule, label string, err error) {
-	if h.now.DataDate != "" && versions.Matches(h.now.DataDate, d) {
-		return h.now, h.id + " now", nil
-	}
-	if v, ok := versions.At(h.list, d); ok {
-		s, err := h.load(ctx, v)
-		return s, versions.Label(h.id, v), err
-	}
-	return nil, "", fmt.Errorf("schedule %q has no version at data date %s: versions are at %s, and the schedule now at %s (see autoscheduler versions --schedule %s)",
-		h.id, d, versions.Dates(h.list), versions.DateText(h.now.DataDate), h.id)
-}
-
-// previous is the last update before the current data date, or an error
-// that says plainly there is none.
-func (h *storedVersions) previous(ctx context.Context) (*schedule.Schedule, string, error) {
-	v, ok := versions.Previous(h.list, h.now.DataDate)
-	if !ok {
-		return nil, "", fmt.Errorf("schedule %q has no previous version: %s", h.id, noPrevious(h.now.DataDate))
-	}
-	s, err := h.load(ctx, v)
-	return s, versions.Label(h.id, v), err
-}
-
-// noPrevious says why there is no earlier update to compare with.
-func noPrevious(current string) string {
-	return fmt.Sprintf("none is kept before its data date (%s). A version is kept each time the data date moves: an accepted dispatch that sets it, or import --replace of the next update's file", versions.DateText(current))
+	return k, func() { _ = c.Close(ctx) }, nil
 }
 
 // answerSinceUpdate answers what slipped since the last update of a
 // stored schedule from its previous version, or says there is none.
 func answerSinceUpdate(ctx context.Context, stores *config.Stores, id string) (insight.Answer, error) {
-	h, err := openVersions(ctx, stores, id)
+	k, done, err := openKept(ctx, stores, id)
 	if err != nil {
 		return insight.Answer{}, err
 	}
-	defer h.close(ctx)
-	v, ok := versions.Previous(h.list, h.now.DataDate)
-	if !ok {
-		return versions.NoPrevious(id, h.now.DataDate), nil
-	}
-	previous, err := h.load(ctx, v)
-	if err != nil {
+	defer done()
+	previous, label, err := k.Previous(ctx)
+	if err != nil && !errors.Is(err, store.ErrNoPrevious) {
 		return insight.Answer{}, err
 	}
-	return versions.SinceUpdate(versions.Label(id, v), previous, h.now), nil
+	return versions.AnswerSinceUpdate(id, k.Now, previous, label), nil
 }

@@ -220,3 +220,66 @@ func (c *Coordinator) LoadVersion(ctx context.Context, scheduleID, versionID str
 	}
 	return s, nil
 }
+
+// ErrNoPrevious is returned when a schedule has no version before its
+// data date.
+var ErrNoPrevious = errors.New("no previous version")
+
+// Kept is a stored schedule now with its versions (Versions), to pick
+// the ones a planner names from.
+type Kept struct {
+	ID   string
+	Now  *schedule.Schedule
+	List []versions.Info
+	c    *Coordinator
+}
+
+// Kept reads a stored schedule and its versions.
+func (c *Coordinator) Kept(ctx context.Context, scheduleID string) (*Kept, error) {
+	now, err := c.Load(ctx, scheduleID)
+	if err != nil {
+		return nil, fmt.Errorf("stored schedule %q: %w", scheduleID, err)
+	}
+	list, err := c.Versions(ctx, scheduleID)
+	if err != nil {
+		return nil, err
+	}
+	return &Kept{ID: scheduleID, Now: now, List: list, c: c}, nil
+}
+
+// At is the schedule at data date d (versions.CheckDate): the schedule
+// now when d is its data date (the last state at that date), else the
+// version kept at it; label names it.
+func (k *Kept) At(ctx context.Context, d string) (s *schedule.Schedule, label string, err error) {
+	if k.Now.DataDate != "" && versions.Matches(k.Now.DataDate, d) {
+		return k.Now, k.ID + " now", nil
+	}
+	if v, ok := versions.At(k.List, d); ok {
+		s, err := k.c.LoadVersion(ctx, k.ID, v.ID)
+		return s, versions.Label(k.ID, v), err
+	}
+	return nil, "", &NoVersionError{ScheduleID: k.ID, DataDate: d, Kept: versions.Dates(k.List), Now: versions.DateText(k.Now.DataDate)}
+}
+
+// NoVersionError is a data date a schedule has no version at, with the
+// dates it has; it is ErrNotFound (errors.Is).
+type NoVersionError struct{ ScheduleID, DataDate, Kept, Now string }
+
+func (e *NoVersionError) Error() string {
+	return fmt.Sprintf("schedule %q has no version at data date %s: versions are at %s, and the schedule now at %s",
+		e.ScheduleID, e.DataDate, e.Kept, e.Now)
+}
+
+func (e *NoVersionError) Unwrap() error { return ErrNotFound }
+
+// Previous is the last update before the current data date
+// (versions.Previous); ErrNoPrevious, in words a planner reads, when
+// there is none.
+func (k *Kept) Previous(ctx context.Context) (s *schedule.Schedule, label string, err error) {
+	v, ok := versions.Previous(k.List, k.Now.DataDate)
+	if !ok {
+		return nil, "", fmt.Errorf("schedule %q has %w: %s", k.ID, ErrNoPrevious, versions.NoneBefore(k.Now.DataDate))
+	}
+	s, err = k.c.LoadVersion(ctx, k.ID, v.ID)
+	return s, versions.Label(k.ID, v), err
+}

@@ -32,11 +32,27 @@ func AsksSinceUpdate(question string) bool {
 	return sinceUpdate.MatchString(strings.TrimRight(q, "?.! "))
 }
 
+// NoneBefore says why a schedule at data date current has no previous
+// version.
+func NoneBefore(current string) string {
+	return fmt.Sprintf("none is kept before its data date (%s). A version is kept each time the data date moves: "+
+		"an accepted dispatch that sets it, or import --replace of the next update's file", DateText(current))
+}
+
 // NoPrevious is the answer when a schedule has no earlier version.
 func NoPrevious(scheduleID, current string) insight.Answer {
-	return insight.Answer{Answer: fmt.Sprintf("Schedule %q has no previous version, so nothing can be measured since the last update: "+
-		"none is kept before its data date (%s). A version is kept each time the data date moves: an accepted dispatch that sets it, "+
-		"or import --replace of the next update's file.", scheduleID, DateText(current)), Activities: []string{}, Understood: true}
+	return insight.Answer{Answer: fmt.Sprintf("Schedule %q has no previous version, so nothing can be measured since the last update: %s.",
+		scheduleID, NoneBefore(current)), Activities: []string{}, Understood: true}
+}
+
+// AnswerSinceUpdate answers what slipped since the last update of
+// schedule scheduleID: from previous (label names it) to now, or, with no
+// previous version (nil), says so plainly.
+func AnswerSinceUpdate(scheduleID string, now, previous *schedule.Schedule, label string) insight.Answer {
+	if previous == nil {
+		return NoPrevious(scheduleID, now.DataDate)
+	}
+	return SinceUpdate(label, previous, now)
 }
 
 // maxListed caps the activities named in words; Activities lists them all.

@@ -63,6 +63,13 @@ func testVersions(t *testing.T, open Opener) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	k, err := c.Kept(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := k.Previous(ctx); !errors.Is(err, store.ErrNoPrevious) {
+		t.Fatalf("Previous with no versions: %v, want ErrNoPrevious", err)
+	}
 
 	// The next update: the data date moves, the schedule as it stood is kept.
 	next := renamed.Clone()
@@ -80,6 +87,23 @@ func testVersions(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	sameSchedule(t, "the kept version", kept, asStored)
+	k, err = c.Kept(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, label, err := k.Previous(ctx)
+	if err != nil || prev.DataDate != first.DataDate || !strings.Contains(label, first.DataDate) {
+		t.Fatalf("Previous = %q (%v), want the version at %s", label, err, first.DataDate)
+	}
+	if s, _, err := k.At(ctx, "2026-03-16"); err != nil || s.DataDate != first.DataDate {
+		t.Fatalf("At the first data date: %v", err)
+	}
+	if s, label, err := k.At(ctx, "2026-03-23"); err != nil || s != k.Now || !strings.HasSuffix(label, " now") {
+		t.Fatalf("At the current data date = %q, %v; want now", label, err)
+	}
+	if _, _, err := k.At(ctx, "2026-04-01"); !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), "versions are at 2026-03-16T08:00") {
+		t.Fatalf("At a date with no version: %v", err)
+	}
 	if _, err := c.LoadVersion(ctx, id, "no-such-version"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("loading a missing version: %v, want ErrNotFound", err)
 	}
