@@ -59,7 +59,9 @@ func ImportWhy(from, to string) string {
 	return fmt.Sprintf("import --replace moved the data date %s -> %s", DateText(from), DateText(to))
 }
 
-// CommitWhy is why a committed dispatch keeps the schedule it changed.
+// CommitWhy is why a committed dispatch keeps the schedule it changed:
+// "dispatch-building/run-1 (accepted by ana) moved the data date
+// 2027-03-01 -> 2027-04-01".
 func CommitWhy(dispatch, reviewer, from, to string) string {
 	by := ""
 	if reviewer != "" {
@@ -68,7 +70,7 @@ func CommitWhy(dispatch, reviewer, from, to string) string {
 	if dispatch == "" {
 		dispatch = "changes"
 	}
-	return fmt.Sprintf("dispatch %s accepted%s moved the data date %s -> %s", dispatch, by, DateText(from), DateText(to))
+	return fmt.Sprintf("%s (accepted%s) moved the data date %s -> %s", dispatch, by, DateText(from), DateText(to))
 }
 
 // DateText is a data date as a person reads it: "none" when unset.

@@ -141,3 +141,17 @@ func TestIDAndMoved(t *testing.T) {
 		t.Error("a fresh import moved a data date")
 	}
 }
+
+func TestWhy(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{versions.ImportWhy("2027-03-01", "2027-04-01"), "import --replace moved the data date 2027-03-01 -> 2027-04-01"},
+		{versions.ImportWhy("", "2027-04-01"), "import --replace moved the data date none -> 2027-04-01"},
+		{versions.CommitWhy("dispatch-building/r1", "ana", "2027-03-01", ""), "dispatch-building/r1 (accepted by ana) moved the data date 2027-03-01 -> none"},
+		{versions.CommitWhy("", "", "2027-03-01", "2027-04-01"), "changes (accepted) moved the data date 2027-03-01 -> 2027-04-01"},
+		{versions.Label("building", versions.Info{DataDate: "2027-03-01"}), "building at data date 2027-03-01"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
