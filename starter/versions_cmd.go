@@ -71,24 +71,28 @@ type versionsList struct {
 }
 
 func versionsRun(ctx context.Context, opts *versionsOptions) error {
-	k, done, err := openKept(ctx, opts.stores, opts.Schedule)
+	c, err := opts.stores.Open(ctx)
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer c.Close(ctx)
+	now, list, err := c.VersionsNow(ctx, opts.Schedule)
+	if err != nil {
+		return err
+	}
 	if opts.JSON {
-		return cmdutil.WriteJSON(opts.io.Out, versionsList{Schedule: opts.Schedule, DataDate: k.Now.DataDate, Activities: len(k.Now.Activities), Versions: k.List})
+		return cmdutil.WriteJSON(opts.io.Out, versionsList{Schedule: opts.Schedule, DataDate: now.DataDate, Activities: now.Activities, Versions: list})
 	}
 	w := tabwriter.NewWriter(opts.io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "DATA DATE\tKEPT AT\tACTIVITIES\tWHY")
-	for _, v := range k.List {
+	for _, v := range list {
 		fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", usertext.Terminal(versions.DateText(v.DataDate)), v.KeptAt.Format(time.DateTime+" MST"), v.Activities, usertext.Terminal(v.Why))
 	}
-	fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", usertext.Terminal(versions.DateText(k.Now.DataDate)), "(now)", len(k.Now.Activities), "the schedule as stored")
+	fmt.Fprintf(w, "%s\t%s\t%d\t%s\n", usertext.Terminal(versions.DateText(now.DataDate)), "(now)", now.Activities, "the schedule as stored")
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	if len(k.List) == 0 {
+	if len(list) == 0 {
 		fmt.Fprintf(opts.io.ErrOut, "No versions of %q kept yet: one is kept each time its data date moves.\n", usertext.Terminal(opts.Schedule))
 	}
 	return nil

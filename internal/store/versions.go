@@ -283,3 +283,35 @@ func (k *Kept) Previous(ctx context.Context) (s *schedule.Schedule, label string
 	s, err = k.c.LoadVersion(ctx, k.ID, v.ID)
 	return s, versions.Label(k.ID, v), err
 }
+
+// Current is a stored schedule as a list of its versions shows it now.
+type Current struct {
+	DataDate   string `json:"data_date"`
+	Activities int    `json:"activities"`
+}
+
+// VersionsNow lists a schedule's versions (Versions) with its data date
+// and activities now, read from its stored summary when that carries a
+// data date, so a large programme is not loaded to be listed.
+func (c *Coordinator) VersionsNow(ctx context.Context, scheduleID string) (Current, []versions.Info, error) {
+	list, err := c.Versions(ctx, scheduleID)
+	if err != nil {
+		return Current{}, nil, err
+	}
+	infos, err := c.Graph.Schedules(ctx)
+	if err != nil {
+		return Current{}, nil, err
+	}
+	for _, info := range infos {
+		if info.ID == scheduleID && info.Summary != nil && info.Summary.DataDate != "" {
+			return Current{DataDate: info.Summary.DataDate, Activities: info.Summary.Activities}, list, nil
+		}
+	}
+	// No summary, or one without a data date (none, or written before
+	// summaries kept it): the schedule says.
+	s, err := c.Load(ctx, scheduleID)
+	if err != nil {
+		return Current{}, nil, fmt.Errorf("stored schedule %q: %w", scheduleID, err)
+	}
+	return Current{DataDate: s.DataDate, Activities: len(s.Activities)}, list, nil
+}
