@@ -10,7 +10,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
-	"github.com/autoscheduler/autoscheduler/internal/versions"
+	"github.com/autoscheduler/autoscheduler/internal/versions/since"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
@@ -116,7 +116,7 @@ func newAskCmd(f *Factory, runF func(context.Context, *askOptions) error) *cobra
 func askRun(ctx context.Context, opts *askOptions) error {
 	// "What slipped since the last update" is answered from the stored
 	// schedule's previous version (versions), before any other reader.
-	if opts.Schedule != "" && versions.AsksSinceUpdate(opts.Question) {
+	if opts.Schedule != "" && since.Asked(opts.Question) {
 		ans, err := answerSinceUpdate(ctx, opts.stores, opts.Schedule)
 		if err != nil {
 			return err

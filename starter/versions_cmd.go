@@ -14,6 +14,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/internal/versions"
+	"github.com/autoscheduler/autoscheduler/internal/versions/since"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
@@ -125,5 +126,5 @@ func answerSinceUpdate(ctx context.Context, stores *config.Stores, id string) (i
 	if err != nil && !errors.Is(err, store.ErrNoPrevious) {
 		return insight.Answer{}, err
 	}
-	return versions.AnswerSinceUpdate(id, k.Now, previous, label), nil
+	return since.Answer(id, k.Now, previous, label), nil
 }

@@ -210,3 +210,10 @@ func Dates(list []Info) string {
 func Label(scheduleID string, v Info) string {
 	return fmt.Sprintf("%s at data date %s", scheduleID, DateText(v.DataDate))
 }
+
+// NoneBefore says why a schedule at data date current has no previous
+// version.
+func NoneBefore(current string) string {
+	return fmt.Sprintf("none is kept before its data date (%s). A version is kept each time the data date moves: "+
+		"an accepted dispatch that sets it, or import --replace of the next update's file", DateText(current))
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/versions"
+	"github.com/autoscheduler/autoscheduler/internal/versions/since"
 )
 
 // errBadVersions is a compare of versions asked for wrongly (a 400).
@@ -46,7 +47,7 @@ func (s *Server) keptSides(ctx context.Context, id string, previous bool, at []s
 // what slipped since the last update from its previous version, anything
 // else from the schedule alone.
 func (s *Server) ask(ctx context.Context, id string, sc *schedule.Schedule, v *insight.View, q string) (insight.Answer, error) {
-	if !versions.AsksSinceUpdate(q) {
+	if !since.Asked(q) {
 		return insight.Ask(v, q), nil
 	}
 	k, err := s.stores.Kept(ctx, id)
@@ -57,5 +58,5 @@ func (s *Server) ask(ctx context.Context, id string, sc *schedule.Schedule, v *i
 	if err != nil && !errors.Is(err, store.ErrNoPrevious) {
 		return insight.Answer{}, err
 	}
-	return versions.AnswerSinceUpdate(id, sc, previous, label), nil
+	return since.Answer(id, sc, previous, label), nil
 }

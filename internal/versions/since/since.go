@@ -1,4 +1,9 @@
-package versions
+// Package since answers "what slipped since the last update" from a
+// stored schedule's previous version (internal/versions) and the schedule
+// now, with compare's explanation of the finish. It is pure; it is apart
+// from versions so that the stores, which keep versions, do not depend on
+// the readers of questions.
+package since
 
 import (
 	"cmp"
@@ -11,6 +16,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/compare"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/versions"
 )
 
 // sinceUpdate is a question about what changed since the last update, as
@@ -25,50 +31,43 @@ var sinceUpdate = regexp.MustCompile(`^(?:(?:please|can you|could you|tell me|sh
 	`(?:since|from|compared\s+(?:to|with)|against|versus|vs\.?)\s+` +
 	`(?:the\s+)?(?:last|previous|prior|latest)\s+(?:update|month|month's update|period|report|status(?:\s+update)?|data\s+date|version)$`)
 
-// AsksSinceUpdate reports whether a question asks what changed or
+// Asked reports whether a question asks what changed or
 // slipped since the previous update (answered from the previous version).
-func AsksSinceUpdate(question string) bool {
+func Asked(question string) bool {
 	q := strings.ToLower(strings.Join(strings.Fields(strings.NewReplacer("’", "'", "‘", "'").Replace(question)), " "))
 	return sinceUpdate.MatchString(strings.TrimRight(q, "?.! "))
-}
-
-// NoneBefore says why a schedule at data date current has no previous
-// version.
-func NoneBefore(current string) string {
-	return fmt.Sprintf("none is kept before its data date (%s). A version is kept each time the data date moves: "+
-		"an accepted dispatch that sets it, or import --replace of the next update's file", DateText(current))
 }
 
 // NoPrevious is the answer when a schedule has no earlier version.
 func NoPrevious(scheduleID, current string) insight.Answer {
 	return insight.Answer{Answer: fmt.Sprintf("Schedule %q has no previous version, so nothing can be measured since the last update: %s.",
-		scheduleID, NoneBefore(current)), Activities: []string{}, Understood: true}
+		scheduleID, versions.NoneBefore(current)), Activities: []string{}, Understood: true}
 }
 
-// AnswerSinceUpdate answers what slipped since the last update of
+// Answer answers what slipped since the last update of
 // schedule scheduleID: from previous (label names it) to now, or, with no
 // previous version (nil), says so plainly.
-func AnswerSinceUpdate(scheduleID string, now, previous *schedule.Schedule, label string) insight.Answer {
+func Answer(scheduleID string, now, previous *schedule.Schedule, label string) insight.Answer {
 	if previous == nil {
 		return NoPrevious(scheduleID, now.DataDate)
 	}
-	return SinceUpdate(label, previous, now)
+	return Since(label, previous, now)
 }
 
 // maxListed caps the activities named in words; Activities lists them all.
 const maxListed = 20
 
-// SinceUpdate answers what slipped and changed from the previous update
+// Since answers what slipped and changed from the previous update
 // (label names it) to now: how far the finish moved and why (compare's
 // explanation along the driving path), the activities whose forecast
 // finish moved later, the most first, and what was added, removed or
 // changed.
-func SinceUpdate(label string, previous, now *schedule.Schedule) insight.Answer {
+func Since(label string, previous, now *schedule.Schedule) insight.Answer {
 	rb, errB := schedule.Analyze(previous)
 	ra, errA := schedule.Analyze(now)
 	rep := compare.CompareResults(previous, now, rb, ra, compare.Options{BeforeLabel: label, AfterLabel: "now"})
 	var b strings.Builder
-	fmt.Fprintf(&b, "Since the last update (%s; now at data date %s): ", label, DateText(now.DataDate))
+	fmt.Fprintf(&b, "Since the last update (%s; now at data date %s): ", label, versions.DateText(now.DataDate))
 	ids := []string{}
 	if errB != nil || errA != nil || rep.Finish == nil {
 		why := rep.CPMError

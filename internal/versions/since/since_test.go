@@ -1,11 +1,11 @@
-package versions_test
+package since_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
-	"github.com/autoscheduler/autoscheduler/internal/versions"
+	"github.com/autoscheduler/autoscheduler/internal/versions/since"
 )
 
 func TestAsksSinceUpdate(t *testing.T) {
@@ -24,14 +24,14 @@ func TestAsksSinceUpdate(t *testing.T) {
 		"delay piling since the last update": false,
 		"":                                   false,
 	} {
-		if got := versions.AsksSinceUpdate(q); got != want {
-			t.Errorf("AsksSinceUpdate(%q) = %v, want %v", q, got, want)
+		if got := since.Asked(q); got != want {
+			t.Errorf("Asked(%q) = %v, want %v", q, got, want)
 		}
 	}
 }
 
 func TestSinceUpdate(t *testing.T) {
-	before, err := interchange.ReadFile("../../examples/building.json")
+	before, err := interchange.ReadFile("../../../examples/building.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestSinceUpdate(t *testing.T) {
 			now.Activities[i].Duration = "9"
 		}
 	}
-	ans := versions.SinceUpdate("tower at data date 2026-01-05", before, now)
+	ans := since.Since("tower at data date 2026-01-05", before, now)
 	for _, want := range []string{
 		"Since the last update (tower at data date 2026-01-05; now at data date 2026-01-12)",
 		"The finish moved 4 working days later",
@@ -58,11 +58,11 @@ func TestSinceUpdate(t *testing.T) {
 		t.Errorf("activities = %v, want A002 first", ans.Activities)
 	}
 	// Nothing moved: said so.
-	same := versions.SinceUpdate("tower at data date 2026-01-05", before, before.Clone())
+	same := since.Since("tower at data date 2026-01-05", before, before.Clone())
 	if !strings.Contains(same.Answer, "The finish did not move") || !strings.Contains(same.Answer, "No activity's forecast finish moved later") {
 		t.Errorf("unchanged: %s", same.Answer)
 	}
-	if none := versions.NoPrevious("tower", "2026-01-12"); !strings.Contains(none.Answer, `"tower" has no previous version`) {
+	if none := since.NoPrevious("tower", "2026-01-12"); !strings.Contains(none.Answer, `"tower" has no previous version`) {
 		t.Errorf("no previous: %s", none.Answer)
 	}
 }
