@@ -80,6 +80,21 @@ func TestVersionsCompareAndAskSinceLastUpdate(t *testing.T) {
 		}
 	}
 
+	code, out, errOut = cli("versions", "--schedule", "tower", "--json")
+	var listed struct {
+		DataDate   string `json:"data_date"`
+		Activities int    `json:"activities"`
+		Versions   []struct {
+			DataDate   string `json:"data_date"`
+			Activities int    `json:"activities"`
+			Why        string `json:"why"`
+		} `json:"versions"`
+	}
+	if err := json.Unmarshal([]byte(out), &listed); code != 0 || err != nil || listed.DataDate != "2026-01-12" || listed.Activities != 147 ||
+		len(listed.Versions) != 1 || listed.Versions[0].DataDate != "2026-01-05" || listed.Versions[0].Activities != 147 {
+		t.Errorf("versions --json: exit %d, %v: %s%s", code, err, out, errOut)
+	}
+
 	code, out, errOut = cli("compare", "--schedule", "tower", "--previous")
 	if code != 0 {
 		t.Fatalf("compare --previous: exit %d: %s", code, errOut)
