@@ -10,6 +10,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/insight"
 	"github.com/autoscheduler/autoscheduler/internal/scope"
+	"github.com/autoscheduler/autoscheduler/internal/versions/since"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 )
 
@@ -60,6 +61,10 @@ Question forms (X and Y are activities, by name or id; N is working days, or wee
                                     start, linked FS with that lag); the logic into X
                                     and its predecessors' floats are unchanged
   what if X loses its link to Y     every relationship between X and Y, either way
+  what slipped since the last update / what changed since last month
+                                    (--schedule) the previous version kept (see versions)
+                                    against now: the finish's move and why, what
+                                    finishes later, what was added, removed, changed
 What-ifs run on a copy; nothing is written anywhere.
 
 With an LLM configured (--llm openai, or auto with OPENAI_API_KEY or OPENAI_BASE_URL set,
@@ -109,6 +114,15 @@ func newAskCmd(f *Factory, runF func(context.Context, *askOptions) error) *cobra
 }
 
 func askRun(ctx context.Context, opts *askOptions) error {
+	// "What slipped since the last update" is answered from the stored
+	// schedule's previous version (versions), before any other reader.
+	if opts.Schedule != "" && since.Asked(opts.Question) {
+		ans, err := answerSinceUpdate(ctx, opts.stores, opts.Schedule)
+		if err != nil {
+			return err
+		}
+		return writeAnswer(opts.io, opts.JSON, opts.Full, ans)
+	}
 	v, err := loadView(ctx, opts.stores, opts.io.ErrOut, opts.File, opts.Schedule)
 	if err != nil {
 		return err

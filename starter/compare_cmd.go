@@ -14,6 +14,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/internal/interchange"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/versions"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
@@ -26,6 +27,11 @@ type compareOptions struct {
 	// Dispatch (and Run) compare a stored schedule before an accepted
 	// dispatch's changes with the schedule as stored now.
 	Dispatch, Run string
+	// Schedule with At (one or two data dates) or Previous compares
+	// versions of a stored schedule (see versions).
+	Schedule string
+	At       []string
+	Previous bool
 	// Before and After are the two versions as given: a file or a stored
 	// schedule (see versionOf).
 	Before, After string
@@ -40,7 +46,7 @@ const storedPrefix = "stored:"
 func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error) *cobra.Command {
 	opts := &compareOptions{io: f.IOStreams, stores: f.Stores, temporal: f.Temporal}
 	cmd := &cobra.Command{
-		Use:   "compare A B [--format table|json|html] | compare --dispatch DISPATCH-ID",
+		Use:   "compare A B [--format table|json|html] | compare --dispatch DISPATCH-ID | compare --schedule ID (--previous | --at DATE [--at DATE])",
 		Short: "Compare two versions of a schedule: what changed, how the finish moved and why",
 		Long: "Compare version A (the earlier, say last month's update) with version B: activities\n" +
 			"added, removed and changed (name, duration, calendar, type, constraints, actual\n" +
@@ -64,14 +70,23 @@ func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error
 			"the dispatch committed are taken back, from the graph store's ledger, on a copy.\n" +
 			"It needs Temporal (where the dispatch's record is) and is refused when later\n" +
 			"changes conflict with taking them back.\n\n" +
+			"--schedule ID compares versions of a stored schedule kept at its data dates (see\n" +
+			"versions): --previous, the last update before the current data date, against now;\n" +
+			"--at DATE, the version at that data date against now; --at twice, the two versions\n" +
+			"(the schedule now when DATE is its data date). DATE is YYYY-MM-DD.\n\n" +
 			"Formats: table (default, for reading), json (every list complete, stable field\n" +
 			"names) and html (one self-contained page). The table and the page show the first\n" +
 			"--limit entries of each list.",
 		Example: "  autoscheduler compare january.xer february.xer\n" +
 			"  autoscheduler compare building examples/building.json --format json\n" +
 			"  autoscheduler compare plan-v1.xml plan-v2.xml --format html > changes.html\n" +
-			"  autoscheduler compare --dispatch dispatch-building",
+			"  autoscheduler compare --dispatch dispatch-building\n" +
+			"  autoscheduler compare --schedule building --previous\n" +
+			"  autoscheduler compare --schedule building --at 2027-02-01 --at 2027-03-01",
 		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.Schedule != "" || opts.Previous || len(opts.At) > 0 {
+				return checkVersionFlags(opts, len(args))
+			}
 			if opts.Dispatch != "" {
 				if len(args) != 0 {
 					return usagef("compare --dispatch: the two versions are the schedule before the dispatch and now; give no files or ids (got %d)", len(args))
@@ -103,6 +118,9 @@ func newCompareCmd(f *Factory, runF func(context.Context, *compareOptions) error
 		"print the comparison as JSON (--format json)", false)
 	cmd.Flags().StringVar(&opts.Dispatch, "dispatch", "", "compare the stored schedule before this accepted dispatch's changes with now")
 	cmd.Flags().StringVar(&opts.Run, "run", "", "with --dispatch: the dispatch run (default: the latest)")
+	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule whose versions to compare (with --previous or --at)")
+	cmd.Flags().BoolVar(&opts.Previous, "previous", false, "with --schedule: compare the last update before the current data date with now")
+	cmd.Flags().StringArrayVar(&opts.At, "at", nil, "with --schedule: the version at this data date (YYYY-MM-DD); once against now, or twice")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 20, "entries of each list the table and the HTML page show (0: all); JSON has every one")
 	return cmd
 }
@@ -184,7 +202,9 @@ func dispatchVersions(ctx context.Context, opts *compareOptions) (a, b *version,
 func compareRun(ctx context.Context, opts *compareOptions) error {
 	var a, b *version
 	var err error
-	if opts.Dispatch != "" {
+	if opts.Schedule != "" {
+		a, b, err = keptVersions(ctx, opts)
+	} else if opts.Dispatch != "" {
 		a, b, err = dispatchVersions(ctx, opts)
 	} else if a, err = versionOf(ctx, opts, opts.Before); err == nil {
 		b, err = versionOf(ctx, opts, opts.After)
@@ -208,4 +228,55 @@ func compareRun(ctx context.Context, opts *compareOptions) error {
 		return compare.WriteHTML(opts.io.Out, rep, compare.TextOptions{Limit: opts.Limit})
 	}
 	return compare.WriteText(opts.io.Out, rep, compare.TextOptions{Limit: opts.Limit})
+}
+
+// checkVersionFlags checks --schedule with --previous or --at: the two
+// versions they name and nothing else.
+func checkVersionFlags(opts *compareOptions, args int) error {
+	switch {
+	case opts.Schedule == "":
+		return usagef("compare: --previous and --at go with --schedule ID")
+	case args != 0 || opts.Dispatch != "" || opts.Run != "":
+		return usagef("compare --schedule: the versions are named by --previous or --at; give no files, ids or --dispatch")
+	case opts.Previous && len(opts.At) > 0:
+		return usagef("compare --schedule: give --previous or --at, not both")
+	case !opts.Previous && len(opts.At) == 0:
+		return usagef("compare --schedule %s: say which versions: --previous (the last update against now) or --at DATE (once or twice)", opts.Schedule)
+	case len(opts.At) > 2:
+		return usagef("compare --schedule: --at at most twice (got %d)", len(opts.At))
+	}
+	for i, d := range opts.At {
+		checked, err := versions.CheckDate(d)
+		if err != nil {
+			return usagef("compare --at: %v", err)
+		}
+		opts.At[i] = checked
+	}
+	return nil
+}
+
+// keptVersions are the two versions of a stored schedule --previous or
+// --at name: A the earlier as given, B now or the second --at.
+func keptVersions(ctx context.Context, opts *compareOptions) (a, b *version, err error) {
+	k, done, err := openKept(ctx, opts.stores, opts.Schedule)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer done()
+	a, b = &version{}, &version{s: k.Now, label: opts.Schedule + " now"}
+	switch {
+	case opts.Previous:
+		a.s, a.label, err = k.Previous(ctx)
+	default:
+		a.s, a.label, err = k.At(ctx, opts.At[0])
+		if err == nil && len(opts.At) == 2 {
+			b.s, b.label, err = k.At(ctx, opts.At[1])
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	a.r, a.err = schedule.Analyze(a.s)
+	b.r, b.err = schedule.Analyze(b.s)
+	return a, b, nil
 }

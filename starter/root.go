@@ -42,6 +42,7 @@ func newRoot(ios *cmdutil.IOStreams, dial func() (client.Client, error)) (root *
 		newImportCmd(f, nil),
 		newExportCmd(f, nil),
 		newCompareCmd(f, nil),
+		newVersionsCmd(f, nil),
 		newBaselineCmd(f),
 		newSearchCmd(f, nil),
 		newVerifyCmd(f, nil),

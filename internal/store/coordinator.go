@@ -10,6 +10,7 @@ import (
 
 	"github.com/autoscheduler/autoscheduler/internal/embed"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
+	"github.com/autoscheduler/autoscheduler/internal/versions"
 )
 
 // Coordinator writes both stores: the graph first, then the vectors. If the
@@ -80,6 +81,16 @@ func (c *Coordinator) ImportChecked(ctx context.Context, scheduleID string, s *s
 	}
 	change.OpID = schedule.DerivedID("import", scheduleID, RequestID())
 	changes := chunk(change, importChunk)
+	if versions.Moved(existing, s) {
+		// The update replaced is kept, with the write's last chunk (the
+		// one the ledger records), so it lands with the import or not at
+		// all.
+		w, err := c.keep(ctx, scheduleID, existing, []string{change.OpID}, versions.ImportWhy(existing.DataDate, s.DataDate), false)
+		if err != nil {
+			return err
+		}
+		changes[len(changes)-1].Version = w
+	}
 	states := make([]*schedule.Schedule, len(changes))
 	for i := range states {
 		states[i] = s
@@ -231,6 +242,11 @@ func (c *Coordinator) Commit(ctx context.Context, scheduleID string, opIDs []str
 		if err != nil {
 			return fmt.Errorf("committing schedule %q: refreshing documents: %w", scheduleID, err)
 		}
+	}
+	// Ops that moved the data date keep the schedule as it stood before
+	// them; the version stands once the graph ledger says committed.
+	if err := c.keepCommitted(ctx, scheduleID, current, recorded, opIDs, rec); err != nil {
+		return fmt.Errorf("committing schedule %q: keeping the version before it: %w", scheduleID, err)
 	}
 	if err := c.Vectors.Commit(ctx, scheduleID, opIDs, rec); err != nil {
 		return err

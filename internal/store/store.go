@@ -76,6 +76,9 @@ type Change struct {
 	// one that puts or deletes anything (or sets Meta) clears the stored
 	// summary, so a summary never describes an older version.
 	Summary *Summary `json:"summary,omitempty"`
+	// Version, when set, is a version of the schedule to keep in the same
+	// transaction (versions.go). The ledger does not hold it.
+	Version *VersionWrite `json:"-"`
 }
 
 // Touches says whether a change writes the schedule (its meta, an

@@ -23,6 +23,9 @@ type Summary struct {
 	Name          string `json:"name"`
 	Activities    int    `json:"activities"`
 	Relationships int    `json:"relationships"`
+	// DataDate is the schedule's data date ("" when it has none, or the
+	// summary was written before it was kept here).
+	DataDate string `json:"data_date,omitempty"`
 	// Finish is the project finish in working days from the start (CPM);
 	// FinishDate the same as an ISO 8601 local date-time when the schedule
 	// has a start date and the finish is within the calendar's range.
@@ -45,7 +48,8 @@ func summarize(s *schedule.Schedule, n *schedule.Network, at time.Time) Summary 
 	// The name as a list shows it: a schedule stored before names had a
 	// limit may have one of megabytes (every page listing it was as big).
 	name, _ := schedule.Truncate(s.Name, schedule.MaxName)
-	sum := Summary{Name: name, Activities: len(s.Activities), Relationships: len(s.Relationships), Updated: at.UTC().Truncate(time.Millisecond)}
+	sum := Summary{Name: name, Activities: len(s.Activities), Relationships: len(s.Relationships), DataDate: s.DataDate,
+		Updated: at.UTC().Truncate(time.Millisecond)}
 	if n == nil {
 		var err error
 		if n, err = schedule.Compile(s); err != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
+	"github.com/autoscheduler/autoscheduler/internal/versions"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
@@ -289,7 +290,11 @@ type scheduleData struct {
 	Relationships    int
 	Finish           string
 	Critical         int
-	Rows             []activityRow
+	// PreviousUpdate is the data date of the last version kept before the
+	// current one ("none" for a plan never statused); empty when there
+	// is none, and no compare link is shown.
+	PreviousUpdate string
+	Rows           []activityRow
 	// Table is the activity table's view (filters, grouping, page) and
 	// View where its page sits; Groupings are the groupings offered.
 	// LastChange is the last accepted dispatch, whose changes the
@@ -371,6 +376,12 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 		d.Source, d.SourceFormat = src.Name, src.Format
 	}
 	d.Holdings = interchange.Describe(sc).Facts()
+	// A schedule that cannot list its versions shows no compare link.
+	if kept, err := s.stores.Versions(ctx, id); err == nil {
+		if v, ok := versions.Previous(kept, sc.DataDate); ok {
+			d.PreviousUpdate = versions.DateText(v.DataDate)
+		}
+	}
 	if infos, err := s.stores.Schedules(ctx); err == nil {
 		for _, info := range infos {
 			if info.ID != id {
@@ -395,7 +406,11 @@ func (s *Server) schedulePage(w http.ResponseWriter, r *http.Request) {
 	}
 	d.NotApplicable = insight.NotApplicableTo(v)
 	if q := strings.TrimSpace(r.URL.Query().Get("ask")); q != "" {
-		ans := insight.Ask(v, q)
+		ans, err := s.ask(ctx, id, sc, v, q)
+		if err != nil {
+			s.fail(w, r, statusOf(err), fmt.Sprintf("Schedule %q: %v", id, err))
+			return
+		}
 		d.Question, d.Answer = q, &ans
 		d.AnswerParts, d.RestsOn = answerParts(id, &ans), idList(id, sc, ans.Activities, 40)
 	}
@@ -560,21 +575,38 @@ func (s *Server) sendGantt(w http.ResponseWriter, page []byte) {
 // float erosion, as `autoscheduler compare` reports them.
 func (s *Server) comparePage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	a, b := r.URL.Query().Get("a"), r.URL.Query().Get("b")
-	if a == "" || b == "" {
-		s.fail(w, r, http.StatusBadRequest, "Compare needs two stored schedules: /compare?a=ID&b=ID.")
-		return
-	}
-	var versions [2]*schedule.Schedule
-	for i, id := range []string{a, b} {
-		sc, err := s.stores.Load(ctx, id)
-		if err != nil {
-			s.fail(w, r, statusOf(err), fmt.Sprintf("Schedule %q: %v", id, err))
+	q := r.URL.Query()
+	a, b := q.Get("a"), q.Get("b")
+	var sides [2]*schedule.Schedule
+	if id := q.Get("s"); id != "" {
+		// Two versions of one schedule: ?s=ID&previous=1, or ?s=ID&at=DATE
+		// (against now) or twice.
+		var err error
+		if sides, a, b, err = s.keptSides(ctx, id, q.Get("previous") != "", q["at"]); err != nil {
+			status := statusOf(err)
+			if errors.Is(err, store.ErrNoPrevious) {
+				status = http.StatusNotFound
+			} else if errors.Is(err, errBadVersions) {
+				status = http.StatusBadRequest
+			}
+			s.fail(w, r, status, err.Error()+".")
 			return
 		}
-		versions[i] = sc
+	} else {
+		if a == "" || b == "" {
+			s.fail(w, r, http.StatusBadRequest, "Compare needs two stored schedules (/compare?a=ID&b=ID) or two versions of one (/compare?s=ID&previous=1, /compare?s=ID&at=DATE).")
+			return
+		}
+		for i, id := range []string{a, b} {
+			sc, err := s.stores.Load(ctx, id)
+			if err != nil {
+				s.fail(w, r, statusOf(err), fmt.Sprintf("Schedule %q: %v", id, err))
+				return
+			}
+			sides[i] = sc
+		}
 	}
-	rep := compare.Compare(versions[0], versions[1], compare.Options{BeforeLabel: a, AfterLabel: b})
+	rep := compare.Compare(sides[0], sides[1], compare.Options{BeforeLabel: a, AfterLabel: b})
 	var buf bytes.Buffer
 	if err := compare.WriteHTML(&buf, rep, compare.TextOptions{Limit: 200}); err != nil {
 		s.fail(w, r, http.StatusInternalServerError, "Comparing: "+err.Error())

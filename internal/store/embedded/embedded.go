@@ -234,6 +234,15 @@ CREATE TABLE IF NOT EXISTS intents (
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS schedule_prefs (schedule_id TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS portfolios (name TEXT PRIMARY KEY, schedules TEXT NOT NULL) WITHOUT ROWID;
+-- A schedule's kept versions (store.Version as info, the gzipped
+-- schedule as body): a rowid table, as its rows are large.
+CREATE TABLE IF NOT EXISTS versions (
+	schedule_id TEXT NOT NULL,
+	id TEXT NOT NULL,
+	info TEXT NOT NULL,
+	body BLOB NOT NULL,
+	UNIQUE (schedule_id, id)
+);
 CREATE TABLE IF NOT EXISTS vector_ledger (
 	schedule_id TEXT NOT NULL,
 	op_id TEXT NOT NULL,
@@ -497,7 +506,7 @@ func (s *Store) DeleteSchedule(ctx context.Context, scheduleID string) error {
 		if err := tx.exec(`INSERT INTO docs_fts(docs_fts, rowid, terms) SELECT 'delete', rowid, terms FROM docs WHERE schedule_id = ?`, scheduleID); err != nil {
 			return err
 		}
-		for _, table := range []string{"schedules", "nodes", "edges", "graph_ledger", "docs", "vector_ledger", "vec_codes", "vec_index", "schedule_prefs"} {
+		for _, table := range []string{"schedules", "nodes", "edges", "graph_ledger", "docs", "vector_ledger", "vec_codes", "vec_index", "schedule_prefs", "versions"} {
 			col := "schedule_id"
 			if table == "schedules" {
 				col = "id"

@@ -166,7 +166,15 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 			if err := exec(`DELETE FROM graph_ledger WHERE schedule_id = ? AND op_id = ?`, scheduleID, op); err != nil {
 				return err
 			}
+			// A version kept by an op undone stands for a state that no
+			// longer follows from any write.
+			if err := exec(`DELETE FROM versions WHERE schedule_id = ? AND EXISTS (SELECT 1 FROM json_each(versions.info, '$.op_ids') WHERE value = ?)`, scheduleID, op); err != nil {
+				return err
+			}
 		}
+	}
+	if c.Version != nil {
+		return keepVersion(exec, scheduleID, c.Version)
 	}
 	return nil
 }

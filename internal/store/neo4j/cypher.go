@@ -17,6 +17,7 @@ var schemaStatements = []string{
 	cypherLedgerSchedule,
 	cypherIntentKey,
 	cypherIntentSchedule,
+	cypherVersionKey,
 }
 
 const (

@@ -200,7 +200,7 @@ func applyChange(ctx context.Context, tx neo4j.ManagedTransaction, scheduleID st
 	if err := unwind(ctx, tx, cypherForget, scheduleID, "ops", forget); err != nil {
 		return fmt.Errorf("forgetting ops: %w", err)
 	}
-	return nil
+	return writeVersions(ctx, tx, scheduleID, c)
 }
 
 // jsonProperty is a meta value as the schedule node holds it: JSON text,
@@ -522,6 +522,9 @@ func (s *Store) DeleteSchedule(ctx context.Context, scheduleID string) error {
 	err := deleteInBatches(ctx, session, cypherDeleteLedgerBatch, scheduleID)
 	if err == nil {
 		err = deleteInBatches(ctx, session, cypherDeleteNodeBatch, scheduleID)
+	}
+	if err == nil {
+		err = deleteInBatches(ctx, session, cypherDeleteVersionBatch, scheduleID)
 	}
 	if err == nil {
 		// (A typed result: ExecuteWrite[any] panics on a nil one.)

@@ -137,6 +137,7 @@ func TestSchemaExistsAfterOpen(t *testing.T) {
 		"node_schedule_id": "UNIQUENESS [Node] [schedule_id id]",
 		"schedule_id":      "UNIQUENESS [Schedule] [id]",
 		"ledger_op":        "UNIQUENESS [LedgerEntry] [schedule_id op_id]",
+		"version_key":      "UNIQUENESS [Version] [schedule_id id]",
 	} {
 		if constraints[name] != want {
 			t.Errorf("constraint %s: %q, want %q", name, constraints[name], want)

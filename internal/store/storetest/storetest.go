@@ -134,6 +134,7 @@ func Run(t *testing.T, open Opener) {
 	t.Run("InvalidScheduleIDsAreRefused", func(t *testing.T) { testScheduleIDs(t, open) })
 	t.Run("DeleteIsIdempotent", func(t *testing.T) { testDelete(t, open) })
 	t.Run("LiveProgrammeRoundTrips", func(t *testing.T) { testLiveRoundTrip(t, open) })
+	t.Run("VersionsKeptAtEachDataDate", func(t *testing.T) { testVersions(t, open) })
 }
 
 func testImportLoadDump(t *testing.T, open Opener) {
