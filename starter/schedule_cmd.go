@@ -108,7 +108,7 @@ func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
 		acts := rep.Schedule.Activities
 		if slices.ContainsFunc(acts, func(a schedule.Activity) bool { return a.WBS != "" }) {
 			// A programme with a WBS reads in its bands, as in P6.
-			return render.WriteGanttHTMLGrouped(opts.io.Out, rep, nil, func(i int) string { return acts[i].WBS })
+			return render.WriteGanttHTMLGrouped(opts.io.Out, rep, nil, func(i int) []string { return render.WBSLevels(acts[i].WBS) })
 		}
 		return render.WriteGanttHTML(opts.io.Out, rep)
 	case "dot":

@@ -69,45 +69,57 @@ func WriteGanttHTMLRows(w io.Writer, r *Report, rows []int) error {
 	return g.writeTo(w)
 }
 
-// WriteGanttHTMLGrouped is WriteGanttHTMLRows with the rows in groups
-// (rows in group order; nil is every activity, groups in the order they
-// first appear, "" last, schedule order within each): before
-// each run of rows of one group (groupOf(i); "" is "No group") a summary
-// row, its bar from the earliest start to the latest finish of all the
-// group's activities, filtered out or not.
-func WriteGanttHTMLGrouped(w io.Writer, r *Report, rows []int, groupOf func(i int) string) error {
+// WriteGanttHTMLGrouped is WriteGanttHTMLRows with the rows in groups,
+// nested: groupOf(i) is activity i's groups, outermost first (a WBS path's
+// levels; empty: "No group"). Rows (nil: every activity) are drawn group
+// by group, each group where its first row is, with no group last; before
+// the rows of a group, its summary row, its bar from the earliest start to
+// the latest finish of all the group's activities, filtered out or not, as
+// P6's WBS bands and MS Project's summary tasks draw them.
+func WriteGanttHTMLGrouped(w io.Writer, r *Report, rows []int, groupOf func(i int) []string) error {
 	g := newGantt(r)
+	noGroup := []string{"No group"}
+	pathOf := func(i int) []string {
+		if p := groupOf(i); len(p) > 0 {
+			return p
+		}
+		return noGroup
+	}
 	spans := map[string]*ganttGroup{}
 	for i := range r.Schedule.Activities {
-		key := groupOf(i)
-		sp := spans[key]
-		if sp == nil {
-			name := key
-			if name == "" {
-				name = "No group"
+		for level, key := range pathOf(i) {
+			sp := spans[key]
+			if sp == nil {
+				sp = &ganttGroup{as: schedule.Activity{Name: key}, es: r.Result.ES[i], ef: r.Result.EF[i], level: level}
+				spans[key] = sp
 			}
-			sp = &ganttGroup{as: schedule.Activity{Name: name}, es: r.Result.ES[i], ef: r.Result.EF[i]}
-			spans[key] = sp
+			sp.es, sp.ef, sp.n = min(sp.es, r.Result.ES[i]), max(sp.ef, r.Result.EF[i]), sp.n+1
 		}
-		sp.es, sp.ef, sp.n = min(sp.es, r.Result.ES[i]), max(sp.ef, r.Result.EF[i]), sp.n+1
 	}
 	if rows == nil {
-		rows = groupOrder(len(r.Schedule.Activities), groupOf)
+		rows = make([]int, len(r.Schedule.Activities))
+		for i := range rows {
+			rows[i] = i
+		}
 	}
+	rows = slices.DeleteFunc(slices.Clone(rows), func(i int) bool { return i < 0 || i >= len(g.rows) })
+	groupOrder(rows, pathOf, func(i int) bool { return len(groupOf(i)) == 0 })
 	at := make([]int, len(g.rows))
 	for n := range at {
 		at[n] = -1
 	}
 	out := make([]ganttRow, 0, len(rows)+len(spans))
-	prev := "\x00"
+	var prev []string
 	for _, i := range rows {
-		if i < 0 || i >= len(g.rows) {
-			continue
+		path := pathOf(i)
+		level := 0
+		for level < min(len(path), len(prev)) && path[level] == prev[level] {
+			level++
 		}
-		if key := groupOf(i); key != prev {
+		for _, key := range path[level:] {
 			out = append(out, ganttRow{rep: r, was: -1, group: spans[key]})
-			prev = key
 		}
+		prev = path
 		at[i] = len(out)
 		out = append(out, g.rows[i])
 	}
@@ -123,34 +135,53 @@ func WriteGanttHTMLGrouped(w io.Writer, r *Report, rows []int, groupOf func(i in
 	return g.writeTo(w)
 }
 
-// groupOrder is activities 0..n-1 by group: groups in the order they
-// first appear, "" last, schedule order within each.
-func groupOrder(n int, groupOf func(i int) string) []int {
+// groupOrder orders rows group by group, each group where its first row
+// is (at every level, so a group's subgroups stay together under it), the
+// rows in none last, the given order kept within each group.
+func groupOrder(rows []int, pathOf func(i int) []string, none func(i int) bool) {
 	rank := map[string]int{}
-	for i := range n {
-		if key := groupOf(i); key != "" {
+	for _, i := range rows {
+		if none(i) {
+			continue
+		}
+		for _, key := range pathOf(i) {
 			if _, ok := rank[key]; !ok {
 				rank[key] = len(rank)
 			}
 		}
 	}
-	rows := make([]int, n)
-	for i := range rows {
-		rows[i] = i
+	keyOf := make(map[int][]int, len(rows))
+	for _, i := range rows {
+		if none(i) {
+			keyOf[i] = []int{len(rank)}
+			continue
+		}
+		path := pathOf(i)
+		key := make([]int, len(path))
+		for n, g := range path {
+			key[n] = rank[g]
+		}
+		keyOf[i] = key
 	}
-	last := len(rank)
-	slices.SortStableFunc(rows, func(a, b int) int {
-		ra, ok := rank[groupOf(a)]
-		if !ok {
-			ra = last
+	slices.SortStableFunc(rows, func(a, b int) int { return slices.Compare(keyOf[a], keyOf[b]) })
+}
+
+// WBSLevels are a WBS path's groups, outermost first: "1.2.3" is in 1,
+// 1.2 and 1.2.3 (P6's WBS codes and MS Project's outline numbers alike
+// join their levels with dots).
+func WBSLevels(wbs string) []string {
+	if wbs == "" {
+		return nil
+	}
+	var out []string
+	for at := 0; ; {
+		dot := strings.IndexByte(wbs[at:], '.')
+		if dot < 0 {
+			return append(out, wbs)
 		}
-		rb, ok := rank[groupOf(b)]
-		if !ok {
-			rb = last
-		}
-		return ra - rb
-	})
-	return rows
+		out = append(out, wbs[:at+dot])
+		at += dot + 1
+	}
 }
 
 // activityRows counts the rows that are activities (not group summaries).
@@ -220,6 +251,7 @@ type ganttGroup struct {
 	as     schedule.Activity
 	es, ef float64
 	n      int
+	level  int // 0 outermost
 }
 
 func (r *ganttRow) act() *schedule.Activity {
@@ -481,6 +513,8 @@ func (g *gantt) labels(chartH int) {
 		if row.group == nil {
 			g.s(`" id="row-`)
 			g.esc(a.ID)
+		} else if row.group.level > 0 {
+			g.s(`" style="padding-left:`, strconv.Itoa(6+12*min(row.group.level, 8)), `px`)
 		}
 		g.s(`"><span class="c-id">`)
 		g.esc(clip(a.ID, 10))

@@ -118,14 +118,14 @@ func TestGanttGrouped(t *testing.T) {
 	}
 	res := rep.Result
 	ends := map[string]bool{"A": true, "D": true}
-	groupOf := func(i int) string {
+	groupOf := func(i int) []string {
 		if ends[rep.Schedule.Activities[i].ID] {
-			return "Ends"
+			return []string{"Ends"}
 		}
-		return "Middle"
+		return []string{"Middle"}
 	}
 	barRe := regexp.MustCompile(`class="(bar[^"]*)"[^>]*data-id="([^"]*)"[^>]*data-es="([^"]*)" data-ef="([^"]*)"`)
-	draw := func(rows []int) (bars []string, page string) {
+	draw := func(rows []int, groupOf func(int) []string) (bars []string, page string) {
 		var buf bytes.Buffer
 		if err := render.WriteGanttHTMLGrouped(&buf, rep, rows, groupOf); err != nil {
 			t.Fatal(err)
@@ -147,7 +147,7 @@ func TestGanttGrouped(t *testing.T) {
 		}
 		return "summary " + render.Days(es) + "-" + render.Days(ef)
 	}
-	bars, page := draw([]int{idx("A"), idx("D"), idx("B"), idx("C")})
+	bars, page := draw([]int{idx("A"), idx("D"), idx("B"), idx("C")}, groupOf)
 	want := []string{span("A", "D"), "A", "D", span("B", "C"), "B", "C"}
 	if !slices.Equal(bars, want) {
 		t.Errorf("bars %v, want %v", bars, want)
@@ -159,8 +159,36 @@ func TestGanttGrouped(t *testing.T) {
 		t.Errorf("group rows %d, page says showing: %v", strings.Count(page, `class="row group-row"`), strings.Contains(page, "showing"))
 	}
 	// Filtered to B: its group's bar still spans C.
-	bars, page = draw([]int{idx("B")})
+	bars, page = draw([]int{idx("B")}, groupOf)
 	if want := []string{span("B", "C"), "B"}; !slices.Equal(bars, want) || !strings.Contains(page, "showing 1 of them") {
 		t.Errorf("filtered: bars %v, want %v", bars, want)
+	}
+	// A WBS nests: each level's band before its subgroups, a group's rows
+	// together even when the schedule interleaves them, no WBS last.
+	wbs := map[string]string{"A": "1.1", "B": "1.2", "C": "1.1"}
+	bars, page = draw(nil, func(i int) []string { return render.WBSLevels(wbs[rep.Schedule.Activities[i].ID]) })
+	want = []string{span("A", "B", "C"), span("A", "C"), "A", "C", span("B"), "B", span("D"), "D"}
+	if !slices.Equal(bars, want) {
+		t.Errorf("nested: bars %v, want %v", bars, want)
+	}
+	var labels []string
+	for _, m := range regexp.MustCompile(`class="row group-row"(?: style="padding-left:(\d+)px")?><span class="c-id"></span><span class="c-name">([^<]*)`).FindAllStringSubmatch(page, -1) {
+		labels = append(labels, m[2]+"@"+m[1])
+	}
+	if want := []string{"1@", "1.1@18", "1.2@18", "No group@"}; !slices.Equal(labels, want) {
+		t.Errorf("nested labels %v, want %v", labels, want)
+	}
+}
+
+func TestWBSLevels(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":              nil,
+		"1":             {"1"},
+		"1.2.3":         {"1", "1.2", "1.2.3"},
+		"SITE.BLK A.L3": {"SITE", "SITE.BLK A", "SITE.BLK A.L3"},
+	} {
+		if got := render.WBSLevels(in); !slices.Equal(got, want) {
+			t.Errorf("WBSLevels(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -523,7 +523,15 @@ func ganttOf(rep *render.Report, rows []int, aq activityQuery) func(io.Writer) e
 	}
 	acts := rep.Schedule.Activities
 	return func(w io.Writer) error {
-		return render.WriteGanttHTMLGrouped(w, rep, rows, func(i int) string { return groupOf(&acts[i], aq.Group) })
+		return render.WriteGanttHTMLGrouped(w, rep, rows, func(i int) []string {
+			if aq.Group == "wbs" {
+				return render.WBSLevels(acts[i].WBS)
+			}
+			if key := groupOf(&acts[i], aq.Group); key != "" {
+				return []string{key}
+			}
+			return nil
+		})
 	}
 }
 
