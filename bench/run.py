@@ -16,7 +16,7 @@ live` runs only those two sections and rewrites them in place.
 The round trip (issue 29): a 50,000-activity P6 file with resources imported,
 exported unchanged and after a change set, against MPXJ reading and writing it
 (bench/mpxj_roundtrip.py); compare (issue 30): `compare A B` on two 100k
-versions. `python3 bench/run.py roundtrip` (or `compare`) runs one of them.
+versions. `python3 bench/run.py roundtrip` (or `compare`, or `stores`) runs one of them.
 """
 
 import json
@@ -768,7 +768,8 @@ def main():
             f.write(text)
         print("\n".join(new))
         return
-    one = {"roundtrip": (ROUNDTRIP_HEADER, roundtrip_section), "compare": (COMPARE_HEADER, compare_section)}
+    one = {"roundtrip": (ROUNDTRIP_HEADER, roundtrip_section), "compare": (COMPARE_HEADER, compare_section),
+           "stores": ("## Stores: import and search", lambda _binary: store_section())}
     if len(sys.argv) == 2 and sys.argv[1] in one:
         # Only this section, in place: `python3 bench/run.py roundtrip` (or compare).
         header, section = one[sys.argv[1]]
