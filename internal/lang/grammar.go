@@ -182,12 +182,12 @@ var datedGrammar = []rule{
 	{re(`{DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:was|is|to|=)(?: on)?`), actual},
 	{re(`(?P<x>.+?) actual (?P<se>starts|finishes)(?: date)?(?: was| is| to| on| =)?`), actual},
 	// The data date.
-	{re(`(?:status|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
+	{re(`(?:status|progress|roll|roll forward|move|shift) {DET}(?:(?:programme|program|schedule|project|plan|job)(?: data date| status date)?|data date|status date)(?: forward| on| ahead| back)? (?:to|at|as at|as of|on|for)`), dataDate},
 	// "update the schedule as of D" ("update" reads as "change"): the
 	// programme named, as "change X to D" is another edit.
 	{re(`change {DET}(?:programme|program|schedule|project|plan|job)(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
 	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
-	{re(`{DET}(?:data date|status date) (?:is|will be|should be)`), dataDate},
+	{re(`{DET}(?:new |add )?(?:data date|status date) (?:is now|is|now|will be|should be|becomes)`), dataDate},
 	// "set a start no earlier than constraint of D on X".
 	{re(`(?:set|change|add|put|give|apply|place) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| dated| for)? (?:on|to|for) (?P<x>.+?)`), namedConstraint},
 	{re(`(?:give|set|change) (?P<x>.+?) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| to| on| dated)?`), namedConstraint},
@@ -650,6 +650,12 @@ func isLinkNoun(words string) bool {
 // original its kind ("add a fifth floor like the fourth").
 func copyPlace(p *parser, g groups) (Command, bool) {
 	x, y := g.ref("x"), g.ref("y")
+	if name, ok := qualifiedPlaces(x.Words, y.Words); ok {
+		if len(strings.Fields(name)) > 1 {
+			name = x.Text // as written
+		}
+		return Command{Kind: Copy, Targets: []Ref{y}, Name: name}, true
+	}
 	kind, ok := placeShaped(x.Words)
 	if !ok {
 		ws := strings.Fields(x.Words)
@@ -681,9 +687,55 @@ func copyPlace(p *parser, g groups) (Command, bool) {
 	return Command{Kind: Copy, Targets: []Ref{y}, Name: x.Text}, true
 }
 
+// qualifiedPlaces reads the ends of a copy of a place that other words
+// qualify ("data hall D" like "data hall C", "block valve station 3" like
+// "station 2", "west plant yard" like "the east plant yard", "another
+// data hall" like "data hall C"): the same words but for one place each,
+// of one kind, or one end the place alone. name is the new place as said,
+// or its kind alone when its value is left out (the planner's to choose).
+func qualifiedPlaces(x, y string) (name string, ok bool) {
+	trim := func(ws []string) []string {
+		for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+			ws = ws[1:]
+		}
+		return ws
+	}
+	xs, ys := trim(strings.Fields(x)), trim(strings.Fields(y))
+	// at finds the place in ws: its first word and its kind.
+	at := func(ws []string) (int, string, bool) {
+		for i := 0; i+1 < len(ws); i++ {
+			if kind, ok := placeShaped(strings.Join(ws[i:i+2], " ")); ok {
+				return i, kind, true
+			}
+		}
+		return 0, "", false
+	}
+	j, ky, oky := at(ys)
+	if !oky || len(xs) < 2 && len(ys) < 3 {
+		return "", false
+	}
+	if i, kx, okx := at(xs); okx && kx == ky {
+		same := len(xs) == len(ys) && i == j && slices.Equal(xs[:i], ys[:j]) && slices.Equal(xs[i+2:], ys[j+2:])
+		if same || len(xs) == 2 && len(ys) > 2 || len(ys) == 2 && len(xs) > 2 {
+			return strings.Join(xs, " "), len(xs) > 2 || len(ys) > 2
+		}
+		return "", false
+	}
+	// The new place's value left out: y's words without it.
+	kindAt, valAt := j, j+1
+	if compass[ys[j]] {
+		kindAt, valAt = j+1, j
+	}
+	if slices.Equal(xs, slices.Delete(slices.Clone(ys), valAt, valAt+1)) {
+		return ys[kindAt], true
+	}
+	return "", false
+}
+
 // placeShaped reports whether words are one place and nothing else, and
 // its kind noun as written: a place of the lexicon ("level 5", "zone B",
-// "2nd floor") or a word and a number or a letter ("span 5", "wing d").
+// "2nd floor"), a word and a number or a letter ("span 5", "wing d") or a
+// compass point and a word ("east wing").
 func placeShaped(words string) (string, bool) {
 	ws := strings.Fields(words)
 	for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
@@ -692,7 +744,13 @@ func placeShaped(words string) (string, bool) {
 	if place, used := lexicon.MatchPlace(ws); used > 0 && used == len(ws) && place.ID != "" {
 		return string(place.Kind), true
 	}
-	if len(ws) != 2 || !placeNounShaped(ws[0]) {
+	if len(ws) != 2 {
+		return "", false
+	}
+	if compass[ws[0]] && placeNounShaped(ws[1]) {
+		return ws[1], true // "east wing"
+	}
+	if !placeNounShaped(ws[0]) {
 		return "", false
 	}
 	_, _, ok := placeValue(ws[1], lettered|compassed)

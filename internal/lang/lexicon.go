@@ -144,6 +144,8 @@ var phrases = []struct {
 	{[]string{"is", "underway"}, "starts"},
 	{[]string{"is", "under", "way"}, "starts"},
 	{[]string{"any", "more"}, "anymore"},
+	{[]string{"til"}, "till"},
+	{[]string{"untill"}, "until"},
 }
 
 // finishVerbs and startVerbs are the inflections read as "finishes" and
@@ -288,7 +290,7 @@ var lexiconWords = func() map[string]bool {
 			add(w)
 		}
 	}
-	for _, tbl := range []map[string]bool{linkNouns, quantifiers, refFillers} {
+	for _, tbl := range []map[string]bool{linkNouns, quantifiers, refFillers, compass} {
 		for w := range tbl {
 			add(w)
 		}

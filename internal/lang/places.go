@@ -454,10 +454,33 @@ func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string
 func (r *Resolver) Place(words string) (string, bool) {
 	p := strings.ToLower(words)
 	places := r.placesOf(p)
-	if len(places) != 1 || strings.HasSuffix(places[0], "_*") || len(r.tradeWords(p)) > 0 {
+	if len(places) != 1 || strings.HasSuffix(places[0], "_*") || !r.qualify(kindOfToken(places[0]), r.tradeWords(p)) {
 		return "", false
 	}
 	return places[0], true
+}
+
+// qualify reports whether words are said with every place of a kind in
+// the schedule's names, so name no work ("data" in "Data hall A raised
+// floor", "Data hall B IST"; "yard" in "East plant yard chillers"): a
+// place may be written with them.
+func (r *Resolver) qualify(kind string, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	on := 0
+	for i := range r.acts {
+		if !slices.ContainsFunc(r.norm[i], func(t string) bool { return r.places.isPlace(t) && kindOfToken(t) == kind }) {
+			continue
+		}
+		on++
+		for _, w := range words {
+			if !slices.Contains(r.norm[i], w) {
+				return false
+			}
+		}
+	}
+	return on > 0
 }
 
 // OnPlace reports whether a name is on the place (a place token).
@@ -470,6 +493,9 @@ func (r *Resolver) OnPlace(name, place string) bool {
 func PlaceLabel(place string) string {
 	kd := kindOfToken(place)
 	val := strings.TrimPrefix(place, kd+"_")
+	if compass[val] {
+		return sentenceCase(val) + " " + kd // "East wing"
+	}
 	if len(val) == 1 && val[0] >= 'a' && val[0] <= 'z' {
 		val = strings.ToUpper(val)
 	}
@@ -515,11 +541,17 @@ func (r *Resolver) RenamePlace(name, from, to string) (string, bool) {
 				continue
 			}
 			at = ws[i+1]
+		case compass[lower[i]] && lower[i] == fromVal && i+1 < len(ws) && r.places.kindOf(lower[i+1]) == kind:
+			at = ws[i] // "East wing"
 		default:
 			continue
 		}
 		val := toVal
-		if written := name[at.start:at.end]; written != strings.ToLower(written) {
+		switch written := name[at.start:at.end]; {
+		case written == strings.ToLower(written):
+		case len(written) > 1 && written[1:] == strings.ToLower(written[1:]):
+			val = sentenceCase(val) // "East" → "West"
+		default:
 			val = strings.ToUpper(val)
 		}
 		return name[:at.start] + val + name[at.end:], true

@@ -126,6 +126,9 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	if ref.Inherit != nil {
 		inherit = r.tradeWords(ref.Inherit.Words)
 	}
+	if res, ok := r.resolveOnEach(words, ref.Inherit); ok {
+		return res
+	}
 	whole := r.resolveOne(words, inherit)
 	parts := listSep.Split(words, -1)
 	if whole.Status == Found && (len(parts) < 2 || whole.Group || r.exactly(whole.Acts, words)) {
@@ -213,6 +216,38 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 	}
 	return out
+}
+
+// resolveOnEach reads a bare place that inherits its work from a list
+// ("wing C partitions and ceilings should follow wing A": wing A is Wing A
+// partitions and Wing A ceilings), one activity per item of the list;
+// ok is false when the words say more than places, the list is one
+// item, or an item has no counterpart on the place.
+func (r *Resolver) resolveOnEach(words string, from *Ref) (Resolution, bool) {
+	if from == nil || len(r.placesOf(words)) == 0 || len(r.tradeWords(words)) > 0 {
+		return Resolution{}, false
+	}
+	items := r.Split(*from)
+	if len(items) < 2 {
+		return Resolution{}, false
+	}
+	out := Resolution{Status: Found, Group: true}
+	for _, it := range items {
+		trade := r.tradeWords(it.Words)
+		if len(trade) == 0 {
+			return Resolution{}, false
+		}
+		res := r.resolveOne(words, trade)
+		if res.Status != Found {
+			return Resolution{}, false
+		}
+		for _, a := range res.Acts {
+			if !slices.ContainsFunc(out.Acts, func(b schedule.Activity) bool { return b.ID == a.ID }) {
+				out.Acts = append(out.Acts, a)
+			}
+		}
+	}
+	return out, true
 }
 
 // Split is a list reference's parts as Resolve reads them ("A039 and the

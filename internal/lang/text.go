@@ -111,6 +111,7 @@ func tokenize(src string) *text {
 			i++
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			j := scanWord(src, i)
+			j = chainageEnd(src, i, j)
 			w := foldWord(src[i:j])
 			emit(w, w, i, j, false)
 			i = j
@@ -137,6 +138,28 @@ func scanWord(src string, i int) int {
 		j += size
 	}
 	return j
+}
+
+// chainageEnd extends the number src[i:j] over a chainage's metres
+// ("Ch 1+250", "2+800"): one token, as names write it, not "1 plus 250"
+// (a lag).
+func chainageEnd(src string, i, j int) int {
+	for k := i; k < j; k++ {
+		if !isDigit(src[k]) {
+			return j
+		}
+	}
+	if j+1 >= len(src) || src[j] != '+' || !isDigit(src[j+1]) {
+		return j
+	}
+	k := j + 1
+	for k < len(src) && isDigit(src[k]) {
+		k++
+	}
+	if k-(j+1) != 3 || k < len(src) && isWordByte(src[k]) {
+		return j
+	}
+	return k
 }
 
 // loneLetterAt reports whether src[i] is an ASCII letter standing alone
