@@ -505,7 +505,7 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	}
 	cleaned := allLevels.ReplaceAllString(p, " ")
 	levels := r.placesOf(cleaned)
-	words := r.tradeWords(cleaned)
+	words := r.withoutQualifiers(levels, r.tradeWords(cleaned))
 	if len(words) == 0 {
 		words = inherit
 	}
@@ -540,6 +540,9 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	case len(cands) == 1:
 		return Resolution{Status: Found, Acts: cands}
 	}
+	if exact, ok := r.exactOnEach(cands, levels, words, fields); ok {
+		return Resolution{Status: Found, Acts: exact, Group: true}
+	}
 	if group || len(levels) > 1 || len(levels) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !groupWords[w] }) {
 		return Resolution{Status: Found, Acts: cands, Group: true}
 	}
@@ -573,6 +576,50 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 		return Resolution{Status: Found, Acts: literal}
 	}
 	return Resolution{Status: Ambiguous, Candidates: cands}
+}
+
+// withoutQualifiers drops from words those said with every place of the
+// kinds said ("block valve" in "scrap block valve station 2", where every
+// station is a block valve station): they name the place, not its work.
+func (r *Resolver) withoutQualifiers(places, words []string) []string {
+	if len(places) == 0 || len(words) == 0 {
+		return words
+	}
+	return slices.DeleteFunc(slices.Clone(words), func(w string) bool {
+		for _, p := range places {
+			if strings.HasSuffix(p, "_*") || !r.qualify(kindOfToken(p), []string{w}) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// exactOnEach reads the same work on several places ("the chillers in
+// the east and north plant yards") as it reads it on one: on each place
+// the activity named by the very words (East plant yard chillers, not
+// East plant yard chiller plinths), when each place has one. A
+// quantifier ("all the chillers") keeps every match.
+func (r *Resolver) exactOnEach(cands []schedule.Activity, places, words, fields []string) ([]schedule.Activity, bool) {
+	if len(places) < 2 || slices.ContainsFunc(fields, func(w string) bool { return quantifiers[w] }) ||
+		slices.ContainsFunc(places, func(p string) bool { return kindOfToken(p) != kindOfToken(places[0]) || strings.HasSuffix(p, "_*") }) {
+		return nil, false
+	}
+	var exact []schedule.Activity
+	for _, p := range places {
+		n := 0
+		for _, a := range cands {
+			i := r.index[a.ID]
+			if slices.Contains(r.norm[i], p) && sameWords(r.places.without(r.norm[i]), words) {
+				exact = append(exact, a)
+				n++
+			}
+		}
+		if n != 1 {
+			return nil, false
+		}
+	}
+	return exact, len(exact) < len(cands)
 }
 
 // checkWords name activities that check other work rather than do it.

@@ -99,6 +99,14 @@ func tokenize(src string) *text {
 		case r == '&' || r == '/':
 			emit(string(r), "and", i, i+1, false)
 			i++
+		case (r == '…' || strings.HasPrefix(src[i:], "..")) && rangeEllipsis(src, i):
+			// "sections 1, 2 ... 4": a range, not the end of a sentence.
+			j := i + size
+			for j < len(src) && src[j] == '.' {
+				j++
+			}
+			emit("to", "to", i, j, false)
+			i = j
 		case r == '.' || r == '!' || r == '?':
 			if r == '?' {
 				emit("?", "?", i, i+1, false)
@@ -160,6 +168,37 @@ func chainageEnd(src string, i, j int) int {
 		return j
 	}
 	return k
+}
+
+// rangeEllipsis reports whether the dots at i stand between two values
+// of a list of places ("1, 2 ... 4", "section 2 … section 4"): a value
+// before them, and after them a number, maybe after a word.
+func rangeEllipsis(src string, i int) bool {
+	k := i - 1
+	for k >= 0 && src[k] == ' ' {
+		k--
+	}
+	if k < 0 || !isDigit(src[k]) && !loneLetterAt(src, k) {
+		return false
+	}
+	j := i
+	for j < len(src) && (src[j] == '.' || src[j] == ' ') {
+		j++
+	}
+	if strings.HasPrefix(src[i:], "…") {
+		j = i + len("…")
+		for j < len(src) && src[j] == ' ' {
+			j++
+		}
+	}
+	if j < len(src) && isDigit(src[j]) {
+		return true
+	}
+	w := j
+	for w < len(src) && isWordByte(src[w]) && !isDigit(src[w]) {
+		w++
+	}
+	return w > j && w+1 < len(src) && src[w] == ' ' && (isDigit(src[w+1]) || loneLetterAt(src, w+1))
 }
 
 // loneLetterAt reports whether src[i] is an ASCII letter standing alone

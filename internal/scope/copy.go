@@ -325,11 +325,14 @@ func kindOf(place string) string {
 	return place
 }
 
-// placeKindsOf are the kinds of place a name is on.
+// placeKindsOf are the kinds of place a name is on: a kind named with
+// no value ("Mobilise spread crews") is on none of its places.
 func placeKindsOf(res *lang.Resolver, name string) []string {
 	var out []string
 	for _, p := range res.PlacesOf(name) {
-		out = append(out, kindOf(p))
+		if !strings.HasSuffix(p, "_*") {
+			out = append(out, kindOf(p))
+		}
 	}
 	return out
 }

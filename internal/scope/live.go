@@ -514,11 +514,11 @@ func (b *builder) progress(c lang.Command) {
 				b.ask(about, fmt.Sprintf("Your answer %q is not a date. When did %s start? Answer like \"12 January\".", ans, a.Name))
 				return
 			}
-			day, ok := b.dateOf(lang.Command{Source: c.Source, Date: &d}, true)
+			day, ok := b.progressDay(lang.Command{Source: c.Source, Date: &d})
 			if !ok {
 				return
 			}
-			next.ActualStart = day.Format(dayLayout)
+			next.ActualStart = day
 		}
 		if next.ActualFinish != "" && next.ActualFinish < next.ActualStart {
 			b.note("%q: %s would finish (%s) before it started (%s): nothing changed", c.Source, a.Name, next.ActualFinish, next.ActualStart)
@@ -558,6 +558,12 @@ func (b *builder) progressDate(c lang.Command, a schedule.Activity, started bool
 		}
 		c.Date = &d
 	}
+	return b.progressDay(c)
+}
+
+// progressDay places the date of progress c said: on or before the data
+// date, and not before the project start.
+func (b *builder) progressDay(c lang.Command) (string, bool) {
 	t, ok := b.dateOf(c, true)
 	if !ok {
 		return "", false
