@@ -468,19 +468,8 @@ func (r *Resolver) qualify(kind string, words []string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	on := 0
-	for i := range r.acts {
-		if !slices.ContainsFunc(r.norm[i], func(t string) bool { return r.places.isPlace(t) && kindOfToken(t) == kind }) {
-			continue
-		}
-		on++
-		for _, w := range words {
-			if !slices.Contains(r.norm[i], w) {
-				return false
-			}
-		}
-	}
-	return on > 0
+	q, ok := r.qualifiers[kind]
+	return ok && !slices.ContainsFunc(words, func(w string) bool { return !q[w] })
 }
 
 // OnPlace reports whether a name is on the place (a place token).

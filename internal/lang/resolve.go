@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,9 @@ type Resolver struct {
 	// wordSets holds wordSet(withoutLevels(norm)) of every name: the words
 	// a phrase must have to name an activity exactly (see exactly).
 	wordSets map[string]bool
+	// qualifiers are, by kind of place, the words every name on a place
+	// of the kind says (see qualify).
+	qualifiers map[string]map[string]bool
 	// memo holds resolveOne's answers: a list that repeats a part, or
 	// feedback resolved by several steps, costs one resolution a phrase.
 	mu    sync.Mutex
@@ -94,7 +98,34 @@ func NewResolver(s *schedule.Schedule) *Resolver {
 			r.names[w] = true
 		}
 	}
+	r.qualifiers = r.learnQualifiers()
 	return r
+}
+
+// learnQualifiers finds, for each kind of place, the words every name on
+// one of its places says besides places.
+func (r *Resolver) learnQualifiers() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, n := range r.norm {
+		for _, t := range n {
+			if !r.places.isPlace(t) || strings.HasSuffix(t, "_*") {
+				continue
+			}
+			kind := kindOfToken(t)
+			words := map[string]bool{}
+			for _, w := range n {
+				if !r.places.isPlace(w) {
+					words[w] = true
+				}
+			}
+			if have, seen := out[kind]; seen {
+				maps.DeleteFunc(have, func(w string, _ bool) bool { return !words[w] })
+			} else {
+				out[kind] = words
+			}
+		}
+	}
+	return out
 }
 
 func notAlnum(r rune) bool {
@@ -553,7 +584,7 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	// is Piling, not Pile caps and ground beams).
 	var exact []schedule.Activity
 	for i, a := range r.acts {
-		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(r.places.without(r.norm[i]), words) {
+		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(r.withoutQualifiers(levels, r.places.without(r.norm[i])), words) {
 			exact = append(exact, a)
 		}
 	}
@@ -610,7 +641,7 @@ func (r *Resolver) exactOnEach(cands []schedule.Activity, places, words, fields 
 		n := 0
 		for _, a := range cands {
 			i := r.index[a.ID]
-			if slices.Contains(r.norm[i], p) && sameWords(r.places.without(r.norm[i]), words) {
+			if slices.Contains(r.norm[i], p) && sameWords(r.withoutQualifiers(places, r.places.without(r.norm[i])), words) {
 				exact = append(exact, a)
 				n++
 			}

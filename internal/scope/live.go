@@ -290,6 +290,17 @@ func (b *builder) dateOf(c lang.Command, past bool) (time.Time, bool) {
 	backward := past && b.s.DataDate != ""
 	t, err := d.Resolve(refDay, today, order, backward)
 	var amb *lang.ErrAmbiguousOrder
+	if errors.As(err, &amb) && past && !answered {
+		// Progress before the project start is none: of the two readings
+		// of "6/9", the one before it is not meant.
+		if start, serr := time.Parse(dayLayout, firstN(b.s.StartDate, 10)); serr == nil && amb.A.Before(start) != amb.B.Before(start) {
+			t, err = amb.A, nil
+			if amb.A.Before(start) {
+				t = amb.B
+			}
+			b.note("%q is read as %s: the other reading is before the project start %s", d.Text, t.Format("Mon 2 January 2006"), firstN(b.s.StartDate, 10))
+		}
+	}
 	switch {
 	case errors.As(err, &amb):
 		if answered {

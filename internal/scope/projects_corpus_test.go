@@ -35,5 +35,5 @@ func TestProjectPromptCorpus(t *testing.T) {
 		}
 		schedules[name] = s
 	}
-	runCorpus(t, "testdata/projects_prompts.json", schedules, 40, 90)
+	runCorpus(t, "testdata/projects_prompts.json", schedules, 150, 90)
 }
