@@ -61,6 +61,7 @@ var grammar = []rule{
 	{re(`(?:change|make) (?P<x>.+?) (?:duration|length) (?:to |at |be )?(?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>extend|shorten) (?:the )?(?:duration (?:of )?)?(?P<x>.+?) (?P<by>by|to) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
+	{re(`(?:delete) (?:the )?(?:duration (?:of )?)?(?P<x>.+?) (?:down )?to (?P<d>{DUR})`), resolvedX(setDuration)}, // "cut X to 8 days"
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
 	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), changeBy(-1)},
 	{re(`(?:we |i |they )?add (?P<d>{DUR}) (?:for|on|to do|to finish|to complete) (?P<x>.+?)(?P<not> ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), resolvedX(neededDuration)},
@@ -69,6 +70,8 @@ var grammar = []rule{
 	{re(`(?:give|allow|add) (?P<x>.+?) (?:an? |another |a further )?(?P<d>{DUR})(?: more| extra)?`), resolvedX(moreDays)},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
+	{re(`(?P<x>.+?) {MODAL}(?:needs|need|requires|require|takes|take) (?:an? )?(?:extra|additional|another|further) (?P<d>{DUR})`), changeBy(1)},
+	{re(`(?P<x>.+?) {MODAL}(?:needs|need|requires|require|takes|take) (?P<d>{DUR})(?: longer)?`), moreDays},
 	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?: ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), setDuration},
 
 	{re(`(?:change|make|turn|convert) (?:on |for |of |to )?{DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
@@ -488,7 +491,7 @@ func neededDuration(p *parser, g groups) (Command, bool) {
 // the words as written must say it): a change by that much.
 func moreDays(p *parser, g groups) (Command, bool) {
 	src := " " + strings.ToLower(g.c.source()) + " "
-	for _, w := range []string{" more ", " extra ", " another ", " additional ", " further "} {
+	for _, w := range []string{" more ", " extra ", " another ", " additional ", " further ", " longer "} {
 		if strings.Contains(src, w) {
 			return changeBy(1)(p, g)
 		}

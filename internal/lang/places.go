@@ -231,6 +231,9 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		}
 		kind := k.kindOf(ws[i].w)
 		if kind == "" {
+			kind = k.abbreviated(ws[i:])
+		}
+		if kind == "" {
 			continue
 		}
 		j := i + 1
@@ -238,6 +241,9 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		ranged := false // the value read next ends a range
 		for j < len(ws) {
 			v, _, ok := placeValue(ws[j].w, k[kind])
+			if !ok {
+				v, ok = spelledValue(ws[j:])
+			}
 			if !ok {
 				break
 			}
@@ -280,6 +286,42 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		i = j - 1
 	}
 	return string(b), places
+}
+
+// abbreviated is the kind a word shortens ("sec 2" is section 2, "gen 3"
+// generator 3): the start of one kind's noun, three letters or more,
+// followed by a value; "" for none.
+func (k placeKinds) abbreviated(ws []word) string {
+	w := ws[0].w
+	if len(w) < 3 || len(ws) < 2 || !isLetters(w) || commonGrammar[w] || verbs[w] != "" {
+		return ""
+	}
+	found := ""
+	for kind, set := range k {
+		if len(kind) > len(w) && strings.HasPrefix(kind, w) {
+			if found != "" {
+				return "" // "sta" for station and stage
+			}
+			if _, _, ok := placeValue(ws[1].w, set); !ok {
+				return ""
+			}
+			found = kind
+		}
+	}
+	return found
+}
+
+// spelledValue reads a place's number in words ("section two"), not a
+// quantity ("every section one week"); ok is false for anything else.
+func spelledValue(ws []word) (string, bool) {
+	n, ok := numberWords[ws[0].w]
+	if !ok || len(ws[0].w) < 3 || strings.Contains(n, ".") || n == "0" || ws[0].w == "single" {
+		return "", false
+	}
+	if len(ws) > 1 && units[ws[1].w] != "" {
+		return "", false
+	}
+	return n, true
 }
 
 // compassFirst reads places written compass point first: "north wing",

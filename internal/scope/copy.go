@@ -31,6 +31,24 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 			b.note("%q: the new place is %s, the next after the schedule's last", c.Source, lang.PlaceLabel(to))
 		}
 	}
+	if !ok && slices.Contains(res.PlaceKinds(), strings.ToLower(strings.TrimSpace(c.Name))) {
+		// A kind with no next place ("another wing" where wings are
+		// named by compass points): which one is asked.
+		kind := strings.ToLower(strings.TrimSpace(c.Name))
+		about := "the new " + kind + " in " + c.Source
+		ans, answered := b.answered(about)
+		if answered && noneAnswer.MatchString(strings.ToLower(ans)) {
+			b.note("%q: left out, as you answered %q", c.Source, ans)
+			return
+		}
+		if to, ok = res.Place(ans); answered && !ok {
+			to, ok = res.Place(ans + " " + kind) // "west"
+		}
+		if !answered || !ok || kindOf(to) != kind {
+			b.ask(about, fmt.Sprintf("Which %s is the new one? The schedule has %s. Answer with its name, or \"none\".", kind, placeExamples(b.s, kind)))
+			return
+		}
+	}
 	if !ok {
 		b.note("%q: %q is not a place this schedule's names use (like %s): nothing copied", c.Source, c.Name, placeExamples(b.s, ""))
 		return
