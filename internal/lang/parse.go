@@ -238,7 +238,7 @@ func (p *parser) clauses() []*clause {
 			flush()
 			k++ // the ")"
 			continue
-		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && (p.verbAt(k+1) || p.questionAt(k+1)):
+		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && (p.verbAt(k+1) || p.questionAt(k+1)) && !p.nameGoesOn(cur, k):
 			flush()
 			continue
 		}
@@ -247,6 +247,40 @@ func (p *parser) clauses() []*clause {
 	flush()
 	return out
 }
+
+// nameGoesOn reports whether the "and" at k is inside an activity's name
+// whose next word is a verb ("Depressurise and purge started on 4 Oct",
+// "Strip and clean will take 3 days"): a verb that a statement about the
+// work follows, not an object, starts no command; nor does one the
+// schedule's names say together with the words before it.
+func (p *parser) nameGoesOn(cur []int, k int) bool {
+	toks := p.t.toks
+	if toks[k].canon != "and" || k+2 >= len(toks) {
+		return false
+	}
+	if statementWords[toks[k+2].canon] {
+		return true
+	}
+	if p.opt.Resolves == nil {
+		return false
+	}
+	for n := 1; n <= min(4, len(cur)); n++ {
+		from := cur[len(cur)-n]
+		if from+n != k || p.verbAt(from) {
+			break // not contiguous, or a verb: the clause's own
+		}
+		if p.opt.Resolves(p.t.wordsOf(from, k+2)) {
+			return true
+		}
+	}
+	return false
+}
+
+// statementWords follow the name of an activity in a statement about it
+// ("X started on …", "X will take …", "X is 60% complete").
+var statementWords = map[string]bool{"starts": true, "finishes": true, "started": true, "finished": true, "completed": true,
+	"is": true, "are": true, "was": true, "were": true, "will": true, "must": true, "should": true, "can": true, "cannot": true,
+	"cant": true, "has": true, "have": true, "takes": true, "needs": true, "shall": true, "wont": true}
 
 // listMarker reports whether a clause is only the number or letter of a
 // list item ("1.", "2)", "a)").

@@ -533,6 +533,53 @@ func PlaceLabel(place string) string {
 	return sentenceCase(kd) + " " + val
 }
 
+// Label is a place as the schedule's names write it ("WTG 05", "East
+// plant", "Data hall"'s "hall C"), a new place as its kind's others are
+// written ("WTG 06"); PlaceLabel where no name says its kind.
+func (r *Resolver) Label(place string) string {
+	kind := kindOfToken(place)
+	if kind == "level" {
+		return PlaceLabel(place)
+	}
+	var other, otherLabel string
+	for i, a := range r.acts {
+		for _, t := range r.norm[i] {
+			if kindOfToken(t) != kind || strings.HasSuffix(t, "_*") || (t != place && other != "") {
+				continue
+			}
+			l, ok := r.written(a.Name, t)
+			if !ok {
+				continue
+			}
+			if t == place {
+				return l
+			}
+			other, otherLabel = t, l
+		}
+	}
+	if other != "" {
+		if l, ok := r.RenamePlace(otherLabel, other, place); ok {
+			return l
+		}
+	}
+	return PlaceLabel(place)
+}
+
+// written is the words of name that say place, as written, with a
+// capital first letter.
+func (r *Resolver) written(name, place string) (string, bool) {
+	kind, val := kindOfToken(place), strings.TrimPrefix(place, kindOfToken(place)+"_")
+	ws := phraseWords(name)
+	for i := 0; i+1 < len(ws); i++ {
+		a, b := ws[i].w, ws[i+1].w
+		if v, _, ok := placeValue(b, r.places[kind]); ok && v == val && r.places.kindOf(a) == kind || compass[a] && a == val && r.places.kindOf(b) == kind {
+			l := name[ws[i].start:ws[i+1].end]
+			return strings.ToUpper(l[:1]) + l[1:], true
+		}
+	}
+	return "", false
+}
+
 // RenamePlace writes name with the place from changed to the place to, of
 // the same kind, as the name wrote it ("Pour slab Level 4" → "Pour slab
 // Level 5", "Span 3 deck pour" → "Span 5 deck pour", "L4 ceilings" → "L5
@@ -578,6 +625,9 @@ func (r *Resolver) RenamePlace(name, from, to string) (string, bool) {
 			continue
 		}
 		val := toVal
+		if written := name[at.start:at.end]; len(written) > 1 && written[0] == '0' && isDigit(toVal[0]) {
+			val = strings.Repeat("0", max(0, len(written)-len(toVal))) + toVal // "WTG 05" → "WTG 06"
+		}
 		switch written := name[at.start:at.end]; {
 		case written == strings.ToLower(written):
 		case len(written) > 1 && written[1:] == strings.ToLower(written[1:]):

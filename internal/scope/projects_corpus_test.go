@@ -10,8 +10,10 @@ import (
 // The schedules of the projects corpus, each in its own trade's words:
 // a road by section and junction, a pipeline by spread and block valve
 // station, a data centre by lettered data hall, numbered generator and
-// compass plant yard, a station by platform and compass entrance; with
-// the hospital and the clinic for the places written before their work.
+// compass plant yard, a station by platform and compass entrance, a wind
+// farm by zero-padded turbine, a refinery turnaround by unit, train and
+// equipment tag; with the hospital and the clinic for the places written
+// before their work.
 var projectFiles = map[string]string{
 	"highway":    "testdata/highway.json",
 	"pipeline":   "testdata/pipeline.json",
@@ -19,6 +21,8 @@ var projectFiles = map[string]string{
 	"station":    "testdata/station.json",
 	"hospital":   hospitalFile,
 	"clinic":     clinicFile,
+	"windfarm":   "testdata/windfarm.json",
+	"shutdown":   "testdata/shutdown.json",
 }
 
 // TestProjectPromptCorpus runs prompts written as planners of other kinds
