@@ -197,7 +197,9 @@ func (d DateRef) Resolve(ref, today time.Time, order DayOrder, past bool) (time.
 	case d.Month == 0 && d.Weekday >= 0:
 		from := today
 		step := 1
-		if d.Last {
+		// "last Monday"; and with past, a weekday said alone ("finished
+		// on Friday"), not "next Friday".
+		if first, _, _ := strings.Cut(strings.ToLower(d.Text), " "); d.Last || past && first != "next" && first != "this" && first != "coming" {
 			step = -1
 		}
 		for t := from.AddDate(0, 0, step); ; t = t.AddDate(0, 0, step) {

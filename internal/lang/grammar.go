@@ -38,7 +38,7 @@ var grammar = []rule{
 	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
 
 	// Delays: the start moves, the duration stays ("push X back a week").
-	{re(`(?:delay|postpone|push back|push out|put back|push|slip) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
+	{re(`(?:delay|postpone|push back|push out|put back|push|slip|defer|hold back|hold) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
 	// "move X by 3 days" may be either way: only with "back", "out" or "later".
 	{re(`(?:move|shift|put|knock|set) (?P<x>.+?) (?:back|out|later) (?:by |for )?(?:another |a further |further )?(?P<d>{DUR})` + delayMeans), delay},
 	{re(`(?:move|shift) (?P<x>.+?) (?:by )?(?P<d>{DUR}) (?:later|back|out)` + delayMeans), delay},
@@ -49,6 +49,8 @@ var grammar = []rule{
 	// Progress.
 	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around |progress |progress is |progress at |percent finishes |percent complete |completion |finishes )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
 	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
+	{re(`(?:we are |were |we re |its |it is )?(?P<n>{NUM}) percent (?:through|into|along|of the way through|finishes with|done with) (?P<x>.+?)`), percent},
+	{re(`(?P<x>.+?) {MODAL}(?:now )?(?P<n>half)(?: way| of the way)? (?:finishes|done|through|built|installed|complete)`), percent},
 	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
 	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
 	{re(`(?:there (?:is|are) )?(?:only |just |still )?(?P<d>{DUR}) (?:remaining|left|to go|remain|more) (?:on|for|in|of) (?P<x>.+?)`), remaining},
@@ -173,6 +175,7 @@ var datedGrammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:starts) from`), constrainAs(schedule.StartOnOrAfter)},
 	// On: "start X on Monday 2 March", "X must start on D".
 	{re(`(?P<x>.+?) {MODAL}(?:starts) on`), constrainAs(schedule.StartOn)},
+	{re(`(?P<x>.+?) (?:to|must|will|shall|should) (?:starts)`), constrainAs(schedule.StartOn)}, // "X to start 18 October"
 	{re(`(?:starts|begin) (?P<x>.+?) on`), constrainAs(schedule.StartOn)},
 	{re(`(?P<x>.+?) {MODAL}(?:finishes) on`), constrainAs(schedule.FinishOn)},
 	{re(`(?:finishes) (?P<x>.+?) on`), constrainAs(schedule.FinishOn)},
@@ -300,7 +303,11 @@ func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
 }
 
 func percent(p *parser, g groups) (Command, bool) {
-	v, err := strconv.ParseFloat(g.str("n"), 64)
+	n := g.str("n")
+	if n == "half" {
+		n = "50"
+	}
+	v, err := strconv.ParseFloat(n, 64)
 	r := g.ref("x")
 	if err != nil || r.Words == "" || negated(r) {
 		return Command{}, false

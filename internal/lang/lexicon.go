@@ -145,6 +145,8 @@ var phrases = []struct {
 	{[]string{"is", "under", "way"}, "starts"},
 	{[]string{"any", "more"}, "anymore"},
 	{[]string{"til"}, "till"},
+	{[]string{"a", "fortnight"}, "2 weeks"},
+	{[]string{"fortnight"}, "2 weeks"},
 	{[]string{"untill"}, "until"},
 }
 

@@ -86,7 +86,7 @@ func tokenize(src string) *text {
 		case r == '-' && i+1 < len(src) && isDigit(src[i+1]) && i > 0 && isDigit(src[i-1]), r == '-' && loneLetterAt(src, i-1) && loneLetterAt(src, i+1):
 			emit("-", "to", i, i+1, false) // "levels 2-4", "zones A-C"
 			i++
-		case r == '-' && i+1 < len(src) && isDigit(src[i+1]):
+		case r == '-' && i+1 < len(src) && isDigit(src[i+1]) && !afterMonth(src, i):
 			j := scanWord(src, i+1)
 			emit(strings.ToLower(src[i:j]), strings.ToLower(src[i:j]), i, j, false)
 			i = j
@@ -168,6 +168,17 @@ func chainageEnd(src string, i, j int) int {
 		return j
 	}
 	return k
+}
+
+// afterMonth reports whether the word before i is a month's name: in
+// "18-Oct-27" the hyphen joins a date's parts, it is no minus sign.
+func afterMonth(src string, i int) bool {
+	j := i
+	for j > 0 && (src[j-1] >= 'a' && src[j-1] <= 'z' || src[j-1] >= 'A' && src[j-1] <= 'Z') {
+		j--
+	}
+	_, ok := monthNames[strings.ToLower(src[j:i])]
+	return ok && j < i
 }
 
 // rangeEllipsis reports whether the dots at i stand between two values
