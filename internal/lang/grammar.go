@@ -814,8 +814,8 @@ func addActivity(p *parser, g groups) (Command, bool) {
 		}
 	}
 	for _, k := range head {
-		if linkNouns[toks[k].word] && !toks[k].quoted {
-			return Command{}, false // "add a link …" is a relationship
+		if linkNouns[toks[k].word] && !toks[k].quoted && !g.c.t.hyphenated(k) {
+			return Command{}, false // "add a link …" is a relationship; "a tie-in" an activity
 		}
 	}
 	// Duration and milestone.
@@ -930,7 +930,7 @@ func newName(t *text, idx []int) string {
 	for len(idx) > 1 && nameFillers[raw(idx[0])] && !isNumber(t.toks[idx[1]].word) {
 		idx = idx[1:]
 	}
-	for len(idx) > 0 && (nameFillers[raw(idx[len(idx)-1])] || raw(idx[len(idx)-1]) == "activity") {
+	for len(idx) > 0 && (nameFillers[raw(idx[len(idx)-1])] || raw(idx[len(idx)-1]) == "activity") && !t.hyphenated(idx[len(idx)-1]) {
 		idx = idx[:len(idx)-1]
 	}
 	var parts []string

@@ -182,6 +182,23 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	for i, p := range parts {
 		levels[i] = r.placesOf(p)
 	}
+	// "the welding and NDT on spreads 1 and 2": the list split the places
+	// ("NDT on spreads 1", "2"); the part that said them says them all,
+	// for the parts before it.
+	owner, last := -1, -1
+	for i, p := range parts {
+		switch m := bareLevel.FindStringSubmatch(p); {
+		case len(levels[i]) > 0:
+			owner, last = i, i
+		case m != nil && owner >= 0 && i == last+1 && !r.isID(p) && !strings.Contains(strings.TrimSpace(p), " "):
+			if kind := r.lastKind(parts[owner]); kind != "" {
+				levels[owner] = append(levels[owner], r.placesOf(kind+" "+m[1])...)
+			}
+			last = i // "1, 2 and 3": the next bare value goes on
+		default:
+			owner = -1
+		}
+	}
 	parts = r.joinParts(parts, inherit)
 	if len(parts) < 2 {
 		if whole.Part == "" {

@@ -34,6 +34,13 @@ func (t *text) span(i, j int) string {
 	return strings.TrimSpace(t.src[t.toks[i].start:t.toks[j-1].end])
 }
 
+// hyphenated reports whether token k is joined to a word by a hyphen
+// ("tie-in", "link-road"): part of a compound word.
+func (t *text) hyphenated(k int) bool {
+	tk := t.toks[k]
+	return tk.start > 0 && t.src[tk.start-1] == '-' || tk.end < len(t.src) && t.src[tk.end] == '-'
+}
+
 // wordsOf is toks[i:j] as corrected lower-case words, quotes kept, for
 // resolving against the schedule.
 func (t *text) wordsOf(i, j int) string {
