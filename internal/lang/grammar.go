@@ -132,10 +132,10 @@ var grammar = []rule{
 
 	// Constraints taken off (before "delete X" reads the constraint as an
 	// activity).
-	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
+	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints|snet|fnlt|snlt|fnet|mso|mfo|deadline) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
 	{re(`(?:unconstrain|unpin|unlock) (?P<x>.+?)`), unconstrain},
 	{re(`(?:delete|clear|drop|lift|release) (?:all|every|each|any)(?: of)?(?: the)? (?:date )?(?:constraint|constraints)`), unconstrainAll},
-	{re(`take {DET}(?:date )?(?:constraint|constraints) off (?P<x>.+?)`), unconstrain},
+	{re(`take {DET}(?:date )?(?:constraint|constraints|snet|fnlt|snlt|fnet|mso|mfo|deadline) off (?P<x>.+?)`), unconstrain},
 	{re(`(?P<x>.+?) (?:no longer has|nolonger has|does not need|doesnt need|needs no|should have no|has no) (?:a |any )?(?:date )?(?:constraint|constraints)(?: anymore)?`), unconstrain},
 
 	// Activities removed.
@@ -227,7 +227,7 @@ func namedConstraint(p *parser, g groups) (Command, bool) {
 func constrainAs(t schedule.ConstraintType) func(*parser, groups) (Command, bool) {
 	return func(p *parser, g groups) (Command, bool) {
 		r := g.ref("x")
-		if r.Words == "" || reported(g.c) || negated(r) {
+		if r.Words == "" || reportedBesides(g) || negated(r) {
 			return Command{}, false
 		}
 		return Command{Kind: Constrain, Targets: []Ref{r}, Constraint: t}, true
@@ -256,6 +256,32 @@ func reported(c *clause) bool {
 	return past && !modal
 }
 
+// reportedBesides is reported over the words of the clause outside X: a
+// name may say "to" or "completed" ("Notice to proceed started on 5
+// April").
+func reportedBesides(g groups) bool {
+	i := g.re.SubexpIndex("x")
+	if i <= 0 || g.m[2*i] < 0 {
+		return reported(g.c)
+	}
+	inX := map[int]bool{}
+	for _, k := range g.c.tokens(g.m[2*i], g.m[2*i+1]) {
+		inX[k] = true
+	}
+	past, modal := false, false
+	for _, k := range g.c.idx {
+		if inX[k] {
+			continue
+		}
+		tk := g.c.t.toks[k]
+		for _, w := range strings.FieldsFunc(foldWord(g.c.t.src[tk.start:tk.end]), notAlnum) {
+			past = past || pastVerbs[w]
+			modal = modal || modalWords[w]
+		}
+	}
+	return past && !modal
+}
+
 // negated reports whether a reference took in a negation ("Piling didn't
 // start on 12 Jan" is no constraint and no progress).
 func negated(r Ref) bool {
@@ -273,7 +299,7 @@ func negated(r Ref) bool {
 func reportedOn(started bool) func(*parser, groups) (Command, bool) {
 	return func(p *parser, g groups) (Command, bool) {
 		r := g.ref("x")
-		if r.Words == "" || !reported(g.c) || negated(r) {
+		if r.Words == "" || !reportedBesides(g) || negated(r) {
 			return Command{}, false
 		}
 		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
@@ -295,7 +321,7 @@ func actual(p *parser, g groups) (Command, bool) {
 func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
 	return func(p *parser, g groups) (Command, bool) {
 		r := g.ref("x")
-		if r.Words == "" || negated(r) || !reported(g.c) {
+		if r.Words == "" || negated(r) || !reportedBesides(g) {
 			return Command{}, false
 		}
 		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
