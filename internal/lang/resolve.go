@@ -272,7 +272,8 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 // ok is false when the words say more than places, the list is one
 // item, or an item has no counterpart on the place.
 func (r *Resolver) resolveOnEach(words string, from *Ref) (Resolution, bool) {
-	if from == nil || len(r.placesOf(words)) == 0 || len(r.tradeWords(words)) > 0 {
+	places := r.placesOf(words)
+	if from == nil || len(places) == 0 || len(r.withoutQualifiers(places, r.tradeWords(words))) > 0 {
 		return Resolution{}, false
 	}
 	items := r.Split(*from)
@@ -555,7 +556,7 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	levels := r.placesOf(cleaned)
 	words := r.withoutQualifiers(levels, r.tradeWords(cleaned))
 	if len(words) == 0 {
-		words = inherit
+		words = r.withoutQualifiers(levels, inherit)
 	}
 	if len(words) == 1 && idShaped.MatchString(words[0]) && len(fields) <= 2 {
 		return Resolution{Status: Missing} // an id that is not there: never a fuzzy match

@@ -53,6 +53,13 @@ func (b *builder) delay(c lang.Command) {
 	if len(acts) == 0 {
 		return
 	}
+	// A group ("push plot 4 back 2 weeks") moves by its first
+	// activities: the rest follow them, and a lag or constraint on each
+	// would add the delay up along the chain.
+	if first := groupEntries(b.s, acts); len(first) < len(acts) && len(first) > 0 {
+		b.note("%q delays %s; the rest of its %d activities follow them", c.Source, names(first), len(acts))
+		acts = first
+	}
 	v, ok := b.insightView()
 	if !ok {
 		b.note("%q: the schedule does not compute (a loop or a bad duration), so a delay cannot be placed", c.Source)
@@ -680,4 +687,16 @@ func (b *builder) progressCall(arg progressArg) {
 		return
 	}
 	b.add(schedule.UpdateActivity(next))
+}
+
+// groupEntries are the activities of acts that no other of them precedes.
+func groupEntries(s *schedule.Schedule, acts []schedule.Activity) []schedule.Activity {
+	in := idSet(acts)
+	led := map[string]bool{}
+	for _, r := range s.Relationships {
+		if in[r.Predecessor] && in[r.Successor] && r.Predecessor != r.Successor {
+			led[r.Successor] = true
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(acts), func(a schedule.Activity) bool { return led[a.ID] })
 }

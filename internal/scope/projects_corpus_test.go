@@ -12,8 +12,9 @@ import (
 // station, a data centre by lettered data hall, numbered generator and
 // compass plant yard, a station by platform and compass entrance, a wind
 // farm by zero-padded turbine, a refinery turnaround by unit, train and
-// equipment tag; with the hospital and the clinic for the places written
-// before their work.
+// equipment tag, a tunnel by cross passage and shaft, a housing site by
+// plot; with the hospital and the clinic for the places written before
+// their work.
 var projectFiles = map[string]string{
 	"highway":    "testdata/highway.json",
 	"pipeline":   "testdata/pipeline.json",
@@ -23,6 +24,8 @@ var projectFiles = map[string]string{
 	"clinic":     clinicFile,
 	"windfarm":   "testdata/windfarm.json",
 	"shutdown":   "testdata/shutdown.json",
+	"tunnel":     "testdata/tunnel.json",
+	"housing":    "testdata/housing.json",
 }
 
 // TestProjectPromptCorpus runs prompts written as planners of other kinds
