@@ -22,6 +22,9 @@ var grammar = []rule{
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
 	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
 	{re(`(?P<x>.+?) {MODAL}follow (?P<y>.+?) instead`), relink},
+	{re(`(?:change|switch|swap|move|relink|repoint) (?:the )?(?:predecessor|predecessors|driving predecessor|link|links) (?:of |on |for )?(?P<x>.+?) from (?P<z>.+?) to (?P<y>.+?)`), relink},
+	{re(`(?:change|switch|swap|move) (?P<x>.+?)(?: s)? (?:predecessor|predecessors|driving predecessor) from (?P<z>.+?) to (?P<y>.+?)`), relink},
+	{re(`(?:relink|repoint) (?P<x>.+?) from (?P<z>.+?) to (?P<y>.+?)`), relink},
 	{re(`(?:move|push) (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
 
 	// Relationships that no longer hold.
@@ -409,10 +412,32 @@ func relink(p *parser, g groups) (Command, bool) {
 	if g.has("z") {
 		zr := g.ref("z")
 		zr.Inherit = &xr
+		// "follow section 2 instead of 3": the place's kind is the one
+		// said before.
+		if ws := strings.Fields(zr.Words); len(ws) == 1 {
+			if _, _, ok := placeValue(ws[0], lettered); ok {
+				if kind := kindBefore(yr.Words); kind != "" {
+					zr.Words = kind + " " + zr.Words
+				}
+			}
+		}
 		cmd.Instead = &zr
 	}
 	return cmd, true
 }
+
+// kindBefore is the word a place's value follows last in words ("section"
+// in "section 2"), "" for none.
+func kindBefore(words string) string {
+	ws := strings.Fields(words)
+	for i := len(ws) - 1; i > 0; i-- {
+		if _, _, ok := placeValue(ws[i], lettered); ok && (placeNounShaped(ws[i-1]) || lexicon.IsLevelWord(ws[i-1])) {
+			return ws[i-1]
+		}
+	}
+	return ""
+}
+
 
 func unlinkStatement(p *parser, g groups) (Command, bool) {
 	if !g.has("y") {
