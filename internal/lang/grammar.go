@@ -438,7 +438,6 @@ func kindBefore(words string) string {
 	return ""
 }
 
-
 func unlinkStatement(p *parser, g groups) (Command, bool) {
 	if !g.has("y") {
 		return Command{}, false
