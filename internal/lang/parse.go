@@ -3,6 +3,7 @@ package lang
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,6 +92,9 @@ type parser struct {
 	opt Options
 	// linkPhrase: the clause being read had a link type or lag in it.
 	linkPhrase bool
+	// splitting: statements is reading a clause's parts (its commands
+	// do not split them again).
+	splitting bool
 }
 
 // clause is some tokens of the request as the canonical string the
@@ -214,9 +218,11 @@ func (p *parser) clauses() []*clause {
 			return
 		}
 		if len(cur) > 0 && !listMarker(toks, cur) {
-			cl := newClause(p.t, cur)
-			cl.sequenced = thenNext || sequencedOpener(cl.s)
-			out = append(out, cl)
+			for n, part := range p.statements(cur) {
+				cl := newClause(p.t, part)
+				cl.sequenced = n == 0 && (thenNext || sequencedOpener(cl.s))
+				out = append(out, cl)
+			}
 		}
 		if len(cur) > 0 {
 			thenNext = false
@@ -281,6 +287,83 @@ func (p *parser) nameGoesOn(cur []int, k int) bool {
 var statementWords = map[string]bool{"starts": true, "finishes": true, "started": true, "finished": true, "completed": true,
 	"is": true, "are": true, "was": true, "were": true, "will": true, "must": true, "should": true, "can": true, "cannot": true,
 	"cant": true, "has": true, "have": true, "takes": true, "needs": true, "shall": true, "wont": true}
+
+// statements splits a clause that chains statements ("X will take 12
+// days and Y can't start before 1 June", "status the programme to 1
+// April, X finished on 26 March") where its whole reading takes a
+// statement's words into a name: at the first "and" or "," whose sides
+// each read as a command naming no such words.
+func (p *parser) statements(idx []int) [][]int {
+	if len(idx) < 4 || p.splitting {
+		return [][]int{idx}
+	}
+	p.splitting = true
+	defer func() { p.splitting = false }()
+	if whole := p.command(newClause(p.t, idx)); whole.Kind != Unknown && whole.Kind != Unsupported && !sayPredicate(whole) {
+		return [][]int{idx}
+	}
+	edit := func(c Command) bool { return c.Kind != Unknown && c.Kind != Unsupported && !sayPredicate(c) }
+	toks := p.t.toks
+	for n := 1; n+1 < len(idx); n++ {
+		if c := toks[idx[n]].canon; c != "and" && c != "," {
+			continue
+		}
+		right := idx[n+1:]
+		for len(right) > 0 && (toks[right[0]].canon == "and" || toks[right[0]].canon == "also" || toks[right[0]].canon == ",") {
+			right = right[1:]
+		}
+		if len(right) < 2 {
+			continue
+		}
+		if statementWords[toks[right[0]].canon] {
+			// "X started on 1 March and is 50% complete": the subject
+			// said once.
+			right = append(p.subject(idx[:n]), right...)
+		}
+		l, r := p.command(newClause(p.t, idx[:n])), p.command(newClause(p.t, right))
+		if !edit(l) || !edit(r) {
+			continue
+		}
+		p.splitting = false
+		rest := p.statements(right)
+		return append([][]int{idx[:n]}, rest...)
+	}
+	return [][]int{idx}
+}
+
+// subject is a statement's words before its verb ("section 1 site
+// clearance" in "section 1 site clearance started on 1 March"), none when
+// it has no statement verb.
+func (p *parser) subject(idx []int) []int {
+	for n, k := range idx {
+		if c := p.t.toks[k].canon; n > 0 && (statementWords[c] || predicateWords[c]) {
+			return slices.Clone(idx[:n])
+		}
+	}
+	return nil
+}
+
+// predicateWords say something of an activity; no name says them.
+var predicateWords = map[string]bool{"will": true, "must": true, "cannot": true, "cant": true, "should": true, "shall": true,
+	"started": true, "finished": true, "take": true, "takes": true, "percent": true, "starts": true, "finishes": true}
+
+// sayPredicate reports whether a command's references took in a
+// statement's words ("section 2 drainage will take 12 days and section 3
+// drainage" is no name).
+func sayPredicate(c Command) bool {
+	refs := append(append(append(append(append([]Ref{}, c.Targets...), c.From...), c.To...), c.After...), c.Before...)
+	if c.Instead != nil {
+		refs = append(refs, *c.Instead)
+	}
+	for _, r := range refs {
+		for _, w := range strings.Fields(r.Words) {
+			if predicateWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // listMarker reports whether a clause is only the number or letter of a
 // list item ("1.", "2)", "a)").
