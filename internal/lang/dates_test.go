@@ -40,6 +40,11 @@ func TestReadAndResolveDates(t *testing.T) {
 		{text: "next Monday", want: "2027-02-08"},
 		{text: "last Friday", want: "2027-01-29"},
 		{text: "yesterday", want: "2027-01-31"},
+		{text: "18-Oct-27", want: "2027-10-18"},
+		{text: "18-Oct-2027", want: "2027-10-18"},
+		{text: "on Friday", want: "2027-02-05"},
+		{text: "on Friday", past: true, want: "2027-01-29"},
+		{text: "next Friday", past: true, want: "2027-02-05"},
 		{text: "a 2.5 day survey", want: "none"},
 		{text: "levels 2 to 4", want: "none"},
 	} {

@@ -568,16 +568,26 @@ func (r *Resolver) Label(place string) string {
 // written is the words of name that say place, as written, with a
 // capital first letter.
 func (r *Resolver) written(name, place string) (string, bool) {
+	ws, i, ok := r.placeAt(name, place)
+	if !ok {
+		return "", false
+	}
+	l := name[ws[i].start:ws[i+1].end]
+	return strings.ToUpper(l[:1]) + l[1:], true
+}
+
+// placeAt finds the two words of name that say place ("Pier 3", "East
+// wing"): name's words and the first's index.
+func (r *Resolver) placeAt(name, place string) ([]word, int, bool) {
 	kind, val := kindOfToken(place), strings.TrimPrefix(place, kindOfToken(place)+"_")
 	ws := phraseWords(name)
 	for i := 0; i+1 < len(ws); i++ {
 		a, b := ws[i].w, ws[i+1].w
 		if v, _, ok := placeValue(b, r.places[kind]); ok && v == val && r.places.kindOf(a) == kind || compass[a] && a == val && r.places.kindOf(b) == kind {
-			l := name[ws[i].start:ws[i+1].end]
-			return strings.ToUpper(l[:1]) + l[1:], true
+			return ws, i, true
 		}
 	}
-	return "", false
+	return nil, 0, false
 }
 
 // RenamePlace writes name with the place from changed to the place to, of

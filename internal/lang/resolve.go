@@ -103,20 +103,20 @@ func NewResolver(s *schedule.Schedule) *Resolver {
 }
 
 // learnQualifiers finds, for each kind of place, the words every name on
-// one of its places says besides places.
+// one of its places says before the place or right after it ("data" in
+// "Data hall A raised floor" and "Data hall B IST", "yard" in "East plant
+// yard chillers"): words that go with the place, not with its work.
 func (r *Resolver) learnQualifiers() map[string]map[string]bool {
 	out := map[string]map[string]bool{}
-	for _, n := range r.norm {
-		for _, t := range n {
-			if !r.places.isPlace(t) || strings.HasSuffix(t, "_*") {
+	for i, a := range r.acts {
+		for _, t := range r.norm[i] {
+			if !r.places.isPlace(t) || strings.HasSuffix(t, "_*") || kindOfToken(t) == "level" {
 				continue
 			}
 			kind := kindOfToken(t)
 			words := map[string]bool{}
-			for _, w := range n {
-				if !r.places.isPlace(w) {
-					words[w] = true
-				}
+			for _, w := range r.places.without(r.places.normalize(r.besidePlace(a.Name, t))) {
+				words[w] = true
 			}
 			if have, seen := out[kind]; seen {
 				maps.DeleteFunc(have, func(w string, _ bool) bool { return !words[w] })
@@ -126,6 +126,20 @@ func (r *Resolver) learnQualifiers() map[string]map[string]bool {
 		}
 	}
 	return out
+}
+
+// besidePlace is the words of name before the place and the one right
+// after it, "" when the name does not write the place as two words.
+func (r *Resolver) besidePlace(name, place string) string {
+	ws, i, ok := r.placeAt(name, place)
+	if !ok {
+		return ""
+	}
+	beside := name[:ws[i].start]
+	if i+2 < len(ws) {
+		beside += " " + name[ws[i+2].start:ws[i+2].end]
+	}
+	return beside
 }
 
 func notAlnum(r rune) bool {
