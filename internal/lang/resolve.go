@@ -114,6 +114,9 @@ func (r *Resolver) learnQualifiers() map[string]map[string]bool {
 				continue
 			}
 			kind := kindOfToken(t)
+			if have, seen := out[kind]; seen && len(have) == 0 {
+				continue // none left to lose
+			}
 			words := map[string]bool{}
 			for _, w := range r.places.without(r.places.normalize(r.besidePlace(a.Name, t))) {
 				words[w] = true
