@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -321,6 +322,11 @@ func (p *parser) statements(idx []int) [][]int {
 			right = append(p.subject(idx[:n]), right...)
 		}
 		l, r := p.command(newClause(p.t, idx[:n])), p.command(newClause(p.t, right))
+		if r.Kind == Unknown && edit(l) {
+			if e, ok := p.ellipsis(newClause(p.t, right), l); ok && p.elliptic(e) {
+				r = e // "X can't start before 1 Sept, same for hall B"
+			}
+		}
 		if !edit(l) || !edit(r) {
 			continue
 		}
@@ -766,10 +772,17 @@ func ptr(v float64) *float64 { return &v }
 // ellipsis reads a clause with no verb after a delete or dissolve as more
 // of the same: "delete painting on level 2, then level 3".
 func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
-	if (prev.Kind != Delete && prev.Kind != Dissolve) || len(prev.Targets) == 0 {
+	if !elliptic[prev.Kind] || len(prev.Targets) == 0 {
 		return Command{}, false
 	}
 	s := stripPolite(c)
+	// "same for hall B", "and hall C too".
+	if m := sameFor.FindStringIndex(s.s); m != nil && m[0] == 0 {
+		s = s.without(m[0], m[1])
+	}
+	if m := tooTail.FindStringIndex(s.s); m != nil && m[0] > 0 {
+		s = s.without(m[0], m[1])
+	}
 	if s.s == "" || strings.ContainsAny(s.s, "?") {
 		return Command{}, false
 	}
@@ -786,5 +799,44 @@ func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
 		last = Ref{Text: last.Inherit.Text + " " + last.Text, Words: last.Inherit.Words + " " + last.Words}
 	}
 	ref.Inherit = &last
-	return Command{Kind: prev.Kind, Source: c.source(), Targets: []Ref{ref}}, true
+	next := prev // the same change: its amounts and date, copied
+	next.Source, next.Targets = c.source(), []Ref{ref}
+	for _, f := range []**float64{&next.Days, &next.Lag, &next.Percent} {
+		if *f != nil {
+			v := **f
+			*f = &v
+		}
+	}
+	if next.Date != nil {
+		d := *next.Date
+		next.Date = &d
+	}
+	return next, true
 }
+
+// elliptic reports whether an ellipsis's words are places alone ("hall
+// B", "spans 3 and 4"): only those continue a statement split off.
+func (p *parser) elliptic(e Command) bool {
+	value := false
+	for _, w := range strings.Fields(e.Targets[0].Words) {
+		if _, _, ok := placeValue(w, lettered|compassed); ok {
+			value = true
+			continue
+		}
+		if refFillers[w] || lexicon.IsLevelWord(w) || listWords[w] || rangeWords[w] || placeNounShaped(strings.TrimSuffix(w, "s")) {
+			continue
+		}
+		return false
+	}
+	return value
+}
+
+// elliptic are the commands a clause of places alone continues ("delete
+// painting on level 2, then level 3"; "add a day to the hall A raised
+// floor, then hall B").
+var elliptic = map[Kind]bool{Delete: true, Dissolve: true, SetDuration: true, Constrain: true, Unconstrain: true, Delay: true, Progress: true}
+
+var (
+	sameFor = lazyre.New(`^(?:and |but )?(?:the )?(?:same (?:goes )?(?:for|with|on)|likewise(?: for)?|ditto(?: for)?|as well as|and also|also)\b ?`)
+	tooTail = lazyre.New(` (?:too|as well|also|likewise)$`)
+)
