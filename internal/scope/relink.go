@@ -2,6 +2,7 @@ package scope
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -17,6 +18,9 @@ import (
 // Y of the same trade.
 
 func (b *builder) relinkRemove(c lang.Command) {
+	if b.relinkToSame(c, true) {
+		return
+	}
 	// Plan both halves on a copy first: a re-sequencing whose new links
 	// would close a loop is refused whole, never half done.
 	trial := &builder{s: b.s.Clone(), in: b.in, answers: b.answers, source: b.source, ctx: b.ctx}
@@ -112,6 +116,26 @@ func (b *builder) relinkRemoveOn(c lang.Command) {
 	}
 }
 
+// relinkToSame reports whether the new predecessors read as the very
+// ones replaced ("the west ticket hall should follow the east entrance
+// instead of the east ticket hall": the east entrance took the ticket
+// hall's words): nothing would change, so nothing does, and the removals
+// step says so.
+func (b *builder) relinkToSame(c lang.Command, say bool) bool {
+	if c.Instead == nil || len(c.From) != 1 {
+		return false
+	}
+	res := b.resolver()
+	ys, zs := res.Resolve(c.From[0]), res.Resolve(*c.Instead)
+	if ys.Status != lang.Found || zs.Status != lang.Found || !maps.Equal(idSet(ys.Acts), idSet(zs.Acts)) {
+		return false
+	}
+	if say {
+		b.note("%q: %q reads as %s, the very predecessor it replaces: nothing changed; name the new one (\"… should follow <activity> instead of %s\")", c.Source, c.From[0].Text, names(ys.Acts), c.Instead.Text)
+	}
+	return true
+}
+
 func insteadText(c lang.Command) string {
 	if c.Instead == nil {
 		return ""
@@ -132,6 +156,9 @@ func (b *builder) predecessors(id string) []schedule.Activity {
 }
 
 func (b *builder) relinkAdd(key string, c lang.Command) {
+	if b.relinkToSame(c, false) {
+		return
+	}
 	xs, ok := b.refsActs(c.To, true)
 	if !ok {
 		return
