@@ -772,7 +772,7 @@ func ptr(v float64) *float64 { return &v }
 // ellipsis reads a clause with no verb after a delete or dissolve as more
 // of the same: "delete painting on level 2, then level 3".
 func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
-	if !elliptic[prev.Kind] || len(prev.Targets) == 0 {
+	if !continued[prev.Kind] || len(prev.Targets) == 0 {
 		return Command{}, false
 	}
 	s := stripPolite(c)
@@ -831,10 +831,10 @@ func (p *parser) elliptic(e Command) bool {
 	return value
 }
 
-// elliptic are the commands a clause of places alone continues ("delete
+// continued are the commands a clause of places alone continues ("delete
 // painting on level 2, then level 3"; "add a day to the hall A raised
 // floor, then hall B").
-var elliptic = map[Kind]bool{Delete: true, Dissolve: true, SetDuration: true, Constrain: true, Unconstrain: true, Delay: true, Progress: true}
+var continued = map[Kind]bool{Delete: true, Dissolve: true, SetDuration: true, Constrain: true, Unconstrain: true, Delay: true, Progress: true}
 
 var (
 	sameFor = lazyre.New(`^(?:and |but )?(?:the )?(?:same (?:goes )?(?:for|with|on)|likewise(?: for)?|ditto(?: for)?|as well as|and also|also)\b ?`)

@@ -534,8 +534,8 @@ func PlaceLabel(place string) string {
 }
 
 // Label is a place as the schedule's names write it ("WTG 05", "East
-// plant", "Data hall"'s "hall C"), a new place as its kind's others are
-// written ("WTG 06"); PlaceLabel where no name says its kind.
+// plant", "hall C"), a new place as its kind's others are written ("WTG
+// 06"); PlaceLabel where no name says its kind.
 func (r *Resolver) Label(place string) string {
 	kind := kindOfToken(place)
 	if kind == "level" {
