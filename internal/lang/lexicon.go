@@ -145,6 +145,8 @@ var phrases = []struct {
 	{[]string{"is", "under", "way"}, "starts"},
 	{[]string{"any", "more"}, "anymore"},
 	{[]string{"til"}, "till"},
+	{[]string{"datadate"}, "data date"},
+	{[]string{"statusdate"}, "status date"},
 	{[]string{"a", "fortnight"}, "2 weeks"},
 	{[]string{"fortnight"}, "2 weeks"},
 	{[]string{"untill"}, "until"},
@@ -287,11 +289,21 @@ var lexiconWords = func() map[string]bool {
 	for _, p := range politePrefixes {
 		add(p...)
 	}
-	for _, tbl := range []map[string]string{finishWords, startWords, numberWords, units} {
+	for _, tbl := range []map[string]string{finishWords, startWords, numberWords} {
 		for w := range tbl {
 			add(w)
 		}
 	}
+	// The units, not their abbreviations: "dyas" is as close to "dys" as
+	// to "days" (the units table still reads "dys" as typed).
+	for w := range units {
+		if len(w) > 3 {
+			add(w)
+		}
+	}
+	// The nouns of the data date and the programme ("status the prgramme
+	// to 1 April").
+	add(strings.Fields(`programme program schedule project data date status constraint constraints deadline`)...)
 	for _, tbl := range []map[string]bool{linkNouns, quantifiers, refFillers, compass} {
 		for w := range tbl {
 			add(w)
