@@ -109,7 +109,7 @@ var grammar = []rule{
 	{re(`(?P<xe>starts|finishes) (?P<x>.+?) (?P<d>{DUR}) (?P<dir>after|before) (?P<y>.+?) (?P<ye>finishes|starts)`), linkEnds},
 	{re(`(?P<x>.+?) (?:drives|feeds|feeds into|leads into|leads to|enables|unlocks) (?P<y>.+?)`), linkXY},
 	{re(`(?P<x>.+?) (?:is|are) (?:driven|fed|enabled|preceded|unlocked) by (?P<y>.+?)`), linkYX},
-	{re(`(?P<x>.+?) : (?P<d>{DUR})`), resolvedX(setDuration)},
+	{re(`(?P<x>.+?) : (?P<d>{DUR})(?: ?,? (?:not|instead of|instead|rather than|was) (?:{DUR}|{NUM}))?`), resolvedX(setDuration)},
 	{re(`(?:make|have|let) (?P<x>.+?) (?:follow) (?P<y>.+?)`), linkYX},
 	{re(`(?:make|have|let) (?P<x>.+?) (?:precede) (?P<y>.+?)`), linkXY},
 	{re(`(?:put|schedule|place|sequence) (?P<x>.+?) (?:after|follow) (?P<y>.+?)`), existing(linkYX)},
