@@ -82,6 +82,8 @@ var (
 		lazyre.New(`(?:^| )(today|yesterday|tomorrow)(?: |$)`),
 		// next / this / last / on Monday
 		lazyre.New(`(?:^| )(next|this|last|on|coming) (?:the )?` + weekdayRe + `(?: |$)`),
+		// the 4th (of this month, or the one before or after)
+		lazyre.New(`(?:^| )the (\d{1,2})(?:st|nd|rd|th)(?: |$)`),
 	}
 )
 
@@ -146,6 +148,8 @@ func takeDate(c *clause) (*clause, DateRef, bool) {
 			d.Relative, d.Offset = true, map[string]int{"yesterday": -1, "today": 0, "tomorrow": 1}[sub(1)]
 		case 7:
 			d.Weekday, d.Last = weekdayOf(sub(2)), sub(1) == "last"
+		case 8:
+			d.Day = num(1)
 		}
 		// The matched words, without the spaces the pattern took around
 		// them.
@@ -197,7 +201,9 @@ func (d DateRef) Resolve(ref, today time.Time, order DayOrder, past bool) (time.
 	case d.Month == 0 && d.Weekday >= 0:
 		from := today
 		step := 1
-		if d.Last {
+		// "last Monday"; and with past, a weekday said alone ("finished
+		// on Friday"), not "next Friday".
+		if first, _, _ := strings.Cut(strings.ToLower(d.Text), " "); d.Last || past && first != "next" && first != "this" && first != "coming" {
 			step = -1
 		}
 		for t := from.AddDate(0, 0, step); ; t = t.AddDate(0, 0, step) {
@@ -205,6 +211,22 @@ func (d DateRef) Resolve(ref, today time.Time, order DayOrder, past bool) (time.
 				return t, nil
 			}
 		}
+	}
+	if d.Month == 0 && d.Day > 0 && !d.Numeric {
+		// "the 4th": of ref's month, or the nearest month that has it on
+		// the side of ref the date is read from.
+		for n := 0; n < 3; n++ {
+			step := n
+			if past {
+				step = -n
+			}
+			m := time.Date(ref.Year(), ref.Month()+time.Month(step), 1, 0, 0, 0, 0, time.UTC)
+			t := time.Date(m.Year(), m.Month(), d.Day, 0, 0, 0, 0, time.UTC)
+			if t.Month() == m.Month() && (past && !t.After(ref) || !past && !t.Before(ref)) {
+				return t, nil
+			}
+		}
+		return time.Time{}, fmt.Errorf("%q is not a day of a month", d.Text)
 	}
 	if d.Numeric && d.Day != d.Month && d.Day <= 12 && d.Month <= 12 && order == OrderUnknown {
 		a, errA := DateRef{Day: d.Day, Month: d.Month, Year: d.Year, Weekday: d.Weekday}.Resolve(ref, today, order, past)

@@ -22,6 +22,9 @@ var grammar = []rule{
 	{re(`move (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?),? (?:instead|not|and not|but not|away from) (?:after )?(?P<z>.+?)`), relink},
 	{re(`(?:make |have )?(?P<x>.+?) {MODAL}(?:follow|after|starts after) (?P<y>.+?),? (?:instead|not|and not|but not) (?:after |follow )?(?P<z>.+?)(?: instead)?`), relink},
 	{re(`(?P<x>.+?) {MODAL}follow (?P<y>.+?) instead`), relink},
+	{re(`(?:change|switch|swap|move|relink|repoint) (?:the )?(?:predecessor|predecessors|driving predecessor|link|links) (?:of |on |for )?(?P<x>.+?) from (?P<z>.+?) to (?P<y>.+?)`), relink},
+	{re(`(?:change|switch|swap|move) (?P<x>.+?)(?: s)? (?:predecessor|predecessors|driving predecessor) from (?P<z>.+?) to (?P<y>.+?)`), relink},
+	{re(`(?:relink|repoint) (?P<x>.+?) from (?P<z>.+?) to (?P<y>.+?)`), relink},
 	{re(`(?:move|push) (?P<x>.+?) (?:to )?(?:after|follow|behind|so it follows|so that it follows) (?P<y>.+?)`), relink},
 
 	// Relationships that no longer hold.
@@ -38,7 +41,7 @@ var grammar = []rule{
 	{re(`add (?P<dir>between |from )(?P<x>.+?) (?:and|to|->) (?P<y>.+?)`), setLinkFromPhrases},
 
 	// Delays: the start moves, the duration stays ("push X back a week").
-	{re(`(?:delay|postpone|push back|push out|put back|push|slip) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
+	{re(`(?:delay|postpone|push back|push out|put back|push|slip|defer|hold back|hold) (?P<x>.+?) (?:back |out |later )?(?:by |for )?(?:another |a further |further )?(?P<d>{DUR})(?: later| back| out)?` + delayMeans), delay},
 	// "move X by 3 days" may be either way: only with "back", "out" or "later".
 	{re(`(?:move|shift|put|knock|set) (?P<x>.+?) (?:back|out|later) (?:by |for )?(?:another |a further |further )?(?P<d>{DUR})` + delayMeans), delay},
 	{re(`(?:move|shift) (?P<x>.+?) (?:by )?(?P<d>{DUR}) (?:later|back|out)` + delayMeans), delay},
@@ -49,18 +52,22 @@ var grammar = []rule{
 	// Progress.
 	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around |progress |progress is |progress at |percent finishes |percent complete |completion |finishes )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
 	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
+	{re(`(?:we are |were |we re |its |it is )?(?P<n>{NUM}) percent (?:through|into|along|of the way through|finishes with|done with) (?P<x>.+?)`), percent},
+	{re(`(?P<x>.+?) {MODAL}(?:now )?(?P<n>half)(?: way| of the way)? (?:finishes|done|through|built|installed|complete)`), percent},
 	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
 	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
 	{re(`(?:there (?:is|are) )?(?:only |just |still )?(?P<d>{DUR}) (?:remaining|left|to go|remain|more) (?:on|for|in|of) (?P<x>.+?)`), remaining},
 	{re(`(?P<x>.+?) {MODAL}(?:has |have |has got |got |needs |need )?(?:only |just |still |another )?(?P<d>{DUR}) (?:remaining|left|to go|more to go)`), remaining},
 	{re(`(?:set|change|update|make) {DET}(?:remaining duration|remaining|time remaining|duration remaining) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<d>{DUR})`), remaining},
 	{re(`{DET}(?:remaining duration|remaining time|time remaining|duration remaining|remaining) (?:on|of|for) (?P<x>.+?) (?:is|to|at|=|should be|will be|is now) (?P<d>{DUR})`), remaining},
+	{re(`(?P<x>.+?) {MODAL}(?:needs|need|requires|require|has|have) (?:another |a further )?(?P<d>{DUR})(?: more)? (?:to (?:finishes|go|completion)|left|remaining)`), remaining},
 
 	// Durations.
 	{re(`(?:change|make) (?:the )?(?:duration|length|time) (?:of |for |on )?(?P<x>.+?) (?:to|at|from {NUM}(?: days| weeks| hours)? to|be) (?P<d>{DUR})`), setDuration},
 	{re(`(?:change|make) (?P<x>.+?) (?:duration|length) (?:to |at |be )?(?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>extend|shorten) (?:the )?(?:duration (?:of )?)?(?P<x>.+?) (?P<by>by|to) (?P<d>{DUR})`), setDuration},
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
+	{re(`(?:delete) (?:the )?(?:duration (?:of )?)?(?P<x>.+?) (?:down )?to (?P<d>{DUR})`), resolvedX(setDuration)}, // "cut X to 8 days"
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
 	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), changeBy(-1)},
 	{re(`(?:we |i |they )?add (?P<d>{DUR}) (?:for|on|to do|to finish|to complete) (?P<x>.+?)(?P<not> ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), resolvedX(neededDuration)},
@@ -69,6 +76,8 @@ var grammar = []rule{
 	{re(`(?:give|allow|add) (?P<x>.+?) (?:an? |another |a further )?(?P<d>{DUR})(?: more| extra)?`), resolvedX(moreDays)},
 	{re(`(?:make|change|turn|convert) (?P<x>.+?) (?:into |to )?(?:an? )?milestone`), milestone},
 	{re(`(?:change|make) (?P<x>.+?) (?:(?:take|last|be|run|run for|last for) )?(?:to |from {NUM}(?: days| weeks| hours)? to )?(?P<d>{DUR})(?: long)?`), setDuration},
+	{re(`(?P<x>.+?) {MODAL}(?:needs|need|requires|require|takes|take) (?:an? )?(?:extra|additional|another|further) (?P<d>{DUR})`), changeBy(1)},
+	{re(`(?P<x>.+?) {MODAL}(?:needs|need|requires|require|takes|take) (?P<d>{DUR})(?: longer)?`), moreDays},
 	{re(`(?P<x>.+?)(?: duration)? {MODAL}(?:take|takes|last|lasts|needs|need|requires|require|duration|is|be|run|runs|run for|runs for) (?:now |currently |actually |really )?(?:only |just |about |around |approximately |approx )?(?P<d>{DUR})(?: long)?(?: instead)?(?: now)?(?: ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), setDuration},
 
 	{re(`(?:change|make|turn|convert) (?:on |for |of |to )?{DET}(?:{LINK} )?(?P<dir>from |between )?(?P<x>.+?) (?:to|and|->) (?P<y>.+?)(?: (?:into|to|be) (?:an? )?)?`), setLinkFromPhrases},
@@ -100,7 +109,7 @@ var grammar = []rule{
 	{re(`(?P<xe>starts|finishes) (?P<x>.+?) (?P<d>{DUR}) (?P<dir>after|before) (?P<y>.+?) (?P<ye>finishes|starts)`), linkEnds},
 	{re(`(?P<x>.+?) (?:drives|feeds|feeds into|leads into|leads to|enables|unlocks) (?P<y>.+?)`), linkXY},
 	{re(`(?P<x>.+?) (?:is|are) (?:driven|fed|enabled|preceded|unlocked) by (?P<y>.+?)`), linkYX},
-	{re(`(?P<x>.+?) : (?P<d>{DUR})`), resolvedX(setDuration)},
+	{re(`(?P<x>.+?) : (?P<d>{DUR})(?: ?,? (?:not|instead of|instead|rather than|was) (?:{DUR}|{NUM}))?`), resolvedX(setDuration)},
 	{re(`(?:make|have|let) (?P<x>.+?) (?:follow) (?P<y>.+?)`), linkYX},
 	{re(`(?:make|have|let) (?P<x>.+?) (?:precede) (?P<y>.+?)`), linkXY},
 	{re(`(?:put|schedule|place|sequence) (?P<x>.+?) (?:after|follow) (?P<y>.+?)`), existing(linkYX)},
@@ -127,10 +136,10 @@ var grammar = []rule{
 
 	// Constraints taken off (before "delete X" reads the constraint as an
 	// activity).
-	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
+	{re(`(?:delete|clear|drop|lift|release) {DET}(?:date )?(?:constraint|constraints|snet|fnlt|snlt|fnet|mso|mfo|deadline) (?:on|from|of|for|against) (?P<x>.+?)`), unconstrain},
 	{re(`(?:unconstrain|unpin|unlock) (?P<x>.+?)`), unconstrain},
 	{re(`(?:delete|clear|drop|lift|release) (?:all|every|each|any)(?: of)?(?: the)? (?:date )?(?:constraint|constraints)`), unconstrainAll},
-	{re(`take {DET}(?:date )?(?:constraint|constraints) off (?P<x>.+?)`), unconstrain},
+	{re(`take {DET}(?:date )?(?:constraint|constraints|snet|fnlt|snlt|fnet|mso|mfo|deadline) off (?P<x>.+?)`), unconstrain},
 	{re(`(?P<x>.+?) (?:no longer has|nolonger has|does not need|doesnt need|needs no|should have no|has no) (?:a |any )?(?:date )?(?:constraint|constraints)(?: anymore)?`), unconstrain},
 
 	// Activities removed.
@@ -170,6 +179,7 @@ var datedGrammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:starts) from`), constrainAs(schedule.StartOnOrAfter)},
 	// On: "start X on Monday 2 March", "X must start on D".
 	{re(`(?P<x>.+?) {MODAL}(?:starts) on`), constrainAs(schedule.StartOn)},
+	{re(`(?P<x>.+?) (?:to|must|will|shall|should) (?:starts)`), constrainAs(schedule.StartOn)}, // "X to start 18 October"
 	{re(`(?:starts|begin) (?P<x>.+?) on`), constrainAs(schedule.StartOn)},
 	{re(`(?P<x>.+?) {MODAL}(?:finishes) on`), constrainAs(schedule.FinishOn)},
 	{re(`(?:finishes) (?P<x>.+?) on`), constrainAs(schedule.FinishOn)},
@@ -182,12 +192,12 @@ var datedGrammar = []rule{
 	{re(`{DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:was|is|to|=)(?: on)?`), actual},
 	{re(`(?P<x>.+?) actual (?P<se>starts|finishes)(?: date)?(?: was| is| to| on| =)?`), actual},
 	// The data date.
-	{re(`(?:status|progress|roll|roll forward|move) {DET}(?:programme|program|schedule|project|plan|job)?(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
+	{re(`(?:status|progress|roll|roll forward|move|shift) {DET}(?:(?:programme|program|schedule|project|plan|job)(?: data date| status date)?|data date|status date)(?: forward| on| ahead| back)? (?:to|at|as at|as of|on|for)`), dataDate},
 	// "update the schedule as of D" ("update" reads as "change"): the
 	// programme named, as "change X to D" is another edit.
 	{re(`change {DET}(?:programme|program|schedule|project|plan|job)(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
 	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
-	{re(`{DET}(?:data date|status date) (?:is|will be|should be)`), dataDate},
+	{re(`{DET}(?:new |add )?(?:data date|status date) (?:is now|is|now|will be|should be|becomes)`), dataDate},
 	// "set a start no earlier than constraint of D on X".
 	{re(`(?:set|change|add|put|give|apply|place) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| dated| for)? (?:on|to|for) (?P<x>.+?)`), namedConstraint},
 	{re(`(?:give|set|change) (?P<x>.+?) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| to| on| dated)?`), namedConstraint},
@@ -221,7 +231,7 @@ func namedConstraint(p *parser, g groups) (Command, bool) {
 func constrainAs(t schedule.ConstraintType) func(*parser, groups) (Command, bool) {
 	return func(p *parser, g groups) (Command, bool) {
 		r := g.ref("x")
-		if r.Words == "" || reported(g.c) || negated(r) {
+		if r.Words == "" || reportedBesides(g) || negated(r) {
 			return Command{}, false
 		}
 		return Command{Kind: Constrain, Targets: []Ref{r}, Constraint: t}, true
@@ -250,6 +260,32 @@ func reported(c *clause) bool {
 	return past && !modal
 }
 
+// reportedBesides is reported over the words of the clause outside X: a
+// name may say "to" or "completed" ("Notice to proceed started on 5
+// April").
+func reportedBesides(g groups) bool {
+	i := g.re.SubexpIndex("x")
+	if i <= 0 || g.m[2*i] < 0 {
+		return reported(g.c)
+	}
+	inX := map[int]bool{}
+	for _, k := range g.c.tokens(g.m[2*i], g.m[2*i+1]) {
+		inX[k] = true
+	}
+	past, modal := false, false
+	for _, k := range g.c.idx {
+		if inX[k] {
+			continue
+		}
+		tk := g.c.t.toks[k]
+		for _, w := range strings.FieldsFunc(foldWord(g.c.t.src[tk.start:tk.end]), notAlnum) {
+			past = past || pastVerbs[w]
+			modal = modal || modalWords[w]
+		}
+	}
+	return past && !modal
+}
+
 // negated reports whether a reference took in a negation ("Piling didn't
 // start on 12 Jan" is no constraint and no progress).
 func negated(r Ref) bool {
@@ -267,7 +303,7 @@ func negated(r Ref) bool {
 func reportedOn(started bool) func(*parser, groups) (Command, bool) {
 	return func(p *parser, g groups) (Command, bool) {
 		r := g.ref("x")
-		if r.Words == "" || !reported(g.c) || negated(r) {
+		if r.Words == "" || !reportedBesides(g) || negated(r) {
 			return Command{}, false
 		}
 		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
@@ -289,7 +325,7 @@ func actual(p *parser, g groups) (Command, bool) {
 func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
 	return func(p *parser, g groups) (Command, bool) {
 		r := g.ref("x")
-		if r.Words == "" || negated(r) || !reported(g.c) {
+		if r.Words == "" || negated(r) || !reportedBesides(g) {
 			return Command{}, false
 		}
 		return Command{Kind: Progress, Targets: []Ref{r}, Started: started, Finished: !started}, true
@@ -297,7 +333,11 @@ func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
 }
 
 func percent(p *parser, g groups) (Command, bool) {
-	v, err := strconv.ParseFloat(g.str("n"), 64)
+	n := g.str("n")
+	if n == "half" {
+		n = "50"
+	}
+	v, err := strconv.ParseFloat(n, 64)
 	r := g.ref("x")
 	if err != nil || r.Words == "" || negated(r) {
 		return Command{}, false
@@ -373,9 +413,30 @@ func relink(p *parser, g groups) (Command, bool) {
 	if g.has("z") {
 		zr := g.ref("z")
 		zr.Inherit = &xr
+		// "follow section 2 instead of 3": the place's kind is the one
+		// said before.
+		if ws := strings.Fields(zr.Words); len(ws) == 1 {
+			if _, _, ok := placeValue(ws[0], lettered); ok {
+				if kind := kindBefore(yr.Words); kind != "" {
+					zr.Words = kind + " " + zr.Words
+				}
+			}
+		}
 		cmd.Instead = &zr
 	}
 	return cmd, true
+}
+
+// kindBefore is the word a place's value follows last in words ("section"
+// in "section 2"), "" for none.
+func kindBefore(words string) string {
+	ws := strings.Fields(words)
+	for i := len(ws) - 1; i > 0; i-- {
+		if _, _, ok := placeValue(ws[i], lettered); ok && (placeNounShaped(ws[i-1]) || lexicon.IsLevelWord(ws[i-1])) {
+			return ws[i-1]
+		}
+	}
+	return ""
 }
 
 func unlinkStatement(p *parser, g groups) (Command, bool) {
@@ -488,7 +549,7 @@ func neededDuration(p *parser, g groups) (Command, bool) {
 // the words as written must say it): a change by that much.
 func moreDays(p *parser, g groups) (Command, bool) {
 	src := " " + strings.ToLower(g.c.source()) + " "
-	for _, w := range []string{" more ", " extra ", " another ", " additional ", " further "} {
+	for _, w := range []string{" more ", " extra ", " another ", " additional ", " further ", " longer "} {
 		if strings.Contains(src, w) {
 			return changeBy(1)(p, g)
 		}
@@ -650,6 +711,12 @@ func isLinkNoun(words string) bool {
 // original its kind ("add a fifth floor like the fourth").
 func copyPlace(p *parser, g groups) (Command, bool) {
 	x, y := g.ref("x"), g.ref("y")
+	if name, ok := qualifiedPlaces(x.Words, y.Words); ok {
+		if len(strings.Fields(name)) > 1 {
+			name = x.Text // as written
+		}
+		return Command{Kind: Copy, Targets: []Ref{y}, Name: name}, true
+	}
 	kind, ok := placeShaped(x.Words)
 	if !ok {
 		ws := strings.Fields(x.Words)
@@ -681,9 +748,55 @@ func copyPlace(p *parser, g groups) (Command, bool) {
 	return Command{Kind: Copy, Targets: []Ref{y}, Name: x.Text}, true
 }
 
+// qualifiedPlaces reads the ends of a copy of a place that other words
+// qualify ("data hall D" like "data hall C", "block valve station 3" like
+// "station 2", "west plant yard" like "the east plant yard", "another
+// data hall" like "data hall C"): the same words but for one place each,
+// of one kind, or one end the place alone. name is the new place as said,
+// or its kind alone when its value is left out (the planner's to choose).
+func qualifiedPlaces(x, y string) (name string, ok bool) {
+	trim := func(ws []string) []string {
+		for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
+			ws = ws[1:]
+		}
+		return ws
+	}
+	xs, ys := trim(strings.Fields(x)), trim(strings.Fields(y))
+	// at finds the place in ws: its first word and its kind.
+	at := func(ws []string) (int, string, bool) {
+		for i := 0; i+1 < len(ws); i++ {
+			if kind, ok := placeShaped(strings.Join(ws[i:i+2], " ")); ok {
+				return i, kind, true
+			}
+		}
+		return 0, "", false
+	}
+	j, ky, oky := at(ys)
+	if !oky || len(xs) < 2 && len(ys) < 3 {
+		return "", false
+	}
+	if i, kx, okx := at(xs); okx && kx == ky {
+		same := len(xs) == len(ys) && i == j && slices.Equal(xs[:i], ys[:j]) && slices.Equal(xs[i+2:], ys[j+2:])
+		if same || len(xs) == 2 && len(ys) > 2 || len(ys) == 2 && len(xs) > 2 {
+			return strings.Join(xs, " "), len(xs) > 2 || len(ys) > 2
+		}
+		return "", false
+	}
+	// The new place's value left out: y's words without it.
+	kindAt, valAt := j, j+1
+	if compass[ys[j]] {
+		kindAt, valAt = j+1, j
+	}
+	if slices.Equal(xs, slices.Delete(slices.Clone(ys), valAt, valAt+1)) {
+		return ys[kindAt], true
+	}
+	return "", false
+}
+
 // placeShaped reports whether words are one place and nothing else, and
 // its kind noun as written: a place of the lexicon ("level 5", "zone B",
-// "2nd floor") or a word and a number or a letter ("span 5", "wing d").
+// "2nd floor"), a word and a number or a letter ("span 5", "wing d") or a
+// compass point and a word ("east wing").
 func placeShaped(words string) (string, bool) {
 	ws := strings.Fields(words)
 	for len(ws) > 0 && (refFillers[ws[0]] || ws[0] == "another") {
@@ -692,7 +805,13 @@ func placeShaped(words string) (string, bool) {
 	if place, used := lexicon.MatchPlace(ws); used > 0 && used == len(ws) && place.ID != "" {
 		return string(place.Kind), true
 	}
-	if len(ws) != 2 || !placeNounShaped(ws[0]) {
+	if len(ws) != 2 {
+		return "", false
+	}
+	if compass[ws[0]] && placeNounShaped(ws[1]) {
+		return ws[1], true // "east wing"
+	}
+	if !placeNounShaped(ws[0]) {
 		return "", false
 	}
 	_, _, ok := placeValue(ws[1], lettered|compassed)
@@ -746,8 +865,8 @@ func addActivity(p *parser, g groups) (Command, bool) {
 		}
 	}
 	for _, k := range head {
-		if linkNouns[toks[k].word] && !toks[k].quoted {
-			return Command{}, false // "add a link …" is a relationship
+		if linkNouns[toks[k].word] && !toks[k].quoted && !g.c.t.hyphenated(k) {
+			return Command{}, false // "add a link …" is a relationship; "a tie-in" an activity
 		}
 	}
 	// Duration and milestone.
@@ -862,7 +981,7 @@ func newName(t *text, idx []int) string {
 	for len(idx) > 1 && nameFillers[raw(idx[0])] && !isNumber(t.toks[idx[1]].word) {
 		idx = idx[1:]
 	}
-	for len(idx) > 0 && (nameFillers[raw(idx[len(idx)-1])] || raw(idx[len(idx)-1]) == "activity") {
+	for len(idx) > 0 && (nameFillers[raw(idx[len(idx)-1])] || raw(idx[len(idx)-1]) == "activity") && !t.hyphenated(idx[len(idx)-1]) {
 		idx = idx[:len(idx)-1]
 	}
 	var parts []string

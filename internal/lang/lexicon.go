@@ -144,6 +144,12 @@ var phrases = []struct {
 	{[]string{"is", "underway"}, "starts"},
 	{[]string{"is", "under", "way"}, "starts"},
 	{[]string{"any", "more"}, "anymore"},
+	{[]string{"til"}, "till"},
+	{[]string{"datadate"}, "data date"},
+	{[]string{"statusdate"}, "status date"},
+	{[]string{"a", "fortnight"}, "2 weeks"},
+	{[]string{"fortnight"}, "2 weeks"},
+	{[]string{"untill"}, "until"},
 }
 
 // finishVerbs and startVerbs are the inflections read as "finishes" and
@@ -283,12 +289,22 @@ var lexiconWords = func() map[string]bool {
 	for _, p := range politePrefixes {
 		add(p...)
 	}
-	for _, tbl := range []map[string]string{finishWords, startWords, numberWords, units} {
+	for _, tbl := range []map[string]string{finishWords, startWords, numberWords} {
 		for w := range tbl {
 			add(w)
 		}
 	}
-	for _, tbl := range []map[string]bool{linkNouns, quantifiers, refFillers} {
+	// The units, not their abbreviations: "dyas" is as close to "dys" as
+	// to "days" (the units table still reads "dys" as typed).
+	for w := range units {
+		if len(w) > 3 {
+			add(w)
+		}
+	}
+	// The nouns of the data date and the programme ("status the prgramme
+	// to 1 April").
+	add(strings.Fields(`programme program schedule project data date status constraint constraints deadline`)...)
+	for _, tbl := range []map[string]bool{linkNouns, quantifiers, refFillers, compass} {
 		for w := range tbl {
 			add(w)
 		}

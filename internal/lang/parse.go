@@ -3,9 +3,11 @@ package lang
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/lang/lexicon"
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -91,6 +93,9 @@ type parser struct {
 	opt Options
 	// linkPhrase: the clause being read had a link type or lag in it.
 	linkPhrase bool
+	// splitting: statements is reading a clause's parts (its commands
+	// do not split them again).
+	splitting bool
 }
 
 // clause is some tokens of the request as the canonical string the
@@ -214,9 +219,11 @@ func (p *parser) clauses() []*clause {
 			return
 		}
 		if len(cur) > 0 && !listMarker(toks, cur) {
-			cl := newClause(p.t, cur)
-			cl.sequenced = thenNext || sequencedOpener(cl.s)
-			out = append(out, cl)
+			for n, part := range p.statements(cur) {
+				cl := newClause(p.t, part)
+				cl.sequenced = n == 0 && (thenNext || sequencedOpener(cl.s))
+				out = append(out, cl)
+			}
 		}
 		if len(cur) > 0 {
 			thenNext = false
@@ -238,7 +245,7 @@ func (p *parser) clauses() []*clause {
 			flush()
 			k++ // the ")"
 			continue
-		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && (p.verbAt(k+1) || p.questionAt(k+1)):
+		case (c == "," || c == "and" || c == "also" || c == "plus") && len(cur) > 0 && (p.verbAt(k+1) || p.questionAt(k+1)) && !p.nameGoesOn(cur, k):
 			flush()
 			continue
 		}
@@ -246,6 +253,122 @@ func (p *parser) clauses() []*clause {
 	}
 	flush()
 	return out
+}
+
+// nameGoesOn reports whether the "and" at k is inside an activity's name
+// whose next word is a verb ("Depressurise and purge started on 4 Oct",
+// "Strip and clean will take 3 days"): a verb that a statement about the
+// work follows, not an object, starts no command; nor does one the
+// schedule's names say together with the words before it.
+func (p *parser) nameGoesOn(cur []int, k int) bool {
+	toks := p.t.toks
+	if toks[k].canon != "and" || k+2 >= len(toks) {
+		return false
+	}
+	if statementWords[toks[k+2].canon] {
+		return true
+	}
+	if p.opt.Resolves == nil {
+		return false
+	}
+	for n := 1; n <= min(4, len(cur)); n++ {
+		from := cur[len(cur)-n]
+		if from+n != k || p.verbAt(from) {
+			break // not contiguous, or a verb: the clause's own
+		}
+		if p.opt.Resolves(p.t.wordsOf(from, k+2)) {
+			return true
+		}
+	}
+	return false
+}
+
+// statementWords follow the name of an activity in a statement about it
+// ("X started on …", "X will take …", "X is 60% complete").
+var statementWords = map[string]bool{"starts": true, "finishes": true, "started": true, "finished": true, "completed": true,
+	"is": true, "are": true, "was": true, "were": true, "will": true, "must": true, "should": true, "can": true, "cannot": true,
+	"cant": true, "has": true, "have": true, "takes": true, "needs": true, "shall": true, "wont": true}
+
+// statements splits a clause that chains statements ("X will take 12
+// days and Y can't start before 1 June", "status the programme to 1
+// April, X finished on 26 March") where its whole reading takes a
+// statement's words into a name: at the first "and" or "," whose sides
+// each read as a command naming no such words.
+func (p *parser) statements(idx []int) [][]int {
+	if len(idx) < 4 || p.splitting {
+		return [][]int{idx}
+	}
+	p.splitting = true
+	defer func() { p.splitting = false }()
+	if whole := p.command(newClause(p.t, idx)); whole.Kind != Unknown && whole.Kind != Unsupported && !sayPredicate(whole) {
+		return [][]int{idx}
+	}
+	edit := func(c Command) bool { return c.Kind != Unknown && c.Kind != Unsupported && !sayPredicate(c) }
+	toks := p.t.toks
+	for n := 1; n+1 < len(idx); n++ {
+		if c := toks[idx[n]].canon; c != "and" && c != "," {
+			continue
+		}
+		right := idx[n+1:]
+		for len(right) > 0 && (toks[right[0]].canon == "and" || toks[right[0]].canon == "also" || toks[right[0]].canon == ",") {
+			right = right[1:]
+		}
+		if len(right) < 2 {
+			continue
+		}
+		if statementWords[toks[right[0]].canon] {
+			// "X started on 1 March and is 50% complete": the subject
+			// said once.
+			right = append(p.subject(idx[:n]), right...)
+		}
+		l, r := p.command(newClause(p.t, idx[:n])), p.command(newClause(p.t, right))
+		if r.Kind == Unknown && edit(l) {
+			if e, ok := p.ellipsis(newClause(p.t, right), l); ok && p.elliptic(e) {
+				r = e // "X can't start before 1 Sept, same for hall B"
+			}
+		}
+		if !edit(l) || !edit(r) {
+			continue
+		}
+		p.splitting = false
+		rest := p.statements(right)
+		return append([][]int{idx[:n]}, rest...)
+	}
+	return [][]int{idx}
+}
+
+// subject is a statement's words before its verb ("section 1 site
+// clearance" in "section 1 site clearance started on 1 March"), none when
+// it has no statement verb.
+func (p *parser) subject(idx []int) []int {
+	for n, k := range idx {
+		if c := p.t.toks[k].canon; n > 0 && (statementWords[c] || predicateWords[c]) {
+			return slices.Clone(idx[:n])
+		}
+	}
+	return nil
+}
+
+// predicateWords say something of an activity; no name says them.
+var predicateWords = map[string]bool{"will": true, "must": true, "cannot": true, "cant": true, "should": true, "shall": true,
+	"started": true, "finished": true, "take": true, "takes": true, "percent": true, "starts": true, "finishes": true}
+
+// sayPredicate reports whether a command's references took in a
+// statement's words ("section 2 drainage will take 12 days and section 3
+// drainage" is no name).
+func sayPredicate(c Command) bool {
+	refs := append(append(append(append(append([]Ref{}, c.Targets...), c.From...), c.To...), c.After...), c.Before...)
+	if c.Instead != nil {
+		refs = append(refs, *c.Instead)
+	}
+	for _, r := range refs {
+		for _, w := range strings.Fields(r.Words) {
+			if predicateWords[w] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listMarker reports whether a clause is only the number or letter of a
@@ -649,10 +772,17 @@ func ptr(v float64) *float64 { return &v }
 // ellipsis reads a clause with no verb after a delete or dissolve as more
 // of the same: "delete painting on level 2, then level 3".
 func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
-	if (prev.Kind != Delete && prev.Kind != Dissolve) || len(prev.Targets) == 0 {
+	if !continued[prev.Kind] || len(prev.Targets) == 0 {
 		return Command{}, false
 	}
 	s := stripPolite(c)
+	// "same for hall B", "and hall C too".
+	if m := sameFor.FindStringIndex(s.s); m != nil && m[0] == 0 {
+		s = s.without(m[0], m[1])
+	}
+	if m := tooTail.FindStringIndex(s.s); m != nil && m[0] > 0 {
+		s = s.without(m[0], m[1])
+	}
 	if s.s == "" || strings.ContainsAny(s.s, "?") {
 		return Command{}, false
 	}
@@ -669,5 +799,44 @@ func (p *parser) ellipsis(c *clause, prev Command) (Command, bool) {
 		last = Ref{Text: last.Inherit.Text + " " + last.Text, Words: last.Inherit.Words + " " + last.Words}
 	}
 	ref.Inherit = &last
-	return Command{Kind: prev.Kind, Source: c.source(), Targets: []Ref{ref}}, true
+	next := prev // the same change: its amounts and date, copied
+	next.Source, next.Targets = c.source(), []Ref{ref}
+	for _, f := range []**float64{&next.Days, &next.Lag, &next.Percent} {
+		if *f != nil {
+			v := **f
+			*f = &v
+		}
+	}
+	if next.Date != nil {
+		d := *next.Date
+		next.Date = &d
+	}
+	return next, true
 }
+
+// elliptic reports whether an ellipsis's words are places alone ("hall
+// B", "spans 3 and 4"): only those continue a statement split off.
+func (p *parser) elliptic(e Command) bool {
+	value := false
+	for _, w := range strings.Fields(e.Targets[0].Words) {
+		if _, _, ok := placeValue(w, lettered|compassed); ok {
+			value = true
+			continue
+		}
+		if refFillers[w] || lexicon.IsLevelWord(w) || listWords[w] || rangeWords[w] || placeNounShaped(strings.TrimSuffix(w, "s")) {
+			continue
+		}
+		return false
+	}
+	return value
+}
+
+// continued are the commands a clause of places alone continues ("delete
+// painting on level 2, then level 3"; "add a day to the hall A raised
+// floor, then hall B").
+var continued = map[Kind]bool{Delete: true, Dissolve: true, SetDuration: true, Constrain: true, Unconstrain: true, Delay: true, Progress: true}
+
+var (
+	sameFor = lazyre.New(`^(?:and |but )?(?:the )?(?:same (?:goes )?(?:for|with|on)|likewise(?: for)?|ditto(?: for)?|as well as|and also|also)\b ?`)
+	tooTail = lazyre.New(` (?:too|as well|also|likewise)$`)
+)

@@ -231,6 +231,9 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		}
 		kind := k.kindOf(ws[i].w)
 		if kind == "" {
+			kind = k.abbreviated(ws[i:])
+		}
+		if kind == "" {
 			continue
 		}
 		j := i + 1
@@ -238,6 +241,9 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		ranged := false // the value read next ends a range
 		for j < len(ws) {
 			v, _, ok := placeValue(ws[j].w, k[kind])
+			if !ok {
+				v, ok = spelledValue(ws[j:])
+			}
 			if !ok {
 				break
 			}
@@ -280,6 +286,42 @@ func (k placeKinds) cut(p string) (rest string, places []string) {
 		i = j - 1
 	}
 	return string(b), places
+}
+
+// abbreviated is the kind a word shortens ("sec 2" is section 2, "gen 3"
+// generator 3): the start of one kind's noun, three letters or more,
+// followed by a value; "" for none.
+func (k placeKinds) abbreviated(ws []word) string {
+	w := ws[0].w
+	if len(w) < 3 || len(ws) < 2 || !isLetters(w) || commonGrammar[w] || verbs[w] != "" {
+		return ""
+	}
+	found := ""
+	for kind, set := range k {
+		if len(kind) > len(w) && strings.HasPrefix(kind, w) {
+			if found != "" {
+				return "" // "sta" for station and stage
+			}
+			if _, _, ok := placeValue(ws[1].w, set); !ok {
+				return ""
+			}
+			found = kind
+		}
+	}
+	return found
+}
+
+// spelledValue reads a place's number in words ("section two"), not a
+// quantity ("every section one week"); ok is false for anything else.
+func spelledValue(ws []word) (string, bool) {
+	n, ok := numberWords[ws[0].w]
+	if !ok || len(ws[0].w) < 3 || strings.Contains(n, ".") || n == "0" || ws[0].w == "single" {
+		return "", false
+	}
+	if len(ws) > 1 && units[ws[1].w] != "" {
+		return "", false
+	}
+	return n, true
 }
 
 // compassFirst reads places written compass point first: "north wing",
@@ -454,10 +496,22 @@ func (r *Resolver) partOfPlace(cands []schedule.Activity, places, words []string
 func (r *Resolver) Place(words string) (string, bool) {
 	p := strings.ToLower(words)
 	places := r.placesOf(p)
-	if len(places) != 1 || strings.HasSuffix(places[0], "_*") || len(r.tradeWords(p)) > 0 {
+	if len(places) != 1 || strings.HasSuffix(places[0], "_*") || !r.qualify(kindOfToken(places[0]), r.tradeWords(p)) {
 		return "", false
 	}
 	return places[0], true
+}
+
+// qualify reports whether words are said with every place of a kind in
+// the schedule's names, so name no work ("data" in "Data hall A raised
+// floor", "Data hall B IST"; "yard" in "East plant yard chillers"): a
+// place may be written with them.
+func (r *Resolver) qualify(kind string, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	q, ok := r.qualifiers[kind]
+	return ok && !slices.ContainsFunc(words, func(w string) bool { return !q[w] })
 }
 
 // OnPlace reports whether a name is on the place (a place token).
@@ -470,10 +524,70 @@ func (r *Resolver) OnPlace(name, place string) bool {
 func PlaceLabel(place string) string {
 	kd := kindOfToken(place)
 	val := strings.TrimPrefix(place, kd+"_")
+	if compass[val] {
+		return sentenceCase(val) + " " + kd // "East wing"
+	}
 	if len(val) == 1 && val[0] >= 'a' && val[0] <= 'z' {
 		val = strings.ToUpper(val)
 	}
 	return sentenceCase(kd) + " " + val
+}
+
+// Label is a place as the schedule's names write it ("WTG 05", "East
+// plant", "hall C"), a new place as its kind's others are written ("WTG
+// 06"); PlaceLabel where no name says its kind.
+func (r *Resolver) Label(place string) string {
+	kind := kindOfToken(place)
+	if kind == "level" {
+		return PlaceLabel(place)
+	}
+	var other, otherLabel string
+	for i, a := range r.acts {
+		for _, t := range r.norm[i] {
+			if kindOfToken(t) != kind || strings.HasSuffix(t, "_*") || (t != place && other != "") {
+				continue
+			}
+			l, ok := r.written(a.Name, t)
+			if !ok {
+				continue
+			}
+			if t == place {
+				return l
+			}
+			other, otherLabel = t, l
+		}
+	}
+	if other != "" {
+		if l, ok := r.RenamePlace(otherLabel, other, place); ok {
+			return l
+		}
+	}
+	return PlaceLabel(place)
+}
+
+// written is the words of name that say place, as written, with a
+// capital first letter.
+func (r *Resolver) written(name, place string) (string, bool) {
+	ws, i, ok := r.placeAt(name, place)
+	if !ok {
+		return "", false
+	}
+	l := name[ws[i].start:ws[i+1].end]
+	return strings.ToUpper(l[:1]) + l[1:], true
+}
+
+// placeAt finds the two words of name that say place ("Pier 3", "East
+// wing"): name's words and the first's index.
+func (r *Resolver) placeAt(name, place string) ([]word, int, bool) {
+	kind, val := kindOfToken(place), strings.TrimPrefix(place, kindOfToken(place)+"_")
+	ws := phraseWords(name)
+	for i := 0; i+1 < len(ws); i++ {
+		a, b := ws[i].w, ws[i+1].w
+		if v, _, ok := placeValue(b, r.places[kind]); ok && v == val && r.places.kindOf(a) == kind || compass[a] && a == val && r.places.kindOf(b) == kind {
+			return ws, i, true
+		}
+	}
+	return nil, 0, false
 }
 
 // RenamePlace writes name with the place from changed to the place to, of
@@ -515,11 +629,20 @@ func (r *Resolver) RenamePlace(name, from, to string) (string, bool) {
 				continue
 			}
 			at = ws[i+1]
+		case compass[lower[i]] && lower[i] == fromVal && i+1 < len(ws) && r.places.kindOf(lower[i+1]) == kind:
+			at = ws[i] // "East wing"
 		default:
 			continue
 		}
 		val := toVal
-		if written := name[at.start:at.end]; written != strings.ToLower(written) {
+		if written := name[at.start:at.end]; len(written) > 1 && written[0] == '0' && isDigit(toVal[0]) {
+			val = strings.Repeat("0", max(0, len(written)-len(toVal))) + toVal // "WTG 05" → "WTG 06"
+		}
+		switch written := name[at.start:at.end]; {
+		case written == strings.ToLower(written):
+		case len(written) > 1 && written[1:] == strings.ToLower(written[1:]):
+			val = sentenceCase(val) // "East" → "West"
+		default:
 			val = strings.ToUpper(val)
 		}
 		return name[:at.start] + val + name[at.end:], true

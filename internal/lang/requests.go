@@ -31,7 +31,18 @@ func Requests(src string, opt Options) []Request {
 		cmd := p.command(cl)
 		if cmd.Kind == Unknown && len(out) > 0 {
 			last := &out[len(out)-1]
-			if inherited, ok := p.ellipsis(cl, last.Commands[len(last.Commands)-1]); ok {
+			prev := &last.Commands[len(last.Commands)-1]
+			if prev.Kind == Unsupported || prev.Kind == Unknown {
+				// Read here without the schedule's words ("CRAH" is no
+				// "crash" there): places alone after it stay in its words,
+				// for the reading with them.
+				if e, ok := p.ellipsis(cl, Command{Kind: Delete, Targets: []Ref{{Text: "x", Words: "x"}}}); ok && p.elliptic(e) {
+					last.Source = p.t.span(first[len(first)-1], cl.idx[len(cl.idx)-1]+1)
+					prev.Source = last.Source
+					continue
+				}
+			}
+			if inherited, ok := p.ellipsis(cl, *prev); ok {
 				last.Commands = append(last.Commands, inherited)
 				// The words from the request's first clause to this one,
 				// "then" included.

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,9 @@ type Resolver struct {
 	// wordSets holds wordSet(withoutLevels(norm)) of every name: the words
 	// a phrase must have to name an activity exactly (see exactly).
 	wordSets map[string]bool
+	// qualifiers are, by kind of place, the words every name on a place
+	// of the kind says (see qualify).
+	qualifiers map[string]map[string]bool
 	// memo holds resolveOne's answers: a list that repeats a part, or
 	// feedback resolved by several steps, costs one resolution a phrase.
 	mu    sync.Mutex
@@ -94,7 +98,51 @@ func NewResolver(s *schedule.Schedule) *Resolver {
 			r.names[w] = true
 		}
 	}
+	r.qualifiers = r.learnQualifiers()
 	return r
+}
+
+// learnQualifiers finds, for each kind of place, the words every name on
+// one of its places says before the place or right after it ("data" in
+// "Data hall A raised floor" and "Data hall B IST", "yard" in "East plant
+// yard chillers"): words that go with the place, not with its work.
+func (r *Resolver) learnQualifiers() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for i, a := range r.acts {
+		for _, t := range r.norm[i] {
+			if !r.places.isPlace(t) || strings.HasSuffix(t, "_*") || kindOfToken(t) == "level" {
+				continue
+			}
+			kind := kindOfToken(t)
+			if have, seen := out[kind]; seen && len(have) == 0 {
+				continue // none left to lose
+			}
+			words := map[string]bool{}
+			for _, w := range r.places.without(r.places.normalize(r.besidePlace(a.Name, t))) {
+				words[w] = true
+			}
+			if have, seen := out[kind]; seen {
+				maps.DeleteFunc(have, func(w string, _ bool) bool { return !words[w] })
+			} else {
+				out[kind] = words
+			}
+		}
+	}
+	return out
+}
+
+// besidePlace is the words of name before the place and the one right
+// after it, "" when the name does not write the place as two words.
+func (r *Resolver) besidePlace(name, place string) string {
+	ws, i, ok := r.placeAt(name, place)
+	if !ok {
+		return ""
+	}
+	beside := name[:ws[i].start]
+	if i+2 < len(ws) {
+		beside += " " + name[ws[i+2].start:ws[i+2].end]
+	}
+	return beside
 }
 
 func notAlnum(r rune) bool {
@@ -126,6 +174,9 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	if ref.Inherit != nil {
 		inherit = r.tradeWords(ref.Inherit.Words)
 	}
+	if res, ok := r.resolveOnEach(words, ref.Inherit); ok {
+		return res
+	}
 	whole := r.resolveOne(words, inherit)
 	parts := listSep.Split(words, -1)
 	if whole.Status == Found && (len(parts) < 2 || whole.Group || r.exactly(whole.Acts, words)) {
@@ -147,6 +198,23 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 	levels := make([][]string, len(parts))
 	for i, p := range parts {
 		levels[i] = r.placesOf(p)
+	}
+	// "the welding and NDT on spreads 1 and 2": the list split the places
+	// ("NDT on spreads 1", "2"); the part that said them says them all,
+	// for the parts before it.
+	owner, last := -1, -1
+	for i, p := range parts {
+		switch m := bareLevel.FindStringSubmatch(p); {
+		case len(levels[i]) > 0:
+			owner, last = i, i
+		case m != nil && owner >= 0 && i == last+1 && !r.isID(p) && !strings.Contains(strings.TrimSpace(p), " "):
+			if kind := r.lastKind(parts[owner]); kind != "" {
+				levels[owner] = append(levels[owner], r.placesOf(kind+" "+m[1])...)
+			}
+			last = i // "1, 2 and 3": the next bare value goes on
+		default:
+			owner = -1
+		}
 	}
 	parts = r.joinParts(parts, inherit)
 	if len(parts) < 2 {
@@ -213,6 +281,39 @@ func (r *Resolver) Resolve(ref Ref) Resolution {
 		}
 	}
 	return out
+}
+
+// resolveOnEach reads a bare place that inherits its work from a list
+// ("wing C partitions and ceilings should follow wing A": wing A is Wing A
+// partitions and Wing A ceilings), one activity per item of the list;
+// ok is false when the words say more than places, the list is one
+// item, or an item has no counterpart on the place.
+func (r *Resolver) resolveOnEach(words string, from *Ref) (Resolution, bool) {
+	places := r.placesOf(words)
+	if from == nil || len(places) == 0 || len(r.withoutQualifiers(places, r.tradeWords(words))) > 0 {
+		return Resolution{}, false
+	}
+	items := r.Split(*from)
+	if len(items) < 2 {
+		return Resolution{}, false
+	}
+	out := Resolution{Status: Found, Group: true}
+	for _, it := range items {
+		trade := r.tradeWords(it.Words)
+		if len(trade) == 0 {
+			return Resolution{}, false
+		}
+		res := r.resolveOne(words, trade)
+		if res.Status != Found {
+			return Resolution{}, false
+		}
+		for _, a := range res.Acts {
+			if !slices.ContainsFunc(out.Acts, func(b schedule.Activity) bool { return b.ID == a.ID }) {
+				out.Acts = append(out.Acts, a)
+			}
+		}
+	}
+	return out, true
 }
 
 // Split is a list reference's parts as Resolve reads them ("A039 and the
@@ -470,9 +571,9 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	}
 	cleaned := allLevels.ReplaceAllString(p, " ")
 	levels := r.placesOf(cleaned)
-	words := r.tradeWords(cleaned)
+	words := r.withoutQualifiers(levels, r.tradeWords(cleaned))
 	if len(words) == 0 {
-		words = inherit
+		words = r.withoutQualifiers(levels, inherit)
 	}
 	if len(words) == 1 && idShaped.MatchString(words[0]) && len(fields) <= 2 {
 		return Resolution{Status: Missing} // an id that is not there: never a fuzzy match
@@ -505,6 +606,9 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	case len(cands) == 1:
 		return Resolution{Status: Found, Acts: cands}
 	}
+	if exact, ok := r.exactOnEach(cands, levels, words, fields); ok {
+		return Resolution{Status: Found, Acts: exact, Group: true}
+	}
 	if group || len(levels) > 1 || len(levels) > 0 && !slices.ContainsFunc(words, func(w string) bool { return !groupWords[w] }) {
 		return Resolution{Status: Found, Acts: cands, Group: true}
 	}
@@ -515,7 +619,7 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 	// is Piling, not Pile caps and ground beams).
 	var exact []schedule.Activity
 	for i, a := range r.acts {
-		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(r.places.without(r.norm[i]), words) {
+		if slices.ContainsFunc(cands, func(c schedule.Activity) bool { return c.ID == a.ID }) && sameWords(r.withoutQualifiers(levels, r.places.without(r.norm[i])), words) {
 			exact = append(exact, a)
 		}
 	}
@@ -538,6 +642,50 @@ func (r *Resolver) resolveOnce(p string, inherit []string) Resolution {
 		return Resolution{Status: Found, Acts: literal}
 	}
 	return Resolution{Status: Ambiguous, Candidates: cands}
+}
+
+// withoutQualifiers drops from words those said with every place of the
+// kinds said ("block valve" in "scrap block valve station 2", where every
+// station is a block valve station): they name the place, not its work.
+func (r *Resolver) withoutQualifiers(places, words []string) []string {
+	if len(places) == 0 || len(words) == 0 {
+		return words
+	}
+	return slices.DeleteFunc(slices.Clone(words), func(w string) bool {
+		for _, p := range places {
+			if strings.HasSuffix(p, "_*") || !r.qualify(kindOfToken(p), []string{w}) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// exactOnEach reads the same work on several places ("the chillers in
+// the east and north plant yards") as it reads it on one: on each place
+// the activity named by the very words (East plant yard chillers, not
+// East plant yard chiller plinths), when each place has one. A
+// quantifier ("all the chillers") keeps every match.
+func (r *Resolver) exactOnEach(cands []schedule.Activity, places, words, fields []string) ([]schedule.Activity, bool) {
+	if len(places) < 2 || slices.ContainsFunc(fields, func(w string) bool { return quantifiers[w] }) ||
+		slices.ContainsFunc(places, func(p string) bool { return kindOfToken(p) != kindOfToken(places[0]) || strings.HasSuffix(p, "_*") }) {
+		return nil, false
+	}
+	var exact []schedule.Activity
+	for _, p := range places {
+		n := 0
+		for _, a := range cands {
+			i := r.index[a.ID]
+			if slices.Contains(r.norm[i], p) && sameWords(r.withoutQualifiers(places, r.places.without(r.norm[i])), words) {
+				exact = append(exact, a)
+				n++
+			}
+		}
+		if n != 1 {
+			return nil, false
+		}
+	}
+	return exact, len(exact) < len(cands)
 }
 
 // checkWords name activities that check other work rather than do it.

@@ -34,6 +34,13 @@ func (t *text) span(i, j int) string {
 	return strings.TrimSpace(t.src[t.toks[i].start:t.toks[j-1].end])
 }
 
+// hyphenated reports whether token k is joined to a word by a hyphen
+// ("tie-in", "link-road"): part of a compound word.
+func (t *text) hyphenated(k int) bool {
+	tk := t.toks[k]
+	return tk.start > 0 && t.src[tk.start-1] == '-' || tk.end < len(t.src) && t.src[tk.end] == '-'
+}
+
 // wordsOf is toks[i:j] as corrected lower-case words, quotes kept, for
 // resolving against the schedule.
 func (t *text) wordsOf(i, j int) string {
@@ -86,7 +93,7 @@ func tokenize(src string) *text {
 		case r == '-' && i+1 < len(src) && isDigit(src[i+1]) && i > 0 && isDigit(src[i-1]), r == '-' && loneLetterAt(src, i-1) && loneLetterAt(src, i+1):
 			emit("-", "to", i, i+1, false) // "levels 2-4", "zones A-C"
 			i++
-		case r == '-' && i+1 < len(src) && isDigit(src[i+1]):
+		case r == '-' && i+1 < len(src) && isDigit(src[i+1]) && !afterMonth(src, i):
 			j := scanWord(src, i+1)
 			emit(strings.ToLower(src[i:j]), strings.ToLower(src[i:j]), i, j, false)
 			i = j
@@ -99,6 +106,14 @@ func tokenize(src string) *text {
 		case r == '&' || r == '/':
 			emit(string(r), "and", i, i+1, false)
 			i++
+		case (r == '…' || strings.HasPrefix(src[i:], "..")) && rangeEllipsis(src, i):
+			// "sections 1, 2 ... 4": a range, not the end of a sentence.
+			j := i + size
+			for j < len(src) && src[j] == '.' {
+				j++
+			}
+			emit("to", "to", i, j, false)
+			i = j
 		case r == '.' || r == '!' || r == '?':
 			if r == '?' {
 				emit("?", "?", i, i+1, false)
@@ -111,6 +126,7 @@ func tokenize(src string) *text {
 			i++
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			j := scanWord(src, i)
+			j = chainageEnd(src, i, j)
 			w := foldWord(src[i:j])
 			emit(w, w, i, j, false)
 			i = j
@@ -137,6 +153,70 @@ func scanWord(src string, i int) int {
 		j += size
 	}
 	return j
+}
+
+// chainageEnd extends the number src[i:j] over a chainage's metres
+// ("Ch 1+250", "2+800"): one token, as names write it, not "1 plus 250"
+// (a lag).
+func chainageEnd(src string, i, j int) int {
+	for k := i; k < j; k++ {
+		if !isDigit(src[k]) {
+			return j
+		}
+	}
+	if j+1 >= len(src) || src[j] != '+' || !isDigit(src[j+1]) {
+		return j
+	}
+	k := j + 1
+	for k < len(src) && isDigit(src[k]) {
+		k++
+	}
+	if k-(j+1) != 3 || k < len(src) && isWordByte(src[k]) {
+		return j
+	}
+	return k
+}
+
+// afterMonth reports whether the word before i is a month's name: in
+// "18-Oct-27" the hyphen joins a date's parts, it is no minus sign.
+func afterMonth(src string, i int) bool {
+	j := i
+	for j > 0 && (src[j-1] >= 'a' && src[j-1] <= 'z' || src[j-1] >= 'A' && src[j-1] <= 'Z') {
+		j--
+	}
+	_, ok := monthNames[strings.ToLower(src[j:i])]
+	return ok && j < i
+}
+
+// rangeEllipsis reports whether the dots at i stand between two values
+// of a list of places ("1, 2 ... 4", "section 2 … section 4"): a value
+// before them, and after them a number, maybe after a word.
+func rangeEllipsis(src string, i int) bool {
+	k := i - 1
+	for k >= 0 && src[k] == ' ' {
+		k--
+	}
+	if k < 0 || !isDigit(src[k]) && !loneLetterAt(src, k) {
+		return false
+	}
+	j := i
+	for j < len(src) && (src[j] == '.' || src[j] == ' ') {
+		j++
+	}
+	if strings.HasPrefix(src[i:], "…") {
+		j = i + len("…")
+		for j < len(src) && src[j] == ' ' {
+			j++
+		}
+	}
+	if j < len(src) && isDigit(src[j]) {
+		return true
+	}
+	w := j
+	for w < len(src) && isWordByte(src[w]) && !isDigit(src[w]) {
+		w++
+	}
+	return w > j && w+1 < len(src) && src[w] == ' ' && (isDigit(src[w+1]) || loneLetterAt(src, w+1))
 }
 
 // loneLetterAt reports whether src[i] is an ASCII letter standing alone

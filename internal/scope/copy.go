@@ -28,7 +28,25 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 	if !ok {
 		// "another level": the next one of its kind.
 		if to, ok = b.nextPlace(res, c.Name); ok {
-			b.note("%q: the new place is %s, the next after the schedule's last", c.Source, lang.PlaceLabel(to))
+			b.note("%q: the new place is %s, the next after the schedule's last", c.Source, res.Label(to))
+		}
+	}
+	if !ok && slices.Contains(res.PlaceKinds(), strings.ToLower(strings.TrimSpace(c.Name))) {
+		// A kind with no next place ("another wing" where wings are
+		// named by compass points): which one is asked.
+		kind := strings.ToLower(strings.TrimSpace(c.Name))
+		about := "the new " + kind + " in " + c.Source
+		ans, answered := b.answered(about)
+		if answered && noneAnswer.MatchString(strings.ToLower(ans)) {
+			b.note("%q: left out, as you answered %q", c.Source, ans)
+			return
+		}
+		if to, ok = res.Place(ans); answered && !ok {
+			to, ok = res.Place(ans + " " + kind) // "west"
+		}
+		if !answered || !ok || kindOf(to) != kind {
+			b.ask(about, fmt.Sprintf("Which %s is the new one? The schedule has %s. Answer with its name, or \"none\".", kind, placeExamples(b.s, kind)))
+			return
 		}
 	}
 	if !ok {
@@ -57,11 +75,11 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 		if ans, answered := b.answered(about); answered {
 			said = ans
 		}
-		b.ask(about, fmt.Sprintf("Which place should %s copy? %q names no place with activities. Answer like %s, or \"none\".", lang.PlaceLabel(to), said, placeExamples(b.s, kindOf(to))))
+		b.ask(about, fmt.Sprintf("Which place should %s copy? %q names no place with activities. Answer like %s, or \"none\".", res.Label(to), said, placeExamples(b.s, kindOf(to))))
 		return
 	}
 	if kindOf(from) != kindOf(to) {
-		b.note("%q: %s and %s are different kinds of place: nothing copied; say \"copy %s as %s …\"", c.Source, lang.PlaceLabel(from), lang.PlaceLabel(to), strings.ToLower(lang.PlaceLabel(from)), kindOf(from))
+		b.note("%q: %s and %s are different kinds of place: nothing copied; say \"copy %s as %s …\"", c.Source, res.Label(from), res.Label(to), strings.ToLower(res.Label(from)), kindOf(from))
 		return
 	}
 	var there []schedule.Activity
@@ -71,14 +89,14 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 		}
 	}
 	if len(there) > 0 {
-		b.note("%q: %s has activities already (%s): nothing copied", c.Source, lang.PlaceLabel(to), listActivities(there, 10))
+		b.note("%q: %s has activities already (%s): nothing copied", c.Source, res.Label(to), listActivities(there, 10))
 		return
 	}
 	names := make([]string, len(members))
 	for i, a := range members {
 		n, ok := res.RenamePlace(a.Name, from, to)
 		if !ok {
-			b.note("%q: %q does not write %s in a way a copy can rename: nothing copied; add %s's activities by name", c.Source, a.Name, lang.PlaceLabel(from), lang.PlaceLabel(to))
+			b.note("%q: %q does not write %s in a way a copy can rename: nothing copied; add %s's activities by name", c.Source, a.Name, res.Label(from), res.Label(to))
 			return
 		}
 		names[i] = n
@@ -176,12 +194,12 @@ func (b *builder) copyPlace(key string, c lang.Command) {
 	for _, a := range members {
 		made = append(made, copyOf[a.ID])
 	}
-	how := fmt.Sprintf("its first activities follow %s's last ones (%s)", lang.PlaceLabel(from), linkCount(chain))
+	how := fmt.Sprintf("its first activities follow %s's last ones (%s)", res.Label(from), linkCount(chain))
 	if before != "" {
-		how = fmt.Sprintf("it follows %s as %s follows %s (%s)", lang.PlaceLabel(lead), lang.PlaceLabel(from), lang.PlaceLabel(before), linkCount(chain))
+		how = fmt.Sprintf("it follows %s as %s follows %s (%s)", res.Label(lead), res.Label(from), res.Label(before), linkCount(chain))
 	}
 	b.note("%s is a copy of %s: %d activities (%s) with the %s among them; %s; and %s to and from the rest of the schedule as %s has them. Durations are %s's; no progress, dates, constraints or baseline are copied",
-		lang.PlaceLabel(to), lang.PlaceLabel(from), len(made), listActivities(made, 30), linkCount(inside), how, linkCount(outside), lang.PlaceLabel(from), lang.PlaceLabel(from))
+		res.Label(to), res.Label(from), len(made), listActivities(made, 30), linkCount(inside), how, linkCount(outside), res.Label(from), res.Label(from))
 }
 
 // nextPlace is the place after the last of a kind the schedule's names
@@ -325,11 +343,14 @@ func kindOf(place string) string {
 	return place
 }
 
-// placeKindsOf are the kinds of place a name is on.
+// placeKindsOf are the kinds of place a name is on: a kind named with
+// no value ("Mobilise spread crews") is on none of its places.
 func placeKindsOf(res *lang.Resolver, name string) []string {
 	var out []string
 	for _, p := range res.PlacesOf(name) {
-		out = append(out, kindOf(p))
+		if !strings.HasSuffix(p, "_*") {
+			out = append(out, kindOf(p))
+		}
 	}
 	return out
 }

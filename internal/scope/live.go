@@ -53,6 +53,13 @@ func (b *builder) delay(c lang.Command) {
 	if len(acts) == 0 {
 		return
 	}
+	// A group ("push plot 4 back 2 weeks") moves by its first
+	// activities: the rest follow them, and a lag or constraint on each
+	// would add the delay up along the chain.
+	if first := groupEntries(b.s, acts); len(first) < len(acts) && len(first) > 0 {
+		b.note("%q delays %s; the rest of its %d activities follow them", c.Source, names(first), len(acts))
+		acts = first
+	}
 	v, ok := b.insightView()
 	if !ok {
 		b.note("%q: the schedule does not compute (a loop or a bad duration), so a delay cannot be placed", c.Source)
@@ -290,6 +297,17 @@ func (b *builder) dateOf(c lang.Command, past bool) (time.Time, bool) {
 	backward := past && b.s.DataDate != ""
 	t, err := d.Resolve(refDay, today, order, backward)
 	var amb *lang.ErrAmbiguousOrder
+	if errors.As(err, &amb) && past && !answered {
+		// Progress before the project start is none: of the two readings
+		// of "6/9", the one before it is not meant.
+		if start, serr := time.Parse(dayLayout, firstN(b.s.StartDate, 10)); serr == nil && amb.A.Before(start) != amb.B.Before(start) {
+			t, err = amb.A, nil
+			if amb.A.Before(start) {
+				t = amb.B
+			}
+			b.note("%q is read as %s: the other reading is before the project start %s", d.Text, t.Format("Mon 2 January 2006"), firstN(b.s.StartDate, 10))
+		}
+	}
 	switch {
 	case errors.As(err, &amb):
 		if answered {
@@ -514,11 +532,11 @@ func (b *builder) progress(c lang.Command) {
 				b.ask(about, fmt.Sprintf("Your answer %q is not a date. When did %s start? Answer like \"12 January\".", ans, a.Name))
 				return
 			}
-			day, ok := b.dateOf(lang.Command{Source: c.Source, Date: &d}, true)
+			day, ok := b.progressDay(lang.Command{Source: c.Source, Date: &d})
 			if !ok {
 				return
 			}
-			next.ActualStart = day.Format(dayLayout)
+			next.ActualStart = day
 		}
 		if next.ActualFinish != "" && next.ActualFinish < next.ActualStart {
 			b.note("%q: %s would finish (%s) before it started (%s): nothing changed", c.Source, a.Name, next.ActualFinish, next.ActualStart)
@@ -558,6 +576,12 @@ func (b *builder) progressDate(c lang.Command, a schedule.Activity, started bool
 		}
 		c.Date = &d
 	}
+	return b.progressDay(c)
+}
+
+// progressDay places the date of progress c said: on or before the data
+// date, and not before the project start.
+func (b *builder) progressDay(c lang.Command) (string, bool) {
 	t, ok := b.dateOf(c, true)
 	if !ok {
 		return "", false
@@ -663,4 +687,16 @@ func (b *builder) progressCall(arg progressArg) {
 		return
 	}
 	b.add(schedule.UpdateActivity(next))
+}
+
+// groupEntries are the activities of acts that no other of them precedes.
+func groupEntries(s *schedule.Schedule, acts []schedule.Activity) []schedule.Activity {
+	in := idSet(acts)
+	led := map[string]bool{}
+	for _, r := range s.Relationships {
+		if in[r.Predecessor] && in[r.Successor] && r.Predecessor != r.Successor {
+			led[r.Successor] = true
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(acts), func(a schedule.Activity) bool { return led[a.ID] })
 }

@@ -2,6 +2,7 @@ package scope
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -17,6 +18,9 @@ import (
 // Y of the same trade.
 
 func (b *builder) relinkRemove(c lang.Command) {
+	if b.relinkToSame(c, true) {
+		return
+	}
 	// Plan both halves on a copy first: a re-sequencing whose new links
 	// would close a loop is refused whole, never half done.
 	trial := &builder{s: b.s.Clone(), in: b.in, answers: b.answers, source: b.source, ctx: b.ctx}
@@ -112,6 +116,26 @@ func (b *builder) relinkRemoveOn(c lang.Command) {
 	}
 }
 
+// relinkToSame reports whether the new predecessors read as the very
+// ones replaced ("the west ticket hall should follow the east entrance
+// instead of the east ticket hall": the east entrance took the ticket
+// hall's words): nothing would change, so nothing does, and the removals
+// step says so.
+func (b *builder) relinkToSame(c lang.Command, say bool) bool {
+	if c.Instead == nil || len(c.From) != 1 {
+		return false
+	}
+	res := b.resolver()
+	ys, zs := res.Resolve(c.From[0]), res.Resolve(*c.Instead)
+	if ys.Status != lang.Found || zs.Status != lang.Found || !maps.Equal(idSet(ys.Acts), idSet(zs.Acts)) {
+		return false
+	}
+	if say {
+		b.note("%q: %q reads as %s, the very predecessor it replaces: nothing changed; name the new one (\"… should follow <activity> instead of %s\")", c.Source, c.From[0].Text, names(ys.Acts), c.Instead.Text)
+	}
+	return true
+}
+
 func insteadText(c lang.Command) string {
 	if c.Instead == nil {
 		return ""
@@ -132,8 +156,36 @@ func (b *builder) predecessors(id string) []schedule.Activity {
 }
 
 func (b *builder) relinkAdd(key string, c lang.Command) {
+	if b.relinkToSame(c, false) {
+		return
+	}
 	xs, ok := b.refsActs(c.To, true)
 	if !ok {
+		return
+	}
+	if len(xs) > 1 && (len(c.To) > 1 || len(b.resolver().Split(c.To[0])) > 1) {
+		// A list ("wing C partitions and ceilings"): each item from its
+		// counterpart among the new predecessors.
+		ys, ok := b.refsActs(c.From, true)
+		if !ok {
+			return
+		}
+		inPrev := func(schedule.Activity) bool { return true }
+		prev := "any predecessor"
+		if c.Instead != nil {
+			zs, ok := b.refActs(*c.Instead, true)
+			if !ok {
+				return
+			}
+			set := idSet(zs)
+			inPrev, prev = func(a schedule.Activity) bool { return set[a.ID] }, c.Instead.Text
+			for _, x := range xs {
+				if !b.removedInto(x.ID) {
+					b.note("%q: %s does not follow %s: its links are not changed", c.Source, x.Name, c.Instead.Text)
+				}
+			}
+		}
+		b.relinkFrom(ys, idSet(xs), inPrev, "on "+refsText(c.From), refsText(c.To), prev)
 		return
 	}
 	if len(xs) > 1 {
@@ -192,7 +244,15 @@ func (b *builder) relinkAdd(key string, c lang.Command) {
 // to that this round removed from prev (or, said on its own, that exist
 // now).
 func (b *builder) relinkGroups(from, to, prev group) {
-	inTo, inPrev := to.memberSet(b.s.Activities), prev.memberSet(b.s.Activities)
+	inPrev := prev.memberSet(b.s.Activities)
+	b.relinkFrom(from.members(b.s.Activities), to.memberSet(b.s.Activities), func(a schedule.Activity) bool { return inPrev[a.ID] || prev.matches(a) },
+		from.String(), to.String(), prev.String())
+}
+
+// relinkFrom re-creates, from the counterparts among sources, the links
+// into the activities of inTo that this round removed (or, with none
+// removed, that exist now) from a predecessor inPrev takes.
+func (b *builder) relinkFrom(sources []schedule.Activity, inTo map[string]bool, inPrev func(schedule.Activity) bool, from, to, prev string) {
 	var old []schedule.Relationship
 	for _, op := range b.in.Removed {
 		if op.Kind == schedule.AddRelationshipOp && op.Relationship != nil {
@@ -211,11 +271,10 @@ func (b *builder) relinkGroups(from, to, prev group) {
 			names[op.Activity.ID] = *op.Activity
 		}
 	}
-	sources := from.members(b.s.Activities)
 	found := false
 	for _, r := range old {
 		pred, ok := names[r.Predecessor]
-		if !ok || !inTo[r.Successor] || (!inPrev[r.Predecessor] && !prev.matches(pred)) {
+		if !ok || !inTo[r.Successor] || !inPrev(pred) {
 			continue
 		}
 		if inTo[r.Predecessor] {
@@ -241,6 +300,22 @@ func (b *builder) relinkGroups(from, to, prev group) {
 	if !found {
 		b.note("no relationships from %s to %s to re-create from %s", prev, to, from)
 	}
+}
+
+func refsText(refs []lang.Ref) string {
+	texts := make([]string, len(refs))
+	for i, r := range refs {
+		texts[i] = r.Text
+	}
+	return strings.Join(texts, " and ")
+}
+
+func idSet(acts []schedule.Activity) map[string]bool {
+	set := make(map[string]bool, len(acts))
+	for _, a := range acts {
+		set[a.ID] = true
+	}
+	return set
 }
 
 // sameTrade finds the activity among candidates whose name is a's with a

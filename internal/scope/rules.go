@@ -479,6 +479,9 @@ func (b *builder) setDuration(c lang.Command) {
 			b.note("%s already lasts %s days: nothing to change", a.Name, a.Duration)
 			continue
 		}
+		if a.ActualStart != "" && a.ActualFinish == "" && a.Remaining != "" {
+			b.note("%s is in progress with %s days remaining, which is what places the rest of it: say \"N days remaining on %s\" to change that", a.Name, a.Remaining, a.Name)
+		}
 		b.add(schedule.UpdateActivity(next))
 	}
 }
