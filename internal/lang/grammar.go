@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +55,7 @@ var grammar = []rule{
 	{re(`(?P<x>.+?) {MODAL}(?:now |at |currently |about |around |progress |progress is |progress at |percent finishes |percent complete |completion |finishes )*(?P<n>{NUM}) percent(?: (?:finishes|done|through|progress|built|installed|complete))?`), percent},
 	{re(`(?P<n>{NUM}) percent (?:finishes|done|progress|complete) (?:on|for|of) (?P<x>.+?)`), percent},
 	{re(`(?:we are |were |we re |its |it is )?(?P<n>{NUM}) percent (?:through|into|along|of the way through|finishes with|done with) (?P<x>.+?)`), percent},
-	{re(`(?P<x>.+?) {MODAL}(?:now )?(?P<n>half)(?: way| of the way)? (?:finishes|done|through|built|installed|complete)`), percent},
+	{re(`(?P<x>.+?) {MODAL}(?:now )?(?:about |around |roughly |nearly |almost )?(?P<n>half|(?:a|one|1) (?:quarter|third)|(?:three|3) quarters|(?:two|2) thirds|\d{1,2} and \d{1,2})(?: way| of the way)? (?:finishes|done|through|built|installed|complete)`), percent},
 	{re(`(?:set|change|update|mark|put|make) {DET}(?:progress|percent finishes|percent complete|percent|percentage|completion) (?:on|of|for) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM})(?: percent)?`), percent},
 	{re(`(?:set|change|update|mark|put|make) (?P<x>.+?) (?:to|at|as) (?P<n>{NUM}) percent(?: finishes| done| complete)?`), percent},
 	{re(`(?:there (?:is|are) )?(?:only |just |still )?(?P<d>{DUR}) (?:remaining|left|to go|remain|more) (?:on|for|in|of) (?P<x>.+?)`), remaining},
@@ -69,7 +71,9 @@ var grammar = []rule{
 	{re(`(?P<how>delete) (?P<x>.+?) (?P<by>by) (?P<d>{DUR})`), setDuration},
 	{re(`(?:delete) (?:the )?(?:duration (?:of )?)?(?P<x>.+?) (?:down )?to (?P<d>{DUR})`), resolvedX(setDuration)}, // "cut X to 8 days"
 	{re(`(?P<how>add) (?:an? )?(?:extra |additional |more |another )?(?P<d>{DUR})(?: more| extra)? (?:to|onto|on) (?:the duration of )?(?P<x>.+?)(?: duration)?`), setDuration},
-	{re(`(?:take) (?P<d>{DUR}) (?:off|from) (?:the duration of )?(?P<x>.+?)`), changeBy(-1)},
+	{re(`(?:take|delete|knock|shave|trim|save) (?P<d>{DUR}) (?:off|from|out of|on) (?:the duration of )?(?P<x>.+?)`), changeBy(-1)}, // "cut" reads as delete
+	{re(`(?P<x>.+?) {MODAL}(?:take |takes |last |lasts |run |runs |be finishes |finishes |be )?(?:in )?(?P<d>{DUR}) (?:less|shorter|shorten|quicker|faster|sooner)(?: than (?:planned|scheduled|programmed|expected|now|before))?`), changeBy(-1)},
+	{re(`(?P<x>.+?) {MODAL}(?:take |takes |last |lasts |run |runs |be )?(?P<d>{DUR}) longer(?: than (?:planned|scheduled|programmed|expected|now|before))?`), changeBy(1)},
 	{re(`(?:we |i |they )?add (?P<d>{DUR}) (?:for|on|to do|to finish|to complete) (?P<x>.+?)(?P<not> ?,? (?:not|instead of|instead|rather than) (?:{DUR}|{NUM}))?`), resolvedX(neededDuration)},
 	{re(`(?:add|allow|give) (?:an? )?(?:extra |additional |more |another |further )?(?P<d>{DUR})(?: more| extra)? (?:for|to) (?P<x>.+?)`), resolvedX(changeBy(1))},
 	{re(`(?:give|allow) (?P<x>.+?) (?:an? )?(?:extra|additional|more|another|further) (?P<d>{DUR})`), changeBy(1)},
@@ -332,12 +336,36 @@ func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
 	}
 }
 
+// percentOf reads a percentage, or a fraction of the work said in words
+// ("half", "three quarters") or figures ("3/4": before "done" a share of
+// the work, not a date).
+func percentOf(n string) (float64, error) {
+	words := map[string]float64{"half": 50, "a quarter": 25, "one quarter": 25, "1 quarter": 25, "a third": 100.0 / 3, "one third": 100.0 / 3,
+		"1 third": 100.0 / 3, "three quarters": 75, "3 quarters": 75, "two thirds": 200.0 / 3, "2 thirds": 200.0 / 3}
+	if v, ok := words[n]; ok {
+		return math.Round(v*10) / 10, nil
+	}
+	if a, b, ok := strings.Cut(n, "/"); ok {
+		num, err1 := strconv.Atoi(a)
+		den, err2 := strconv.Atoi(b)
+		if err1 != nil || err2 != nil || num <= 0 || den < 2 || num > den {
+			return 0, fmt.Errorf("%q is not a share of the work", n)
+		}
+		return math.Round(1000*float64(num)/float64(den)) / 10, nil
+	}
+	return strconv.ParseFloat(n, 64)
+}
+
 func percent(p *parser, g groups) (Command, bool) {
 	n := g.str("n")
-	if n == "half" {
-		n = "50"
+	if a, b, ok := strings.Cut(n, " and "); ok {
+		// "3/4" reads as "3 and 4": a share only where it was written so.
+		if !strings.Contains(g.c.source(), a+"/"+b) {
+			return Command{}, false
+		}
+		n = a + "/" + b
 	}
-	v, err := strconv.ParseFloat(n, 64)
+	v, err := percentOf(n)
 	r := g.ref("x")
 	if err != nil || r.Words == "" || negated(r) {
 		return Command{}, false

@@ -477,7 +477,7 @@ func (p *parser) command(raw *clause) Command {
 	if c.s == "" {
 		return Command{Kind: Unknown, Source: source, Reason: "no command in it"}
 	}
-	if !question {
+	if !question && !shareDone.MatchString(source) {
 		if cmd, ok := p.dated(c); ok {
 			cmd.Source = source
 			return cmd
@@ -539,6 +539,10 @@ func (p *parser) command(raw *clause) Command {
 	}
 	return Command{Kind: Unknown, Source: source, Reason: "not understood"}
 }
+
+// shareDone is a share of the work written in figures ("3/4 done"): a
+// fraction there, not a date.
+var shareDone = lazyre.New(`\b\d{1,2}/\d{1,2}(?: way| of the way)? (?:done|finished|complete|completed|through|built|installed)\b`)
 
 // dated reads a clause that says a date by the dated grammar, with the
 // date taken out: "X can't start before 3 March" reads "x cannot starts

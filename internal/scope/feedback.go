@@ -2,6 +2,7 @@ package scope
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lang"
@@ -127,7 +128,7 @@ func (b *builder) modified(ops []schedule.Op, fb lang.Feedback) []schedule.Op {
 		case schedule.AddActivityOp, schedule.UpdateActivityOp:
 			if op.Activity != nil && fb.Days != nil {
 				a := *op.Activity
-				a.Duration = formatDays(*fb.Days)
+				a.Duration = b.correctedDuration(*op, *fb.Days)
 				op.Activity = &a
 			}
 			if op.Activity != nil && fb.Name != "" && op.Kind == schedule.AddActivityOp {
@@ -138,6 +139,30 @@ func (b *builder) modified(ops []schedule.Op, fb lang.Feedback) []schedule.Op {
 		}
 	}
 	return ops
+}
+
+// correctedDuration is the duration an op gets from feedback naming days:
+// those days, or, where the op came from a change by a number of days
+// ("add 2 days to X", "X needs another 2 days"), the activity's duration
+// before the round changed by them ("make it 3 days": 3 more, not 3).
+func (b *builder) correctedDuration(op schedule.Op, days float64) string {
+	if op.Kind != schedule.UpdateActivityOp || op.Source == "" {
+		return formatDays(days)
+	}
+	before, ok := b.orig.Activity(op.Activity.ID)
+	old, err := strconv.ParseFloat(strings.TrimSpace(before.Duration), 64)
+	if !ok || err != nil {
+		return formatDays(days)
+	}
+	for _, c := range lang.Parse(op.Source, b.options()) {
+		if c.Kind == lang.SetDuration && c.DaysDelta && c.Days != nil {
+			if *c.Days < 0 { // "cut 2 days off X", then "make it 3": 3 fewer
+				days = -days
+			}
+			return formatDays(max(old+days, 0))
+		}
+	}
+	return formatDays(days)
 }
 
 // touched is the activities ops act on: those in the schedule, and the

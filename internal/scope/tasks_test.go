@@ -225,3 +225,29 @@ func TestPlanRoundFailedTask(t *testing.T) {
 		t.Errorf("every task failed: error %v", err)
 	}
 }
+
+// TestFeedbackDaysOnAChangeByDays: "make it 3 days" after a change by a
+// number of days changes it by 3 (Site hoarding lasts 4); after a duration
+// said outright it sets 3.
+func TestFeedbackDaysOnAChangeByDays(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.Building(t)
+	for _, c := range []struct{ prompt, feedback, want string }{
+		{"add 2 days to site hoarding", "make it 3 days", "7"},
+		{"site hoarding needs another 2 days", "3 days, not 2", "7"},
+		{"shorten site hoarding by 2 days", "make it 3 days", "1"},
+		{"site hoarding will take 6 days", "make it 3 days", "3"},
+	} {
+		r1, err := PlanRound(ctx, Rules{}, s, PlanInput{Prompt: c.prompt, Round: 1})
+		if err != nil || len(r1.Ops) != 1 {
+			t.Fatalf("%q: round 1 ops %v, err %v; notes %q; question %q", c.prompt, r1.Ops, err, r1.Notes, r1.Question)
+		}
+		r2, err := PlanRound(ctx, Rules{}, s, PlanInput{Prompt: c.prompt, Round: 2, Feedback: c.feedback, Previous: r1.Ops})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r2.Ops) != 1 || r2.Ops[0].Activity == nil || r2.Ops[0].Activity.Duration != c.want {
+			t.Errorf("%q then %q: ops %+v, want Site hoarding at %s days; notes %q", c.prompt, c.feedback, r2.Ops, c.want, r2.Notes)
+		}
+	}
+}
