@@ -335,6 +335,9 @@ func (b *builder) refActs(ref lang.Ref, many bool) ([]schedule.Activity, bool) {
 		}
 	}
 	switch {
+	case len(cands) == 1:
+		// Only a near match: confirmed before anything is done to it.
+		b.askChoosing(about, fmt.Sprintf("%q is not quite an activity's name; the nearest is %s. Is that the one? Answer with its name or id, or \"none\".", about, listActivities(cands, 1)), false, activityChoices(cands))
 	case len(cands) > 0:
 		hint := `, "all"`
 		if !many {
