@@ -190,6 +190,8 @@ var datedGrammar = []rule{
 	// Progress reported: "Piling started on 12 Jan", "finished yesterday".
 	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:starts|started|began|begun|commenced)(?: on| at)?`), reportedOn(true)},
 	{re(`(?:mark|record|show|log) (?P<x>.+?) (?:as )?(?:having )?(?:finishes|finished|completed|complete|done)(?: on| at)?`), reportedOn(false)},
+	{re(`(?:we|i|they|the team|the crew|the contractor|the sub|the subcontractor) (?:have |has |only |actually )?(?:starts|started|began|begun|commenced|kicked off) (?:on )?(?P<x>.+?)(?: on| at| in| from)?(?: the)?`), reportedOn(true)},
+	{re(`(?:we|i|they|the team|the crew|the contractor|the sub|the subcontractor) (?:have |has |only |actually )?(?:finishes|finished|completed) (?P<x>.+?)(?: on| at| in)?(?: the)?`), reportedOn(false)},
 	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually |only )?(?:starts|started|began|begun|commenced|kicked off)(?: on| at| in| from)?(?: the)?`), reportedOn(true)},
 	{re(`(?P<x>.+?) (?:has |have |was |were |got |actually )?(?:been )?(?:finishes|finished|completed|complete|done|ended)(?: on| at| in)?(?: the)?`), reportedOn(false)},
 	{re(`(?:change|set|make|record|enter|put|update) {DET}actual (?P<se>starts|finishes)(?: date)? (?:of|for|on) (?P<x>.+?) (?:to|as|at)(?: on)?`), actual},
@@ -202,6 +204,7 @@ var datedGrammar = []rule{
 	{re(`change {DET}(?:programme|program|schedule|project|plan|job)(?: data date)?(?: forward| on| ahead)? (?:to|at|as at|as of|on|for)`), dataDate},
 	{re(`(?:change|set|make) {DET}(?:data date|status date) (?:to|at|as|be)?`), dataDate},
 	{re(`{DET}(?:new |add )?(?:data date|status date) (?:is now|is|now|will be|should be|becomes)`), dataDate},
+	{re(`{DET}(?:new )?(?:data date|status date)(?: :| =| of| as of| as at)?`), dataDate}, // "data date: 1 April"
 	// "set a start no earlier than constraint of D on X".
 	{re(`(?:set|change|add|put|give|apply|place) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| dated| for)? (?:on|to|for) (?P<x>.+?)`), namedConstraint},
 	{re(`(?:give|set|change) (?P<x>.+?) (?:an? |the )?(?P<ct>` + constraintNames + `)(?: date)?(?: constraint)?(?: of| at| to| on| dated)?`), namedConstraint},
