@@ -202,6 +202,9 @@ func shorthand(s *schedule.Schedule, ops []schedule.Op) []string {
 			if con := op.Activity.Constraint; !equalCon(old.Constraint, con) {
 				out = append(out, fmt.Sprintf("con %s = %s", old.Name, conText(con)))
 			}
+			if con := op.Activity.SecondaryConstraint; !equalCon(old.SecondaryConstraint, con) {
+				out = append(out, fmt.Sprintf("con2 %s = %s", old.Name, conText(con)))
+			}
 			if n := op.Activity; old.ActualStart != n.ActualStart || old.ActualFinish != n.ActualFinish || old.PercentComplete != n.PercentComplete || old.Remaining != n.Remaining {
 				out = append(out, fmt.Sprintf("prog %s = start %q finish %q pct %g rem %q", old.Name, n.ActualStart, n.ActualFinish, n.PercentComplete, n.Remaining))
 			}

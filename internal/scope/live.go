@@ -202,14 +202,26 @@ func (b *builder) delayByConstraint(c lang.Command, v *insight.View, acts []sche
 // constrain sets act's constraint, saying what it replaces.
 func (b *builder) constrain(c lang.Command, act schedule.Activity, con schedule.Constraint) {
 	next := act.Clone()
-	if old := act.Constraint; old != nil {
-		if *old == con {
-			b.note("%s already has %s: nothing to change", act.Name, old)
-			return
+	switch old := act.Constraint; {
+	case old != nil && *old == con, act.SecondaryConstraint != nil && *act.SecondaryConstraint == con:
+		b.note("%s already has %s: nothing to change", act.Name, con)
+		return
+	case old != nil && boundSide(old.Type) != "" && boundSide(con.Type) != "" && boundSide(old.Type) != boundSide(con.Type):
+		// A bound on the start and one on the finish ("no earlier than 1
+		// Sept and finish by 30 Sept"): both hold, as P6's primary and
+		// secondary constraints.
+		if sec := act.SecondaryConstraint; sec != nil {
+			b.note("%s's secondary constraint %s is replaced by %s", act.Name, sec, con)
+		} else {
+			b.note("%s keeps %s and gets %s as its secondary constraint", act.Name, old, con)
 		}
-		b.note("%s's constraint %s is replaced by %s", act.Name, old, con)
+		next.SecondaryConstraint = &con
+	default:
+		if old != nil {
+			b.note("%s's constraint %s is replaced by %s", act.Name, old, con)
+		}
+		next.Constraint = &con
 	}
-	next.Constraint = &con
 	// What happened is not constrained: the constraint would move nothing.
 	onStart := con.Type == schedule.StartOn || con.Type == schedule.StartOnOrAfter || con.Type == schedule.StartOnOrBefore
 	if act.ActualStart != "" && onStart || act.ActualFinish != "" {
@@ -217,6 +229,19 @@ func (b *builder) constrain(c lang.Command, act schedule.Activity, con schedule.
 		return
 	}
 	b.add(schedule.UpdateActivity(next))
+}
+
+// boundSide is "start" or "finish" for a constraint that bounds one side
+// of an activity from one direction ("on or after", "on or before"), ""
+// for the others (a fixed date, as late as possible), which stand alone.
+func boundSide(t schedule.ConstraintType) string {
+	switch t {
+	case schedule.StartOnOrAfter, schedule.StartOnOrBefore:
+		return "start"
+	case schedule.FinishOnOrAfter, schedule.FinishOnOrBefore:
+		return "finish"
+	}
+	return ""
 }
 
 // constraintWords read the answer to "which constraint?".
