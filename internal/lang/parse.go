@@ -63,10 +63,18 @@ func Parse(src string, opt Options) []Command {
 				cmd = inherited
 			}
 		}
+		if len(out) > 0 && len(cmd.Targets) == 1 && pronouns[cmd.Targets[0].Words] && len(out[len(out)-1].Targets) > 0 {
+			// "X can't start before 1 Sept. It must finish by 30 Sept."
+			cmd.Targets = slices.Clone(out[len(out)-1].Targets)
+		}
 		out = append(out, cmd)
 	}
 	return out
 }
+
+// pronouns stand for the activities the command before them named.
+var pronouns = map[string]bool{"it": true, "this": true, "that": true, "them": true, "they": true, "these": true, "those": true,
+	"this one": true, "that one": true, "this activity": true, "that activity": true, "these activities": true, "those activities": true}
 
 // newParser tokenizes src, corrects its typos against the lexicon and the
 // schedule's words, and reads it canonically: what Parse and ParseFeedback

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/autoscheduler/autoscheduler/internal/lazyre"
@@ -46,6 +47,17 @@ func Requests(src string, opt Options) []Request {
 				last.Commands = append(last.Commands, inherited)
 				// The words from the request's first clause to this one,
 				// "then" included.
+				last.Source = p.t.span(first[len(first)-1], cl.idx[len(cl.idx)-1]+1)
+				continue
+			}
+		}
+		if len(out) > 0 && len(cmd.Targets) == 1 && pronouns[cmd.Targets[0].Words] {
+			// "X can't start before 1 Sept. It must finish by 30 Sept":
+			// one request, about what the one before named.
+			last := &out[len(out)-1]
+			if prev := last.Commands[len(last.Commands)-1]; len(prev.Targets) > 0 {
+				cmd.Targets = slices.Clone(prev.Targets)
+				last.Commands = append(last.Commands, cmd)
 				last.Source = p.t.span(first[len(first)-1], cl.idx[len(cl.idx)-1]+1)
 				continue
 			}
