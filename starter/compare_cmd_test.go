@@ -12,6 +12,13 @@ import (
 // changedBuilding writes a copy of the example building with Mobilisation
 // (A002, critical, 5 d) lengthened to 9 d, and returns its path.
 func changedBuilding(t *testing.T) string {
+	return editedBuilding(t, "building-v2.json", "", map[string]map[string]any{"A002": {"duration": "9"}})
+}
+
+// editedBuilding writes the example building as name, statused to
+// dataDate (unless ""), with edit applied to its activities by id, and
+// returns its path.
+func editedBuilding(t *testing.T, name, dataDate string, edit map[string]map[string]any) string {
 	t.Helper()
 	raw, err := os.ReadFile("../examples/building.json")
 	if err != nil {
@@ -21,16 +28,20 @@ func changedBuilding(t *testing.T) string {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		t.Fatal(err)
 	}
+	if dataDate != "" {
+		s["data_date"] = dataDate
+	}
 	for _, a := range s["activities"].([]any) {
-		if act := a.(map[string]any); act["id"] == "A002" {
-			act["duration"] = "9"
+		act := a.(map[string]any)
+		for k, v := range edit[act["id"].(string)] {
+			act[k] = v
 		}
 	}
 	out, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "building-v2.json")
+	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, out, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,31 +9,7 @@ import (
 // buildingUpdate writes the example building statused to dataDate, with
 // edit applied to its activities by id, and returns its path.
 func buildingUpdate(t *testing.T, dataDate string, edit map[string]map[string]any) string {
-	t.Helper()
-	raw, err := os.ReadFile("../examples/building.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s map[string]any
-	if err := json.Unmarshal(raw, &s); err != nil {
-		t.Fatal(err)
-	}
-	s["data_date"] = dataDate
-	for _, a := range s["activities"].([]any) {
-		act := a.(map[string]any)
-		for k, v := range edit[act["id"].(string)] {
-			act[k] = v
-		}
-	}
-	out, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "building-"+dataDate+".json")
-	if err := os.WriteFile(path, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return editedBuilding(t, "building-"+dataDate+".json", dataDate, edit)
 }
 
 // The monthly routine: import the January update, status the programme by

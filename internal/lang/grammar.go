@@ -339,13 +339,15 @@ func reportedUndated(started bool) func(*parser, groups) (Command, bool) {
 	}
 }
 
+// shareWords are the shares of the work said in words, in percent.
+var shareWords = map[string]float64{"half": 50, "a quarter": 25, "one quarter": 25, "1 quarter": 25, "a third": 100.0 / 3, "one third": 100.0 / 3,
+	"1 third": 100.0 / 3, "three quarters": 75, "3 quarters": 75, "two thirds": 200.0 / 3, "2 thirds": 200.0 / 3}
+
 // percentOf reads a percentage, or a fraction of the work said in words
 // ("half", "three quarters") or figures ("3/4": before "done" a share of
 // the work, not a date).
 func percentOf(n string) (float64, error) {
-	words := map[string]float64{"half": 50, "a quarter": 25, "one quarter": 25, "1 quarter": 25, "a third": 100.0 / 3, "one third": 100.0 / 3,
-		"1 third": 100.0 / 3, "three quarters": 75, "3 quarters": 75, "two thirds": 200.0 / 3, "2 thirds": 200.0 / 3}
-	if v, ok := words[n]; ok {
+	if v, ok := shareWords[n]; ok {
 		return math.Round(v*10) / 10, nil
 	}
 	if a, b, ok := strings.Cut(n, "/"); ok {

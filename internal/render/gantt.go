@@ -123,15 +123,8 @@ func WriteGanttHTMLGrouped(w io.Writer, r *Report, rows []int, groupOf func(i in
 		at[i] = len(out)
 		out = append(out, g.rows[i])
 	}
-	links := g.links[:0:0]
-	for _, l := range g.links {
-		if at[l.pred] >= 0 && at[l.succ] >= 0 {
-			l.pred, l.succ = at[l.pred], at[l.succ]
-			links = append(links, l)
-		}
-	}
+	g.redraw(out, at)
 	g.narrowed = len(rows) < len(r.Schedule.Activities)
-	g.rows, g.links = out, links
 	return g.writeTo(w)
 }
 

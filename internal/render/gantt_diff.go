@@ -388,6 +388,14 @@ func (g *gantt) keepRows(keep []int) {
 	for k, n := range keep {
 		at[n], rows[k] = k, g.rows[n]
 	}
+	g.redraw(rows, at)
+	g.narrowed = true
+}
+
+// redraw makes rows the chart's rows: at[n] is where row n of the chart
+// so far goes (-1: not drawn); the links between two rows drawn follow
+// them, the others go.
+func (g *gantt) redraw(rows []ganttRow, at []int) {
 	links := g.links[:0:0]
 	for _, l := range g.links {
 		if at[l.pred] >= 0 && at[l.succ] >= 0 {
@@ -396,7 +404,6 @@ func (g *gantt) keepRows(keep []int) {
 		}
 	}
 	g.rows, g.links = rows, links
-	g.narrowed = true
 }
 
 // firstEdit is the row a reader looks at first: the first activity the

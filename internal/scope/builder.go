@@ -111,9 +111,14 @@ func (b *builder) askChoosing(about, question string, several bool, choices []Ch
 func activityChoices(acts []schedule.Activity) []Choice {
 	out := make([]Choice, 0, min(len(acts), MaxChoices))
 	for _, a := range acts[:min(len(acts), MaxChoices)] {
-		out = append(out, Choice{Label: fmt.Sprintf("%s (%s)", a.Name, a.ID), Answer: a.ID})
+		out = append(out, activityChoice(a))
 	}
 	return out
+}
+
+// activityChoice offers a by name and id; picking it answers its id.
+func activityChoice(a schedule.Activity) Choice {
+	return Choice{Label: fmt.Sprintf("%s (%s)", a.Name, a.ID), Answer: a.ID}
 }
 
 // offered turns the answers a model's question offers into choices: one
@@ -131,8 +136,7 @@ func (b *builder) offered(answers []string) []Choice {
 		if i := slices.IndexFunc(b.s.Activities, func(a schedule.Activity) bool {
 			return a.ID == text || strings.EqualFold(a.Name, text)
 		}); i >= 0 {
-			a := &b.s.Activities[i]
-			c = Choice{Label: fmt.Sprintf("%s (%s)", a.Name, a.ID), Answer: a.ID}
+			c = activityChoice(b.s.Activities[i])
 		}
 		if !slices.ContainsFunc(out, func(o Choice) bool { return o.Answer == c.Answer }) {
 			out = append(out, c)
