@@ -123,7 +123,7 @@ func demoRun(ctx context.Context, demo *demoOptions) error {
 	if err := importRun(ctx, &importOptions{io: &cmdutil.IOStreams{Out: out, ErrOut: out}, stores: &demoStores, File: file, Schedule: demoSchedule}); err != nil {
 		return err
 	}
-	if err := scheduleRun(ctx, &scheduleOptions{io: &cmdutil.IOStreams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"}); err != nil {
+	if err := scheduleTable(ctx, headOnly(out, 2), &demoStores, demoSchedule); err != nil {
 		return err
 	}
 	runCtx, stop := context.WithCancel(ctx)
@@ -134,7 +134,7 @@ func demoRun(ctx context.Context, demo *demoOptions) error {
 		scenarioErr = demoScenario(runCtx, opts.io, c)
 		if scenarioErr == nil {
 			fmt.Fprintln(out, "\n== After the demo")
-			scenarioErr = scheduleRun(runCtx, &scheduleOptions{io: &cmdutil.IOStreams{Out: headOnly(out, 2)}, stores: &demoStores, Schedule: demoSchedule, Format: "table"})
+			scenarioErr = scheduleTable(runCtx, headOnly(out, 2), &demoStores, demoSchedule)
 		}
 		if ui != "" {
 			fmt.Fprintf(out, "\nEvery dispatch is in the Temporal Web UI: %s/namespaces/default/workflows\n", ui)

@@ -12,6 +12,7 @@ import (
 	"github.com/autoscheduler/autoscheduler/internal/config"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
 	"github.com/autoscheduler/autoscheduler/starter/riskcmd"
+	"github.com/autoscheduler/autoscheduler/starter/schedulecmd"
 )
 
 // errParsed stops a command after runF has seen its options.
@@ -89,8 +90,8 @@ func TestOutputFlags(t *testing.T) {
 			t.Errorf("plan %q: %v %+v", args, err, plan)
 		}
 		f = testFactory()
-		var sched *scheduleOptions
-		cmd = newScheduleCmd(f, func(_ context.Context, o *scheduleOptions) error { sched = o; return errParsed })
+		var sched *schedulecmd.Options
+		cmd = newScheduleCmd(f, func(_ context.Context, o *schedulecmd.Options) error { sched = o; return errParsed })
 		if _, err := parse(t, f, cmd, append([]string{"schedule", "--file", "x.json"}, args...)...); err != errParsed || sched.Format != "json" {
 			t.Errorf("schedule %q: %v %+v", args, err, sched)
 		}

@@ -73,6 +73,16 @@ func TestBuildsHandOff(t *testing.T) {
 		{"risk", "--file", "examples/building.json", "--help"},
 		{"risk", "--schedule", "building", "--neo4j-uri=", "--weaviate-url=", "--db", filepath.Join(dir, "none.db")},
 		{"schedule", "--file", "examples/building.json", "--format", "json"},
+		{"schedule", "-f", "examples/building.json"},
+		{"schedule", "--file", "examples/building.json", "--json", "--rules", "p6"},
+		{"schedule", "--file", "examples/building.json", "--format", "gantt-html"},
+		{"schedule", "--file", "examples/building.json", "--format", "dot"},
+		{"schedule", "--file", "internal/interchange/testdata/xerpatch/site.xer", "--format", "json"},
+		{"schedule", "--file", "examples/building.json", "--rules", "primavera"},
+		{"schedule", "--file", "examples/building.json", "--format", "svg"},
+		{"schedule", "--file", "starter/testdata/missing.json"},
+		{"schedule", "--file", "examples/building.json", "--schedule", "building"},
+		{"schedule", "list", "--neo4j-uri=", "--weaviate-url=", "--db", filepath.Join(dir, "none.db")},
 		{"--help"},
 		{"bogus"},
 	}
@@ -104,8 +114,11 @@ func TestBuildsHandOff(t *testing.T) {
 	if err := os.Remove(cli); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := run(front, "schedule", "--file", "examples/building.json"); code != exitError || !strings.Contains(errOut, "autoscheduler-cli, which is missing: run `make build`") {
+	if code, _, errOut := run(front, "check", "--file", "examples/building.json"); code != exitError || !strings.Contains(errOut, "autoscheduler-cli, which is missing: run `make build`") {
 		t.Fatalf("the front without the CLI: exit %d\n%s", code, errOut)
+	}
+	if code, out, errOut := run(front, "schedule", "--file", "examples/building.json"); code != exitOK || !strings.Contains(out, "Project duration") {
+		t.Fatalf("schedule --file without the CLI: exit %d\n%s%s", code, out, errOut)
 	}
 	if code, out, errOut := run(front, "risk", "--file", "examples/building.json", "-n", "200"); code != exitOK || !strings.Contains(out, "P80") {
 		t.Fatalf("risk --file without the CLI: exit %d\n%s%s", code, out, errOut)

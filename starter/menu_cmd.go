@@ -148,7 +148,7 @@ func menuAction(ctx context.Context, env *editEnv, n int, ask func(string) (stri
 		return promptRun(ctx, &promptOptions{io: env.io, temporal: env.temporal, stores: env.stores, Prompt: a[0], Schedule: env.Schedule,
 			Rounds: workflows.DefaultMaxRounds, Timeout: workflows.DefaultReviewTimeout, in: in})
 	case 7:
-		return scheduleRun(ctx, &scheduleOptions{io: env.io, stores: env.stores, Schedule: env.Schedule, Format: "table"})
+		return scheduleTable(ctx, env.io.Out, env.stores, env.Schedule)
 	}
 	return errors.New("choose a number from the menu")
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"io"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -15,116 +15,34 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/autoscheduler/autoscheduler/internal/config"
-	"github.com/autoscheduler/autoscheduler/internal/render"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 	"github.com/autoscheduler/autoscheduler/internal/usertext"
 	"github.com/autoscheduler/autoscheduler/starter/cmdutil"
+	"github.com/autoscheduler/autoscheduler/starter/schedulecmd"
 	"github.com/autoscheduler/autoscheduler/workflows"
 )
 
-// scheduleOptions are the flags of `autoscheduler schedule`.
-type scheduleOptions struct {
-	io       *cmdutil.IOStreams
-	stores   *config.Stores
-	File     string
-	Schedule string
-	Format   string
-	// Rules overrides whose scheduling rules apply (msproject or p6);
-	// "" keeps the schedule's own (a P6 file's are P6's).
-	Rules string
-}
-
-func newScheduleCmd(f *Factory, runF func(context.Context, *scheduleOptions) error) *cobra.Command {
-	opts := &scheduleOptions{io: f.IOStreams, stores: f.Stores}
-	cmd := &cobra.Command{
-		Use:   "schedule (--file FILE | --schedule ID) [--format table|json|gantt-html|dot]",
-		Short: "Compute the critical path of a schedule (CPM)",
-		Long: "Compute early and late dates, total and free float and the critical path of a\n" +
-			"schedule with MS Project / Primavera P6 semantics. No server is needed.\n\n" +
-			"Formats: table (default), json (the CPM report), gantt-html (one self-contained\n" +
-			"HTML page with a zoomable Gantt chart; it loads nothing from the network) and\n" +
-			"dot (a Graphviz digraph of the logic: dot -Tsvg -o logic.svg).",
-		Example: "  autoscheduler schedule --file examples/building.json\n" +
-			"  autoscheduler schedule --file examples/building.json --format json\n" +
-			"  autoscheduler schedule --file examples/building.json --format gantt-html > gantt.html\n" +
-			"  autoscheduler schedule --file examples/building.json --format dot | dot -Tsvg -o logic.svg\n" +
-			"  autoscheduler schedule --schedule building",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if (opts.File == "") == (opts.Schedule == "") {
-				return usagef("schedule: give one of --file and --schedule")
-			}
-			if err := cmdutil.CheckFormat(cmd, "schedule"); err != nil {
-				return err
-			}
-			if opts.Rules != "" && opts.Rules != schedule.MSProject && opts.Rules != schedule.P6 {
-				return usagef("schedule: --rules %q: want msproject or p6", opts.Rules)
-			}
-			return cmdutil.RunOr(cmd, opts, runF, scheduleRun)
-		},
-	}
-	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "schedule file (.json, .xml MSPDI, .xer P6)")
-	cmd.Flags().StringVarP(&opts.Schedule, "schedule", "s", "", "stored schedule id (see import)")
-	cmd.Flags().StringVar(&opts.Rules, "rules", "", "schedule with msproject or p6 rules where the tools differ (default: the schedule's own; a P6 file's are P6's)")
-	cmdutil.AddFormatFlags(cmd, &opts.Format, "table", []string{"table", "json", "gantt-html", "dot"}, "output format: table, json, gantt-html or dot", "print the CPM report as JSON (--format json)", false)
+// newScheduleCmd is `autoscheduler schedule` (starter/schedulecmd) on files
+// and stored schedules, with `schedule list` and `schedule delete`.
+func newScheduleCmd(f *Factory, runF func(context.Context, *schedulecmd.Options) error) *cobra.Command {
+	cmd := schedulecmd.New(f.IOStreams.Out, f.IOStreams.ErrOut, storedLoader(f.Stores), runF)
 	// The stored schedules themselves: list and delete.
 	cmd.AddCommand(newScheduleListCmd(f, nil), newScheduleDeleteCmd(f, nil))
 	return cmd
 }
 
-func scheduleRun(ctx context.Context, opts *scheduleOptions) error {
-	var rep *render.Report
-	if opts.File != "" {
-		s, net, err := cmdutil.LoadFile(opts.io.ErrOut, opts.File)
-		if err != nil {
-			return err
-		}
-		if opts.Rules != "" {
-			withRules(s, opts.Rules)
-			rep, err = render.NewReport(s) // compiled again under the rules asked for
-		} else {
-			rep, err = render.NewReportOf(s, net)
-		}
-		if err != nil {
-			return err
-		}
-	} else {
-		s, err := loadStoredSchedule(ctx, opts.stores, opts.Schedule)
-		if err != nil {
-			return err
-		}
-		if opts.Rules != "" {
-			withRules(s, opts.Rules)
-		}
-		if rep, err = render.NewReport(s); err != nil {
-			return err
-		}
+// storedLoader reads stored schedules from stores, for the commands that
+// take --schedule.
+func storedLoader(stores *config.Stores) func(ctx context.Context, id string) (*schedule.Schedule, error) {
+	return func(ctx context.Context, id string) (*schedule.Schedule, error) {
+		return loadStoredSchedule(ctx, stores, id)
 	}
-	switch opts.Format {
-	case "json":
-		return rep.WriteJSON(opts.io.Out)
-	case "gantt-html":
-		acts := rep.Schedule.Activities
-		if slices.ContainsFunc(acts, func(a schedule.Activity) bool { return a.WBS != "" }) {
-			// A programme with a WBS reads in its bands, as in P6.
-			return render.WriteGanttHTMLGrouped(opts.io.Out, rep, nil, func(i int) []string { return render.WBSLevels(acts[i].WBS) })
-		}
-		return render.WriteGanttHTML(opts.io.Out, rep)
-	case "dot":
-		return render.WriteDOT(opts.io.Out, rep)
-	}
-	return rep.WriteTable(opts.io.Out)
 }
 
-// withRules makes s scheduled by tool's rules (its other options kept).
-func withRules(s *schedule.Schedule, tool string) {
-	o := schedule.Options{}
-	if s.Options != nil {
-		o = *s.Options
-	}
-	o.Tool = tool
-	s.Options = &o
+// scheduleTable prints a stored schedule's CPM table to out.
+func scheduleTable(ctx context.Context, out io.Writer, stores *config.Stores, id string) error {
+	return schedulecmd.Run(ctx, &schedulecmd.Options{Out: out, LoadStored: storedLoader(stores), Schedule: id, Format: "table"})
 }
 
 // openDispatchFunc says which dispatch is open on a schedule ("" for

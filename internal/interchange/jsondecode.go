@@ -28,11 +28,19 @@ var errEOF = errors.New("invalid JSON: the file ends before the schedule object 
 
 type decoder struct {
 	data []byte
+	// text is data as a string: a plain string value is a slice of it,
+	// with no allocation of its own (a 100k-activity file holds about a
+	// million of them).
+	text string
 	pos  int
 	// inside is the list element being read (for a truncated file's
 	// error); nameAt is where the schedule's name starts (for a warning).
 	inside where
 	nameAt int
+}
+
+func newDecoder(data []byte) *decoder {
+	return &decoder{data: data, text: string(data), inside: top}
 }
 
 // where is a position in the schedule's structure, e.g. relationships[3].lag.
@@ -66,7 +74,7 @@ func decodeSchedule(data []byte) (*schedule.Schedule, error) {
 // decodeScheduleWith is decodeSchedule that warns through rs: a schedule
 // name over schedule.MaxName characters is shortened, with a warning.
 func decodeScheduleWith(data []byte, rs *readState) (*schedule.Schedule, error) {
-	d := &decoder{data: data, inside: top}
+	d := newDecoder(data)
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		d.pos = 3 // a UTF-8 byte order mark, as some Windows editors write
 	}
@@ -185,7 +193,7 @@ func (d *decoder) bothLists(path where, s *schedule.Schedule) bool {
 	if !ok || end-start < 1<<16 { // small files: not worth a goroutine
 		return false
 	}
-	ahead := &decoder{data: d.data, pos: end} // to read past the array
+	ahead := &decoder{data: d.data, text: d.text, pos: end} // to read past the array
 	for _, want := range []string{",", `"relationships"`, ":"} {
 		ahead.skipSpace()
 		if !bytes.HasPrefix(d.data[ahead.pos:], []byte(want)) {
@@ -203,7 +211,7 @@ func (d *decoder) bothLists(path where, s *schedule.Schedule) bool {
 	full := d.data
 	done := make(chan decoded, 1)
 	go func() {
-		rd := &decoder{data: full, pos: rel, inside: top}
+		rd := &decoder{data: full, text: d.text, pos: rel, inside: top}
 		rels, err := objects(rd, path, "relationships", relationshipField)
 		done <- decoded{rels, rd.pos, err}
 	}()
@@ -643,8 +651,8 @@ func (d *decoder) stringInto(path where, dst *string) error {
 	return d.wrongType(path, "a string")
 }
 
-// str reads a JSON string at d.pos. Plain ASCII without escapes is one slice
-// and one allocation; anything else takes the careful path.
+// str reads a JSON string at d.pos. Plain ASCII without escapes is a slice
+// of the file's text; anything else takes the careful path.
 func (d *decoder) str(path where) (string, error) {
 	d.pos++ // opening quote
 	start := d.pos
@@ -652,7 +660,7 @@ func (d *decoder) str(path where) (string, error) {
 		c := d.data[d.pos]
 		if c == '"' {
 			d.pos++
-			return string(d.data[start : d.pos-1]), nil
+			return d.text[start : d.pos-1], nil
 		}
 		if c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
 			return d.strSlow(path, start)

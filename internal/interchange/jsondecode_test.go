@@ -95,7 +95,7 @@ func TestDecoderStrings(t *testing.T) {
 		{`"Étage"`, "Étage"},
 	}
 	for _, tc := range tests {
-		d := &decoder{data: []byte(tc.in)}
+		d := newDecoder([]byte(tc.in))
 		got, err := d.str(top.at("x"))
 		var ref string
 		if json.Unmarshal([]byte(tc.in), &ref) != nil || ref != tc.want {
