@@ -75,6 +75,7 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzDecompose$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/scope/
 	go test -run '^$$' -fuzz '^FuzzSet$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/prefs/
 	go test -run '^$$' -fuzz '^FuzzRemember$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/prefs/
+	go test -run '^$$' -fuzz '^FuzzAppendNumber$$' -fuzztime $(FUZZTIME) ./internal/render/
 	go test -run '^$$' -fuzz '^FuzzTerminal$$' -fuzztime $(FUZZTIME) ./internal/usertext/
 
 # Real Neo4j 5.26 and Weaviate 1.39.3 on 127.0.0.1, data in .services/.

@@ -90,8 +90,37 @@ func appendNumber(b []byte, v float64) []byte {
 	if i := int64(r); float64(i) == r && i > -1<<53 && i < 1<<53 {
 		return strconv.AppendInt(b, i, 10)
 	}
+	// The rest are millionths (round): below 1e8 a double's spacing is
+	// under 1e-8, so the shortest text that reads back as r is its
+	// millionths with the trailing zeros cut — what AppendFloat finds,
+	// written without its search.
+	if math.Abs(r) < 1e8 {
+		m := int64(math.Round(r * 1e6))
+		if m < 0 {
+			b = append(b, '-')
+			m = -m
+		}
+		b = strconv.AppendInt(b, m/1e6, 10)
+		frac := m % 1e6
+		if frac == 0 { // not reached: r is not whole
+			return b
+		}
+		digits := 6
+		for frac%10 == 0 {
+			frac /= 10
+			digits--
+		}
+		b = append(b, '.')
+		for p := digits - 1; p >= 0; p-- {
+			b = append(b, byte('0'+frac/pow10[p]%10))
+		}
+		return b
+	}
 	return strconv.AppendFloat(b, r, 'f', -1, 64)
 }
+
+// pow10 are the powers of ten below a million.
+var pow10 = [6]int64{1, 10, 100, 1000, 10000, 100000}
 
 // WriteJSON writes the CPM report of DESIGN.md. It is hand-encoded: for a
 // 100k-activity schedule it is several times faster than encoding/json, and
@@ -117,52 +146,58 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		b = appendString(b, id)
 	}
 	b = append(b, "],\n \"activities\": ["...)
-	for i := range r.Schedule.Activities {
-		a := &r.Schedule.Activities[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n  {\"id\": "...)
-		b = appendString(b, a.ID)
-		b = append(b, `, "name": `...)
-		b = appendString(b, a.Name)
-		b = append(b, `, "duration": `...)
-		b = appendNumber(b, res.EF[i]-res.ES[i])
-		for _, f := range []struct {
-			key string
-			v   float64
-		}{
-			{"early_start", res.ES[i]}, {"early_finish", res.EF[i]},
-			{"late_start", res.LS[i]}, {"late_finish", res.LF[i]},
-			{"total_float", res.TotalFloat[i]}, {"free_float", res.FreeFloat[i]},
-		} {
-			b = append(b, `, "`...)
-			b = append(b, f.key...)
-			b = append(b, `": `...)
-			b = appendNumber(b, f.v)
-		}
-		b = append(b, `, "critical": `...)
-		b = strconv.AppendBool(b, res.Critical(i))
-		if c := r.Clock; c != nil {
-			b = appendDate(b, "early_start_date", res.At(c, i, schedule.EarlyStart))
-			b = appendDate(b, "early_finish_date", res.At(c, i, schedule.EarlyFinish))
-			b = appendDate(b, "late_start_date", res.At(c, i, schedule.LateStart))
-			b = appendDate(b, "late_finish_date", res.At(c, i, schedule.LateFinish))
-		}
-		b = appendLive(b, a, res.TotalFloat[i])
-		b = append(b, '}')
-		if len(b) > 1<<15 {
-			if _, err := bw.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
-		}
+	if _, err := bw.Write(b); err != nil {
+		return err
 	}
-	b = append(b, "\n]}\n"...)
+	// Each row's dates come from the clock check extended to the
+	// project's finish, so formatting rows only reads it (rows are
+	// formatted on several goroutines).
+	if err := writeRows(bw, len(r.Schedule.Activities), r.appendRow); err != nil {
+		return err
+	}
+	b = append(b[:0], "\n]}\n"...)
 	if _, err := bw.Write(b); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// appendRow writes activity i's object of the report's activities list.
+func (r *Report) appendRow(b []byte, i int) []byte {
+	res := r.Result
+	a := &r.Schedule.Activities[i]
+	if i > 0 {
+		b = append(b, ',')
+	}
+	b = append(b, "\n  {\"id\": "...)
+	b = appendString(b, a.ID)
+	b = append(b, `, "name": `...)
+	b = appendString(b, a.Name)
+	b = append(b, `, "duration": `...)
+	b = appendNumber(b, res.EF[i]-res.ES[i])
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{
+		{"early_start", res.ES[i]}, {"early_finish", res.EF[i]},
+		{"late_start", res.LS[i]}, {"late_finish", res.LF[i]},
+		{"total_float", res.TotalFloat[i]}, {"free_float", res.FreeFloat[i]},
+	} {
+		b = append(b, `, "`...)
+		b = append(b, f.key...)
+		b = append(b, `": `...)
+		b = appendNumber(b, f.v)
+	}
+	b = append(b, `, "critical": `...)
+	b = strconv.AppendBool(b, res.Critical(i))
+	if c := r.Clock; c != nil {
+		b = appendDate(b, "early_start_date", res.At(c, i, schedule.EarlyStart))
+		b = appendDate(b, "early_finish_date", res.At(c, i, schedule.EarlyFinish))
+		b = appendDate(b, "late_start_date", res.At(c, i, schedule.LateStart))
+		b = appendDate(b, "late_finish_date", res.At(c, i, schedule.LateFinish))
+	}
+	b = appendLive(b, a, res.TotalFloat[i])
+	return append(b, '}')
 }
 
 // appendLive writes the live programme's fields an activity has (issue
