@@ -43,8 +43,12 @@ func (d Duration) Elapsed() bool { return d.Unit == ElapsedDays || d.Unit == Ela
 // Minutes is the duration in working (or, when Elapsed, elapsed) minutes,
 // a working day being dayMinutes long.
 func (d Duration) Minutes(dayMinutes float64) float64 {
-	v := d.Days()
-	switch d.Unit {
+	return unitMinutes(d.Days(), d.Unit, dayMinutes)
+}
+
+// unitMinutes is v of unit in minutes, a working day being dayMinutes.
+func unitMinutes(v float64, unit string, dayMinutes float64) float64 {
+	switch unit {
 	case WorkingHours, ElapsedHours:
 		return v * 60
 	case ElapsedDays:
@@ -179,18 +183,28 @@ func parseDays(text string) (float64, error) {
 
 // DurationDays parses s and returns its deterministic value in working days.
 func DurationDays(s string) (float64, error) {
+	v, unit, err := deterministic(s)
+	if err != nil || unit == "" {
+		return v, err
+	}
+	return unitMinutes(v, unit, standardDayMinutes) / standardDayMinutes, nil
+}
+
+// deterministic parses s and returns its deterministic value and unit
+// (see Duration.Days).
+func deterministic(s string) (v float64, unit string, err error) {
 	// Plain numbers are by far the most common: skip the general parser and
 	// its allocations.
 	if plainNumber(s) {
 		if v, err := strconv.ParseFloat(s, 64); err == nil && v <= MaxDays {
-			return v, nil
+			return v, "", nil
 		}
 	}
 	d, err := ParseDuration(s)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
-	return d.Minutes(standardDayMinutes) / standardDayMinutes, nil
+	return d.Days(), d.Unit, nil
 }
 
 // plainNumber reports whether s is digits with at most one decimal point.

@@ -196,25 +196,25 @@ func compileLive(s *Schedule) (*liveNet, error) {
 		}
 		ln.home[i] = ln.cal[i]
 		ln.dayOf[i] = ln.clocks[ln.cal[i]].work.dayMinutes
-		d, err := ParseDuration(a.Duration)
+		days, unit, err := deterministic(a.Duration)
 		if err != nil {
 			return nil, fieldErr(path.String()+".duration", "activity %q: %v", a.ID, err)
 		}
-		if d.Elapsed() {
+		if (Duration{Unit: unit}).Elapsed() {
 			ln.cal[i] = 1
 		}
 		c := ln.clocks[ln.cal[i]]
-		ln.dur[i] = int64(math.Round(d.Minutes(c.work.dayMinutes)))
+		ln.dur[i] = int64(math.Round(unitMinutes(days, unit, c.work.dayMinutes)))
 		if a.Type == StartMilestone || a.Type == FinishMilestone {
 			ln.dur[i] = 0
 		}
 		ln.remain[i] = ln.dur[i]
 		if a.Remaining != "" {
-			r, err := ParseDuration(a.Remaining)
+			days, unit, err := deterministic(a.Remaining)
 			if err != nil {
 				return nil, fieldErr(path.String()+".remaining", "activity %q: %v", a.ID, err)
 			}
-			ln.remain[i] = int64(math.Round(r.Minutes(c.work.dayMinutes)))
+			ln.remain[i] = int64(math.Round(unitMinutes(days, unit, c.work.dayMinutes)))
 		} else if a.PercentComplete > 0 && a.ActualStart != "" {
 			ln.remain[i] = int64(math.Round(float64(ln.dur[i]) * (1 - min(a.PercentComplete, 100)/100)))
 		}

@@ -296,9 +296,10 @@ func (l *lastLookup) resolve(index map[string]int32, id string) (int32, bool) {
 }
 
 // duplicateIDs reports missing ids and ids used twice, across activities
-// and relationships. It sorts 64-bit hashes of the ids, which is several
-// times faster than a map on large schedules; only when two hashes are equal
-// (a real duplicate, or very rarely a collision) does it compare the ids.
+// and relationships. It finds equal 64-bit hashes of the ids (repeated),
+// which is several times faster than a map on large schedules; only when
+// two hashes are equal (a real duplicate, or very
+// rarely a collision) does it compare the ids.
 func duplicateIDs(s *Schedule) []error {
 	var errs []error
 	path := func(i int) string {
@@ -322,13 +323,7 @@ func duplicateIDs(s *Schedule) []error {
 		}
 		hashes[i] = maphash.String(seed, id(i))
 	}
-	slices.Sort(hashes)
-	suspect := map[uint64]bool{}
-	for k := 1; k < total; k++ {
-		if hashes[k] == hashes[k-1] {
-			suspect[hashes[k]] = true
-		}
-	}
+	suspect := repeated(hashes)
 	if len(suspect) == 0 {
 		return errs
 	}
@@ -347,6 +342,56 @@ func duplicateIDs(s *Schedule) []error {
 		first[v] = i
 	}
 	return errs
+}
+
+// repeated returns the values that occur more than once in a. It buckets
+// the values by their top 16 bits (one counting pass, one scattering
+// pass) and compares within each bucket, a handful of values: on hashes,
+// which spread evenly, that is a fraction of a sort's time.
+func repeated(a []uint64) map[uint64]bool {
+	out := map[uint64]bool{}
+	if len(a) < 1<<12 {
+		b := slices.Sorted(slices.Values(a))
+		for k := 1; k < len(b); k++ {
+			if b[k] == b[k-1] {
+				out[b[k]] = true
+			}
+		}
+		return out
+	}
+	start := make([]int32, 1<<16+1)
+	for _, v := range a {
+		start[v>>48+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	next := slices.Clone(start[:1<<16])
+	bucketed := make([]uint64, len(a))
+	for _, v := range a {
+		bucketed[next[v>>48]] = v
+		next[v>>48]++
+	}
+	for k := range 1 << 16 {
+		bucket := bucketed[start[k]:start[k+1]]
+		if len(bucket) > 32 { // values that are not spread: sort the bucket
+			slices.Sort(bucket)
+			for i := 1; i < len(bucket); i++ {
+				if bucket[i] == bucket[i-1] {
+					out[bucket[i]] = true
+				}
+			}
+			continue
+		}
+		for i := 1; i < len(bucket); i++ {
+			for _, w := range bucket[:i] {
+				if w == bucket[i] {
+					out[w] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // duplicateLinks finds links with the same predecessor, successor and type
