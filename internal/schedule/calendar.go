@@ -364,7 +364,15 @@ type Clock struct {
 	// periods, not a search of them all.
 	dayFirst []int32
 	base     int64 // from's midnight in Unix seconds, for dayFirst
+	// workFirst[b] is the first period ending at or after working minute
+	// b<<workBucketShift: atWork looks at a period or two, not a binary
+	// search of them all.
+	workFirst []int32
 }
+
+// workBucketShift sizes workFirst's buckets: 256 working minutes, about a
+// period of a working day's two.
+const workBucketShift = 8
 
 // clockPeriod is one working period on one date, with the working minutes
 // before it since the project start.

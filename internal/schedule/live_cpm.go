@@ -28,6 +28,9 @@ type liveNet struct {
 	dur      []int64 // working (or elapsed) minutes
 	remain   []int64 // minutes of work left: dur unless progressed
 	kind     []ActivityType
+	// isDriven is driven(v) as a byte each: the passes ask it of every
+	// link's other end, and kind's strings are sixteen bytes apart.
+	isDriven []bool
 	cons     [][2]liveConstraint
 	actStart []instant // noInstant: not started
 	actEnd   []instant // noInstant: not finished
@@ -170,6 +173,7 @@ func compileLive(s *Schedule) (*liveNet, error) {
 	ln.dur = make([]int64, nAct)
 	ln.remain = make([]int64, nAct)
 	ln.kind = make([]ActivityType, nAct)
+	ln.isDriven = make([]bool, nAct)
 	ln.cons = make([][2]liveConstraint, nAct)
 	ln.actStart = slices.Repeat([]instant{noInstant}, nAct)
 	ln.actEnd = slices.Repeat([]instant{noInstant}, nAct)
@@ -186,6 +190,7 @@ func compileLive(s *Schedule) (*liveNet, error) {
 			return nil, fieldErr(path.String()+".type", "%q: want start_milestone, finish_milestone, level_of_effort, wbs_summary, resource_dependent or none (a task)", a.Type)
 		}
 		ln.kind[i] = a.Type
+		ln.isDriven[i] = a.Type == LevelOfEffort || a.Type == WBSSummary
 		ln.wbs[i] = a.WBS
 		if a.Calendar != "" {
 			k, ok := named[a.Calendar]

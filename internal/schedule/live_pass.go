@@ -2,7 +2,9 @@ package schedule
 
 import (
 	"math"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -14,9 +16,7 @@ func (ln *liveNet) finished(v int32) bool { return !ln.actEnd[v].IsZero() }
 
 // driven reports whether an activity is dated from others after the
 // passes (level of effort, WBS summary) and so takes no part in them.
-func (ln *liveNet) driven(v int32) bool {
-	return ln.kind[v] == LevelOfEffort || ln.kind[v] == WBSSummary
-}
+func (ln *liveNet) driven(v int32) bool { return ln.isDriven[v] }
 
 func (ln *liveNet) clock(v int32) *Clock { return ln.clocks[ln.cal[v]] }
 
@@ -564,15 +564,39 @@ func (ln *liveNet) result(n *Network, t *liveTimes) *Result {
 	}
 	base := pc.workAt(ln.start)
 	day := pc.work.dayMinutes
-	off := func(at instant) float64 { return float64(pc.workAt(at)-base) / day }
-	for v := range nAct {
-		r.ES[v], r.EF[v], r.LS[v], r.LF[v] = off(t.ES[v]), off(t.EF[v]), off(t.LS[v]), off(t.LF[v])
-		dates.ES[v], dates.EF[v], dates.LS[v], dates.LF[v] = pc.timeOf(t.ES[v]), pc.timeOf(t.EF[v]), pc.timeOf(t.LS[v]), pc.timeOf(t.LF[v])
-		r.TotalFloat[v] = float64(ln.workFloat[v]) / day
-		r.FreeFloat[v] = max(0, min(r.TotalFloat[v], ln.freeFloat(n, t, int32(v))/day))
-	}
-	r.ProjectDuration = off(t.Finish)
+	// Every activity's figures are its own: on a large network they are
+	// worked out on every core, each goroutine with clocks of its own
+	// (clocks extend as they are asked).
+	parallelRange(nAct, 8192, func(lo, hi int, first bool) {
+		l := ln
+		if !first {
+			l = ln.fresh()
+		}
+		pc := l.clocks[0]
+		off := func(at instant) float64 { return float64(pc.workAt(at)-base) / day }
+		for v := lo; v < hi; v++ {
+			r.ES[v], r.EF[v], r.LS[v], r.LF[v] = off(t.ES[v]), off(t.EF[v]), off(t.LS[v]), off(t.LF[v])
+			dates.ES[v], dates.EF[v], dates.LS[v], dates.LF[v] = pc.timeOf(t.ES[v]), pc.timeOf(t.EF[v]), pc.timeOf(t.LS[v]), pc.timeOf(t.LF[v])
+			r.TotalFloat[v] = float64(l.workFloat[v]) / day
+			r.FreeFloat[v] = max(0, min(r.TotalFloat[v], l.freeFloat(n, t, int32(v))/day))
+		}
+	})
+	r.ProjectDuration = float64(pc.workAt(t.Finish)-base) / day
 	return r
+}
+
+// parallelRange runs f over 0..n in one contiguous range per core, each
+// of at least minChunk (below that a goroutine costs more than it saves);
+// first marks the range run on the calling goroutine.
+func parallelRange(n, minChunk int, f func(lo, hi int, first bool)) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/max(1, minChunk)))
+	chunk := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { f(w*chunk, min(n, (w+1)*chunk), false) })
+	}
+	f(0, min(n, chunk), true)
+	wg.Wait()
 }
 
 // liveTimes are the passes' dates as instants (see Times).

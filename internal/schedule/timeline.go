@@ -41,8 +41,12 @@ func (c *Clock) workBefore(t time.Time) int64 {
 func (c *Clock) index() {
 	for k := len(c.starts); k < len(c.periods); k++ {
 		p := &c.periods[k]
+		end := p.before + p.length
 		c.starts = append(c.starts, p.start.Unix())
-		c.ends = append(c.ends, p.before+p.length)
+		c.ends = append(c.ends, end)
+		for b := len(c.workFirst); int64(b)<<workBucketShift <= end; b++ {
+			c.workFirst = append(c.workFirst, int32(k))
+		}
 	}
 	// Days before next are complete; next's own has no period yet, so its
 	// first is the next one appended.
@@ -111,13 +115,16 @@ func (c *Clock) atWork(w int64, finish bool) instant {
 	if finish && w == 0 {
 		return instant((c.starts[0] - c.base) / 60)
 	}
-	lo, hi := 0, len(c.ends)
-	for lo < hi {
-		h := int(uint(lo+hi) >> 1)
-		if e := c.ends[h]; e > w || (finish && e == w) {
-			hi = h
-		} else {
-			lo = h + 1
+	// The first period that ends after w (a start) or at it (a finish),
+	// from the first one ending in w's bucket.
+	lo := 0 // before the origin: the first period
+	if w >= 0 {
+		lo = len(c.ends)
+		if b := w >> workBucketShift; b < int64(len(c.workFirst)) {
+			lo = int(c.workFirst[b])
+			for lo < len(c.ends) && (c.ends[lo] < w || !finish && c.ends[lo] == w) {
+				lo++
+			}
 		}
 	}
 	if lo == len(c.periods) { // beyond the range
