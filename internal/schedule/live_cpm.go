@@ -22,12 +22,12 @@ type liveNet struct {
 	start instant // the project start
 	data  instant // the data date; noInstant when none
 	// clocks: [0] the project's calendar, [1] 24 hours, then the named ones.
-	clocks   []*Clock
-	cal      []int32 // each activity's duration clock (24 hours for elapsed work)
-	home     []int32 // each activity's calendar: float is working time on it
-	dur      []int64 // working (or elapsed) minutes
-	remain   []int64 // minutes of work left: dur unless progressed
-	kind     []ActivityType
+	clocks []*Clock
+	cal    []int32 // each activity's duration clock (24 hours for elapsed work)
+	home   []int32 // each activity's calendar: float is working time on it
+	dur    []int64 // working (or elapsed) minutes
+	remain []int64 // minutes of work left: dur unless progressed
+	kind   []ActivityType
 	// isDriven is driven(v) as a byte each: the passes ask it of every
 	// link's other end, and kind's strings are sixteen bytes apart.
 	isDriven []bool
