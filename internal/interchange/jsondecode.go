@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -26,6 +28,9 @@ import (
 // errEOF is the one message for every kind of truncated file.
 var errEOF = errors.New("invalid JSON: the file ends before the schedule object is complete")
 
+// errStop ends the decoding of a list's piece at its stopAt (listPieces).
+var errStop = errors.New("the piece of the list ends here")
+
 type decoder struct {
 	data []byte
 	// text is data as a string: a plain string value is a slice of it,
@@ -33,6 +38,12 @@ type decoder struct {
 	// million of them).
 	text string
 	pos  int
+	// A piece of a list decoded on its own goroutine (listPieces): resume
+	// starts the next array read at an element, its '[' already behind;
+	// stopAt ends it before the element at that position (0: no stop).
+	// Both apply to the next array read only, not to arrays inside it.
+	resume bool
+	stopAt int
 	// inside is the list element being read (for a truncated file's
 	// error); nameAt is where the schedule's name starts (for a warning).
 	inside where
@@ -110,13 +121,6 @@ func decodeScheduleWith(data []byte, rs *readState) (*schedule.Schedule, error) 
 	return s, nil
 }
 
-// objectsAhead bounds how many objects the rest of the file holds: sizing
-// the lists once avoids copying them over and over as they grow (large
-// slices grow by only 25% at a time).
-func (d *decoder) objectsAhead() int {
-	return bytes.Count(d.data[d.pos:], []byte{'{'})
-}
-
 // fit returns list in an allocation of its own size when the estimate was
 // far too generous (activities come before the relationships' braces).
 func fit[T any](list []T) []T {
@@ -183,10 +187,12 @@ func scheduleField(d *decoder, path where, s *schedule.Schedule, key []byte) err
 
 // bothLists decodes the activities array at the position and, when the
 // relationships array follows it directly (as every file written here has
-// it), that one at the same time on another core: the two are most of a
-// large file. It reports false, with nothing consumed, when they do not
-// follow each other or either holds a problem; the one-at-a-time decoding
-// then reads them and names the problem exactly as it always has.
+// it), that one at the same time: the two are most of a large file. A
+// list much longer than the other is cut into pieces (listPieces), so
+// every core has a share. It reports false, with nothing consumed, when
+// they do not follow each other or either holds a problem; the
+// one-at-a-time decoding then reads them and names the problem exactly
+// as it always has.
 func (d *decoder) bothLists(path where, s *schedule.Schedule) bool {
 	start := d.pos
 	end, ok := skipArray(d.data, start)
@@ -203,28 +209,109 @@ func (d *decoder) bothLists(path where, s *schedule.Schedule) bool {
 	}
 	ahead.skipSpace()
 	rel := ahead.pos
+	// The relationships run to the end of the file or near it: cut them
+	// into pieces about as long as the activities.
+	acts := end - start
+	pieces := min(max(1, (len(d.data)-rel+acts/2)/acts), 2*runtime.GOMAXPROCS(0))
 	type decoded struct {
 		rels []schedule.Relationship
 		end  int
-		err  error
+		ok   bool
 	}
-	full := d.data
 	done := make(chan decoded, 1)
 	go func() {
-		rd := &decoder{data: full, text: d.text, pos: rel, inside: top}
-		rels, err := objects(rd, path, "relationships", relationshipField)
-		done <- decoded{rels, rd.pos, err}
+		rels, at, ok := listPieces(d, path, rel, len(d.data), pieces, "relationships", relationshipField)
+		done <- decoded{rels, at, ok}
 	}()
-	d.data = full[:end] // the activities alone: their count sizes the list
-	acts, err := objects(d, path, "activities", activityField)
-	d.data = full
+	list, _, listOK := listPieces(d, path, start, end, 1, "activities", activityField)
 	r := <-done
-	if err != nil || r.err != nil {
+	if !listOK || !r.ok {
 		d.pos, d.inside = start, top
 		return false
 	}
-	s.Activities, s.Relationships, d.pos = acts, r.rels, r.end
+	s.Activities, s.Relationships, d.pos = list, r.rels, r.end
 	return true
+}
+
+// listPieces decodes the list whose '[' is at start, ending by until,
+// in up to pieces pieces at once: each piece begins at an element found
+// by looking for "}, {" after an even share of the bytes, and is read by
+// a decoder of its own. Only the piece before it can tell whether such a
+// place really is an element's start (and not inside a string or a nested
+// list): its decoder, which has read the list from a place already known
+// to be one, must stop there exactly. When one does not, the pieces after
+// it are dropped and it reads on to the list's end. It returns the list,
+// the position after it, and false on any problem in the list.
+func listPieces[T any](d *decoder, path where, start, until, pieces int, name string, field func(d *decoder, path where, v *T, key []byte) error) ([]T, int, bool) {
+	cuts := []int{start}
+	for k := 1; k < pieces; k++ {
+		at := elementAfter(d.data[:until], start+(until-start)*k/pieces)
+		if at <= cuts[len(cuts)-1] {
+			break
+		}
+		cuts = append(cuts, at)
+	}
+	type piece struct {
+		list []T
+		end  int
+		err  error
+	}
+	out := make([]piece, len(cuts))
+	var wg sync.WaitGroup
+	for k := range cuts {
+		read := func() {
+			pd := &decoder{data: d.data[:until], text: d.text, pos: cuts[k], inside: top, resume: k > 0}
+			if k+1 < len(cuts) {
+				pd.stopAt = cuts[k+1]
+			}
+			list, err := objects(pd, path, name, field)
+			out[k] = piece{list, pd.pos, err}
+		}
+		if k == len(cuts)-1 {
+			read() // the last piece on this goroutine
+		} else {
+			wg.Go(read)
+		}
+	}
+	wg.Wait()
+	list := out[0].list
+	for k := range out {
+		p := out[k]
+		switch {
+		case errors.Is(p.err, errStop): // stopped where the next piece starts
+			list = append(list, out[k+1].list...)
+		case p.err != nil:
+			return nil, 0, false
+		default: // the list's end: the pieces after it started in the wrong places
+			return list, p.end, true
+		}
+	}
+	return nil, 0, false // not reached: the last piece has no stop
+}
+
+// elementAfter finds the first "}" "," "{" (spaces between allowed) at
+// or after from and returns the position of its "{", or -1.
+func elementAfter(data []byte, from int) int {
+	for i := from; i < len(data); i++ {
+		i += max(0, bytes.IndexByte(data[i:], '}'))
+		if i >= len(data) || data[i] != '}' {
+			return -1
+		}
+		j := skipSpaceAt(data, i+1)
+		if j < len(data) && data[j] == ',' {
+			if j = skipSpaceAt(data, j+1); j < len(data) && data[j] == '{' {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+func skipSpaceAt(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t') {
+		i++
+	}
+	return i
 }
 
 // skipArray finds the end of the JSON array at pos (just past its ']'),
@@ -258,7 +345,11 @@ func skipArray(data []byte, pos int) (int, bool) {
 // field; errors inside it name the element (d.inside). On an error the
 // objects read so far are returned with it.
 func objects[T any](d *decoder, path where, name string, field func(d *decoder, path where, v *T, key []byte) error) ([]T, error) {
-	list := make([]T, 0, d.objectsAhead())
+	ahead := d.data[d.pos:]
+	if d.stopAt > d.pos {
+		ahead = d.data[d.pos:d.stopAt]
+	}
+	list := make([]T, 0, bytes.Count(ahead, []byte{'{'}))
 	err := d.array(path.at(name), func(i int) error {
 		var zero T
 		list = append(list, zero)
@@ -584,25 +675,35 @@ func (d *decoder) nextKey(path where, first bool) (key []byte, more bool, err er
 
 // array reads [value, ...] (or null), calling elem for each index.
 func (d *decoder) array(path where, elem func(i int) error) error {
+	resume, stopAt := d.resume, d.stopAt
+	d.resume, d.stopAt = false, 0
 	d.skipSpace()
-	if d.literal("null") {
-		return nil
+	if !resume {
+		if d.literal("null") {
+			return nil
+		}
+		if d.pos >= len(d.data) {
+			return errEOF
+		}
+		if d.data[d.pos] != '[' {
+			return d.wrongType(path, "an array")
+		}
+		d.pos++
 	}
-	if d.pos >= len(d.data) {
-		return errEOF
-	}
-	if d.data[d.pos] != '[' {
-		return d.wrongType(path, "an array")
-	}
-	d.pos++
 	for i := 0; ; i++ {
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return errEOF
 		}
-		if d.data[d.pos] == ']' && i == 0 {
+		if d.data[d.pos] == ']' && i == 0 && !resume {
 			d.pos++
 			return nil
+		}
+		if stopAt > 0 && d.pos >= stopAt {
+			if d.pos == stopAt {
+				return errStop
+			}
+			stopAt = 0 // not an element's start: read on to the end
 		}
 		if err := elem(i); err != nil {
 			return err

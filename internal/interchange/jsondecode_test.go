@@ -3,8 +3,10 @@ package interchange
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -212,5 +214,60 @@ func TestDecoderBothListsAgrees(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s -> %s: %v, want an error naming %q", tc.from, tc.to, err, tc.want)
 		}
+	}
+}
+
+// TestListPieces: a list read in pieces at once is the list read in one,
+// when the places the pieces start at are elements' starts and when some
+// are not (a "}, {" inside a string or inside a nested list of objects),
+// and a problem in any piece is reported.
+func TestListPieces(t *testing.T) {
+	s := schedule.Synthetic(2000, 3, 11)
+	for i := range s.Relationships {
+		if i%5 == 0 {
+			s.Relationships[i].ID = fmt.Sprintf(`R%d}, {"id": "x"}, {`, i) // a cut's look-alike in a string
+		}
+	}
+	for i := range s.Activities {
+		if i%3 == 0 {
+			s.Activities[i].Assignments = []schedule.Assignment{{Resource: "crane"}, {Resource: "crew"}} // a nested list of objects
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	for _, list := range []string{`"activities": [`, `"relationships": [`} {
+		start := bytes.Index(data, []byte(list)) + len(list) - 1
+		end, ok := skipArray(data, start)
+		if !ok {
+			t.Fatal("no list")
+		}
+		for pieces := 1; pieces <= 9; pieces++ {
+			d := newDecoder(data)
+			switch list {
+			case `"activities": [`:
+				got, at, ok := listPieces(d, top, start, end, pieces, "activities", activityField)
+				if !ok || at != end || !reflect.DeepEqual(got, s.Activities) {
+					t.Fatalf("activities in %d pieces: ok %v, end %d want %d, same %v", pieces, ok, at, end, reflect.DeepEqual(got, s.Activities))
+				}
+			default:
+				got, at, ok := listPieces(d, top, start, len(data), pieces, "relationships", relationshipField)
+				if !ok || at != end || !reflect.DeepEqual(got, s.Relationships) {
+					t.Fatalf("relationships in %d pieces: ok %v, end %d want %d, same %v", pieces, ok, at, end, reflect.DeepEqual(got, s.Relationships))
+				}
+			}
+		}
+	}
+	// A problem in the last piece fails the whole list.
+	last := bytes.LastIndex(data, []byte(`"lag": `))
+	bad := slices.Concat(data[:last], []byte(`"lag": "x"`), data[last+len(`"lag": 0`):])
+	start := bytes.Index(bad, []byte(`"relationships": [`)) + len(`"relationships": [`) - 1
+	if _, _, ok := listPieces(newDecoder(bad), top, start, len(bad), 4, "relationships", relationshipField); ok {
+		t.Error("a bad lag in the last piece went unnoticed")
+	}
+	if _, err := decodeSchedule(bad); err == nil || !strings.Contains(err.Error(), ".lag: want a number") {
+		t.Errorf("a bad lag in the last piece: %v", err)
 	}
 }

@@ -17,7 +17,21 @@ const (
 	linkSF
 )
 
-var linkTypes = map[RelType]linkType{FS: linkFS, SS: linkSS, FF: linkFF, SF: linkSF}
+// linkTypeOf is t's link type; false when t is not one of the four. A
+// switch, not a map: it is asked twice for every relationship.
+func linkTypeOf(t RelType) (linkType, bool) {
+	switch t {
+	case FS:
+		return linkFS, true
+	case SS:
+		return linkSS, true
+	case FF:
+		return linkFF, true
+	case SF:
+		return linkSF, true
+	}
+	return 0, false
+}
 
 // link is one relationship seen from one of its ends; other is the activity
 // at the far end (the predecessor in an in-list, the successor in an out-list).
@@ -185,7 +199,7 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	var pred, succ lastLookup
 	for i := range s.Relationships {
 		r := &s.Relationships[i]
-		_, typeOK := linkTypes[r.Type]
+		_, typeOK := linkTypeOf(r.Type)
 		if !typeOK && report(fmt.Sprintf("relationships[%d].type", i), "%q must be one of FS, SS, FF, SF", r.Type) {
 			return nil, errs
 		}
@@ -229,7 +243,8 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	outNext := slices.Clone(n.outStart[:nAct])
 	for i := range s.Relationships {
 		r := &s.Relationships[i]
-		p, q, t := ends[i][0], ends[i][1], linkTypes[r.Type]
+		t, _ := linkTypeOf(r.Type)
+		p, q := ends[i][0], ends[i][1]
 		n.out[outNext[p]] = link{other: q, typ: t, lag: r.Lag}
 		outNext[p]++
 		n.in[inNext[q]] = link{other: p, typ: t, lag: r.Lag}
@@ -417,7 +432,7 @@ func (n *Network) duplicateLinks(s *Schedule, ends [][2]int32) []error {
 			pred, typ := int32(keys[k]>>2), linkType(keys[k]&3)
 			var at []int
 			for i, e := range ends {
-				if e == [2]int32{pred, int32(v)} && linkTypes[s.Relationships[i].Type] == typ {
+				if t, _ := linkTypeOf(s.Relationships[i].Type); e == [2]int32{pred, int32(v)} && t == typ {
 					at = append(at, i)
 				}
 			}
