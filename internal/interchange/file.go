@@ -122,7 +122,9 @@ func LoadWith(path string, opts Options) (*Result, error) {
 	if opts.Name == "" {
 		opts.Name = path
 	}
-	r, err := ParseWith(data, f, opts)
+	// data is this function's alone: the JSON decoder may keep it as the
+	// schedule's text instead of a copy.
+	r, err := parseWith(data, f, opts, true)
 	if err != nil {
 		return nil, &FileError{Path: path, Err: err}
 	}
@@ -142,7 +144,13 @@ func Parse(data []byte, f Format) (*schedule.Schedule, *schedule.Network, error)
 
 // ParseWith is Parse with options, returning the warnings too.
 func ParseWith(data []byte, f Format, opts Options) (*Result, error) {
-	rs := &readState{opts: opts}
+	return parseWith(data, f, opts, false)
+}
+
+// parseWith is ParseWith; owned says nothing else holds data or will
+// change it.
+func parseWith(data []byte, f Format, opts Options, owned bool) (*Result, error) {
+	rs := &readState{opts: opts, owned: owned}
 	var s *schedule.Schedule
 	var err error
 	switch f {
@@ -178,6 +186,7 @@ func ParseWith(data []byte, f Format, opts Options) (*Result, error) {
 // the warnings so far.
 type readState struct {
 	opts     Options
+	owned    bool // the data is the reader's alone (see parseWith)
 	warnings []string
 	// truncated says the file was cut short (read with AllowTruncated):
 	// it is not kept as the schedule's source, as P6 would refuse it.

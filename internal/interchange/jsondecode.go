@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -54,6 +55,13 @@ func newDecoder(data []byte) *decoder {
 	return &decoder{data: data, text: string(data), inside: top}
 }
 
+// newOwnDecoder is newDecoder on data nothing else holds or will change
+// (a file LoadWith read): its text is data itself, not a copy, and the
+// schedule's strings keep it.
+func newOwnDecoder(data []byte) *decoder {
+	return &decoder{data: data, text: unsafe.String(unsafe.SliceData(data), len(data)), inside: top}
+}
+
 // where is a position in the schedule's structure, e.g. relationships[3].lag.
 // It is built for every value but formatted only for an error.
 type where struct {
@@ -86,6 +94,9 @@ func decodeSchedule(data []byte) (*schedule.Schedule, error) {
 // name over schedule.MaxName characters is shortened, with a warning.
 func decodeScheduleWith(data []byte, rs *readState) (*schedule.Schedule, error) {
 	d := newDecoder(data)
+	if rs.owned {
+		d = newOwnDecoder(data)
+	}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		d.pos = 3 // a UTF-8 byte order mark, as some Windows editors write
 	}
@@ -251,6 +262,18 @@ func listPieces[T any](d *decoder, path where, start, until, pieces int, name st
 		}
 		cuts = append(cuts, at)
 	}
+	// The pieces are read into one list, each into its share: the braces
+	// in a piece bound its elements, and the shares are usually full, so
+	// the list is whole without copying.
+	shares := make([]int, len(cuts)+1)
+	for k, at := range cuts {
+		next := until
+		if k+1 < len(cuts) {
+			next = cuts[k+1]
+		}
+		shares[k+1] = shares[k] + bytes.Count(d.data[at:next], []byte{'{'})
+	}
+	all := make([]T, shares[len(cuts)])
 	type piece struct {
 		list []T
 		end  int
@@ -264,7 +287,10 @@ func listPieces[T any](d *decoder, path where, start, until, pieces int, name st
 			if k+1 < len(cuts) {
 				pd.stopAt = cuts[k+1]
 			}
-			list, err := objects(pd, path, name, field)
+			// A share's capacity ends where the next begins: a piece that
+			// reads on past its end (its next one started in the wrong
+			// place) grows a list of its own instead.
+			list, err := objectsInto(pd, path, name, field, all[shares[k]:shares[k]:shares[k+1]])
 			out[k] = piece{list, pd.pos, err}
 		}
 		if k == len(cuts)-1 {
@@ -274,16 +300,21 @@ func listPieces[T any](d *decoder, path where, start, until, pieces int, name st
 		}
 	}
 	wg.Wait()
-	list := out[0].list
-	for k := range out {
-		p := out[k]
-		switch {
-		case errors.Is(p.err, errStop): // stopped where the next piece starts
-			list = append(list, out[k+1].list...)
-		case p.err != nil:
+	n := 0
+	for _, p := range out {
+		if p.err != nil && !errors.Is(p.err, errStop) {
 			return nil, 0, false
-		default: // the list's end: the pieces after it started in the wrong places
-			return list, p.end, true
+		}
+		if len(p.list) > 0 && &all[n] != &p.list[0] { // not in place
+			if n+len(p.list) > len(all) { // not reached: braces bound elements
+				all = append(all[:n], p.list...)
+			} else {
+				copy(all[n:], p.list)
+			}
+		}
+		n += len(p.list)
+		if p.err == nil { // the list's end: the pieces after it started in the wrong places
+			return fit(all[:n]), p.end, true
 		}
 	}
 	return nil, 0, false // not reached: the last piece has no stop
@@ -345,19 +376,21 @@ func skipArray(data []byte, pos int) (int, bool) {
 // field; errors inside it name the element (d.inside). On an error the
 // objects read so far are returned with it.
 func objects[T any](d *decoder, path where, name string, field func(d *decoder, path where, v *T, key []byte) error) ([]T, error) {
-	ahead := d.data[d.pos:]
-	if d.stopAt > d.pos {
-		ahead = d.data[d.pos:d.stopAt]
-	}
-	list := make([]T, 0, bytes.Count(ahead, []byte{'{'}))
+	// Every element is an object, so the braces ahead bound their count.
+	list, err := objectsInto(d, path, name, field, make([]T, 0, bytes.Count(d.data[d.pos:], []byte{'{'})))
+	return fit(list), err
+}
+
+// objectsInto is objects appending to list.
+func objectsInto[T any](d *decoder, path where, name string, field func(d *decoder, path where, v *T, key []byte) error, list []T) ([]T, error) {
 	err := d.array(path.at(name), func(i int) error {
 		var zero T
 		list = append(list, zero)
 		d.inside = where{list: name, index: i}
-		return fields(d, d.inside, &list[i], field)
+		return fields(d, d.inside, &list[len(list)-1], field)
 	})
 	d.inside = top
-	return fit(list), err
+	return list, err
 }
 
 func activityField(d *decoder, path where, a *schedule.Activity, key []byte) error {
