@@ -8,6 +8,6 @@ import (
 )
 
 func main() {
-	cmdutil.ShortRun()
+	cmdutil.ShortRun(400)
 	os.Exit(run(os.Args[1:], cmdutil.System()))
 }
