@@ -323,26 +323,23 @@ func listPieces[T any](d *decoder, path where, start, until, pieces int, name st
 // elementAfter finds the first "}" "," "{" (spaces between allowed) at
 // or after from and returns the position of its "{", or -1.
 func elementAfter(data []byte, from int) int {
+	at := decoder{data: data}
 	for i := from; i < len(data); i++ {
-		i += max(0, bytes.IndexByte(data[i:], '}'))
-		if i >= len(data) || data[i] != '}' {
+		k := bytes.IndexByte(data[i:], '}')
+		if k < 0 {
 			return -1
 		}
-		j := skipSpaceAt(data, i+1)
-		if j < len(data) && data[j] == ',' {
-			if j = skipSpaceAt(data, j+1); j < len(data) && data[j] == '{' {
-				return j
-			}
+		i += k
+		at.pos = i + 1
+		if at.skipSpace(); at.peek() != ',' {
+			continue
+		}
+		at.pos++
+		if at.skipSpace(); at.peek() == '{' {
+			return at.pos
 		}
 	}
 	return -1
-}
-
-func skipSpaceAt(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\r' || data[i] == '\t') {
-		i++
-	}
-	return i
 }
 
 // skipArray finds the end of the JSON array at pos (just past its ']'),

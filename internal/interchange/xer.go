@@ -89,7 +89,8 @@ func (t *xerTable) text(r xerRow, field string) string {
 	case i < len(r.values):
 		return r.values[i]
 	case t.cutRead == nil:
-		t.cutRead, t.cutReadField = &r, field
+		row := r // a copy: taking r's address would move every call's r to the heap
+		t.cutRead, t.cutReadField = &row, field
 	}
 	return ""
 }
@@ -375,10 +376,12 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 	for _, r := range tt.rows {
 		allTasks[tt.get(r, "task_id")] = true
 	}
-	code := map[string]string{}        // task_id -> activity id
-	lineOf := map[string]int{}         // activity id -> its TASK line
-	clndrOf := map[string]float64{}    // task_id -> hours per day
-	durationOf := map[string]float64{} // task_id -> days
+	n := len(tt.rows)                         // sizes the lists and maps once, not by growing them
+	code := make(map[string]string, n)        // task_id -> activity id
+	lineOf := make(map[string]int, n)         // activity id -> its TASK line
+	clndrOf := make(map[string]float64, n)    // task_id -> hours per day
+	durationOf := make(map[string]float64, n) // task_id -> days
+	s.Activities = make([]schedule.Activity, 0, n)
 	for _, r := range tt.rows {
 		if tt.get(r, "proj_id") != projID && projID != "" && tt.get(r, "proj_id") != "" {
 			continue
@@ -441,8 +444,9 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 	}
 
 	if pt := tables["TASKPRED"]; pt != nil {
-		relIDs := map[string]map[string]string{} // successor task_id -> "pred|type" -> id
-		linkLine := map[string]int{}             // predecessor, type, successor -> its TASKPRED line
+		relIDs := map[string]map[string]string{}       // successor task_id -> "pred|type" -> id
+		linkLine := make(map[string]int, len(pt.rows)) // predecessor, type, successor -> its TASKPRED line
+		s.Relationships = make([]schedule.Relationship, 0, len(pt.rows))
 		for _, r := range pt.rows {
 			succ, pred := pt.get(r, "task_id"), pt.get(r, "pred_task_id")
 			where := rowAt{r.line, "TASKPRED task_pred_id", pt.get(r, "task_pred_id")}
