@@ -478,14 +478,15 @@ LIVE_NOTE = ("Where the dates differ: both tools keep finished work at the data 
              "the data date), and the differences flow on to the work after them. The timing comparison is "
              "unaffected: both read the same file and schedule every activity.")
 
-LIVE_PROFILE = ("Where our time goes (CPU profile of the same steps in one process, 2026-11-27, after the clock's "
-                "per-day period index, the hand-written date parser and formatter): decoding the file about a "
-                "third, compiling and checking it (ids, links, dates) a quarter, the passes with the report's "
-                "offsets a quarter, writing the report a sixth. The 40x target needs the whole command in about a "
-                "fortieth of the peer's time (about 140 ms here). The passes now run on integer "
-                "minutes and date only the report; what is left is the plain engine's own cost of decoding and "
-                "compiling a 100k file (its whole command takes about 340 ms on a plain 100k file of its own), so "
-                "40x needs the file read differently, not a faster CPM.")
+LIVE_PROFILE = ('Where our time goes (each step timed inside the whole command, 2026-11-27): reading the file about '
+                '17 ms, decoding it about 110 ms (on both cores, a long list in pieces), checking and compiling it '
+                "about 110 ms (ids, links, dates, on three goroutines), the passes with the report's figures about 90"
+                ' ms, writing the report about 60 ms (formatted on both cores). The same steps in a warm loop take '
+                'about a third less: a fresh process pays for every page it touches (about 40,000 page faults for 160'
+                " MB) and for cold caches. The 40x target needs the whole command in a fortieth of the peer's time "
+                '(140 to 200 ms on this machine, whose speed varies from hour to hour), less than decoding and '
+                'checking alone take now. What is left is spread over every step; 40x needs a schedule that is not '
+                'decoded from JSON at all (a binary form kept beside the file, say), which is not built.')
 
 
 SCALE_HEADER = "## Scale of one machine"
