@@ -93,9 +93,11 @@ func decodeSchedule(data []byte) (*schedule.Schedule, error) {
 // decodeScheduleWith is decodeSchedule that warns through rs: a schedule
 // name over schedule.MaxName characters is shortened, with a warning.
 func decodeScheduleWith(data []byte, rs *readState) (*schedule.Schedule, error) {
-	d := newDecoder(data)
+	var d *decoder
 	if rs.owned {
 		d = newOwnDecoder(data)
+	} else {
+		d = newDecoder(data)
 	}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		d.pos = 3 // a UTF-8 byte order mark, as some Windows editors write

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -269,5 +270,28 @@ func TestListPieces(t *testing.T) {
 	}
 	if _, err := decodeSchedule(bad); err == nil || !strings.Contains(err.Error(), ".lag: want a number") {
 		t.Errorf("a bad lag in the last piece: %v", err)
+	}
+}
+
+// TestOwnedDataIsTheText: a file the reader owns is the schedule's text
+// (its strings point into it: no copy of the file), and data a caller
+// passes is copied (the caller may change it afterwards).
+func TestOwnedDataIsTheText(t *testing.T) {
+	data := []byte(`{"name": "Own", "activities": [{"id": "A", "name": "Dig", "duration": "2"}], "relationships": []}`)
+	within := func(s string) bool {
+		p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(&data[0]))
+		return p >= lo && p < lo+uintptr(len(data))
+	}
+	owned, err := decodeScheduleWith(data, &readState{owned: true})
+	if err != nil || !within(owned.Activities[0].Name) {
+		t.Fatalf("owned data: %v; the name is not a slice of the file", err)
+	}
+	copied, err := decodeScheduleWith(data, &readState{})
+	if err != nil || within(copied.Activities[0].Name) {
+		t.Fatalf("a caller's data: %v; the name shares the caller's bytes", err)
+	}
+	data[len(`{"name": "Own", "activities": [{"id": "A", "name": "`)] = 'F'
+	if copied.Activities[0].Name != "Dig" {
+		t.Errorf("a change to the caller's data reached the schedule: %q", copied.Activities[0].Name)
 	}
 }
