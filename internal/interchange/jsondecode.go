@@ -950,15 +950,14 @@ func (d *decoder) peek() byte {
 }
 
 func (d *decoder) skipSpace() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
+	for d.pos < len(d.data) && isSpace[d.data[d.pos]] {
+		d.pos++
 	}
 }
+
+// isSpace marks JSON's whitespace: one load per byte, where an indented
+// file has many of them.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 func (d *decoder) expect(path where, c byte, msg string) error {
 	if d.pos >= len(d.data) {

@@ -194,12 +194,15 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	}
 	settle()
 
-	// Resolve both ends once; the CSR fill below reuses them.
+	// Resolve both ends once; the CSR fill below reuses them, with each
+	// link as its predecessor sees it (compact, where the relationships
+	// themselves are ten times the bytes and long out of the cache).
 	ends := make([][2]int32, len(s.Relationships))
+	outs := make([]link, len(s.Relationships))
 	var pred, succ lastLookup
 	for i := range s.Relationships {
 		r := &s.Relationships[i]
-		_, typeOK := linkTypeOf(r.Type)
+		typ, typeOK := linkTypeOf(r.Type)
 		if !typeOK && report(fmt.Sprintf("relationships[%d].type", i), "%q must be one of FS, SS, FF, SF", r.Type) {
 			return nil, errs
 		}
@@ -226,6 +229,7 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 			continue // the network will not be built; keep looking for problems
 		}
 		ends[i] = [2]int32{p, q}
+		outs[i] = link{other: q, typ: typ, lag: r.Lag}
 		n.outStart[p+1]++
 		n.inStart[q+1]++
 	}
@@ -241,13 +245,11 @@ func compile(s *Schedule, full bool) (*Network, []error) {
 	n.out = make([]link, len(s.Relationships))
 	inNext := slices.Clone(n.inStart[:nAct])
 	outNext := slices.Clone(n.outStart[:nAct])
-	for i := range s.Relationships {
-		r := &s.Relationships[i]
-		t, _ := linkTypeOf(r.Type)
-		p, q := ends[i][0], ends[i][1]
-		n.out[outNext[p]] = link{other: q, typ: t, lag: r.Lag}
+	for i, l := range outs {
+		p, q := ends[i][0], l.other
+		n.out[outNext[p]] = l
 		outNext[p]++
-		n.in[inNext[q]] = link{other: p, typ: t, lag: r.Lag}
+		n.in[inNext[q]] = link{other: p, typ: l.typ, lag: l.lag}
 		inNext[q]++
 	}
 	if full {
