@@ -753,58 +753,9 @@ def replace_section(text, header, body):
     return text.replace(anchor, body + "\n" + anchor) if anchor in text else text.rstrip("\n") + "\n\n" + body
 
 
-def main():
-    if sys.argv[1:] == ["live"]:
-        # Only the live programme's sections, in place: `python3 bench/run.py live`.
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        new = live_sections(os.path.join(ROOT, "bin", "autoscheduler"))
-        at = new.index(MPXJ_HEADER)
-        for header, section in ((LIVE_HEADER, new[:at]), (MPXJ_HEADER, new[at:])):
-            text = replace_section(text, header, "\n".join(section))
-        with open(path, "w") as f:
-            f.write(text)
-        print("\n".join(new))
-        return
-    one = {"roundtrip": (ROUNDTRIP_HEADER, roundtrip_section), "compare": (COMPARE_HEADER, compare_section),
-           "stores": ("## Stores: import and search", lambda _binary: store_section())}
-    if len(sys.argv) == 2 and sys.argv[1] in one:
-        # Only this section, in place: `python3 bench/run.py roundtrip` (or compare).
-        header, section = one[sys.argv[1]]
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        body = "\n".join(section(os.path.join(ROOT, "bin", "autoscheduler")))
-        with open(path, "w") as f:
-            f.write(replace_section(text, header, body))
-        print(body)
-        return
-    if sys.argv[1:] == ["corpus"]:
-        # Only this section, in place: `python3 bench/run.py corpus`.
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        section = "\n".join(corpus_section())
-        if CORPUS_HEADER in text:
-            head, rest = text.split(CORPUS_HEADER, 1)
-            nxt = rest.find("\n## ")
-            text = head + section + (rest[nxt + 1:] if nxt >= 0 else "")
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        with open(path, "w") as f:
-            f.write(text)
-        print(section)
-        return
-    os.makedirs(OUT, exist_ok=True)
-    binary = os.path.join(ROOT, "bin", "autoscheduler")
-    build_cli()
+def head_sections(binary):
+    """The file's head and the plain engine's sections: Go benchmarks of the CPM engine and the whole command
+    against the NetworkX peer on a 100k-activity file."""
     sh("go", "build", "-o", os.path.join(OUT, "gensched"), "./bench/gensched")
     sched = os.path.join(OUT, "synthetic-100k.json")
     sh(os.path.join(OUT, "gensched"), "-n", "100000", "-links", "3", "-seed", "1", "-o", sched)
@@ -889,12 +840,82 @@ def main():
         f"| CPM passes and floats only | {g100['Compute']['seconds'] * 1000:.1f} ms | {nx_passes * 1000:.0f} ms | {nx_passes / g100['Compute']['seconds']:.0f}x |",
         f"| peak memory (max RSS) of the whole command | {ours_rss:.0f} MiB | {peer_rss:.0f} MiB | {peer_rss / ours_rss:.1f}x |",
         "",
-        f"Target: >= 50x faster than NetworkX on 100k. Project duration: autoscheduler {go_T}, peer {nx_T} working days. "
+        f"Target: >= 50x faster than NetworkX on 100k (the whole command): "
+        f"{'met' if peer_wall / ours_wall >= 50 else 'MISSED'}. Project duration: autoscheduler {go_T}, peer {nx_T} working days. "
         "They differ where FF and SF links bind: in the node graph an FF or SF link delays an activity's end node "
         "without moving its start, so the activity stretches; MS Project and P6 (and autoscheduler) keep durations "
         "and move the start instead. The peer does the same amount of work, so the timing comparison stands.",
         "",
     ]
+    return lines
+
+
+def main():
+    if sys.argv[1:] == ["cpm"]:
+        # Only the head and the plain engine's sections, in place: `python3 bench/run.py cpm`.
+        os.makedirs(OUT, exist_ok=True)
+        build_cli()
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path) as f:
+            text = f.read()
+        head = "\n".join(head_sections(os.path.join(ROOT, "bin", "autoscheduler")))
+        at = text.find(LIVE_HEADER)
+        with open(path, "w") as f:
+            f.write(head + text[at:] if at >= 0 else head)
+        print(head)
+        return
+    if sys.argv[1:] == ["live"]:
+        # Only the live programme's sections, in place: `python3 bench/run.py live`.
+        os.makedirs(OUT, exist_ok=True)
+        build_cli()
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path) as f:
+            text = f.read()
+        new = live_sections(os.path.join(ROOT, "bin", "autoscheduler"))
+        at = new.index(MPXJ_HEADER)
+        for header, section in ((LIVE_HEADER, new[:at]), (MPXJ_HEADER, new[at:])):
+            text = replace_section(text, header, "\n".join(section))
+        with open(path, "w") as f:
+            f.write(text)
+        print("\n".join(new))
+        return
+    one = {"roundtrip": (ROUNDTRIP_HEADER, roundtrip_section), "compare": (COMPARE_HEADER, compare_section),
+           "stores": ("## Stores: import and search", lambda _binary: store_section())}
+    if len(sys.argv) == 2 and sys.argv[1] in one:
+        # Only this section, in place: `python3 bench/run.py roundtrip` (or compare).
+        header, section = one[sys.argv[1]]
+        os.makedirs(OUT, exist_ok=True)
+        build_cli()
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path) as f:
+            text = f.read()
+        body = "\n".join(section(os.path.join(ROOT, "bin", "autoscheduler")))
+        with open(path, "w") as f:
+            f.write(replace_section(text, header, body))
+        print(body)
+        return
+    if sys.argv[1:] == ["corpus"]:
+        # Only this section, in place: `python3 bench/run.py corpus`.
+        os.makedirs(OUT, exist_ok=True)
+        build_cli()
+        path = os.path.join(ROOT, "BENCHMARKS.md")
+        with open(path) as f:
+            text = f.read()
+        section = "\n".join(corpus_section())
+        if CORPUS_HEADER in text:
+            head, rest = text.split(CORPUS_HEADER, 1)
+            nxt = rest.find("\n## ")
+            text = head + section + (rest[nxt + 1:] if nxt >= 0 else "")
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        with open(path, "w") as f:
+            f.write(text)
+        print(section)
+        return
+    os.makedirs(OUT, exist_ok=True)
+    binary = os.path.join(ROOT, "bin", "autoscheduler")
+    build_cli()
+    lines = head_sections(binary)
     lines += live_sections(binary)
     lines += roundtrip_section(binary)
     lines += compare_section(binary)
