@@ -370,8 +370,8 @@ type Clock struct {
 	workFirst []int32
 }
 
-// workBucketShift sizes workFirst's buckets: 256 working minutes, about a
-// period of a working day's two.
+// workBucketShift sizes workFirst's buckets: 256 working minutes, about
+// one of the two periods of a working day.
 const workBucketShift = 8
 
 // clockPeriod is one working period on one date, with the working minutes

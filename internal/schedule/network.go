@@ -18,7 +18,7 @@ const (
 )
 
 // linkTypeOf is t's link type; false when t is not one of the four. A
-// switch, not a map: it is asked twice for every relationship.
+// switch, not a map: it is asked of every relationship.
 func linkTypeOf(t RelType) (linkType, bool) {
 	switch t {
 	case FS:
@@ -315,8 +315,8 @@ func (l *lastLookup) resolve(index map[string]int32, id string) (int32, bool) {
 // duplicateIDs reports missing ids and ids used twice, across activities
 // and relationships. It finds equal 64-bit hashes of the ids (repeated),
 // which is several times faster than a map on large schedules; only when
-// two hashes are equal (a real duplicate, or very
-// rarely a collision) does it compare the ids.
+// two hashes are equal (a real duplicate, or very rarely a collision) does
+// it compare the ids.
 func duplicateIDs(s *Schedule) []error {
 	var errs []error
 	path := func(i int) string {
@@ -368,12 +368,7 @@ func duplicateIDs(s *Schedule) []error {
 func repeated(a []uint64) map[uint64]bool {
 	out := map[uint64]bool{}
 	if len(a) < 1<<12 {
-		b := slices.Sorted(slices.Values(a))
-		for k := 1; k < len(b); k++ {
-			if b[k] == b[k-1] {
-				out[b[k]] = true
-			}
-		}
+		sortedRepeats(slices.Clone(a), out)
 		return out
 	}
 	start := make([]int32, 1<<16+1)
@@ -391,13 +386,8 @@ func repeated(a []uint64) map[uint64]bool {
 	}
 	for k := range 1 << 16 {
 		bucket := bucketed[start[k]:start[k+1]]
-		if len(bucket) > 32 { // values that are not spread: sort the bucket
-			slices.Sort(bucket)
-			for i := 1; i < len(bucket); i++ {
-				if bucket[i] == bucket[i-1] {
-					out[bucket[i]] = true
-				}
-			}
+		if len(bucket) > 32 { // values that are not spread
+			sortedRepeats(bucket, out)
 			continue
 		}
 		for i := 1; i < len(bucket); i++ {
@@ -409,6 +399,16 @@ func repeated(a []uint64) map[uint64]bool {
 		}
 	}
 	return out
+}
+
+// sortedRepeats sorts a and adds to out the values it holds more than once.
+func sortedRepeats(a []uint64, out map[uint64]bool) {
+	slices.Sort(a)
+	for i := 1; i < len(a); i++ {
+		if a[i] == a[i-1] {
+			out[a[i]] = true
+		}
+	}
 }
 
 // duplicateLinks finds links with the same predecessor, successor and type
