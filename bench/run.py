@@ -850,67 +850,61 @@ def head_sections(binary):
     return lines
 
 
+def in_place(update):
+    """Rewrites BENCHMARKS.md with update(text, binary), which measures and returns the new text and what to
+    print: one part of the file, measured alone."""
+    os.makedirs(OUT, exist_ok=True)
+    build_cli()
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    with open(path) as f:
+        text = f.read()
+    text, shown = update(text, os.path.join(ROOT, "bin", "autoscheduler"))
+    with open(path, "w") as f:
+        f.write(text)
+    print(shown)
+
+
+def update_head(text, binary):
+    """The head and the plain engine's sections: `python3 bench/run.py cpm`."""
+    head = "\n".join(head_sections(binary))
+    at = text.find(LIVE_HEADER)
+    return (head + text[at:] if at >= 0 else head), head
+
+
+def update_live(text, binary):
+    """The live programme's two sections: `python3 bench/run.py live`."""
+    new = live_sections(binary)
+    at = new.index(MPXJ_HEADER)
+    for header, section in ((LIVE_HEADER, new[:at]), (MPXJ_HEADER, new[at:])):
+        text = replace_section(text, header, "\n".join(section))
+    return text, "\n".join(new)
+
+
+def update_corpus(text, _binary):
+    """The language corpus's section: `python3 bench/run.py corpus`."""
+    section = "\n".join(corpus_section())
+    if CORPUS_HEADER in text:
+        head, rest = text.split(CORPUS_HEADER, 1)
+        nxt = rest.find("\n## ")
+        return head + section + (rest[nxt + 1:] if nxt >= 0 else ""), section
+    return text.rstrip("\n") + "\n\n" + section, section
+
+
+def update_one(header, section):
+    """One section under header, measured by section(binary): roundtrip, compare, stores."""
+    def update(text, binary):
+        body = "\n".join(section(binary))
+        return replace_section(text, header, body), body
+    return update
+
+
 def main():
-    if sys.argv[1:] == ["cpm"]:
-        # Only the head and the plain engine's sections, in place: `python3 bench/run.py cpm`.
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        head = "\n".join(head_sections(os.path.join(ROOT, "bin", "autoscheduler")))
-        at = text.find(LIVE_HEADER)
-        with open(path, "w") as f:
-            f.write(head + text[at:] if at >= 0 else head)
-        print(head)
-        return
-    if sys.argv[1:] == ["live"]:
-        # Only the live programme's sections, in place: `python3 bench/run.py live`.
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        new = live_sections(os.path.join(ROOT, "bin", "autoscheduler"))
-        at = new.index(MPXJ_HEADER)
-        for header, section in ((LIVE_HEADER, new[:at]), (MPXJ_HEADER, new[at:])):
-            text = replace_section(text, header, "\n".join(section))
-        with open(path, "w") as f:
-            f.write(text)
-        print("\n".join(new))
-        return
-    one = {"roundtrip": (ROUNDTRIP_HEADER, roundtrip_section), "compare": (COMPARE_HEADER, compare_section),
-           "stores": ("## Stores: import and search", lambda _binary: store_section())}
-    if len(sys.argv) == 2 and sys.argv[1] in one:
-        # Only this section, in place: `python3 bench/run.py roundtrip` (or compare).
-        header, section = one[sys.argv[1]]
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        body = "\n".join(section(os.path.join(ROOT, "bin", "autoscheduler")))
-        with open(path, "w") as f:
-            f.write(replace_section(text, header, body))
-        print(body)
-        return
-    if sys.argv[1:] == ["corpus"]:
-        # Only this section, in place: `python3 bench/run.py corpus`.
-        os.makedirs(OUT, exist_ok=True)
-        build_cli()
-        path = os.path.join(ROOT, "BENCHMARKS.md")
-        with open(path) as f:
-            text = f.read()
-        section = "\n".join(corpus_section())
-        if CORPUS_HEADER in text:
-            head, rest = text.split(CORPUS_HEADER, 1)
-            nxt = rest.find("\n## ")
-            text = head + section + (rest[nxt + 1:] if nxt >= 0 else "")
-        else:
-            text = text.rstrip("\n") + "\n\n" + section
-        with open(path, "w") as f:
-            f.write(text)
-        print(section)
+    parts = {"cpm": update_head, "live": update_live, "corpus": update_corpus,
+             "roundtrip": update_one(ROUNDTRIP_HEADER, roundtrip_section),
+             "compare": update_one(COMPARE_HEADER, compare_section),
+             "stores": update_one("## Stores: import and search", lambda _binary: store_section())}
+    if len(sys.argv) == 2 and sys.argv[1] in parts:
+        in_place(parts[sys.argv[1]])
         return
     os.makedirs(OUT, exist_ok=True)
     binary = os.path.join(ROOT, "bin", "autoscheduler")
