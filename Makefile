@@ -63,6 +63,7 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME) ./internal/schedule/
 	go test -run '^$$' -fuzz '^FuzzParseJSON$$' -fuzztime $(FUZZTIME) ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzDecoder$$' -fuzztime $(FUZZTIME) ./internal/interchange/
+	go test -run '^$$' -fuzz '^FuzzListPieces$$' -fuzztime $(FUZZTIME) ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzMSPDI$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzXER$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./internal/interchange/
 	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./internal/embed/

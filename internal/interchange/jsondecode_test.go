@@ -295,3 +295,24 @@ func TestOwnedDataIsTheText(t *testing.T) {
 		t.Errorf("a change to the caller's data reached the schedule: %q", copied.Activities[0].Name)
 	}
 }
+
+// FuzzListPieces: a list read in pieces is the list read in one, or both
+// refuse it, wherever the pieces' look-alike starts fall (in strings, in
+// nested values, in broken JSON).
+func FuzzListPieces(f *testing.F) {
+	f.Add([]byte(`[{"id": "R1", "type": "FS", "predecessor": "A", "successor": "B"}, {"id": "}, {", "lag": 2}, {"id": "R3"}]`), uint8(2))
+	f.Add([]byte(`[{"id": "a\"}, {\"id\": \"b"}, {"id": "c"},{"id":"d"} ,  {"lag": -1.5e1}]`), uint8(3))
+	f.Add([]byte(`[{"id": "x"}, {"id": "y"}, {"type": "ss"}] trailing`), uint8(4))
+	f.Add([]byte(`null`), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, pieces uint8) {
+		one := newDecoder(data)
+		want, err := objects(one, top, "relationships", relationshipField)
+		got, end, ok := listPieces(newDecoder(data), top, 0, len(data), int(pieces%6)+1, "relationships", relationshipField)
+		if ok != (err == nil) {
+			t.Fatalf("in pieces ok=%v, in one err=%v: %q", ok, err, data)
+		}
+		if ok && (end != one.pos || !reflect.DeepEqual(got, want)) {
+			t.Fatalf("in pieces: %d relationships ending at %d; in one: %d ending at %d: %q", len(got), end, len(want), one.pos, data)
+		}
+	})
+}
