@@ -7,7 +7,9 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
+	"text/tabwriter"
 
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
@@ -120,4 +122,48 @@ func FuzzAppendNumber(f *testing.F) {
 			t.Fatalf("appendNumber(%v) = %s, want %s", v, got, want)
 		}
 	})
+}
+
+// TestWriteColumnsAsTabwriter: the columns laid out by hand, on every
+// core, are byte for byte what text/tabwriter writes: wide and narrow
+// characters, empty cells and columns, a last cell of any width, and the
+// lines tabwriter reads differently (a tab or line break in a cell,
+// lines of other lengths), which go through tabwriter itself.
+func TestWriteColumnsAsTabwriter(t *testing.T) {
+	words := []string{"", "A1", "Pour slab", "Étage 二階 🏗", "x", "2026-01-05 08:00", "*", "done", "a\tb", "line\nbreak", "\v", "long name of an activity, clipped"}
+	byTabwriter := func(lines [][]string) string {
+		var b bytes.Buffer
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, cells := range lines {
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		tw.Flush()
+		return b.String()
+	}
+	for _, size := range []int{1, 2, 7, rowsPerChunk + 3, 5 * rowsPerChunk} {
+		for variant := range 3 {
+			lines := make([][]string, size)
+			for i := range lines {
+				cells := make([]string, 6)
+				for j := range cells {
+					k := (i*7 + j*3 + variant) % len(words)
+					if variant < 2 && k >= 8 {
+						k %= 8 // only cells tabwriter reads as one (the fast path)
+					}
+					cells[j] = words[k]
+				}
+				if variant == 2 && i%5 == 4 {
+					cells = cells[:4] // a shorter line
+				}
+				lines[i] = cells
+			}
+			var got bytes.Buffer
+			if err := writeColumns(&got, lines); err != nil {
+				t.Fatal(err)
+			}
+			if want := byTabwriter(lines); got.String() != want {
+				t.Fatalf("%d lines, variant %d: differs from tabwriter\ngot  %.300q\nwant %.300q", size, variant, got.String(), want)
+			}
+		}
+	}
 }

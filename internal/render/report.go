@@ -9,8 +9,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
@@ -330,7 +328,6 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(bw, "; %d of %d activities critical\n\n", len(crit), len(r.Schedule.Activities))
 
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	header := []string{"ID", "Name", "Dur", "ES", "EF", "LS", "LF", "TF", "FF", "Crit"}
 	if r.Clock != nil {
 		header = append(header, "Start", "Finish")
@@ -345,45 +342,56 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if wbs {
 		header = append(header, "WBS")
 	}
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for i := range r.Schedule.Activities {
-		a := &r.Schedule.Activities[i]
-		mark := ""
-		if res.Critical(i) {
-			mark = "*"
+	lines := make([][]string, len(r.Schedule.Activities)+1)
+	lines[0] = header
+	// Each row's dates come from the clock check extended to the
+	// project's finish, so the rows are made on several goroutines.
+	inChunks(len(r.Schedule.Activities), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			lines[i+1] = r.tableRow(i, live, wbs)
 		}
-		dur := Days(res.EF[i] - res.ES[i])
-		if live {
-			dur = a.Duration // as written: offsets on the project's calendar are not its length
-		}
-		row := []string{a.ID, clip(a.Name, 40), dur,
-			Days(res.ES[i]), Days(res.EF[i]), Days(res.LS[i]), Days(res.LF[i]),
-			Days(res.TotalFloat[i]), Days(res.FreeFloat[i]), mark}
-		if r.Clock != nil {
-			start := res.At(r.Clock, i, schedule.EarlyStart).Format("2006-01-02 15:04")
-			finish := res.At(r.Clock, i, schedule.EarlyFinish).Format("2006-01-02 15:04")
-			// As P6 and MS Project show them: an actual date where there
-			// is one, marked A.
-			if a.ActualStart != "" {
-				start = actualText(a.ActualStart)
-			}
-			if a.ActualFinish != "" {
-				finish = actualText(a.ActualFinish)
-			}
-			row = append(row, start, finish)
-		}
-		if live {
-			row = append(row, status(a))
-		}
-		if wbs {
-			row = append(row, a.WBS)
-		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
+	})
+	if err := writeColumns(bw, lines); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// tableRow is activity i's cells in the table.
+func (r *Report) tableRow(i int, live, wbs bool) []string {
+	res := r.Result
+	a := &r.Schedule.Activities[i]
+	mark := ""
+	if res.Critical(i) {
+		mark = "*"
+	}
+	dur := Days(res.EF[i] - res.ES[i])
+	if live {
+		dur = a.Duration // as written: offsets on the project's calendar are not its length
+	}
+	row := []string{a.ID, clip(a.Name, 40), dur,
+		Days(res.ES[i]), Days(res.EF[i]), Days(res.LS[i]), Days(res.LF[i]),
+		Days(res.TotalFloat[i]), Days(res.FreeFloat[i]), mark}
+	if r.Clock != nil {
+		start := res.At(r.Clock, i, schedule.EarlyStart).Format("2006-01-02 15:04")
+		finish := res.At(r.Clock, i, schedule.EarlyFinish).Format("2006-01-02 15:04")
+		// As P6 and MS Project show them: an actual date where there
+		// is one, marked A.
+		if a.ActualStart != "" {
+			start = actualText(a.ActualStart)
+		}
+		if a.ActualFinish != "" {
+			finish = actualText(a.ActualFinish)
+		}
+		row = append(row, start, finish)
+	}
+	if live {
+		row = append(row, status(a))
+	}
+	if wbs {
+		row = append(row, a.WBS)
+	}
+	return row
 }
 
 // actualText writes an actual date as the table's dates, marked A.
