@@ -5,7 +5,7 @@ export GOTOOLCHAIN := local
 
 BIN := bin/autoscheduler
 # Pure packages (no servers): tested with the race detector.
-PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/... ./internal/lazyre/... ./internal/usertext/... ./internal/changerisk/...
+PURE := ./internal/schedule/... ./internal/interchange/... ./internal/render/... ./internal/embed/... ./internal/llm/... ./internal/scope/... ./internal/lang/... ./internal/insight/... ./internal/prefs/... ./internal/risk/... ./internal/lazyre/... ./internal/usertext/... ./internal/changerisk/... ./internal/parallel/...
 FUZZTIME ?= 30s
 
 .PHONY: all build demo test bench fuzz clean services services-down llm screenshots cluster cluster-down loadtest
@@ -36,7 +36,7 @@ test:
 	go vet -tags lite ./starter
 	GOARCH=arm64 go vet ./internal/risk/ ./starter/front/  # the Go loops where the AVX-512 kernels do not build
 	go test -race -count=1 $(PURE)
-	go test -count=1 -timeout 30m $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk -e /internal/lazyre -e /internal/usertext -e /internal/changerisk)
+	go test -count=1 -timeout 30m $$(go list ./... | grep -v -e /internal/schedule -e /internal/interchange -e /internal/render -e /internal/embed -e /internal/llm -e /internal/scope -e /internal/lang -e /internal/insight -e /internal/prefs -e /internal/risk -e /internal/lazyre -e /internal/usertext -e /internal/changerisk -e /internal/parallel)
 	cd tools/temporal-cluster && go vet ./... && go test -count=1 ./...
 	bash scripts/llm_check_test.sh
 

@@ -96,23 +96,6 @@ func writeRows(w io.Writer, n int, row func(b []byte, i int) []byte) error {
 	return err
 }
 
-// inChunks runs f over 0..n in contiguous ranges of rowsPerChunk, on
-// every core.
-func inChunks(n int, f func(lo, hi int)) {
-	chunks := (n + rowsPerChunk - 1) / rowsPerChunk
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() {
-			for k := int(next.Add(1) - 1); k < chunks; k = int(next.Add(1) - 1) {
-				f(k*rowsPerChunk, min(n, (k+1)*rowsPerChunk))
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // writeColumns writes lines of cells as text/tabwriter does with no
 // minimum width, two spaces of padding and no flags: every column but
 // the last as wide as its widest cell (in characters) and two more, the

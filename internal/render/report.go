@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/autoscheduler/autoscheduler/internal/parallel"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 )
 
@@ -346,7 +347,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	lines[0] = header
 	// Each row's dates come from the clock check extended to the
 	// project's finish, so the rows are made on several goroutines.
-	inChunks(len(r.Schedule.Activities), func(lo, hi int) {
+	parallel.Ranges(len(r.Schedule.Activities), rowsPerChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			lines[i+1] = r.tableRow(i, live, wbs)
 		}

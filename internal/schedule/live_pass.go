@@ -2,10 +2,10 @@ package schedule
 
 import (
 	"math"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/autoscheduler/autoscheduler/internal/parallel"
 )
 
 // The live engine's passes. Each rule says which tool it follows; where MS
@@ -567,9 +567,9 @@ func (ln *liveNet) result(n *Network, t *liveTimes) *Result {
 	// Every activity's figures are its own: on a large network they are
 	// worked out on every core, each goroutine with clocks of its own
 	// (clocks extend as they are asked).
-	parallelRange(nAct, 8192, func(lo, hi int, first bool) {
-		l := ln
-		if !first {
+	parallel.Ranges(nAct, 8192, func(lo, hi int) {
+		l := ln // the calling goroutine's
+		if lo > 0 {
 			l = ln.fresh()
 		}
 		pc := l.clocks[0]
@@ -583,20 +583,6 @@ func (ln *liveNet) result(n *Network, t *liveTimes) *Result {
 	})
 	r.ProjectDuration = float64(pc.workAt(t.Finish)-base) / day
 	return r
-}
-
-// parallelRange runs f over 0..n in one contiguous range per core, each
-// of at least minChunk (below that a goroutine costs more than it saves);
-// first marks the range run on the calling goroutine.
-func parallelRange(n, minChunk int, f func(lo, hi int, first bool)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/max(1, minChunk)))
-	chunk := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { f(w*chunk, min(n, (w+1)*chunk), false) })
-	}
-	f(0, min(n, chunk), true)
-	wg.Wait()
 }
 
 // liveTimes are the passes' dates as instants (see Times).

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/autoscheduler/autoscheduler/internal/parallel"
 	"github.com/autoscheduler/autoscheduler/internal/schedule"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
@@ -97,7 +98,7 @@ func applyGraphChange(tx *preparedTx, scheduleID string, c store.Change) error {
 		edges [2]schedule.Edge
 	}
 	built := make([]activityRows, len(c.PutActivities))
-	parallelFor(len(built), 256, func(i int) {
+	parallel.For(len(built), 256, func(i int) {
 		built[i].nodes, built[i].edges = schedule.ActivityNodes(c.PutActivities[i])
 	})
 	for i, b := range built {

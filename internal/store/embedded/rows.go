@@ -2,9 +2,7 @@ package embedded
 
 import (
 	"database/sql"
-	"runtime"
 	"strings"
-	"sync"
 )
 
 // rowBatch is how many rows one multi-row statement writes. Each
@@ -133,29 +131,4 @@ func (p *preparedTx) absent(table, scheduleID string, keys []string) ([]bool, er
 		written[k] = true
 	}
 	return out, nil
-}
-
-// parallelFor runs f(i) for i in 0..n on all cores, in contiguous chunks
-// of at least minChunk (below that a goroutine costs more than it saves).
-// The preparing of rows (JSON, vectors, search terms) runs beside the
-// single SQLite writer this way.
-func parallelFor(n, minChunk int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/max(1, minChunk)))
-	if workers == 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	chunk := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*chunk, min(n, (w+1)*chunk)
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/autoscheduler/autoscheduler/internal/parallel"
 	"github.com/autoscheduler/autoscheduler/internal/store"
 )
 
@@ -174,7 +175,7 @@ func (s *Store) prepareDocuments(c *store.VectorChange) *preparedDocs {
 		relationships: make([]putDoc, len(c.PutRelationships)),
 	}
 	errs := make([]error, len(c.PutActivities)+len(c.PutRelationships))
-	parallelFor(len(errs), 64, func(i int) {
+	parallel.For(len(errs), 64, func(i int) {
 		if i < len(c.PutActivities) {
 			a := &c.PutActivities[i]
 			p.activities[i], errs[i] = newPutDoc(store.ActivityKind, a.ID, a.Name, a, strings.Join(s.tokenize(a.KeywordText()), " "), a.Vector)
@@ -334,7 +335,7 @@ func (s *Store) index(ctx context.Context, scheduleID string) (*vectorIndex, err
 // cores in chunks; a bounded min-heap keeps the best n.
 func (idx *vectorIndex) nearest(query []float32, n int, wanted func(store.Kind) bool) []int {
 	scores := make([]float32, len(idx.ids))
-	parallelFor(len(scores), 4096, func(i int) { scores[i] = idx.score(i, query) })
+	parallel.For(len(scores), 4096, func(i int) { scores[i] = idx.score(i, query) })
 	var best []int // a min-heap on score, at most n long
 	less := func(a, b int) bool { return scores[best[a]] < scores[best[b]] }
 	down := func(i int) {
