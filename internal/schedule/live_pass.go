@@ -311,6 +311,15 @@ func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es i
 		es = later(cons.at, floor)
 	case !linked && cons.typ == FinishOnOrAfter:
 		es = c.add(c.nextStart(cons.at), -d)
+	case !linked && cons.typ == "" && ln.kind[v] == StartMilestone:
+		// P6 leaves a start milestone nothing drives at the data date
+		// itself, in working time or not (a project "start" at 00:00).
+		at := floor
+		if !ln.data.IsZero() && ln.data.Before(floor) && c.nextStart(ln.data) == floor {
+			at = ln.data
+		}
+		t.ES[v], t.EF[v] = at, at
+		return
 	case !linked:
 		es = floor
 	default:
@@ -424,6 +433,9 @@ func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v,
 		}
 		return finish
 	}
+	if ln.p6 {
+		lag = ln.lagBack(v, s, l.typ, lag, lc)
+	}
 	switch l.typ {
 	case linkFS:
 		return lc.add(lsStar[s], -lag)
@@ -444,6 +456,42 @@ func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v,
 		}
 		return lc.add(c.add(t.LF[s], ln.dur[v]), -lag)
 	}
+}
+
+// lagBack is the lag P6's backward pass counts on a link from v to s
+// where progress spends it: after a finished predecessor only the part of
+// a positive lag not yet run by the data date (from its actual finish, or
+// its actual start on an SS link), none into a successor already under
+// way (on an FS link, one with no work done yet keeps it), and none into
+// a finished successor from unfinished work. Start-finish links keep
+// theirs.
+func (ln *liveNet) lagBack(v, s int32, typ linkType, lag int64, lc *Clock) int64 {
+	if typ == linkSF {
+		return lag
+	}
+	running := ln.started(s) && !ln.finished(s)
+	switch {
+	case ln.finished(v) && running:
+		if typ == linkFS && !ln.actStart[s].Before(ln.data) {
+			return lag
+		}
+		return 0
+	case ln.finished(v):
+		if lag <= 0 {
+			return 0
+		}
+		if ln.data.IsZero() {
+			return lag
+		}
+		from := ln.actEnd[v]
+		if typ == linkSS {
+			from = ln.actStart[v]
+		}
+		return max(lag-max(lc.between(from, ln.data), 0), 0)
+	case ln.finished(s) && typ == linkFS:
+		return 0
+	}
+	return lag
 }
 
 // float sets an activity's total float in working minutes of its calendar.

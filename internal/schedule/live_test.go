@@ -135,6 +135,73 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			// The tool's own files (real P6 exports) date finished work's
+			// late dates this way: a lag already run by the data date is
+			// not taken off the successor's late start again.
+			name: "P6: a finished predecessor's lag spent by the data date is not removed again",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "A", Name: "Excavate", Duration: "3", ActualStart: "2026-03-02", ActualFinish: "2026-03-04"},
+					{ID: "B", Name: "Pour", Duration: "2"},
+				}, Relationship{Type: FS, Predecessor: "A", Successor: "B", Lag: 3})
+				s.DataDate = "2026-03-11"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"A": {ls: "2026-03-10 17:00", lf: "2026-03-10 17:00"},
+				"B": {es: "2026-03-11 08:00", ef: "2026-03-12 17:00", ls: "2026-03-11 08:00", float: minutes(0)},
+			},
+		},
+		{
+			name: "P6: the part of a finished predecessor's lag still to run holds both passes",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "A", Name: "Excavate", Duration: "3", ActualStart: "2026-03-05", ActualFinish: "2026-03-09"},
+					{ID: "B", Name: "Pour", Duration: "2"},
+				}, Relationship{Type: FS, Predecessor: "A", Successor: "B", Lag: 3})
+				s.DataDate = "2026-03-11"
+				return s
+			}(),
+			want: map[string]liveWant{
+				// One of the three days (Tue 10th) has run: two remain.
+				"A": {lf: "2026-03-10 17:00"},
+				"B": {es: "2026-03-13 08:00", ef: "2026-03-16 17:00", ls: "2026-03-13 08:00"},
+			},
+		},
+		{
+			name: "P6: no lag from finished work into a successor already under way",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "A", Name: "Excavate", Duration: "3", ActualStart: "2026-03-02", ActualFinish: "2026-03-04"},
+					{ID: "B", Name: "Pour", Duration: "4", ActualStart: "2026-03-09", Remaining: "2"},
+					{ID: "C", Name: "Cure", Duration: "1"},
+				}, Relationship{Type: FS, Predecessor: "A", Successor: "B", Lag: 2}, Relationship{Type: FS, Predecessor: "B", Successor: "C"})
+				s.DataDate = "2026-03-11"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"B": {ls: "2026-03-11 08:00", lf: "2026-03-12 17:00"},
+				"A": {lf: "2026-03-10 17:00"},
+			},
+		},
+		{
+			// As a real P6 export has it: the milestone at 00:00, the work
+			// after it at the calendar's first hour.
+			name: "P6: a start milestone nothing drives sits at the data date, working time or not",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "M", Name: "Project start", Duration: "0", Type: StartMilestone},
+					{ID: "A", Name: "Mobilise", Duration: "2"},
+				}, Relationship{Type: FS, Predecessor: "M", Successor: "A"})
+				s.DataDate = "2026-03-02T00:00"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"M": {es: "2026-03-02 00:00", ef: "2026-03-02 00:00"},
+				"A": {es: "2026-03-02 08:00", ef: "2026-03-03 17:00"},
+			},
+		},
+		{
 			name: "P6 mandatory start holds against logic; start-on-or-after only moves later",
 			s: liveSchedule(p6, []Activity{
 				{ID: "A", Name: "Long lead", Duration: "10"},
