@@ -24,11 +24,12 @@ var windows1252High = [32]rune{
 	0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178, // 98-9F: ˜ ™ š › œ ž Ÿ
 }
 
-// decodeWindows1252 decodes Windows-1252 bytes to UTF-8. A byte the code page
-// does not define is an error naming its line: such a file is in another
-// code page (Central European and Cyrillic ones use those bytes), and
-// guessing would put wrong letters in names without a word.
-func decodeWindows1252(data []byte) ([]byte, error) {
+// decodeWindows1252 decodes Windows-1252 bytes to UTF-8. A byte the code
+// page does not define (a file in another code page: Central European and
+// Cyrillic ones use those bytes) reads as U+FFFD, and the lines holding one
+// are returned for a warning: the letters are lost, but the schedule is
+// read (names are labels; a refusal would lose it all).
+func decodeWindows1252(data []byte) (text []byte, undefinedOn []int) {
 	out := make([]byte, 0, len(data)+len(data)/8)
 	line := 1
 	for _, b := range data {
@@ -41,14 +42,27 @@ func decodeWindows1252(data []byte) ([]byte, error) {
 		case b < 0xA0:
 			r := windows1252High[b-0x80]
 			if r == 0 {
-				return nil, fmt.Errorf("line %d: byte 0x%02X is not a Windows-1252 character; the file is neither UTF-8 nor Windows-1252: save or export it as UTF-8", line, b)
+				r = utf8.RuneError
+				if n := len(undefinedOn); n == 0 || undefinedOn[n-1] != line {
+					undefinedOn = append(undefinedOn, line)
+				}
 			}
 			out = utf8.AppendRune(out, r)
 		default:
 			out = utf8.AppendRune(out, rune(b))
 		}
 	}
-	return out, nil
+	return out, undefinedOn
+}
+
+// undefinedWarning says where a Windows-1252 file held bytes the code page
+// does not define.
+func undefinedWarning(lines []int) string {
+	more := ""
+	if len(lines) > 1 {
+		more = fmt.Sprintf(" (and %d more lines)", len(lines)-1)
+	}
+	return fmt.Sprintf("line %d%s: bytes that are not Windows-1252 characters, read as \uFFFD: the file may be in another code page, so some letters of the names there are lost; save or export it as UTF-8 to keep them", lines[0], more)
 }
 
 // decodeUTF16 decodes UTF-16 after its byte order mark.
@@ -82,25 +96,25 @@ func decodeUTF16(data []byte, bigEndian bool) ([]byte, error) {
 //     with any letter outside ASCII is almost never valid UTF-8, whose
 //     multi-byte sequences need 0x80-0xBF bytes after a 0xC2-0xF4 lead);
 //   - anything else is Windows-1252 (see decodeWindows1252).
-func decodeWindowsText(data []byte) (text []byte, encoding string, err error) {
+func decodeWindowsText(data []byte) (text []byte, encoding string, undefinedOn []int, err error) {
 	switch {
 	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
 		data = data[3:]
 		if !utf8.Valid(data) {
-			return nil, "", fmt.Errorf("line %d: invalid UTF-8 in a file marked as UTF-8", lineOf(data, invalidUTF8At(data)))
+			return nil, "", nil, fmt.Errorf("line %d: invalid UTF-8 in a file marked as UTF-8", lineOf(data, invalidUTF8At(data)))
 		}
-		return data, "UTF-8", nil
+		return data, "UTF-8", nil, nil
 	case bytes.HasPrefix(data, []byte("\xff\xfe")):
 		text, err := decodeUTF16(data[2:], false)
-		return text, "UTF-16LE", err
+		return text, "UTF-16LE", nil, err
 	case bytes.HasPrefix(data, []byte("\xfe\xff")):
 		text, err := decodeUTF16(data[2:], true)
-		return text, "UTF-16BE", err
+		return text, "UTF-16BE", nil, err
 	case utf8.Valid(data):
-		return data, "UTF-8", nil
+		return data, "UTF-8", nil, nil
 	}
-	text, err = decodeWindows1252(data)
-	return text, "Windows-1252", err
+	text, undefinedOn = decodeWindows1252(data)
+	return text, "Windows-1252", undefinedOn, nil
 }
 
 func invalidUTF8At(data []byte) int {

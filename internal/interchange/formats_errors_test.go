@@ -183,7 +183,6 @@ func TestXERErrors(t *testing.T) {
 		{"lag", xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tsoon\n"), `line 11: TASKPRED task_pred_id 9 (A1 to M1): lag_hr_cnt "soon" is not a number`},
 		{"missing task", xerFile(xerTasks + preds + "%R\t9\t2\t5\t1\t1\tPR_FS\t0\n"), "line 11: TASKPRED task_pred_id 9: task_id 5 is not in TASK"},
 		{"task type", xerFile("%T\tTASK\n%F\ttask_id\ttask_type\ttask_code\ttask_name\n%R\t1\tTT_Odd\tA\tB\n"), `line 7: TASK task_id 1: task_type "TT_Odd"`},
-		{"duration", xerFile("%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n%R\t1\tA\tB\t-3\n"), `line 7: TASK task_id 1 (task_code "A"): target_drtn_hr_cnt "-3" is not a number of hours`},
 		{"too many values", xerFile("%T\tTASK\n%F\ttask_id\n%R\t1\t2\n"), "line 7: TASK row has 2 values for 1 fields"},
 		{"row before fields", "ERMHDR\n%R\t1\n", "line 2: %R without %T and %F before it"},
 		{"junk line", xerFile("junk\n"), `line 5: unexpected "junk"`},

@@ -89,17 +89,11 @@ func asUTF8(t *testing.T, raw []byte) string {
 }
 
 func TestXEREncodingErrors(t *testing.T) {
-	cp1250, err := os.ReadFile("testdata/windows-1250.xer")
-	if err != nil {
-		t.Fatal(err)
-	}
 	tests := []struct {
 		name string
 		data []byte
 		want string
 	}{
-		// Central European: ť is 0x9D, which Windows-1252 does not define.
-		{"another code page", cp1250, "line 4: byte 0x9D is not a Windows-1252 character; the file is neither UTF-8 nor Windows-1252"},
 		{"bad UTF-8 after a BOM", []byte("\xef\xbb\xbfERMHDR\t19.12\n%T\tPROJECT\n\xff\n"), "line 3: invalid UTF-8 in a file marked as UTF-8"},
 		{"odd UTF-16", []byte("\xff\xfeE\x00R"), "UTF-16 text with an odd number of bytes"},
 	}
@@ -108,6 +102,62 @@ func TestXEREncodingErrors(t *testing.T) {
 			s, err := interchange.ParseXER(tc.data)
 			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A file in another code page than Windows-1252 is read, not refused: a
+// byte the code page does not define reads as U+FFFD and a warning names
+// its line, while the letters both code pages share read right.
+func TestXERInAnotherCodePage(t *testing.T) {
+	cp1250, err := os.ReadFile("testdata/windows-1250.xer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Central European: ť is 0x9D, which Windows-1252 does not define.
+	r, err := interchange.ParseWith(cp1250, interchange.XER, interchange.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Schedule.Activities) != 2 {
+		t.Fatalf("%d activities, want 2", len(r.Schedule.Activities))
+	}
+	want := "line 4: bytes that are not Windows-1252 characters, read as \uFFFD"
+	if len(r.Warnings) == 0 || !strings.HasPrefix(r.Warnings[0], want) {
+		t.Errorf("warnings %q, want one starting %q", r.Warnings, want)
+	}
+	if r.Schedule.Name != "Š\uFFFDastný dùm" {
+		t.Errorf("project name %q: want the undefined byte (ť) as U+FFFD and the rest read in Windows-1252", r.Schedule.Name)
+	}
+}
+
+// A damaged duration in a TASK row is a warning naming the row and field,
+// not a refusal: the activity takes its remaining duration (P6 schedules
+// progressed work on it), else none, and the rest of the file is read.
+func TestXERDamagedDuration(t *testing.T) {
+	tasks := "%T\tTASK\n%F\ttask_id\tproj_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\tremain_drtn_hr_cnt\n"
+	for _, tc := range []struct {
+		name, target, remain, duration, instead string
+	}{
+		{"beyond any calendar", "5469776", "16", "2", "its remaining duration (remain_drtn_hr_cnt)"},
+		{"negative", "-3", "", "0", "0"},
+		{"NaN", "NaN", "NaN", "0", "0"},
+		{"too large", "1e308", "8", "1", "its remaining duration (remain_drtn_hr_cnt)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := xerFile(tasks + "%R\t1\t1\tA\tPour\t" + tc.target + "\t" + tc.remain + "\n%R\t2\t1\tB\tCure\t24\t24\n")
+			r, err := interchange.ParseWith([]byte(data), interchange.XER, interchange.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			acts := r.Schedule.Activities
+			if len(acts) != 2 || acts[0].Duration != tc.duration || acts[1].Duration != "3" {
+				t.Fatalf("activities %+v: want A of %s days and B of 3", acts, tc.duration)
+			}
+			want := `line 7: TASK task_id 1 (task_code "A"): target_drtn_hr_cnt "` + tc.target + `" is not a number of hours`
+			if len(r.Warnings) == 0 || !strings.HasPrefix(r.Warnings[0], want) || !strings.HasSuffix(r.Warnings[0], "read as "+tc.instead) {
+				t.Errorf("warnings %q: want the first starting %q and ending %q", r.Warnings, want, "read as "+tc.instead)
 			}
 		})
 	}
@@ -149,10 +199,10 @@ func TestMSPDIWindows1252(t *testing.T) {
 }
 
 // Every reader refuses durations and lags beyond schedule.MaxDays (and
-// NaN), naming where and the limit.
+// NaN), naming where and the limit; an XER activity's duration is a
+// warning instead (TestXERDamagedDuration).
 func TestReadersRefuseHugeValues(t *testing.T) {
 	preds := "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
-	tasks := "%T\tTASK\n%F\ttask_id\tproj_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n"
 	link := func(lag string) string {
 		return mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><LinkLag>`+lag+`</LinkLag></PredecessorLink></Task>`)
 	}
@@ -171,8 +221,6 @@ func TestReadersRefuseHugeValues(t *testing.T) {
 		{"MSPDI duration", interchange.MSPDI, mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>PT800008H</Duration></Task>`), `Task UID 3 (line 5): Duration: "PT800008H" is beyond the limit of 100000 working days of 480 minutes`},
 		{"MSPDI lag", interchange.MSPDI, link("1e308"), `Task UID 2 (line 5): PredecessorLink 1: LinkLag 1e308 is beyond the limit of ±100000 working days`},
 		{"MSPDI lag NaN", interchange.MSPDI, link("NaN"), `LinkLag "NaN" is not a number`},
-		{"XER duration", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\tB\t1e308\n"), `line 7: TASK task_id 1 (task_code "A"): target_drtn_hr_cnt "1e308" is not a number of hours from 0 to 100000 working days of 8 hours`},
-		{"XER duration NaN", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\tB\tNaN\n"), `target_drtn_hr_cnt "NaN" is not a number of hours`},
 		{"XER lag", interchange.XER, xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\t-1e308\n"), `line 11: TASKPRED task_pred_id 9 (A1 to M1): lag_hr_cnt "-1e308" is not a number of hours within ±100000 working days`},
 		{"XER lag NaN", interchange.XER, xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tNaN\n"), `lag_hr_cnt "NaN" is not a number of hours`},
 	}

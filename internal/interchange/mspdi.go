@@ -357,9 +357,10 @@ func charsetReader(label string, in io.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := decodeWindows1252(data)
-		if err != nil {
-			return nil, err
+		out, undefinedOn := decodeWindows1252(data)
+		if len(undefinedOn) > 0 {
+			// The file says Windows-1252 and is not: its text is not to be trusted.
+			return nil, fmt.Errorf("line %d: a byte that is not a Windows-1252 character, in a file that says it is Windows-1252: save it as UTF-8", undefinedOn[0])
 		}
 		return bytes.NewReader(out), nil
 	}

@@ -366,10 +366,7 @@ func (pt *mspdiPatch) realText(el *xmlEl) (string, error) {
 		return el.text, nil
 	}
 	if pt.cp1252 {
-		var err error
-		if raw, err = decodeWindows1252(raw); err != nil {
-			return "", err
-		}
+		raw, _ = decodeWindows1252(raw) // the reader refused undefined bytes
 	}
 	var v struct {
 		Text string `xml:",chardata"`

@@ -150,9 +150,12 @@ func readXER(data []byte, rs *readState) (*schedule.Schedule, error) {
 // ../shared/data/real). Its missing values read as empty, and reading one
 // refuses the file (shortRead).
 func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
-	data, _, err := decodeWindowsText(data)
+	data, _, undefinedOn, err := decodeWindowsText(data)
 	if err != nil {
 		return nil, err
+	}
+	if len(undefinedOn) > 0 {
+		rs.warnf("%s", undefinedWarning(undefinedOn))
 	}
 	lines := strings.Split(string(data), "\n")
 	last := -1 // the last line with anything on it
@@ -401,11 +404,22 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		hpd := taskHours(tt.get(r, "clndr_id"))
 		days := 0.0
 		if typ != "TT_Mile" && typ != "TT_FinMile" {
-			v := tt.get(r, "target_drtn_hr_cnt")
-			if v != "" {
-				h, err := strconv.ParseFloat(v, 64)
-				if err != nil || !(h >= 0 && h/hpd <= schedule.MaxDays) { // NaN too
-					return nil, fmt.Errorf("%s (task_code %q): target_drtn_hr_cnt %q is not a number of hours from 0 to %d working days of %g hours (schedule.MaxDays)", where, tt.text(r, "task_code"), v, schedule.MaxDays, hpd)
+			hours := func(field string) (float64, bool) {
+				h, err := strconv.ParseFloat(tt.get(r, field), 64)
+				return h, err == nil && h >= 0 && h/hpd <= schedule.MaxDays // NaN too
+			}
+			if v := tt.get(r, "target_drtn_hr_cnt"); v != "" {
+				h, ok := hours("target_drtn_hr_cnt")
+				if !ok {
+					// A damaged duration (real exports hold some far beyond any
+					// calendar): the rest of the file is good. P6 schedules
+					// progressed work on its remaining duration anyway.
+					h, ok = hours("remain_drtn_hr_cnt")
+					instead := "its remaining duration (remain_drtn_hr_cnt)"
+					if !ok {
+						h, instead = 0, "0"
+					}
+					rs.warnf("%s (task_code %q): target_drtn_hr_cnt %q is not a number of hours from 0 to %d working days of %g hours (schedule.MaxDays); its duration is read as %s", where, tt.text(r, "task_code"), v, schedule.MaxDays, hpd, instead)
 				}
 				days = roundDays(h / hpd)
 			}

@@ -113,7 +113,7 @@ func newXERPatch(data []byte, e *edits) (*xerPatch, error) {
 		taskRow: map[string]xerRow{}, newTask: map[string]*patchRow{}, taskID: map[string]string{}, hours: map[string]float64{}, nextID: map[string]int{},
 		newUDF: map[[2]string]*patchRow{}, wbsRow: map[string]*patchRow{},
 		newCalendar: map[string]string{}, rehoured: map[string]bool{}}
-	text, encoding, _ := decodeWindowsText(data) // splitXER decoded it
+	text, encoding, _, _ := decodeWindowsText(data) // splitXER decoded it
 	body := data
 	switch encoding {
 	case "Windows-1252":

@@ -528,9 +528,9 @@ func TestPatchXERKeepsTheEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := decodeWindows1252(raw)
-	if err != nil {
-		t.Fatal(err)
+	text, undefinedOn := decodeWindows1252(raw)
+	if undefinedOn != nil {
+		t.Fatalf("bytes Windows-1252 does not define on lines %v", undefinedOn)
 	}
 	for _, c := range []struct {
 		name string
@@ -566,7 +566,7 @@ func TestPatchXERKeepsTheEncoding(t *testing.T) {
 			if d := xerSameAsWritten(s, back); d != "" {
 				t.Error(d)
 			}
-			out, _, _ := decodeWindowsText(buf.Bytes())
+			out, _, _, _ := decodeWindowsText(buf.Bytes())
 			if want := bytes.Replace(text, []byte("\tA1000\tDuration 0%\t"), []byte("\tA1000\t二階 slab ≥ 2\t"), 1); !bytes.Equal(out, want) {
 				t.Error("more than the name changed")
 			}
