@@ -394,7 +394,9 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 			}
 		}
 	}
-	if ln.kind[v] != StartMilestone {
+	if ln.kind[v] != StartMilestone && !(ln.p6 && ln.finished(v)) {
+		// (P6 writes finished work's late dates as its successors give
+		// them: Mon 08:00, not Fri 17:00.)
 		lf = ln.snapFinish(v, c, lf)
 	}
 	var ls instant
@@ -410,16 +412,60 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 	if !ln.p6 && ln.started(v) {
 		t.LS[v] = ln.actStart[v]
 	}
-	ln.float(t, v)
 	if ln.cons[v][0].typ == AsLateAsPossible && !ln.started(v) {
-		// As late as possible: P6 moves the early dates to the late ones;
-		// MS Project shows the task at its late dates. Either way it has
-		// no float of its own.
 		if ln.p6 {
-			t.ES[v], t.EF[v] = t.LS[v], t.LF[v]
+			// P6 puts an as-late-as-possible activity as late as its
+			// successors' early dates allow (no free float); its total
+			// float is measured from there.
+			ln.asLateAsSuccessors(n, t, v, finish)
+		} else {
+			// MS Project shows the task at its late dates, with no float.
+			t.FloatMinutes[v], ln.workFloat[v] = 0, 0
+			return
 		}
-		t.FloatMinutes[v], ln.workFloat[v] = 0, 0
 	}
+	ln.float(t, v)
+}
+
+// asLateAsSuccessors moves a not started P6 activity's early dates as late
+// as the early dates of its successors allow (the project's finish if it
+// has none), as P6 schedules "as late as possible".
+func (ln *liveNet) asLateAsSuccessors(n *Network, t *liveTimes, v int32, finish instant) {
+	c, rem := ln.clock(v), ln.remain[v]
+	es, linked := noInstant, false
+	for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
+		s := l.other
+		if ln.driven(s) {
+			continue
+		}
+		lc, lag := ln.lagClock(v, s), ln.lagMinutes(l, s)
+		var cand instant
+		switch l.typ {
+		case linkSS:
+			cand = c.nextStart(lc.add(t.ES[s], -lag))
+		case linkFS:
+			cand = lc.add(c.add(t.ES[s], -rem), -lag)
+			if !ln.started(s) {
+				cand = c.nextStart(cand)
+			}
+		case linkFF:
+			cand = c.add(lc.add(t.EF[s], -lag), -rem)
+		default: // SF: no rule known; the link does not hold it
+			continue
+		}
+		if !linked || cand.Before(es) {
+			es, linked = cand, true
+		}
+	}
+	if !linked {
+		es = c.add(c.prevFinish(finish), -rem)
+	} else if ln.dur[v] == 0 && ln.kind[v] != StartMilestone {
+		es = c.prevFinish(es) // a finish milestone ends the work before it
+	}
+	if es.Before(t.ES[v]) {
+		return // its logic allows no later: it stays at its early dates
+	}
+	t.ES[v], t.EF[v] = es, c.add(es, rem)
 }
 
 // lateFinishFrom is the predecessor finish one link allows.

@@ -148,7 +148,8 @@ func TestLiveEngine(t *testing.T) {
 				return s
 			}(),
 			want: map[string]liveWant{
-				"A": {ls: "2026-03-10 17:00", lf: "2026-03-10 17:00"},
+				// P6 writes the successor's late start as it is (Wed 08:00).
+				"A": {ls: "2026-03-11 08:00", lf: "2026-03-11 08:00"},
 				"B": {es: "2026-03-11 08:00", ef: "2026-03-12 17:00", ls: "2026-03-11 08:00", float: minutes(0)},
 			},
 		},
@@ -164,7 +165,7 @@ func TestLiveEngine(t *testing.T) {
 			}(),
 			want: map[string]liveWant{
 				// One of the three days (Tue 10th) has run: two remain.
-				"A": {lf: "2026-03-10 17:00"},
+				"A": {lf: "2026-03-11 08:00"},
 				"B": {es: "2026-03-13 08:00", ef: "2026-03-16 17:00", ls: "2026-03-13 08:00"},
 			},
 		},
@@ -181,7 +182,7 @@ func TestLiveEngine(t *testing.T) {
 			}(),
 			want: map[string]liveWant{
 				"B": {ls: "2026-03-11 08:00", lf: "2026-03-12 17:00"},
-				"A": {lf: "2026-03-10 17:00"},
+				"A": {lf: "2026-03-11 08:00"},
 			},
 		},
 		{
@@ -239,7 +240,7 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
-			name: "P6: as late as possible moves the early dates to the late ones, with no float",
+			name: "P6: as late as possible moves the early dates up to the successor's, here its late dates",
 			s: liveSchedule(p6, []Activity{
 				{ID: "A", Name: "Frame", Duration: "5"},
 				{ID: "B", Name: "Order paint", Duration: "1", Constraint: &Constraint{Type: AsLateAsPossible}},
@@ -247,6 +248,22 @@ func TestLiveEngine(t *testing.T) {
 			}, Relationship{Type: FS, Predecessor: "A", Successor: "C"}, Relationship{Type: FS, Predecessor: "B", Successor: "C"}),
 			want: map[string]liveWant{
 				"B": {es: "2026-03-06 08:00", ef: "2026-03-06 17:00", ls: "2026-03-06 08:00", lf: "2026-03-06 17:00", float: minutes(0)},
+			},
+		},
+		{
+			// As real P6 exports have it (and MPXJ's PrimaveraScheduler):
+			// as late as the successors' early dates allow, not the late
+			// dates, and the float left is the activity's own.
+			name: "P6: as late as possible stops at a successor's early start and keeps its total float",
+			s: liveSchedule(p6, []Activity{
+				{ID: "A", Name: "Frame", Duration: "5"},
+				{ID: "B", Name: "Order paint", Duration: "1", Constraint: &Constraint{Type: AsLateAsPossible}},
+				{ID: "C", Name: "Paint", Duration: "2"},
+				{ID: "E", Name: "Sample", Duration: "1"},
+			}, Relationship{Type: FS, Predecessor: "A", Successor: "C"}, Relationship{Type: FS, Predecessor: "B", Successor: "C"},
+				Relationship{Type: FS, Predecessor: "B", Successor: "E"}),
+			want: map[string]liveWant{
+				"B": {es: "2026-03-02 08:00", ef: "2026-03-02 17:00", ls: "2026-03-06 08:00", float: minutes(4 * 480)},
 			},
 		},
 		{
