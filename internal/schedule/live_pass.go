@@ -313,9 +313,12 @@ func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es i
 		es = c.add(c.nextStart(cons.at), -d)
 	case !linked && cons.typ == "" && ln.kind[v] == StartMilestone:
 		// P6 leaves a start milestone nothing drives at the data date
-		// itself, in working time or not (a project "start" at 00:00).
-		at := floor
-		if !ln.data.IsZero() && ln.data.Before(floor) && c.nextStart(ln.data) == floor {
+		// itself when that is a working day, in working time or not (a
+		// project "start" at 00:00); from a day off it moves to the next
+		// working start, as any activity does.
+		at := c.nextStart(floor)
+		if !ln.data.IsZero() && !ln.data.After(at) && c.nextStart(ln.data) == at &&
+			c.timeOf(ln.data).Truncate(24*time.Hour).Equal(c.timeOf(at).Truncate(24*time.Hour)) {
 			at = ln.data
 		}
 		t.ES[v], t.EF[v] = at, at

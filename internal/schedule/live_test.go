@@ -203,6 +203,20 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6: a start milestone nothing drives moves from a data date on a day off to the next working start",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "M", Name: "Project start", Duration: "0", Type: StartMilestone},
+					{ID: "A", Name: "Mobilise", Duration: "2"},
+				}, Relationship{Type: FS, Predecessor: "M", Successor: "A"})
+				s.DataDate = "2026-03-07T00:00" // a Saturday
+				return s
+			}(),
+			want: map[string]liveWant{
+				"M": {es: "2026-03-09 08:00", ef: "2026-03-09 08:00"},
+			},
+		},
+		{
 			name: "P6 mandatory start holds against logic; start-on-or-after only moves later",
 			s: liveSchedule(p6, []Activity{
 				{ID: "A", Name: "Long lead", Duration: "10"},
