@@ -263,6 +263,7 @@ func projectChanges(a, b *schedule.Schedule) []schedule.FieldChange {
 	add("options.progress", oa.Progress, ob.Progress)
 	add("options.float", oa.Float, ob.Float)
 	add("options.open_ends_critical", strconv.FormatBool(oa.OpenEndsCritical), strconv.FormatBool(ob.OpenEndsCritical))
+	add("options.must_finish_by", oa.MustFinishBy, ob.MustFinishBy)
 	return out
 }
 

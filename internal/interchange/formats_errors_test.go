@@ -258,7 +258,7 @@ func TestXERCalendarAndTasks(t *testing.T) {
 // value is a warning naming line, row and field, and the rest is read.
 func TestXERLiveProgramme(t *testing.T) {
 	in := "ERMHDR\t19.12\t2026-01-01\tProject\tadmin\tx\tdb\tPM\tUSD\n" +
-		"%T\tPROJECT\n%F\tproj_id\tproj_short_name\tclndr_id\tplan_start_date\tlast_recalc_date\n%R\t1\tP\t1\t2026-01-05 08:00\t2026-01-12 08:00\n" +
+		"%T\tPROJECT\n%F\tproj_id\tproj_short_name\tclndr_id\tplan_start_date\tlast_recalc_date\tplan_end_date\n%R\t1\tP\t1\t2026-01-05 08:00\t2026-01-12 08:00\t2026-06-30 17:00\n" +
 		"%T\tCALENDAR\n%F\tclndr_id\tclndr_name\tday_hr_cnt\tclndr_data\n%R\t1\t5-day\t8\t\n%R\t2\t7-day\t10\t\n" +
 		"%T\tSCHEDOPTIONS\n%F\tproj_id\tsched_calendar_on_relationship_lag\tsched_progress_override\tsched_float_type\n%R\t1\trcal_24Hour\tY\tFT_SmallestFloat\n" +
 		"%T\tPROJWBS\n%F\twbs_id\tproj_id\tparent_wbs_id\twbs_short_name\tproj_node_flag\n%R\t10\t1\t\tP\tY\n%R\t11\t1\t10\tCIV\tN\n" +
@@ -273,7 +273,7 @@ func TestXERLiveProgramme(t *testing.T) {
 		t.Fatalf("refused: %v", err)
 	}
 	s := r.Schedule
-	if s.DataDate != "2026-01-12T08:00" || s.Options == nil || *s.Options != (schedule.Options{Tool: schedule.P6, LagCalendar: schedule.Lag24Hour, Progress: schedule.ProgressOverride, Float: schedule.SmallestFloat}) {
+	if s.DataDate != "2026-01-12T08:00" || s.Options == nil || *s.Options != (schedule.Options{Tool: schedule.P6, LagCalendar: schedule.Lag24Hour, Progress: schedule.ProgressOverride, Float: schedule.SmallestFloat, MustFinishBy: "2026-06-30T17:00"}) {
 		t.Errorf("data date %q, options %+v", s.DataDate, s.Options)
 	}
 	if len(s.Activities) != 4 {

@@ -78,6 +78,13 @@ func newXERLive(tables map[string]*xerTable, rs *readState, s *schedule.Schedule
 			break
 		}
 	}
+	if v := proj.get(pr, "plan_end_date"); v != "" && s.Options != nil {
+		if t, err := parseXERDate(v); err != nil {
+			rs.warnf("line %d: PROJECT plan_end_date: %v; the project has no must-finish-by date", pr.line, err)
+		} else {
+			s.Options.MustFinishBy = t.Format(liveLayout)
+		}
+	}
 	if so := tables["SCHEDOPTIONS"]; so != nil && s.Options != nil {
 		for _, r := range so.rows {
 			if id := so.get(r, "proj_id"); id != projID && id != "" {

@@ -98,6 +98,10 @@ func writeXER(w io.Writer, s *schedule.Schedule, progress func(done, total int))
 		projFields = append(projFields, "last_recalc_date")
 		projValues = append(projValues, wc.dateText("", s.DataDate, false, xerDateLayout))
 	}
+	if o := s.Options; o != nil && o.MustFinishBy != "" {
+		projFields = append(projFields, "plan_end_date")
+		projValues = append(projValues, wc.dateText("", o.MustFinishBy, true, xerDateLayout))
+	}
 	table("PROJECT", projFields...)
 	row(projValues...)
 	if o := s.Options; o != nil && o.Tool == schedule.P6 {

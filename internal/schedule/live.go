@@ -109,6 +109,10 @@ type Options struct {
 	Float string `json:"float,omitempty"`
 	// OpenEndsCritical makes activities without successors critical.
 	OpenEndsCritical bool `json:"open_ends_critical,omitempty"`
+	// MustFinishBy is P6's project "must finish by" date (2026-04-15T17:00
+	// or a day): with P6's rules the late dates count back from it, not
+	// from the early finish, so work that runs past it has negative float.
+	MustFinishBy string `json:"must_finish_by,omitempty"`
 }
 
 var optionValues = []struct {

@@ -21,6 +21,9 @@ type liveNet struct {
 	opts  Options
 	start instant // the project start
 	data  instant // the data date; noInstant when none
+	// mustFinish is P6's must-finish-by date, where the late dates count
+	// back from; noInstant when none (or not P6's rules).
+	mustFinish instant
 	// clocks: [0] the project's calendar, [1] 24 hours, then the named ones.
 	clocks []*Clock
 	cal    []int32 // each activity's duration clock (24 hours for elapsed work)
@@ -165,6 +168,15 @@ func compileLive(s *Schedule) (*liveNet, error) {
 	if s.DataDate != "" {
 		if ln.data, err = liveDate(s.DataDate, project, false); err != nil {
 			return nil, fieldErr("data_date", "%v", err)
+		}
+	}
+	ln.mustFinish = noInstant
+	if s.Options != nil && s.Options.MustFinishBy != "" {
+		if ln.mustFinish, err = liveDate(s.Options.MustFinishBy, project, true); err != nil {
+			return nil, fieldErr("options.must_finish_by", "%v", err)
+		}
+		if !ln.p6 {
+			ln.mustFinish = noInstant // MS Project has no such date
 		}
 	}
 	nAct := len(s.Activities)

@@ -81,6 +81,9 @@ func (n *Network) computeLive() *Result {
 		finish = floor
 	}
 	t.Finish = finish
+	if !ln.mustFinish.IsZero() {
+		finish = ln.mustFinish // P6 counts the late dates back from it
+	}
 	for k := len(n.order) - 1; k >= 0; k-- {
 		if v := n.order[k]; !ln.driven(v) {
 			ln.backward(n, t, lsStar, v, finish)
@@ -461,7 +464,7 @@ func (ln *liveNet) asLateAsSuccessors(n *Network, t *liveTimes, v int32, finish 
 		}
 	}
 	if !linked {
-		es = c.add(c.prevFinish(finish), -rem)
+		es = c.add(c.prevFinish(t.Finish), -rem) // the early finish, not a must-finish-by date
 	} else if ln.dur[v] == 0 && ln.kind[v] != StartMilestone {
 		es = c.prevFinish(es) // a finish milestone ends the work before it
 	}

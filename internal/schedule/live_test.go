@@ -281,6 +281,17 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6: the late dates count back from the project's must-finish-by date, float negative past it",
+			s: liveSchedule(&Options{Tool: P6, MustFinishBy: "2026-03-04"}, []Activity{
+				{ID: "A", Name: "Frame", Duration: "3"},
+				{ID: "B", Name: "Paint", Duration: "2"},
+			}, Relationship{Type: FS, Predecessor: "A", Successor: "B"}),
+			want: map[string]liveWant{
+				"B": {ef: "2026-03-06 17:00", lf: "2026-03-04 17:00", ls: "2026-03-03 08:00", float: minutes(-2 * 480)},
+				"A": {lf: "2026-03-02 17:00", float: minutes(-2 * 480)},
+			},
+		},
+		{
 			name: "a manually scheduled task stays where the planner put it",
 			s: liveSchedule(nil, []Activity{
 				{ID: "A", Name: "Survey", Duration: "2"},
