@@ -149,9 +149,17 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 		return r
 	}
 	if ln.p6 && ln.finished(v) {
-		// P6: finished work sits at the data date; only a predecessor
-		// still running past it (out of sequence) moves it, lags aside.
-		return pFinish
+		// P6: finished work sits at the data date, or later where its
+		// logic still puts it (progress out of sequence): a link from work
+		// not started counts with its lag, one from started work without.
+		from := pFinish
+		if l.typ == linkSS || l.typ == linkSF {
+			from = t.ES[p]
+		}
+		if ln.started(p) {
+			return from
+		}
+		return withLag(from)
 	}
 	switch l.typ {
 	case linkFS:
@@ -166,6 +174,16 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 		}
 		return withLag(pFinish)
 	case linkSS:
+		if ln.p6 && ln.finished(p) && !ln.data.IsZero() {
+			// P6: from finished work the lag runs from its actual start;
+			// where that is spent by the data date the successor follows
+			// where the finished work itself was placed.
+			r := lc.add(pStart, lag)
+			if r.Before(ln.data) || lag < 0 && r == ln.data {
+				return t.ES[p]
+			}
+			return r
+		}
 		return withLag(pStart)
 	case linkFF:
 		if ln.p6 {

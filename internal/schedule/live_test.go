@@ -292,6 +292,25 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			// As a real P6 export has it: work reported finished while the
+			// work before it has not started sits where its logic puts it
+			// (the lag counted), and what follows it from there.
+			name: "P6: finished work out of sequence sits where its logic puts it; its successor follows it",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "A", Name: "Survey", Duration: "5"},
+					{ID: "B", Name: "Method statement", Duration: "3", ActualStart: "2026-02-16", ActualFinish: "2026-02-18"},
+					{ID: "C", Name: "Approve", Duration: "2"},
+				}, Relationship{Type: SS, Predecessor: "A", Successor: "B", Lag: 2}, Relationship{Type: SS, Predecessor: "B", Successor: "C", Lag: 1})
+				s.DataDate = "2026-03-02"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"B": {es: "2026-03-03 17:00", ef: "2026-03-03 17:00"},
+				"C": {es: "2026-03-04 08:00", ef: "2026-03-05 17:00"},
+			},
+		},
+		{
 			name: "a manually scheduled task stays where the planner put it",
 			s: liveSchedule(nil, []Activity{
 				{ID: "A", Name: "Survey", Duration: "2"},
