@@ -307,9 +307,10 @@ func (ln *liveNet) forwardMSProject(t *liveTimes, v int32, c *Clock, d int64, es
 func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es instant, linked bool, floor instant) {
 	if ln.finished(v) {
 		// P6 writes a completed activity's early dates at the data date
-		// (or where its logic would put it, if later).
+		// (or where its logic would put it, if later, unless the schedule
+		// overrides progressed logic).
 		at := floor
-		if linked {
+		if linked && ln.opts.Progress != ProgressOverride && ln.opts.Progress != ActualDates {
 			at = later(es, floor)
 		}
 		t.ES[v], t.EF[v] = at, at

@@ -311,6 +311,22 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6 with progress override: finished work stays at the data date, whatever its logic",
+			s: func() *Schedule {
+				s := liveSchedule(&Options{Tool: P6, Progress: ProgressOverride}, []Activity{
+					{ID: "A", Name: "Survey", Duration: "5"},
+					{ID: "B", Name: "Method statement", Duration: "3", ActualStart: "2026-02-16", ActualFinish: "2026-02-18"},
+					{ID: "C", Name: "Approve", Duration: "2"},
+				}, Relationship{Type: SS, Predecessor: "A", Successor: "B", Lag: 2}, Relationship{Type: FS, Predecessor: "B", Successor: "C"})
+				s.DataDate = "2026-03-02"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"B": {es: "2026-03-02 08:00", ef: "2026-03-02 08:00"},
+				"C": {es: "2026-03-02 08:00", ef: "2026-03-03 17:00"},
+			},
+		},
+		{
 			name: "a manually scheduled task stays where the planner put it",
 			s: liveSchedule(nil, []Activity{
 				{ID: "A", Name: "Survey", Duration: "2"},
