@@ -419,10 +419,16 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 			}
 		}
 	}
-	if ln.kind[v] != StartMilestone && !(ln.p6 && ln.finished(v)) {
-		// (P6 writes finished work's late dates as its successors give
-		// them: Mon 08:00, not Fri 17:00.)
+	switch {
+	case ln.p6 && ln.finished(v):
+		// P6 writes finished work's late dates as its successors give
+		// them: Mon 08:00, not Fri 17:00.
+	case ln.kind[v] != StartMilestone:
 		lf = ln.snapFinish(v, c, lf)
+	case ln.p6 && c.nextStart(lf) != lf:
+		// A start milestone keeps a working instant (Mon 08:00); off its
+		// own calendar's working time P6 moves it back to the last finish.
+		lf = c.prevFinish(lf)
 	}
 	var ls instant
 	switch {

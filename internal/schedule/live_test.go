@@ -327,6 +327,24 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			// As a real P6 export has it: the successor on a 7-day
+			// calendar may start late on a Sunday; the milestone on a
+			// 5-day one takes the Friday's finish.
+			name: "P6: a start milestone's late date off its own working time moves back to its last finish",
+			s: func() *Schedule {
+				s := liveSchedule(&Options{Tool: P6, MustFinishBy: "2026-03-08T17:00"}, []Activity{
+					{ID: "M", Name: "Access granted", Duration: "0", Type: StartMilestone},
+					{ID: "S", Name: "Weekend survey", Duration: "1", Calendar: "7d"},
+				}, Relationship{Type: FS, Predecessor: "M", Successor: "S"})
+				s.Calendars = map[string]*Calendar{"7d": sevenDay}
+				return s
+			}(),
+			want: map[string]liveWant{
+				"S": {ls: "2026-03-08 08:00"},
+				"M": {ls: "2026-03-06 17:00", lf: "2026-03-06 17:00"},
+			},
+		},
+		{
 			name: "a manually scheduled task stays where the planner put it",
 			s: liveSchedule(nil, []Activity{
 				{ID: "A", Name: "Survey", Duration: "2"},
