@@ -184,6 +184,12 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 			}
 			return r
 		}
+		if ln.p6 && ln.started(p) && !ln.data.IsZero() {
+			// P6: from work under way the successor follows its remaining
+			// work, after what the work done has not yet covered of the lag.
+			left := max(lag-max(lc.between(pStart, ln.data), 0), 0)
+			return lc.add(t.ES[p], left)
+		}
 		return withLag(pStart)
 	case linkFF:
 		if ln.p6 {

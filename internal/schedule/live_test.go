@@ -345,6 +345,23 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6: an SS successor of work under way follows its remaining work, the lag covered by the work done",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "P", Name: "Permit", Duration: "3"},
+					{ID: "A", Name: "Excavate", Duration: "10", ActualStart: "2026-02-23", Remaining: "5"},
+					{ID: "B", Name: "Blind", Duration: "2"},
+				}, Relationship{Type: FS, Predecessor: "P", Successor: "A"}, Relationship{Type: SS, Predecessor: "A", Successor: "B", Lag: 2})
+				s.StartDate = "2026-02-23"
+				s.DataDate = "2026-03-02"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"A": {es: "2026-03-05 08:00"},
+				"B": {es: "2026-03-05 08:00", ef: "2026-03-06 17:00"},
+			},
+		},
+		{
 			name: "a manually scheduled task stays where the planner put it",
 			s: liveSchedule(nil, []Activity{
 				{ID: "A", Name: "Survey", Duration: "2"},
