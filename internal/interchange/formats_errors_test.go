@@ -174,15 +174,10 @@ const xerTasks = "%T\tTASK\n%F\ttask_id\tproj_id\tclndr_id\ttask_type\ttask_code
 	"%R\t1\t1\t1\tTT_Task\tA1\tDig\t16\n%R\t2\t1\t1\tTT_FinMile\tM1\tDone\t0\n"
 
 func TestXERErrors(t *testing.T) {
-	preds := "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
 	tests := []struct{ name, in, want string }{
 		{"not XER", "<xml/>", "line 1: not an XER file: it does not start with ERMHDR"},
 		{"empty", "", "not an XER file: it is empty"},
 		{"no project", "ERMHDR\t19\n%E\n", "no PROJECT table"},
-		{"pred type", xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_XX\t0\n"), `line 11: TASKPRED task_pred_id 9: pred_type "PR_XX": want PR_FS, PR_SS, PR_FF or PR_SF`},
-		{"lag", xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tsoon\n"), `line 11: TASKPRED task_pred_id 9 (A1 to M1): lag_hr_cnt "soon" is not a number`},
-		{"missing task", xerFile(xerTasks + preds + "%R\t9\t2\t5\t1\t1\tPR_FS\t0\n"), "line 11: TASKPRED task_pred_id 9: task_id 5 is not in TASK"},
-		{"task type", xerFile("%T\tTASK\n%F\ttask_id\ttask_type\ttask_code\ttask_name\n%R\t1\tTT_Odd\tA\tB\n"), `line 7: TASK task_id 1: task_type "TT_Odd"`},
 		{"too many values", xerFile("%T\tTASK\n%F\ttask_id\n%R\t1\t2\n"), "line 7: TASK row has 2 values for 1 fields"},
 		{"row before fields", "ERMHDR\n%R\t1\n", "line 2: %R without %T and %F before it"},
 		{"junk line", xerFile("junk\n"), `line 5: unexpected "junk"`},

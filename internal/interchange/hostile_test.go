@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -163,6 +164,46 @@ func TestXERDamagedDuration(t *testing.T) {
 	}
 }
 
+// A damaged TASK or TASKPRED row is a warning naming its line, row and
+// field, and the rest of the file is read: an unknown task type reads as a
+// task, a damaged lag as none, and a link that cannot be read is left out.
+func TestXERDamagedRows(t *testing.T) {
+	preds := "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
+	good := "%R\t8\t2\t1\t1\t1\tPR_SS\t0\n"
+	for _, tc := range []struct {
+		name, in, warning string
+		links             int
+		lag               float64
+	}{
+		{"pred type", xerTasks + preds + good + "%R\t9\t2\t1\t1\t1\tPR_XX\t0\n",
+			`line 12: TASKPRED task_pred_id 9 (A1 to M1): pred_type "PR_XX" is not PR_FS, PR_SS, PR_FF or PR_SF; the link is left out`, 1, 0},
+		{"lag not a number", xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tsoon\n",
+			`line 11: TASKPRED task_pred_id 9 (A1 to M1): lag_hr_cnt "soon" is not a number of hours within ±100000 working days of 8 hours (schedule.MaxDays); the link is read without a lag`, 1, 0},
+		{"lag beyond any calendar", xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\t-1e308\n", `lag_hr_cnt "-1e308" is not a number of hours`, 1, 0},
+		{"lag NaN", xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tNaN\n", `lag_hr_cnt "NaN" is not a number of hours`, 1, 0},
+		{"missing task", xerTasks + preds + good + "%R\t9\t2\t5\t1\t1\tPR_FS\t0\n", "line 12: TASKPRED task_pred_id 9: task_id 5 is not in TASK; the link is left out", 1, 0},
+		{"empty task_id", xerTasks + preds + good + "%R\t9\t\t1\t1\t1\tPR_FS\t0\n", "line 12: TASKPRED task_pred_id 9: the row has no task_id; the link is left out", 1, 0},
+		{"empty pred_task_id", xerTasks + preds + good + "%R\t9\t2\t \t1\t1\tPR_FS\t0\n", "line 12: TASKPRED task_pred_id 9: the row has no pred_task_id; the link is left out", 1, 0},
+		{"duplicate link", xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\t0\n%R\t10\t2\t1\t1\t1\tPR_FS\t8\n",
+			"line 12: TASKPRED task_pred_id 10: a second FS link from A1 to M1 (the first is at line 11) is left out", 1, 0},
+		{"task type", "%T\tTASK\n%F\ttask_id\ttask_type\ttask_code\ttask_name\n%R\t1\tTT_Odd\tA\tB\n",
+			`line 7: TASK task_id 1: task_type "TT_Odd" is not TT_Task, TT_Rsrc, TT_Mile, TT_FinMile, TT_LOE or TT_WBS; read as a task (TT_Task)`, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := interchange.ParseWith([]byte(xerFile(tc.in)), interchange.XER, interchange.Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, tc.warning) }) {
+				t.Errorf("warnings %q\nwant one with %q", r.Warnings, tc.warning)
+			}
+			if len(r.Schedule.Relationships) != tc.links || tc.links > 0 && r.Schedule.Relationships[0].Lag != tc.lag {
+				t.Errorf("relationships %+v: want %d, the first with lag %g", r.Schedule.Relationships, tc.links, tc.lag)
+			}
+		})
+	}
+}
+
 // A file without a TASK table holds no activities: refused, not read as an
 // empty schedule.
 func TestXERWithoutTaskTable(t *testing.T) {
@@ -200,9 +241,9 @@ func TestMSPDIWindows1252(t *testing.T) {
 
 // Every reader refuses durations and lags beyond schedule.MaxDays (and
 // NaN), naming where and the limit; an XER activity's duration is a
-// warning instead (TestXERDamagedDuration).
+// warning instead (TestXERDamagedDuration), and so is a link's lag
+// (TestXERDamagedRows).
 func TestReadersRefuseHugeValues(t *testing.T) {
-	preds := "%T\tTASKPRED\n%F\ttask_pred_id\ttask_id\tpred_task_id\tproj_id\tpred_proj_id\tpred_type\tlag_hr_cnt\n"
 	link := func(lag string) string {
 		return mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><LinkLag>`+lag+`</LinkLag></PredecessorLink></Task>`)
 	}
@@ -221,8 +262,6 @@ func TestReadersRefuseHugeValues(t *testing.T) {
 		{"MSPDI duration", interchange.MSPDI, mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>PT800008H</Duration></Task>`), `Task UID 3 (line 5): Duration: "PT800008H" is beyond the limit of 100000 working days of 480 minutes`},
 		{"MSPDI lag", interchange.MSPDI, link("1e308"), `Task UID 2 (line 5): PredecessorLink 1: LinkLag 1e308 is beyond the limit of ±100000 working days`},
 		{"MSPDI lag NaN", interchange.MSPDI, link("NaN"), `LinkLag "NaN" is not a number`},
-		{"XER lag", interchange.XER, xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\t-1e308\n"), `line 11: TASKPRED task_pred_id 9 (A1 to M1): lag_hr_cnt "-1e308" is not a number of hours within ±100000 working days`},
-		{"XER lag NaN", interchange.XER, xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\tNaN\n"), `lag_hr_cnt "NaN" is not a number of hours`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -146,9 +146,6 @@ func TestXERShortRows(t *testing.T) {
 			"line 11: TASKPRED row is cut short: it has 3 of the 7 values its %F line declares (no proj_id, pred_proj_id, pred_type, lag_hr_cnt)"},
 		{"TASK cut short", xerFile("%T\tTASK\n%F\ttask_id\tproj_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n%R\t1\t1\tA\n%R\t2\t1\tB\tb\t8\n"),
 			"line 7: TASK row is cut short: it has 3 of the 5 values its %F line declares (no task_name, target_drtn_hr_cnt)"},
-		{"empty task_id", xerFile(xerTasks + preds + "%R\t9\t\t1\t1\t1\tPR_FS\t0\n"), "line 11: TASKPRED task_pred_id 9: the row has no task_id"},
-		{"empty pred_task_id", xerFile(xerTasks + preds + "%R\t9\t2\t \t1\t1\tPR_FS\t0\n"), "line 11: TASKPRED task_pred_id 9: the row has no pred_task_id"},
-		{"duplicate link", xerFile(xerTasks + preds + "%R\t9\t2\t1\t1\t1\tPR_FS\t0\n%R\t10\t2\t1\t1\t1\tPR_FS\t8\n"), "line 12: TASKPRED task_pred_id 10: a second FS link from A1 to M1 (the first is at line 11)"},
 		{"duplicate code", xerFile(xerTasks + "%R\t3\t1\t1\tTT_Task\tA1\tAgain\t8\n"), `line 9: TASK task_id 3: duplicate task_code "A1" (the TASK row at line 7 has it too)`},
 	}
 	for _, tc := range tests {

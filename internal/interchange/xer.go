@@ -399,7 +399,8 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		}
 		typ := tt.get(r, "task_type")
 		if _, known := xerTaskTypes[typ]; !known {
-			return nil, fmt.Errorf("%s: task_type %q: want TT_Task, TT_Rsrc, TT_Mile, TT_FinMile, TT_LOE or TT_WBS", where, typ)
+			rs.warnf("%s: task_type %q is not TT_Task, TT_Rsrc, TT_Mile, TT_FinMile, TT_LOE or TT_WBS; read as a task (TT_Task)", where, typ)
+			typ = "TT_Task"
 		}
 		hpd := taskHours(tt.get(r, "clndr_id"))
 		days := 0.0
@@ -464,10 +465,17 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		for _, r := range pt.rows {
 			succ, pred := pt.get(r, "task_id"), pt.get(r, "pred_task_id")
 			where := rowAt{r.line, "TASKPRED task_pred_id", pt.get(r, "task_pred_id")}
+			// A damaged link is left out with a warning naming it (or, a
+			// damaged lag, read as none): the rest of the file is good.
+			damaged := ""
 			for _, f := range [...]struct{ name, v string }{{"task_id", succ}, {"pred_task_id", pred}} {
-				if f.v == "" {
-					return nil, fmt.Errorf("%s: the row has no %s", where, f.name)
+				if f.v == "" && damaged == "" {
+					damaged = "the row has no " + f.name
 				}
+			}
+			if damaged != "" {
+				rs.warnf("%s: %s; the link is left out", where, damaged)
+				continue
 			}
 			if code[succ] == "" || code[pred] == "" {
 				missing := pred
@@ -477,7 +485,8 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 				if allTasks[succ] && allTasks[pred] || pt.get(r, "pred_proj_id") != pt.get(r, "proj_id") {
 					continue // a skipped LOE or WBS activity, or another project's
 				}
-				return nil, fmt.Errorf("%s: task_id %s is not in TASK", where, missing)
+				rs.warnf("%s: task_id %s is not in TASK; the link is left out", where, missing)
+				continue
 			}
 			var typ schedule.RelType
 			switch v := pt.get(r, "pred_type"); v {
@@ -490,15 +499,17 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			case "PR_SF":
 				typ = schedule.SF
 			default:
-				return nil, fmt.Errorf("%s: pred_type %q: want PR_FS, PR_SS, PR_FF or PR_SF", where, v)
+				rs.warnf("%s (%s to %s): pred_type %q is not PR_FS, PR_SS, PR_FF or PR_SF; the link is left out", where, code[pred], code[succ], v)
+				continue
 			}
 			lag := 0.0
 			if v := pt.get(r, "lag_hr_cnt"); v != "" {
 				h, err := strconv.ParseFloat(v, 64)
 				if err != nil || !(math.Abs(h/clndrOf[succ]) <= schedule.MaxDays) { // NaN too
-					return nil, fmt.Errorf("%s (%s to %s): lag_hr_cnt %q is not a number of hours within ±%d working days of %g hours (schedule.MaxDays)", where, code[pred], code[succ], v, schedule.MaxDays, clndrOf[succ])
+					rs.warnf("%s (%s to %s): lag_hr_cnt %q is not a number of hours within ±%d working days of %g hours (schedule.MaxDays); the link is read without a lag", where, code[pred], code[succ], v, schedule.MaxDays, clndrOf[succ])
+				} else {
+					lag = roundDays(h / clndrOf[succ])
 				}
-				lag = roundDays(h / clndrOf[succ])
 			}
 			if relIDs[succ] == nil {
 				ids := map[string]string{}
@@ -513,7 +524,8 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			}
 			link := code[pred] + "\x00" + string(typ) + "\x00" + code[succ]
 			if first, dup := linkLine[link]; dup {
-				return nil, fmt.Errorf("%s: a second %s link from %s to %s (the first is at line %d)", where, typ, code[pred], code[succ], first)
+				rs.warnf("%s: a second %s link from %s to %s (the first is at line %d) is left out", where, typ, code[pred], code[succ], first)
+				continue
 			}
 			linkLine[link] = r.line
 			s.Relationships = append(s.Relationships, schedule.Relationship{ID: id, Type: typ, Predecessor: code[pred], Successor: code[succ], Lag: lag})
