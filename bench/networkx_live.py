@@ -179,6 +179,25 @@ def load(schedule):
     return G, origin, project, start, data
 
 
+def lag_back(a, b, typ, lag, c, data):
+    """The lag P6's backward pass counts from a to b where progress spends it."""
+    if typ == "SF":
+        return 0 if a["act_end"] is not None and b["act_end"] is not None else lag
+    running = b["act_start"] is not None and b["act_end"] is None
+    if a["act_end"] is not None:
+        if running:
+            return lag if typ == "FS" and data is not None and b["act_start"] >= data else 0
+        if lag <= 0:
+            return 0
+        if data is None:
+            return lag
+        frm = a["act_start"] if typ == "SS" else a["act_end"]
+        return max(lag - max(c.between(frm, data), 0), 0)
+    if b["act_end"] is not None and typ == "FS":
+        return 0
+    return lag
+
+
 def cpm(G, schedule, origin, project, start, data):
     node = G.nodes
     order = list(nx.topological_sort(G))  # raises NetworkXUnfeasible on a cycle
@@ -195,10 +214,24 @@ def cpm(G, schedule, origin, project, start, data):
             lc, lag, typ = b["clock"], link["lag"], link["typ"]  # P6: the lag on the predecessor's calendar
             p_start = b["act_start"] if b["act_start"] is not None else ES[p]
             if a["act_end"] is not None:
-                cand = EF[p]  # P6: finished work sits at the data date; only a running predecessor moves it
+                # P6: finished work sits at the data date or where its logic puts it: a link from work
+                # not started counts with its lag, one from started work without.
+                frm = EF[p] if typ in ("FS", "FF") else ES[p]
+                if b["act_start"] is not None:
+                    cand = frm
+                else:
+                    cand = lc.add(frm, lag)
+                    if lag < 0 and data is not None and cand < data:
+                        cand = data
             elif typ == "FS" and b["act_end"] is not None and lag > 0 and data is not None:
                 left = lag - max(lc.between(b["act_end"], data), 0)  # lag spent before the data date
                 cand = lc.add(EF[p], left) if left > 0 else EF[p]
+            elif typ == "SS" and b["act_end"] is not None and data is not None:
+                at = lc.add(p_start, lag)  # from finished work: the lag from its actual start, if not yet spent
+                cand = ES[p] if at < data or (lag < 0 and at == data) else at
+            elif typ == "SS" and b["act_start"] is not None and data is not None:
+                left = max(lag - max(lc.between(p_start, data), 0), 0)  # the lag the work done has not covered
+                cand = lc.add(ES[p], left)
             else:
                 at = lc.add(EF[p] if typ in ("FS", "FF") else p_start, lag)
                 if lag < 0 and data is not None and at < data:
@@ -235,6 +268,7 @@ def cpm(G, schedule, origin, project, start, data):
         lf = finish
         for s, link in G.succ[v].items():
             lag, typ = link["lag"], link["typ"]  # lag on this activity's (the predecessor's) calendar
+            lag = lag_back(a, node[s], typ, lag, c, data)
             if typ == "FS":
                 cand = c.add(LS[s], -lag)
             elif typ == "FF":
@@ -248,7 +282,8 @@ def cpm(G, schedule, origin, project, start, data):
         cons = a["cons"]
         if a["act_end"] is None and cons is not None and cons[0] == "finish_on_or_before" and cons[1] < lf:
             lf = cons[1]
-        lf = c.prev_finish(lf)
+        if a["act_end"] is None:
+            lf = c.prev_finish(lf)  # P6 writes finished work's late dates as its successors give them
         ls = c.add(lf, -rem)
         if rem > 0:
             ls = c.next_start(ls)

@@ -547,9 +547,12 @@ func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v,
 // its actual start on an SS link), none into a successor already under
 // way (on an FS link, one with no work done yet keeps it), and none into
 // a finished successor from unfinished work. Start-finish links keep
-// theirs.
+// theirs unless both ends are finished.
 func (ln *liveNet) lagBack(v, s int32, typ linkType, lag int64, lc *Clock) int64 {
 	if typ == linkSF {
+		if ln.finished(v) && ln.finished(s) {
+			return 0
+		}
 		return lag
 	}
 	running := ln.started(s) && !ln.finished(s)

@@ -170,6 +170,22 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6: no start-finish lag between two finished activities",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "A", Name: "Set out", Duration: "2", ActualStart: "2026-03-02", ActualFinish: "2026-03-03"},
+					{ID: "B", Name: "Excavate", Duration: "2", ActualStart: "2026-03-04", ActualFinish: "2026-03-05"},
+					{ID: "C", Name: "Pour", Duration: "2"},
+				}, Relationship{Type: SF, Predecessor: "A", Successor: "B", Lag: 2}, Relationship{Type: FS, Predecessor: "B", Successor: "C"})
+				s.DataDate = "2026-03-11"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"B": {lf: "2026-03-11 08:00"},
+				"A": {lf: "2026-03-11 08:00"},
+			},
+		},
+		{
 			name: "P6: no lag from finished work into a successor already under way",
 			s: func() *Schedule {
 				s := liveSchedule(p6, []Activity{
