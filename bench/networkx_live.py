@@ -215,9 +215,9 @@ def cpm(G, schedule, origin, project, start, data):
             p_start = b["act_start"] if b["act_start"] is not None else ES[p]
             if a["act_end"] is not None:
                 # P6: finished work sits at the data date or where its logic puts it: a link from work
-                # not started counts with its lag, one from started work without.
+                # not started counts with its lag, and so does a finish link from work under way.
                 frm = EF[p] if typ in ("FS", "FF") else ES[p]
-                if b["act_start"] is not None:
+                if b["act_end"] is not None or (b["act_start"] is not None and typ in ("SS", "SF")):
                     cand = frm
                 else:
                     cand = lc.add(frm, lag)

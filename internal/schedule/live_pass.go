@@ -151,12 +151,15 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 	if ln.p6 && ln.finished(v) {
 		// P6: finished work sits at the data date, or later where its
 		// logic still puts it (progress out of sequence): a link from work
-		// not started counts with its lag, one from started work without.
+		// not started counts with its lag, and so does a finish link from
+		// work under way; one from finished work, or a start link from
+		// work under way, without.
 		from := pFinish
-		if l.typ == linkSS || l.typ == linkSF {
+		startLink := l.typ == linkSS || l.typ == linkSF
+		if startLink {
 			from = t.ES[p]
 		}
-		if ln.started(p) {
+		if ln.finished(p) || ln.started(p) && startLink {
 			return from
 		}
 		return withLag(from)

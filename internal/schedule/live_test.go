@@ -327,6 +327,21 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6: a finish link from work under way into finished work counts its lag",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "A", Name: "Design", Duration: "10", ActualStart: "2026-03-02", Remaining: "3"},
+					{ID: "B", Name: "Survey", Duration: "2", ActualStart: "2026-03-02", ActualFinish: "2026-03-03"},
+				}, Relationship{Type: FS, Predecessor: "A", Successor: "B", Lag: -2})
+				s.DataDate = "2026-03-11"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"A": {ef: "2026-03-13 17:00"},
+				"B": {es: "2026-03-12 08:00", ef: "2026-03-12 08:00"},
+			},
+		},
+		{
 			name: "P6 with progress override: finished work stays at the data date, whatever its logic",
 			s: func() *Schedule {
 				s := liveSchedule(&Options{Tool: P6, Progress: ProgressOverride}, []Activity{
