@@ -195,6 +195,8 @@ def lag_back(a, b, typ, lag, c, data):
         return max(lag - max(c.between(frm, data), 0), 0)
     if b["act_end"] is not None and typ == "FS":
         return 0
+    if typ == "SS" and a["act_start"] is not None and data is not None:
+        return max(lag - max(c.between(a["act_start"], data), 0), 0)  # covered by the work done
     return lag
 
 

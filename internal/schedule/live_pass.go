@@ -579,6 +579,9 @@ func (ln *liveNet) lagBack(v, s int32, typ linkType, lag int64, lc *Clock) int64
 		return max(lag-max(lc.between(from, ln.data), 0), 0)
 	case ln.finished(s) && typ == linkFS:
 		return 0
+	case typ == linkSS && ln.started(v) && !ln.data.IsZero():
+		// Work under way has covered the lag it has run for.
+		return max(lag-max(lc.between(ln.actStart[v], ln.data), 0), 0)
 	}
 	return lag
 }

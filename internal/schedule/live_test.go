@@ -327,6 +327,22 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6: the late dates of work under way take an SS lag its work done has covered as run",
+			s: func() *Schedule {
+				s := liveSchedule(p6, []Activity{
+					{ID: "A", Name: "Excavate", Duration: "6", ActualStart: "2026-02-23", Remaining: "1"},
+					{ID: "B", Name: "Blind", Duration: "5"},
+				}, Relationship{Type: SS, Predecessor: "A", Successor: "B", Lag: 2})
+				s.StartDate = "2026-02-23"
+				s.DataDate = "2026-03-02"
+				return s
+			}(),
+			want: map[string]liveWant{
+				"B": {es: "2026-03-02 08:00", ls: "2026-03-02 08:00"},
+				"A": {lf: "2026-03-02 17:00", float: minutes(0)},
+			},
+		},
+		{
 			name: "P6: a finish link from work under way into finished work counts its lag",
 			s: func() *Schedule {
 				s := liveSchedule(p6, []Activity{
