@@ -457,7 +457,7 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 			// P6 puts an as-late-as-possible activity as late as its
 			// successors' early dates allow (no free float); its total
 			// float is measured from there.
-			ln.asLateAsSuccessors(n, t, v, finish)
+			ln.asLateAsSuccessors(n, t, v)
 		} else {
 			// MS Project shows the task at its late dates, with no float.
 			t.FloatMinutes[v], ln.workFloat[v] = 0, 0
@@ -468,9 +468,9 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 }
 
 // asLateAsSuccessors moves a not started P6 activity's early dates as late
-// as the early dates of its successors allow (the project's finish if it
-// has none), as P6 schedules "as late as possible".
-func (ln *liveNet) asLateAsSuccessors(n *Network, t *liveTimes, v int32, finish instant) {
+// as the early dates of its successors allow (the early finish of the
+// project if it has none), as P6 schedules "as late as possible".
+func (ln *liveNet) asLateAsSuccessors(n *Network, t *liveTimes, v int32) {
 	c, rem := ln.clock(v), ln.remain[v]
 	es, linked := noInstant, false
 	for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
@@ -548,9 +548,10 @@ func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v,
 // where progress spends it: after a finished predecessor only the part of
 // a positive lag not yet run by the data date (from its actual finish, or
 // its actual start on an SS link), none into a successor already under
-// way (on an FS link, one with no work done yet keeps it), and none into
-// a finished successor from unfinished work. Start-finish links keep
-// theirs unless both ends are finished.
+// way (on an FS link, one with no work done yet keeps it), none into a
+// finished successor from unfinished work, and on an SS link from work
+// under way only what its work done has not covered. Start-finish links
+// keep theirs unless both ends are finished.
 func (ln *liveNet) lagBack(v, s int32, typ linkType, lag int64, lc *Clock) int64 {
 	if typ == linkSF {
 		if ln.finished(v) && ln.finished(s) {
