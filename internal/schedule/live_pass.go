@@ -429,9 +429,10 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 		}
 	}
 	switch {
-	case ln.p6 && ln.finished(v):
+	case ln.p6 && ln.finished(v), ln.manual[v]:
 		// P6 writes finished work's late dates as its successors give
-		// them: Mon 08:00, not Fri 17:00.
+		// them, and MS Project a manually scheduled task's: Mon 08:00,
+		// not Fri 17:00.
 	case ln.kind[v] != StartMilestone:
 		lf = ln.snapFinish(v, c, lf)
 	case ln.p6 && c.nextStart(lf) != lf:

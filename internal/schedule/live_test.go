@@ -419,6 +419,19 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			// As MS Project 2016 and 2019 save it (MPXJ's task-links files).
+			name: "MS Project: a manually scheduled task's late finish is written as its successor's late start",
+			s: liveSchedule(nil, []Activity{
+				{ID: "A", Name: "Fixed visit", Duration: "1", Manual: true, Start: "2026-03-02T08:00", Finish: "2026-03-02T17:00"},
+				{ID: "B", Name: "Report", Duration: "1"},
+				{ID: "C", Name: "Long lead", Duration: "3"},
+			}, Relationship{Type: FS, Predecessor: "A", Successor: "B"}),
+			want: map[string]liveWant{
+				"B": {ls: "2026-03-04 08:00"},
+				"A": {ls: "2026-03-03 08:00", lf: "2026-03-04 08:00"},
+			},
+		},
+		{
 			name: "MS Project: a half-time resource takes twice the time; a night shift moves the finish",
 			s: func() *Schedule {
 				s := liveSchedule(nil, []Activity{
