@@ -541,7 +541,7 @@ func readStoredXER(path string) ([]storedTask, error) {
 // gap are the same instant.
 func TestSameInstant(t *testing.T) {
 	defer func(exact bool) { exactDates = exact }(exactDates)
-	exactDates = false // the rule itself, whatever REAL_DATES_EXACT asks
+	exactDates = false                             // the rule itself, whatever REAL_DATES_EXACT asks
 	c, err := schedule.NewClock("2026-01-05", nil) // a Monday, Standard calendar
 	if err != nil {
 		t.Fatal(err)
