@@ -169,8 +169,7 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 		if ln.p6 && ln.finished(p) && lag > 0 && !ln.data.IsZero() {
 			// P6: lag already run between the actual finish and the data
 			// date is spent.
-			spent := max(lc.between(ln.actEnd[p], ln.data), 0)
-			if left := lag - spent; left > 0 {
+			if left := ln.lagLeft(lc, lag, ln.actEnd[p]); left > 0 {
 				return lc.add(pFinish, left)
 			}
 			return pFinish
@@ -190,8 +189,7 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 		if ln.p6 && ln.started(p) && !ln.data.IsZero() {
 			// P6: from work under way the successor follows its remaining
 			// work, after what the work done has not yet covered of the lag.
-			left := max(lag-max(lc.between(pStart, ln.data), 0), 0)
-			return lc.add(t.ES[p], left)
+			return lc.add(t.ES[p], ln.lagLeft(lc, lag, pStart))
 		}
 		return withLag(pStart)
 	case linkFF:
@@ -314,23 +312,18 @@ func (ln *liveNet) forwardMSProject(t *liveTimes, v int32, c *Clock, d int64, es
 }
 
 func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es instant, linked bool, floor instant) {
-	if ln.finished(v) {
-		// P6 writes a completed activity's early dates at the data date
-		// (or where its logic would put it, if later, unless the schedule
-		// overrides progressed logic).
+	if ln.started(v) || ln.finished(v) {
+		// Progressed work is dated from the data date, or later where its
+		// logic puts it unless the schedule overrides progressed logic: a
+		// completed activity's early dates there, the remaining work from
+		// there.
 		at := floor
 		if linked && ln.opts.Progress != ProgressOverride && ln.opts.Progress != ActualDates {
 			at = later(es, floor)
 		}
-		t.ES[v], t.EF[v] = at, at
-		return
-	}
-	if ln.started(v) {
-		// The remaining work from the data date, after its logic unless
-		// the schedule overrides progressed logic.
-		at := floor
-		if linked && ln.opts.Progress != ProgressOverride && ln.opts.Progress != ActualDates {
-			at = later(es, floor)
+		if ln.finished(v) {
+			t.ES[v], t.EF[v] = at, at
+			return
 		}
 		t.ES[v] = c.nextStart(at)
 		t.EF[v] = c.add(t.ES[v], rem)
@@ -349,7 +342,7 @@ func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es i
 		// working start, as any activity does.
 		at := c.nextStart(floor)
 		if !ln.data.IsZero() && !ln.data.After(at) && c.nextStart(ln.data) == at &&
-			c.timeOf(ln.data).Truncate(24*time.Hour).Equal(c.timeOf(at).Truncate(24*time.Hour)) {
+			dateOf(c.timeOf(ln.data)).Equal(dateOf(c.timeOf(at))) {
 			at = ln.data
 		}
 		t.ES[v], t.EF[v] = at, at
@@ -578,14 +571,21 @@ func (ln *liveNet) lagBack(v, s int32, typ linkType, lag int64, lc *Clock) int64
 		if typ == linkSS {
 			from = ln.actStart[v]
 		}
-		return max(lag-max(lc.between(from, ln.data), 0), 0)
+		return ln.lagLeft(lc, lag, from)
 	case ln.finished(s) && typ == linkFS:
 		return 0
 	case typ == linkSS && ln.started(v) && !ln.data.IsZero():
 		// Work under way has covered the lag it has run for.
-		return max(lag-max(lc.between(ln.actStart[v], ln.data), 0), 0)
+		return ln.lagLeft(lc, lag, ln.actStart[v])
 	}
 	return lag
+}
+
+// lagLeft is what P6 still counts of a lag on lc from progressed work: the
+// part not yet run between from (its actual start or finish) and the data
+// date, none when that is all spent.
+func (ln *liveNet) lagLeft(lc *Clock, lag int64, from instant) int64 {
+	return max(lag-max(lc.between(from, ln.data), 0), 0)
 }
 
 // float sets an activity's total float in working minutes of its calendar.
