@@ -204,6 +204,29 @@ func TestXERDamagedRows(t *testing.T) {
 	}
 }
 
+// A damaged PROJECT date is a warning saying what is lost; the data date
+// falls back to next_data_date, and the rest is read.
+func TestXERDamagedProjectDates(t *testing.T) {
+	in := "ERMHDR\t19.12\n" +
+		"%T\tPROJECT\n%F\tproj_id\tproj_short_name\tplan_start_date\tlast_recalc_date\tnext_data_date\tplan_end_date\n" +
+		"%R\t1\tP\t2026-01-05 08:00\tsoon\t2026-01-12 08:00\tlater\n" +
+		"%T\tSCHEDOPTIONS\n%F\tproj_id\tsched_float_type\n%R\t1\tFT_FF\n" +
+		xerTasks + "%E\n"
+	r, err := interchange.ParseWith([]byte(in), interchange.XER, interchange.Options{})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if s := r.Schedule; s.DataDate != "2026-01-12T08:00" || s.Options == nil || s.Options.MustFinishBy != "" || len(s.Activities) != 2 {
+		t.Errorf("data date %q, options %+v, %d activities", s.DataDate, s.Options, len(s.Activities))
+	}
+	for _, want := range []string{`line 4: PROJECT last_recalc_date: "soon" is not a date`, "; the schedule has no data date",
+		`line 4: PROJECT plan_end_date: "later" is not a date`, "; the project has no must-finish-by date"} {
+		if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+			t.Errorf("warnings %q\nwant one with %q", r.Warnings, want)
+		}
+	}
+}
+
 // A file without a TASK table holds no activities: refused, not read as an
 // empty schedule.
 func TestXERWithoutTaskTable(t *testing.T) {

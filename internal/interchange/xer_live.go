@@ -67,23 +67,27 @@ func newXERLive(tables map[string]*xerTable, rs *readState, s *schedule.Schedule
 	}
 	proj := tables["PROJECT"]
 	pr := proj.rows[0]
+	// projectDate is a PROJECT date as a schedule writes it, "" when the
+	// field is empty or damaged (a warning says what is lost).
+	projectDate := func(field, lost string) string {
+		v := proj.get(pr, field)
+		if v == "" {
+			return ""
+		}
+		t, err := parseXERDate(v)
+		if err != nil {
+			rs.warnf("line %d: PROJECT %s: %v; %s", pr.line, field, err, lost)
+			return ""
+		}
+		return t.Format(liveLayout)
+	}
 	for _, f := range []string{"last_recalc_date", "next_data_date"} {
-		if v := proj.get(pr, f); v != "" {
-			t, err := parseXERDate(v)
-			if err != nil {
-				rs.warnf("line %d: PROJECT %s: %v; the schedule has no data date", pr.line, f, err)
-				continue
-			}
-			s.DataDate = t.Format(liveLayout)
+		if s.DataDate = projectDate(f, "the schedule has no data date"); s.DataDate != "" {
 			break
 		}
 	}
-	if v := proj.get(pr, "plan_end_date"); v != "" && s.Options != nil {
-		if t, err := parseXERDate(v); err != nil {
-			rs.warnf("line %d: PROJECT plan_end_date: %v; the project has no must-finish-by date", pr.line, err)
-		} else {
-			s.Options.MustFinishBy = t.Format(liveLayout)
-		}
+	if s.Options != nil {
+		s.Options.MustFinishBy = projectDate("plan_end_date", "the project has no must-finish-by date")
 	}
 	if so := tables["SCHEDOPTIONS"]; so != nil && s.Options != nil {
 		for _, r := range so.rows {
