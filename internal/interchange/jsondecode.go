@@ -435,9 +435,9 @@ func activityField(d *decoder, path where, a *schedule.Activity, key []byte) err
 	case "manual":
 		return d.jsonValue(path.at("manual"), &a.Manual)
 	case "constraint":
-		return d.jsonValue(path.at("constraint"), &a.Constraint)
+		return d.constraintInto(path.at("constraint"), &a.Constraint)
 	case "secondary_constraint":
-		return d.jsonValue(path.at("secondary_constraint"), &a.SecondaryConstraint)
+		return d.constraintInto(path.at("secondary_constraint"), &a.SecondaryConstraint)
 	case "codes":
 		return d.jsonValue(path.at("codes"), &a.Codes)
 	case "assignments":
@@ -448,6 +448,34 @@ func activityField(d *decoder, path where, a *schedule.Activity, key []byte) err
 		return d.stringInto(path.at("baseline_finish"), &a.BaselineFinish)
 	case "baseline_duration":
 		return d.stringInto(path.at("baseline_duration"), &a.BaselineDuration)
+	}
+	return d.unknownField(path, string(key))
+}
+
+// constraintInto reads a date constraint (or null) in place: a live
+// programme has thousands, and encoding/json costs two decoders each.
+func (d *decoder) constraintInto(path where, dst **schedule.Constraint) error {
+	if d.literal("null") {
+		*dst = nil
+		return nil
+	}
+	if *dst == nil { // a repeated key merges, as in encoding/json
+		*dst = &schedule.Constraint{}
+	}
+	return fields(d, path, *dst, constraintField)
+}
+
+// constraintField reads one key of a constraint; path names the
+// constraint (activities[3].constraint), errors name the key inside it.
+func constraintField(d *decoder, path where, c *schedule.Constraint, key []byte) error {
+	switch k := string(key); k {
+	case "type":
+		t := string(c.Type) // null leaves it, as in encoding/json
+		err := d.stringInto(path.at(path.field+"."+k), &t)
+		c.Type = schedule.ConstraintType(t)
+		return err
+	case "date":
+		return d.stringInto(path.at(path.field+"."+k), &c.Date)
 	}
 	return d.unknownField(path, string(key))
 }

@@ -133,6 +133,10 @@ func TestDecoderErrors(t *testing.T) {
 		{`{"calendar": {"exceptions": [{}, {"working": "yes"}]}}`, "calendar.exceptions[1].working: want true or false, got a JSON string"},
 		{`{"calendar": {"exceptions": [{"hours": ["x", 2]}]}}`, "calendar.exceptions[0].hours[1]: want a string, got a JSON number"},
 		{`{"calendar": {"exceptions": [{"form": "2026-01-01"}]}}`, `calendar.exceptions[0]: unknown field "form"`},
+		{`{"activities": [{"constraint": "start_on"}]}`, "activities[0].constraint: want an object, got a JSON string"},
+		{`{"activities": [{"constraint": {"type": 7}}]}`, "activities[0].constraint.type: want a string, got a JSON number"},
+		{`{"activities": [{"secondary_constraint": {"type": "finish_on_or_before", "date": [1]}}]}`, "activities[0].secondary_constraint.date: want a string, got a JSON array"},
+		{`{"activities": [{"constraint": {"type": "start_on", "when": "2026-01-05"}}]}`, `activities[0].constraint: unknown field "when"`},
 		{`{"bogus": 1}`, `unknown field "bogus" (line 1, column 11)`},
 		{``, "ends before the schedule object is complete"},
 		{`{"name": "x"`, "ends before the schedule object is complete"},
@@ -159,6 +163,8 @@ func FuzzDecoder(f *testing.F) {
 	}
 	f.Add([]byte(`{"name": "\ud83c\udfd7 \u00e9", "activities": [{"id": "A", "duration": -0.5e+2}], "relationships": null}`))
 	f.Add([]byte("\xef\xbb\xbf{\"calendar\": null}"))
+	f.Add([]byte(`{"activities": [{"id": "A", "constraint": {"type": "start_on", "date": "2026-01-05", "type": null},
+		"secondary_constraint": null, "constraint": {"date": "2026-02-02"}}, {"constraint": {}}]}`))
 	f.Add([]byte(`{"calendar": {"hours": ["07:00-12:00"], "hours_per_day": 7.5, "day_hours": {"Fri": ["07:00-11:00"], "Sat": null},
 		"exceptions": [{"name": "Shutdown", "from": "2026-12-24", "to": "2027-01-01"}, {"from": "2026-06-06", "working": true, "hours": ["08:00-12:00"]}, null]},
 		"calendar": {"exceptions": [{"to": "x"}], "hours": [null]}}`))
