@@ -300,3 +300,69 @@ func TestXERLiveProgramme(t *testing.T) {
 		t.Errorf("the schedule read does not compute: %v", err)
 	}
 }
+
+// TestMSPDIDeadline: an MS Project deadline bounds the late finish only
+// (the task's float goes negative, and its predecessors' with it; its
+// early dates stay), read as a secondary "finish on or before"; a damaged
+// one is a warning naming the task, and "NA" is none.
+func TestMSPDIDeadline(t *testing.T) {
+	tasks := `<Task><UID>1</UID><Name>Dig</Name><Duration>PT16H0M0S</Duration></Task>
+	<Task><UID>2</UID><Name>Pour</Name><Duration>PT24H0M0S</Duration><Deadline>2026-01-08T17:00:00</Deadline>
+	  <PredecessorLink><PredecessorUID>1</PredecessorUID><Type>1</Type></PredecessorLink></Task>
+	<Task><UID>3</UID><Name>Cure</Name><Duration>PT8H0M0S</Duration><Deadline>soon</Deadline></Task>
+	<Task><UID>4</UID><Name>Tidy</Name><Duration>PT8H0M0S</Duration><Deadline>NA</Deadline></Task>`
+	r, err := interchange.ParseWith([]byte(mspdiFile("", tasks)), interchange.MSPDI, interchange.Options{})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	s := r.Schedule
+	if c := s.Activities[1].SecondaryConstraint; c == nil || *c != (schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: "2026-01-08T17:00"}) {
+		t.Errorf("Pour's deadline read as %+v", c)
+	}
+	for _, k := range []int{0, 2, 3} {
+		if c := s.Activities[k].SecondaryConstraint; c != nil {
+			t.Errorf("%s has a deadline %+v", s.Activities[k].Name, c)
+		}
+	}
+	want := `Task UID 3 (line 8): Deadline: "soon" is not a date-time`
+	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
+		t.Errorf("no warning %q in %q", want, r.Warnings)
+	}
+	res, err := schedule.Analyze(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := schedule.NewClock(s.StartDate, s.Calendar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(i int, f schedule.DateField) string { return res.At(c, i, f).Format("2006-01-02T15:04") }
+	for _, tc := range []struct {
+		task             int
+		ef, lf           string
+		totalFloatInDays float64
+	}{
+		{0, "2026-01-06T17:00", "2026-01-05T17:00", -1},
+		{1, "2026-01-09T17:00", "2026-01-08T17:00", -1},
+	} {
+		if ef, lf := at(tc.task, schedule.EarlyFinish), at(tc.task, schedule.LateFinish); ef != tc.ef || lf != tc.lf || res.TotalFloat[tc.task] != tc.totalFloatInDays {
+			t.Errorf("%s: early finish %s, late finish %s, total float %v; want %s, %s, %v",
+				s.Activities[tc.task].Name, ef, lf, res.TotalFloat[tc.task], tc.ef, tc.lf, tc.totalFloatInDays)
+		}
+	}
+	// Written back as MS Project's deadline, not as a constraint.
+	var out bytes.Buffer
+	if err := interchange.WriteMSPDI(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "<Deadline>2026-01-08T17:00:00</Deadline>") {
+		t.Errorf("the export has no deadline:\n%s", out.String())
+	}
+	back, err := interchange.ParseMSPDI(out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := back.Activities[1].SecondaryConstraint; c == nil || *c != *s.Activities[1].SecondaryConstraint {
+		t.Errorf("the export's deadline reads back as %+v", c)
+	}
+}

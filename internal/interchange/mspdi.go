@@ -179,6 +179,7 @@ type mspdiTask struct {
 	CalendarUID       string          `xml:"CalendarUID"`
 	ConstraintType    string          `xml:"ConstraintType"`
 	ConstraintDate    string          `xml:"ConstraintDate"`
+	Deadline          string          `xml:"Deadline"`
 	ActualStart       string          `xml:"ActualStart"`
 	ActualFinish      string          `xml:"ActualFinish"`
 	RemainingDuration string          `xml:"RemainingDuration"`

@@ -165,6 +165,15 @@ func elapsedFormat(v string) bool {
 	return f == 4 || f == 6 || f == 8 || f == 10 || f == 12 || f == 20
 }
 
+// deadline is the date of an MS Project deadline held as a secondary
+// "finish on or before" constraint (see mspdiLive.task), or "".
+func deadline(c *schedule.Constraint) string {
+	if c == nil || c.Type != schedule.FinishOnOrBefore {
+		return ""
+	}
+	return c.Date
+}
+
 // task reads one task's live fields into a; what it cannot use is a
 // warning.
 func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
@@ -190,6 +199,17 @@ func (l *mspdiLive) task(t *mspdiTask, a *schedule.Activity, days float64) {
 				break
 			}
 			a.Constraint = &schedule.Constraint{Type: typ, Date: at.Format(liveLayout)}
+		}
+	}
+	// A deadline bounds only the late finish (MS Project: the late finish
+	// is the earlier of the logic's and the deadline, float may go
+	// negative), as P6's secondary "finish on or before" does: it is read
+	// as that, MS Project having no second constraint.
+	if v := strings.TrimSpace(t.Deadline); v != "" && !strings.EqualFold(v, "NA") {
+		if at, err := parseMSPDIDateTime(v); err != nil {
+			warn("Deadline", err)
+		} else {
+			a.SecondaryConstraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: at.Format(liveLayout)}
 		}
 	}
 	date := func(field, v string) string {

@@ -1053,6 +1053,20 @@ func (pt *mspdiPatch) patchTask(i int) error {
 		pt.set(k, "ConstraintType", &typ)
 		pt.set(k, "ConstraintDate", date)
 	}
+	if !jsonEqual(a.SecondaryConstraint, b.SecondaryConstraint) {
+		if c := a.SecondaryConstraint; c != nil && c.Type != schedule.FinishOnOrBefore {
+			return fmt.Errorf("activity %q: MS Project holds one constraint and a deadline: a secondary %s constraint has no place in its file (a finish_on_or_before one is written as the deadline)", a.ID, c.Type)
+		}
+		if d := deadline(a.SecondaryConstraint); d == "" {
+			pt.set(k, "Deadline", nil)
+		} else {
+			v, err := pt.liveDate(d)
+			if err != nil {
+				return fmt.Errorf("activity %q: deadline: %w", a.ID, err)
+			}
+			pt.set(k, "Deadline", &v)
+		}
+	}
 	for _, f := range []struct {
 		name     string
 		cur, was string

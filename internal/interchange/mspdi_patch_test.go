@@ -415,6 +415,14 @@ func TestPatchMSPDIFields(t *testing.T) {
 				s.Activities[i].Constraint = nil
 			}
 		}},
+		{"deadline", func(s *schedule.Schedule) {
+			first(s).SecondaryConstraint = &schedule.Constraint{Type: schedule.FinishOnOrBefore, Date: day(s) + "T17:00"}
+		}},
+		{"no deadline", func(s *schedule.Schedule) {
+			for i := range s.Activities {
+				s.Activities[i].SecondaryConstraint = nil
+			}
+		}},
 		{"progress", func(s *schedule.Schedule) {
 			a := first(s)
 			a.ActualStart, a.PercentComplete, a.Remaining, a.ActualFinish = day(s)+"T08:00", 40, "1.5", ""

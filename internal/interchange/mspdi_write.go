@@ -241,6 +241,9 @@ func writeMSPDI(w io.Writer, s *schedule.Schedule, progress func(done, total int
 		if constraint > 1 {
 			x.el("ConstraintDate", wc.dateText(a.Calendar, a.Constraint.Date, finishConstraint(a.Constraint.Type), schedule.DateTimeLayout))
 		}
+		if d := deadline(a.SecondaryConstraint); d != "" {
+			x.el("Deadline", wc.dateText(a.Calendar, d, true, schedule.DateTimeLayout))
+		}
 		if a.Description != "" {
 			x.el("Notes", a.Description)
 		}
