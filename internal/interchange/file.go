@@ -188,13 +188,24 @@ type readState struct {
 	opts     Options
 	owned    bool // the data is the reader's alone (see parseWith)
 	warnings []string
+	said     map[string]bool // the warnings, each said once
 	// truncated says the file was cut short (read with AllowTruncated):
 	// it is not kept as the schedule's source, as P6 would refuse it.
 	truncated bool
 }
 
+// warnf adds a warning, once: a damaged base calendar is read again for
+// each calendar derived from it.
 func (rs *readState) warnf(format string, args ...any) {
-	rs.warnings = append(rs.warnings, fmt.Sprintf(format, args...))
+	w := fmt.Sprintf(format, args...)
+	if rs.said[w] {
+		return
+	}
+	if rs.said == nil {
+		rs.said = map[string]bool{}
+	}
+	rs.said[w] = true
+	rs.warnings = append(rs.warnings, w)
 }
 
 // scheduleName is a schedule name as read from where (a field and its

@@ -366,3 +366,55 @@ func TestMSPDIDeadline(t *testing.T) {
 		t.Errorf("the export's deadline reads back as %+v", c)
 	}
 }
+
+// TestMSPDIWorkWeeks: a work week of Project 2007 and later changes the
+// days it covers where they differ from the normal week - Fridays off and
+// longer days for a fortnight - but not a date an exception holds; the
+// base calendar's work weeks reach a calendar derived from it; a damaged
+// work week is a warning naming it, and the rest is read.
+func TestMSPDIWorkWeeks(t *testing.T) {
+	summer := `<WorkWeeks><WorkWeek><TimePeriod><FromDate>2026-06-01T00:00:00</FromDate><ToDate>2026-06-12T23:59:00</ToDate></TimePeriod><Name>Summer</Name><WeekDays>
+	  <WeekDay><DayType>2</DayType><DayWorking>1</DayWorking><WorkingTimes><WorkingTime><FromTime>07:00:00</FromTime><ToTime>12:00:00</ToTime></WorkingTime><WorkingTime><FromTime>13:00:00</FromTime><ToTime>17:30:00</ToTime></WorkingTime></WorkingTimes></WeekDay>
+	  <WeekDay><DayType>3</DayType><DayWorking>1</DayWorking><WorkingTimes><WorkingTime><FromTime>07:00:00</FromTime><ToTime>12:00:00</ToTime></WorkingTime><WorkingTime><FromTime>13:00:00</FromTime><ToTime>17:30:00</ToTime></WorkingTime></WorkingTimes></WeekDay>
+	  <WeekDay><DayType>4</DayType><DayWorking>1</DayWorking></WeekDay>
+	  <WeekDay><DayType>6</DayType><DayWorking>0</DayWorking></WeekDay>
+	</WeekDays></WorkWeek>
+	<WorkWeek><Name>Broken</Name><WeekDays/></WorkWeek></WorkWeeks>`
+	cals := `<Calendar><UID>1</UID><Name>Standard</Name><IsBaseCalendar>1</IsBaseCalendar><WeekDays>
+	<WeekDay><DayType>1</DayType><DayWorking>0</DayWorking></WeekDay><WeekDay><DayType>7</DayType><DayWorking>0</DayWorking></WeekDay>
+	<WeekDay><DayType>2</DayType><DayWorking>1</DayWorking></WeekDay><WeekDay><DayType>3</DayType><DayWorking>1</DayWorking></WeekDay>
+	<WeekDay><DayType>4</DayType><DayWorking>1</DayWorking></WeekDay><WeekDay><DayType>5</DayType><DayWorking>1</DayWorking></WeekDay>
+	<WeekDay><DayType>6</DayType><DayWorking>1</DayWorking></WeekDay></WeekDays>
+	<Exceptions><Exception><TimePeriod><FromDate>2026-06-05T00:00:00</FromDate><ToDate>2026-06-05T23:59:00</ToDate></TimePeriod><Name>Pour day</Name><Type>1</Type><DayWorking>1</DayWorking></Exception></Exceptions>
+	` + summer + `</Calendar>
+	<Calendar><UID>2</UID><Name>Crew</Name><IsBaseCalendar>0</IsBaseCalendar><BaseCalendarUID>1</BaseCalendarUID></Calendar>`
+	tasks := `<Task><UID>1</UID><Name>Dig</Name><Duration>PT8H0M0S</Duration></Task>
+	<Task><UID>2</UID><Name>Pour</Name><Duration>PT8H0M0S</Duration><CalendarUID>2</CalendarUID></Task>`
+	r, err := interchange.ParseWith([]byte(mspdiFile(cals, tasks)), interchange.MSPDI, interchange.Options{})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	long := []string{"07:00-12:00", "13:00-17:30"}
+	want := []schedule.CalendarException{
+		{Name: "Pour day", From: "2026-06-05", Working: true},
+		{Name: "Summer", From: "2026-06-01", To: "2026-06-02", Working: true, Hours: long},
+		// Wednesday as the normal week; Friday the 5th is the exception's.
+		{Name: "Summer", From: "2026-06-08", To: "2026-06-09", Working: true, Hours: long},
+		{Name: "Summer", From: "2026-06-12"},
+	}
+	if got := r.Schedule.Calendar.Exceptions; !slices.EqualFunc(got, want, equalException) {
+		t.Errorf("project calendar's exceptions\n%+v\nwant\n%+v", got, want)
+	}
+	crew := r.Schedule.Calendars[r.Schedule.Activities[1].Calendar]
+	if crew == nil || !slices.EqualFunc(crew.Exceptions, want, equalException) {
+		t.Errorf("the derived calendar's exceptions: %+v", crew)
+	}
+	warning := `Calendar UID 1 (line 4): WorkWeek 2 ("Broken"): no TimePeriod (left out)`
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], warning) {
+		t.Errorf("warnings %q, want the one %q", r.Warnings, warning)
+	}
+}
+
+func equalException(a, b schedule.CalendarException) bool {
+	return a.Name == b.Name && a.From == b.From && a.To == b.To && a.Working == b.Working && slices.Equal(a.Hours, b.Hours)
+}

@@ -129,6 +129,19 @@ type mspdiCalendar struct {
 	Exceptions *struct {
 		Exception []mspdiException `xml:"Exception"`
 	} `xml:"Exceptions"`
+	WorkWeeks *struct {
+		WorkWeek []mspdiWorkWeek `xml:"WorkWeek"`
+	} `xml:"WorkWeeks"`
+}
+
+// mspdiWorkWeek is a work week of Project 2007 and later: a date range
+// worked on a week of its own ("Summer hours", "Night shift in March").
+type mspdiWorkWeek struct {
+	TimePeriod *mspdiTimePeriod `xml:"TimePeriod"`
+	Name       string           `xml:"Name"`
+	WeekDays   struct {
+		WeekDay []mspdiWeekDay `xml:"WeekDay"`
+	} `xml:"WeekDays"`
 }
 
 type mspdiTimePeriod struct {
@@ -966,6 +979,7 @@ func (p *mspdiProject) calendarOf(uid string, minutesPerDay float64, project boo
 			}
 		}
 	}
+	workWeeks(cal, chain, hours, common, rs)
 	def := &schedule.Calendar{Workdays: schedule.DefaultWorkdays}
 	if project && strings.EqualFold(c.Name, "Standard") && equalCalendars(cal, def) {
 		return nil, nil
@@ -1185,4 +1199,125 @@ func expandException(e mspdiException, from, to time.Time) ([][2]time.Time, erro
 		}
 	}
 	return out, nil
+}
+
+// maxWorkWeekDays bounds a work week's range: a century.
+const maxWorkWeekDays = 100 * 366
+
+// workWeeks adds the work weeks of an MS Project calendar and of its base
+// calendars (chain, the calendar first) to cal as exceptions on the dates
+// they change: a day worked otherwise than the normal week (normal, by
+// weekday; common is cal's Hours), or not at all. An exception or holiday
+// already on a date wins over a work week, and a calendar's own work
+// weeks over its base calendars', as in MS Project. A damaged work week
+// is a warning naming it, and is left out.
+func workWeeks(cal *schedule.Calendar, chain []*mspdiCalendar, normal [7][]string, common []string, rs *readState) {
+	decided := map[string]bool{}
+	for _, h := range cal.Holidays {
+		decided[h] = true
+	}
+	for _, e := range cal.Exceptions {
+		from, err1 := time.Parse(time.DateOnly, e.From)
+		to, err2 := time.Parse(time.DateOnly, lastDay(e))
+		for d := from; err1 == nil && err2 == nil && !d.After(to); d = d.AddDate(0, 0, 1) {
+			decided[d.Format(time.DateOnly)] = true
+		}
+	}
+	var changed []schedule.CalendarException
+	for _, cc := range chain {
+		if cc.WorkWeeks == nil {
+			continue
+		}
+		for i, ww := range cc.WorkWeeks.WorkWeek {
+			from, to, week, err := readWorkWeek(ww)
+			if err != nil {
+				rs.warnf("Calendar UID %s (line %d): WorkWeek %d (%q): %v (left out)", cc.UID, cc.line, i+1, ww.Name, err)
+				continue
+			}
+			for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+				day, date := week[d.Weekday()], d.Format(time.DateOnly)
+				if !day.set || decided[date] {
+					continue
+				}
+				decided[date] = true
+				if slices.Equal(day.hours, normal[d.Weekday()]) {
+					continue
+				}
+				ex := schedule.CalendarException{Name: ww.Name, From: date, Working: day.hours != nil}
+				if ex.Working && !slices.Equal(day.hours, common) {
+					ex.Hours = day.hours
+				}
+				changed = append(changed, ex)
+			}
+		}
+	}
+	// Runs of days changed alike are one exception.
+	slices.SortStableFunc(changed, func(a, b schedule.CalendarException) int { return strings.Compare(a.From, b.From) })
+	own := len(cal.Exceptions)
+	for _, ex := range changed {
+		if n := len(cal.Exceptions); n > own {
+			last := &cal.Exceptions[n-1]
+			if last.Name == ex.Name && last.Working == ex.Working && slices.Equal(last.Hours, ex.Hours) && nextDay(lastDay(*last)) == ex.From {
+				last.To = ex.From
+				continue
+			}
+		}
+		if !ex.Working && ex.Name == "" {
+			cal.Holidays = append(cal.Holidays, ex.From)
+			continue
+		}
+		cal.Exceptions = append(cal.Exceptions, ex)
+	}
+}
+
+// workWeekDay is one weekday of a work week: set when the work week says
+// how it is worked, hours nil when it is not.
+type workWeekDay struct {
+	set   bool
+	hours []string
+}
+
+// readWorkWeek reads a work week's dates and its days, by weekday.
+func readWorkWeek(ww mspdiWorkWeek) (from, to time.Time, week [7]workWeekDay, err error) {
+	if ww.TimePeriod == nil {
+		return from, to, week, errors.New("no TimePeriod")
+	}
+	from, err1 := parseMSPDIDateTime(ww.TimePeriod.FromDate)
+	to, err2 := parseMSPDIDateTime(ww.TimePeriod.ToDate)
+	if err := errors.Join(err1, err2); err != nil {
+		return from, to, week, fmt.Errorf("TimePeriod: %w", err)
+	}
+	from, to = dateOf(from), dateOf(to)
+	switch {
+	case to.Before(from):
+		return from, to, week, errors.New("TimePeriod ToDate is before FromDate")
+	case to.Sub(from) > maxWorkWeekDays*24*time.Hour:
+		return from, to, week, fmt.Errorf("TimePeriod spans more than %d days", maxWorkWeekDays)
+	}
+	for i, wd := range ww.WeekDays.WeekDay {
+		dt, err := strconv.Atoi(strings.TrimSpace(wd.DayType))
+		if err != nil || dt < 1 || dt > 7 {
+			return from, to, week, fmt.Errorf("WeekDay %d: DayType %q is not 1-7", i+1, wd.DayType)
+		}
+		if strings.TrimSpace(wd.DayWorking) == "" {
+			continue // as the normal week
+		}
+		day := workWeekDay{set: true}
+		if isTrue(wd.DayWorking) {
+			if day.hours, err = mspdiHours(wd.WorkingTimes); err != nil {
+				return from, to, week, fmt.Errorf("WeekDay DayType %d: %w", dt, err)
+			}
+		}
+		week[dt-1] = day
+	}
+	return from, to, week, nil
+}
+
+// nextDay is the date after a 2006-01-02 date.
+func nextDay(date string) string {
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return ""
+	}
+	return d.AddDate(0, 0, 1).Format(time.DateOnly)
 }
