@@ -368,6 +368,10 @@ type Clock struct {
 	// b<<workBucketShift: atWork looks at a period or two, not a binary
 	// search of them all.
 	workFirst []int32
+	// indexedTo (Unix seconds) and indexedWork (working minutes) are how
+	// far periods and the indexes above are complete: workAt and atWork
+	// below them go straight to the indexes.
+	indexedTo, indexedWork int64
 }
 
 // workBucketShift sizes workFirst's buckets: 256 working minutes, about

@@ -60,6 +60,16 @@ func (c *Clock) index() {
 		}
 		c.dayFirst = append(c.dayFirst, int32(i))
 	}
+	c.indexedTo, c.indexedWork = c.next.Unix(), c.worked
+}
+
+// workBeforePeriod is the working minutes before period k begins: the end of
+// the one before it (periods are contiguous in working time).
+func (c *Clock) workBeforePeriod(k int) int64 {
+	if k == 0 {
+		return 0
+	}
+	return c.ends[k-1]
 }
 
 // instant is a moment as whole minutes after the live engine's origin
@@ -86,13 +96,13 @@ func (c *Clock) workAt(m instant) int64 {
 	if m < 0 {
 		return 0
 	}
-	for len(c.periods) > 0 && c.next.Unix() <= ts && c.next.Before(c.end) {
-		c.extend(c.worked)
-	}
-	d := (ts - c.base) / 86400
-	if len(c.starts) < len(c.periods) || d+1 >= int64(len(c.dayFirst)) {
+	if ts >= c.indexedTo {
+		for len(c.periods) > 0 && c.next.Unix() <= ts && c.next.Before(c.end) {
+			c.extend(c.worked)
+		}
 		c.index()
 	}
+	d := (ts - c.base) / 86400
 	i := len(c.starts) // past the range
 	if d+1 < int64(len(c.dayFirst)) {
 		i = int(c.dayFirst[d])
@@ -102,16 +112,17 @@ func (c *Clock) workAt(m instant) int64 {
 	if i == 0 {
 		return 0
 	}
-	p := &c.periods[i-1]
-	return p.before + min((ts-c.starts[i-1])/60, p.length)
+	return min(c.workBeforePeriod(i-1)+(ts-c.starts[i-1])/60, c.ends[i-1])
 }
 
 // atWork is the instant working minute w begins (a start) or ends (a
 // finish): a boundary between two periods is the later one for a start,
 // the earlier one for a finish.
 func (c *Clock) atWork(w int64, finish bool) instant {
-	c.extend(w)
-	c.index()
+	if w >= c.indexedWork {
+		c.extend(w)
+		c.index()
+	}
 	if finish && w == 0 {
 		return instant((c.starts[0] - c.base) / 60)
 	}
@@ -127,11 +138,11 @@ func (c *Clock) atWork(w int64, finish bool) instant {
 			}
 		}
 	}
-	if lo == len(c.periods) { // beyond the range
-		lo = len(c.periods) - 1
-		w = c.periods[lo].before + c.periods[lo].length
+	if lo == len(c.ends) { // beyond the range
+		lo = len(c.ends) - 1
+		w = c.ends[lo]
 	}
-	return instant((c.starts[lo]-c.base)/60 + w - c.periods[lo].before)
+	return instant((c.starts[lo]-c.base)/60 + w - c.workBeforePeriod(lo))
 }
 
 // nextStart is the first working instant at or after m: a finish at Fri
