@@ -69,8 +69,9 @@ func TestExportStoredSchedule(t *testing.T) {
 func TestExportErrors(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.xml")
-	if err := os.WriteFile(bad, []byte(`<Project xmlns="http://schemas.microsoft.com/project"><Tasks><Task><UID>7</UID><Name>A</Name>`+
-		`<PredecessorLink><PredecessorUID>7</PredecessorUID><Type>5</Type></PredecessorLink></Task></Tasks></Project>`), 0o644); err != nil {
+	if err := os.WriteFile(bad, []byte(`<Project xmlns="http://schemas.microsoft.com/project"><Tasks>`+
+		`<Task><UID>7</UID><Name>A</Name><PredecessorLink><PredecessorUID>8</PredecessorUID></PredecessorLink></Task>`+
+		`<Task><UID>8</UID><Name>B</Name><PredecessorLink><PredecessorUID>7</PredecessorUID></PredecessorLink></Task></Tasks></Project>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.xer")
@@ -79,7 +80,7 @@ func TestExportErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"export", "--file", bad, "--format", "xer", "-o", out}, exitError, bad + ": Task UID 7 (line 1): PredecessorLink 1: unknown Type 5"},
+		{[]string{"export", "--file", bad, "--format", "xer", "-o", out}, exitError, bad + ": the imported schedule is not valid: circular logic"},
 		{[]string{"export", "--file", "plan.mpp", "--format", "xer"}, exitError, `plan.mpp: unsupported schedule format ".mpp"; want .json, .xml (MS Project XML) or .xer (Primavera P6)`},
 		{[]string{"export", "--format", "xer"}, exitUsage, "give one of --file and --schedule"},
 		{[]string{"export", "--file", "a.json", "--schedule", "b"}, exitUsage, "give one of --file and --schedule"},

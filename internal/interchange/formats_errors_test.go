@@ -29,29 +29,69 @@ func TestMSPDIErrors(t *testing.T) {
 		{"not XML", "hello", "no MS Project <Project> element"},
 		{"truncated", mspdiFile("", task1)[:200], "line 3: invalid XML: unexpected EOF"},
 		{"other root", `<?xml version="1.0"?><Plan/>`, "line 1: the root element is <Plan>, not MS Project's <Project>"},
-		{"link type", mspdiFile("", task1+`<Task><UID>7</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><Type>1</Type></PredecessorLink><PredecessorLink><PredecessorUID>1</PredecessorUID><Type>5</Type></PredecessorLink></Task>`),
-			"Task UID 7 (line 5): PredecessorLink 2: unknown Type 5; want 0 (FF), 1 (FS), 2 (SF) or 3 (SS)"},
-		{"unknown predecessor", mspdiFile("", `<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>9</PredecessorUID></PredecessorLink></Task>`),
-			`Task UID 2 (line 5): PredecessorLink 1: PredecessorUID "9" is not a task in the file`},
-		{"lag format", mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><LinkLag>4800</LinkLag><LagFormat>99</LagFormat></PredecessorLink></Task>`),
-			"Task UID 2 (line 5): PredecessorLink 1: unknown LagFormat 99"},
-		{"bad lag", mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID><LinkLag>lots</LinkLag></PredecessorLink></Task>`),
-			`PredecessorLink 1: LinkLag "lots" is not a number`},
-		{"duration", mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>8 hours</Duration></Task>`), `Task UID 3 (line 5): Duration: "8 hours" is not a duration like PT8H0M0S`},
-		{"duration months", mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>P1M</Duration></Task>`), `years, months and weeks are not a fixed length`},
-		{"huge duration", mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>PT99999999999H</Duration></Task>`), `Duration: "PT99999999999H" is beyond the limit of 100000 working days of 480 minutes`},
-		{"duplicate UID", mspdiFile("", task1+task1), "Task UID 1 (line 5): UID 1 is used twice (also line 5)"},
-		{"bad UID", mspdiFile("", `<Task><UID>x</UID></Task>`), `Task UID x (line 5): UID "x" is not a whole number`},
 		{"cycle", mspdiFile("", `<Task><UID>1</UID><Name>A</Name><PredecessorLink><PredecessorUID>2</PredecessorUID></PredecessorLink></Task><Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>1</PredecessorUID></PredecessorLink></Task>`),
 			"the imported schedule is not valid: circular logic"},
 		{"encoding", `<?xml version="1.0" encoding="EBCDIC"?><Project/>`, `unsupported encoding "EBCDIC"`},
-		{"start date", strings.Replace(mspdiFile("", task1), "2026-01-05T08:00:00", "soon", 1), `Project StartDate: "soon" is not a date-time`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := interchange.ParseMSPDI([]byte(tc.in))
 			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestMSPDIDamagedParts: a damaged task, link or project field is a
+// warning naming it and what was read instead; the rest of the file is
+// read, never refused for it.
+func TestMSPDIDamagedParts(t *testing.T) {
+	taskB := func(inner string) string { return `<Task><UID>2</UID><Name>B</Name><Duration>PT8H0M0S</Duration>` + inner + `</Task>` }
+	link := func(inner string) string { return taskB(`<PredecessorLink><PredecessorUID>1</PredecessorUID>` + inner + `</PredecessorLink>`) }
+	tests := []struct {
+		name, in, want string
+		acts, links   int
+	}{
+		{"link type", mspdiFile("", task1+link(`<Type>5</Type>`)),
+			"Task UID 2 (line 5): PredecessorLink 1: unknown Type 5; want 0 (FF), 1 (FS), 2 (SF) or 3 (SS); the link is left out", 2, 0},
+		{"unknown predecessor", mspdiFile("", task1+taskB(`<PredecessorLink><PredecessorUID>9</PredecessorUID></PredecessorLink>`)),
+			`Task UID 2 (line 5): PredecessorLink 1: PredecessorUID "9" is not a task in the file; the link is left out`, 2, 0},
+		{"lag format", mspdiFile("", task1+link(`<LinkLag>4800</LinkLag><LagFormat>99</LagFormat>`)),
+			"Task UID 2 (line 5): PredecessorLink 1: unknown LagFormat 99; read with no lag", 2, 1},
+		{"bad lag", mspdiFile("", task1+link(`<LinkLag>lots</LinkLag>`)), `PredecessorLink 1: LinkLag "lots" is not a number; read with no lag`, 2, 1},
+		{"duration", mspdiFile("", task1+`<Task><UID>3</UID><Name>C</Name><Duration>8 hours</Duration><RemainingDuration>PT4H0M0S</RemainingDuration></Task>`),
+			`Task UID 3 (line 5): Duration: "8 hours" is not a duration like PT8H0M0S; read as 0.5 days (its RemainingDuration, else none)`, 2, 0},
+		{"duration months", mspdiFile("", `<Task><UID>3</UID><Name>C</Name><Duration>P1M</Duration></Task>`), `years, months and weeks are not a fixed length of working time; use hours (PT..H); read as 0 days`, 1, 0},
+		{"huge duration", mspdiFile("", `<Task><UID>3</UID><Name>C</Name><Duration>PT99999999999H</Duration></Task>`), `Duration: "PT99999999999H" is beyond the limit of 100000 working days of 480 minutes`, 1, 0},
+		{"duplicate UID", mspdiFile("", task1+task1+link("")), "Task UID 1 (line 5): UID 1 is used twice (also line 5); this task is left out", 2, 1},
+		{"bad UID", mspdiFile("", `<Task><UID>x</UID><Name>X</Name></Task>`+task1+taskB(`<PredecessorLink><PredecessorUID>x</PredecessorUID></PredecessorLink>`)),
+			`Task UID x (line 5): UID "x" is not a whole number; the task is left out`, 2, 0},
+		{"outline level", mspdiFile("", `<Task><UID>3</UID><Name>C</Name><OutlineLevel>deep</OutlineLevel></Task>`+task1),
+			`Task UID 3 (line 5): OutlineLevel "deep" is not a whole number; read as 1, the level of the task before it`, 2, 0},
+		{"self-link", mspdiFile("", task1+`<Task><UID>2</UID><Name>B</Name><PredecessorLink><PredecessorUID>2</PredecessorUID></PredecessorLink><PredecessorLink><PredecessorUID>1</PredecessorUID></PredecessorLink></Task>`),
+			"Task UID 2 (line 5): PredecessorLink 1: the task is its own predecessor; the link is left out", 2, 1},
+		{"huge lag", mspdiFile("", task1+link(`<LinkLag>1e308</LinkLag>`)), "Task UID 2 (line 5): PredecessorLink 1: LinkLag 1e308 is beyond the limit of ±100000 working days; read with no lag", 2, 1},
+		{"lag NaN", mspdiFile("", task1+link(`<LinkLag>NaN</LinkLag>`)), `LinkLag "NaN" is not a number; read with no lag`, 2, 1},
+		{"start date", strings.Replace(mspdiFile("", task1), "2026-01-05T08:00:00", "soon", 1),
+			`Project StartDate: "soon" is not a date-time like 2014-10-17T08:00:00; the project starts at its earliest task's start instead`, 1, 0},
+		{"minutes per day", strings.Replace(mspdiFile("", task1), "<MinutesPerDay>480", "<MinutesPerDay>lots", 1),
+			`Project MinutesPerDay: "lots" is not a number of minutes between 1 and 1440; read as 480 (8 hours), MS Project's default`, 1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := interchange.ParseWith([]byte(tc.in), interchange.MSPDI, interchange.Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, tc.want) }) {
+				t.Errorf("warnings %q\nwant one holding %q", r.Warnings, tc.want)
+			}
+			if len(r.Schedule.Activities) != tc.acts || len(r.Schedule.Relationships) != tc.links {
+				t.Errorf("read %d activities and %d links, want %d and %d", len(r.Schedule.Activities), len(r.Schedule.Relationships), tc.acts, tc.links)
+			}
+			if _, err := schedule.Analyze(r.Schedule); err != nil {
+				t.Errorf("what was read does not compute: %v", err)
 			}
 		})
 	}
@@ -181,14 +221,54 @@ func TestXERErrors(t *testing.T) {
 		{"too many values", xerFile("%T\tTASK\n%F\ttask_id\n%R\t1\t2\n"), "line 7: TASK row has 2 values for 1 fields"},
 		{"row before fields", "ERMHDR\n%R\t1\n", "line 2: %R without %T and %F before it"},
 		{"junk line", xerFile("junk\n"), `line 5: unexpected "junk"`},
-		{"start", strings.Replace(xerFile(""), "2026-01-05 08:00", "next week", 1), `line 4: PROJECT plan_start_date: "next week" is not a date`},
-		{"duplicate code", xerFile("%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\n%R\t1\tA\tB\n%R\t2\tA\tC\n"), `line 8: TASK task_id 2: duplicate task_code "A" (the TASK row at line 7 has it too)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := interchange.ParseXER([]byte(tc.in))
 			if err == nil || s != nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestXERDamagedTasks: a TASK row whose id cannot be read around is left
+// out, and a repeated or over-long task_code gives way to the task_id,
+// each with a warning naming the row; a damaged project start is the
+// earliest activity's; the rest of the file is read.
+func TestXERDamagedTasks(t *testing.T) {
+	head := "%T\tTASK\n%F\ttask_id\ttask_code\ttask_name\ttarget_start_date\n"
+	tests := []struct {
+		name, in, want string
+		ids            []string
+	}{
+		{"duplicate code", xerFile(head + "%R\t1\tA\tB\t\n%R\t2\tA\tC\t\n"),
+			`line 8: TASK task_id 2: task_code "A" is the TASK row's at line 7 too (activity ids are unique); the activity's task_id 2 is its id instead`, []string{"A", "2"}},
+		{"no task_id", xerFile(head + "%R\t\tA\tB\t\n%R\t2\tC\tC\t\n"), "line 7: TASK row without task_id; the activity is left out", []string{"C"}},
+		{"task_id twice", xerFile(head + "%R\t1\tA\tB\t\n%R\t1\tC\tC\t\n"), "line 8: TASK task_id 1: task_id is used twice; this row is left out", []string{"A"}},
+		{"long code", xerFile(head + "%R\t1\t" + strings.Repeat("c", schedule.MaxID+1) + "\tB\t\n"),
+			"line 7: TASK task_id 1: task_code is 257 characters long (256 at most); the activity's task_id 1 is its id instead", []string{"1"}},
+		{"start", strings.Replace(xerFile(head+"%R\t1\tA\tB\t2026-02-02 08:00\n"), "2026-01-05 08:00", "next week", 1),
+			`line 4: PROJECT plan_start_date: "next week" is not a date`, []string{"A"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := interchange.ParseWith([]byte(tc.in), interchange.XER, interchange.Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, tc.want) }) {
+				t.Errorf("warnings %q\nwant one holding %q", r.Warnings, tc.want)
+			}
+			var ids []string
+			for _, a := range r.Schedule.Activities {
+				ids = append(ids, a.ID)
+			}
+			if !slices.Equal(ids, tc.ids) {
+				t.Errorf("activities %q, want %q", ids, tc.ids)
+			}
+			if tc.name == "start" && r.Schedule.StartDate != "2026-02-02" {
+				t.Errorf("start date %q, want the earliest activity's, 2026-02-02", r.Schedule.StartDate)
 			}
 		})
 	}

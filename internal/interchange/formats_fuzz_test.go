@@ -106,6 +106,10 @@ func FuzzMSPDI(f *testing.F) {
 	f.Add(link("-47999999"))
 	f.Add([]byte(mspdiFile("", `<Task><UID>3</UID><Name>B</Name><Duration>PT800000H</Duration></Task><Task><UID>4</UID><Name>C</Name><Duration>PT800000H</Duration><PredecessorLink><PredecessorUID>3</PredecessorUID></PredecessorLink></Task>`)))
 	f.Add([]byte(mspdiFile("", `<Task><UID>1</UID><Name>a&#9;b&#x85;&#0;</Name></Task>`)))
+	// Damaged parts read around (TestMSPDIDamagedParts): a bad UID, a
+	// repeated one, a dangling or self link, a deadline and a work week.
+	f.Add([]byte(mspdiFile(`<Calendar><UID>1</UID><WorkWeeks><WorkWeek><TimePeriod><FromDate>2026-01-05T00:00:00</FromDate><ToDate>2026-01-20T00:00:00</ToDate></TimePeriod><WeekDays><WeekDay><DayType>6</DayType><DayWorking>0</DayWorking></WeekDay></WeekDays></WorkWeek></WorkWeeks></Calendar>`,
+		`<Task><UID>x</UID></Task>`+task1+task1+`<Task><UID>2</UID><Name>B</Name><Deadline>2026-01-06T17:00:00</Deadline><OutlineLevel>?</OutlineLevel><PredecessorLink><PredecessorUID>2</PredecessorUID></PredecessorLink><PredecessorLink><PredecessorUID>x</PredecessorUID></PredecessorLink><PredecessorLink><PredecessorUID>1</PredecessorUID><Type>9</Type></PredecessorLink></Task>`)))
 	f.Add([]byte(strings.Replace(strings.Replace(mspdiFile("", task1), "UTF-8", "windows-1252", 1), "<Name>A</Name>", "<Name>\x93A\x94 \x96 \x81</Name>", 1)))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzFormat(t, interchange.MSPDI, data) })
 }

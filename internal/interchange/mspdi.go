@@ -178,7 +178,10 @@ type mspdiException struct {
 }
 
 type mspdiTask struct {
-	line              int
+	line int
+	// damaged marks a task left out for what cannot be read around (its
+	// UID, or an id another task has): links to and from it go too.
+	damaged           bool
 	UID               string          `xml:"UID"`
 	ID                string          `xml:"ID"`
 	Name              string          `xml:"Name"`
@@ -438,6 +441,18 @@ func (t *mspdiTask) activityID(fields map[string]string) string {
 	return strings.TrimSpace(t.UID)
 }
 
+// earliestStart is the earliest Start of the file's tasks: the project's
+// start when the file does not say it (zero when no task does either).
+func (p *mspdiProject) earliestStart() time.Time {
+	var first time.Time
+	for i := range p.Tasks {
+		if t, err := parseMSPDIDateTime(p.Tasks[i].Start); err == nil && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
+	}
+	return first
+}
+
 func isTrue(v string) bool { v = strings.TrimSpace(v); return v == "1" || strings.EqualFold(v, "true") }
 
 func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
@@ -451,19 +466,23 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	var shortened []string     // tasks whose description was cut
 	var start time.Time        // the project's start instant, dated once the calendar is read
 	if p.StartDate != "" {
-		t, err := parseMSPDIDateTime(p.StartDate)
-		if err != nil {
-			return nil, fmt.Errorf("Project StartDate: %w", err)
+		if t, err := parseMSPDIDateTime(p.StartDate); err != nil {
+			rs.warnf("Project StartDate: %v; the project starts at its earliest task's start instead", err)
+		} else {
+			start = t
 		}
-		start = t
+	}
+	if start.IsZero() {
+		start = p.earliestStart()
 	}
 	minutesPerDay := 480.0
 	if p.MinutesPerDay != "" {
 		v, err := strconv.ParseFloat(p.MinutesPerDay, 64)
 		if err != nil || !(v > 0 && v <= 1440) {
-			return nil, fmt.Errorf("Project MinutesPerDay: %q is not a number of minutes between 1 and 1440", p.MinutesPerDay)
+			rs.warnf("Project MinutesPerDay: %q is not a number of minutes between 1 and 1440; read as 480 (8 hours), MS Project's default", p.MinutesPerDay)
+		} else {
+			minutesPerDay = v
 		}
-		minutesPerDay = v
 	}
 	cal, err := p.calendar(minutesPerDay, rs)
 	if err == nil {
@@ -514,19 +533,26 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	byUID := map[string]*node{}
 	actID := map[string]string{} // task UID -> activity id
 	var outline []*node          // open summaries, by level
+	lastLevel := 1
 	for i := range p.Tasks {
 		t := &p.Tasks[i]
 		t.UID = strings.TrimSpace(t.UID)
 		if _, err := strconv.ParseInt(t.UID, 10, 64); err != nil {
-			return nil, fmt.Errorf("%s: UID %q is not a whole number", t.where(), t.UID)
+			rs.warnf("%s: UID %q is not a whole number; the task is left out", t.where(), t.UID)
+			t.damaged = true
+			continue
 		}
 		if byUID[t.UID] != nil {
-			return nil, fmt.Errorf("%s: UID %s is used twice (also line %d)", t.where(), t.UID, byUID[t.UID].task.line)
+			rs.warnf("%s: UID %s is used twice (also line %d); this task is left out", t.where(), t.UID, byUID[t.UID].task.line)
+			t.damaged = true
+			continue
 		}
 		level, err := t.level()
 		if err != nil {
-			return nil, err
+			rs.warnf("%v; read as %d, the level of the task before it", err, lastLevel)
+			level = lastLevel
 		}
+		lastLevel = level
 		n := &node{task: t, level: level, summary: t.summaryAt(level)}
 		byUID[t.UID] = n
 		for len(outline) > 0 && outline[len(outline)-1].level >= level {
@@ -541,10 +567,17 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		}
 		id := t.activityID(fields)
 		if long := schedule.TooLong(id, schedule.MaxID); long != "" {
-			return nil, fmt.Errorf("%s: its %s %s", t.where(), aliasActivityID, long)
+			rs.warnf("%s: its %s %s; the task's UID %s is its id instead", t.where(), aliasActivityID, long, t.UID)
+			id = t.UID
+		}
+		if first, dup := lineOf[id]; dup && id != t.UID {
+			rs.warnf("%s: its %s %q is the task's at line %d too; the task's UID %s is its id instead", t.where(), aliasActivityID, id, first, t.UID)
+			id = t.UID
 		}
 		if first, dup := lineOf[id]; dup {
-			return nil, fmt.Errorf("%s: duplicate activity id %q (the task at line %d has it too): activity ids must be unique", t.where(), id, first)
+			rs.warnf("%s: its activity id %q is the task's at line %d too (activity ids are unique); the task is left out", t.where(), id, first)
+			n.summary, t.damaged = false, true
+			continue
 		}
 		lineOf[id] = t.line
 		actID[t.UID] = id
@@ -553,7 +586,11 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 		}
 		days, err := parseMSPDIDuration(t.Duration, minutesPerDay)
 		if err != nil {
-			return nil, fmt.Errorf("%s: Duration: %w", t.where(), err)
+			days = 0
+			if rem, rerr := parseMSPDIDuration(t.RemainingDuration, minutesPerDay); rerr == nil && strings.TrimSpace(t.RemainingDuration) != "" {
+				days = rem
+			}
+			rs.warnf("%s: Duration: %v; read as %s days (its RemainingDuration, else none)", t.where(), err, formatDays(days))
 		}
 		n.days = days
 		a := schedule.Activity{ID: id, Name: t.Name, Description: t.Notes, Duration: formatDays(days)}
@@ -619,7 +656,7 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 	for i := range p.Tasks {
 		t := &p.Tasks[i]
 		succ := byUID[t.UID]
-		if t.skipped() || len(t.PredecessorLink) == 0 {
+		if t.skipped() || t.damaged || len(t.PredecessorLink) == 0 {
 			continue
 		}
 		succIDs := succ.leaves
@@ -640,18 +677,21 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 			predUID := strings.TrimSpace(l.PredecessorUID)
 			pred := byUID[predUID]
 			if pred == nil {
-				return nil, fmt.Errorf("%s: PredecessorUID %q is not a task in the file", where, l.PredecessorUID)
+				rs.warnf("%s: PredecessorUID %q is not a task in the file; the link is left out", where, l.PredecessorUID)
+				continue
 			}
-			if pred.task.skipped() {
+			if pred.task.skipped() || pred.task.damaged {
 				continue
 			}
 			typ, err := mspdiLinkType(l.Type)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
+				rs.warnf("%s: %v; the link is left out", where, err)
+				continue
 			}
 			lag, err := mspdiLag(l, minutesPerDay, weekShare, pred.days)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
+				rs.warnf("%s: %v; read with no lag", where, err)
+				lag = 0
 			}
 			predIDs := pred.leaves
 			if !pred.summary {
@@ -659,6 +699,10 @@ func (p *mspdiProject) schedule(rs *readState) (*schedule.Schedule, error) {
 			}
 			for _, pid := range predIDs {
 				for _, sid := range succIDs {
+					if pid == sid {
+						rs.warnf("%s: the task is its own predecessor; the link is left out", where)
+						continue
+					}
 					k := key{pid, sid, typ}
 					if at, dup := seen[k]; dup {
 						// Two paths to the same link (through summaries):
@@ -769,7 +813,7 @@ func parseMSPDIDuration(v string, minutesPerDay float64) (float64, error) {
 	}
 	days := minutes / minutesPerDay
 	if !(days <= schedule.MaxDays) { // NaN too
-		return 0, fmt.Errorf("%q is beyond the limit of %d working days of %g minutes (schedule.MaxDays)", v, schedule.MaxDays, minutesPerDay)
+		return 0, fmt.Errorf("%q is beyond the limit of %d working days of %g minutes", v, schedule.MaxDays, minutesPerDay)
 	}
 	return roundDays(days), nil
 }
@@ -849,7 +893,7 @@ func mspdiLag(l mspdiLink, minutesPerDay, weekShare, predDays float64) (float64,
 		days = raw / 100 * predDays
 	}
 	if !(math.Abs(days) <= schedule.MaxDays) { // NaN too
-		return 0, fmt.Errorf("LinkLag %s is beyond the limit of ±%d working days (schedule.MaxDays)", v, schedule.MaxDays)
+		return 0, fmt.Errorf("LinkLag %s is beyond the limit of ±%d working days", v, schedule.MaxDays)
 	}
 	return roundDays(days), nil
 }

@@ -146,7 +146,6 @@ func TestXERShortRows(t *testing.T) {
 			"line 11: TASKPRED row is cut short: it has 3 of the 7 values its %F line declares (no proj_id, pred_proj_id, pred_type, lag_hr_cnt)"},
 		{"TASK cut short", xerFile("%T\tTASK\n%F\ttask_id\tproj_id\ttask_code\ttask_name\ttarget_drtn_hr_cnt\n%R\t1\t1\tA\n%R\t2\t1\tB\tb\t8\n"),
 			"line 7: TASK row is cut short: it has 3 of the 5 values its %F line declares (no task_name, target_drtn_hr_cnt)"},
-		{"duplicate code", xerFile(xerTasks + "%R\t3\t1\t1\tTT_Task\tA1\tAgain\t8\n"), `line 9: TASK task_id 3: duplicate task_code "A1" (the TASK row at line 7 has it too)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,17 +185,24 @@ func TestXERRowsWithoutTrailingValues(t *testing.T) {
 	}
 }
 
-// MSPDI: a duplicate activity id names both tasks' lines.
+// MSPDI: a duplicate activity id names both tasks' lines, and the second
+// task is read under its UID.
 func TestMSPDIDuplicateIDHasLines(t *testing.T) {
 	head := `<ExtendedAttributes><ExtendedAttribute><FieldID>188743731</FieldID><Alias>Activity ID</Alias></ExtendedAttribute></ExtendedAttributes>`
 	task := func(uid string) string {
 		return `<Task><UID>` + uid + `</UID><Name>A</Name><ExtendedAttribute><FieldID>188743731</FieldID><Value>X</Value></ExtendedAttribute></Task>` + "\n"
 	}
 	in := strings.Replace(mspdiFile("", "\n"+task("1")+task("2")), "<Calendars>", head+"<Calendars>", 1)
-	_, _, err := interchange.Parse([]byte(in), interchange.MSPDI)
-	want := `Task UID 2 (line 7): duplicate activity id "X" (the task at line 6 has it too)`
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("err = %v\nwant %q", err, want)
+	r, err := interchange.ParseWith([]byte(in), interchange.MSPDI, interchange.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Task UID 2 (line 7): its Activity ID "X" is the task's at line 6 too; the task's UID 2 is its id instead`
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], want) {
+		t.Errorf("warnings %q\nwant %q", r.Warnings, want)
+	}
+	if ids := []string{r.Schedule.Activities[0].ID, r.Schedule.Activities[1].ID}; ids[0] != "X" || ids[1] != "2" {
+		t.Errorf("activity ids %q", ids)
 	}
 }
 
@@ -228,7 +234,6 @@ func TestLongTextInFiles(t *testing.T) {
 		{"JSON id", interchange.JSON, `{"activities": [{"id": "` + huge + `", "name": "a", "duration": "1"}]}`, "activities[0].id: is 1048576 characters long (256 at most)"},
 		{"JSON relationship id", interchange.JSON, `{"activities": [{"id": "A", "name": "a", "duration": "1"}, {"id": "B", "name": "b", "duration": "1"}], "relationships": [{"id": "` + huge + `", "type": "FS", "predecessor": "A", "successor": "B"}]}`, "relationships[0].id: is 1048576 characters long"},
 		{"XER task_name", interchange.XER, xerFile(tasks + "%R\t1\t1\tA\t" + huge + "\t8\n"), `line 7: TASK task_id 1 (task_code "A"): task_name is 1048576 characters long (255 at most)`},
-		{"XER task_code", interchange.XER, xerFile(tasks + "%R\t1\t1\t" + huge + "\ta\t8\n"), `line 7: TASK task_id 1: task_code is 1048576 characters long (256 at most)`},
 		{"MSPDI task name", interchange.MSPDI, mspdiFile("", "\n<Task><UID>3</UID><Name>"+over+"</Name></Task>"), "Task UID 3 (line 6): Name is 256 characters long (255 at most)"},
 	}
 	for _, tc := range refused {

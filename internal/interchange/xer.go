@@ -307,11 +307,14 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 	s.Name = rs.scheduleName(s.Name, nameFrom)
 	var start time.Time // the project's start instant, dated once the calendar is read
 	if v := proj.get(pr, "plan_start_date"); v != "" {
-		t, err := parseXERDate(v)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: PROJECT plan_start_date: %w", pr.line, err)
+		if t, err := parseXERDate(v); err != nil {
+			rs.warnf("line %d: PROJECT plan_start_date: %v; the project starts at its earliest activity's start instead", pr.line, err)
+		} else {
+			start = t
 		}
-		start = t
+	}
+	if start.IsZero() {
+		start = earliestTaskStart(tables["TASK"], projID)
 	}
 
 	cals, projCal := xerCalendars(tables, rs, proj.get(pr, "clndr_id"))
@@ -392,10 +395,12 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		id := tt.get(r, "task_id")
 		where := rowAt{r.line, "TASK task_id", id}
 		if id == "" {
-			return nil, fmt.Errorf("line %d: TASK row without task_id", r.line)
+			rs.warnf("line %d: TASK row without task_id; the activity is left out", r.line)
+			continue
 		}
 		if _, dup := code[id]; dup {
-			return nil, fmt.Errorf("%s: task_id is used twice", where)
+			rs.warnf("%s: task_id is used twice; this row is left out", where)
+			continue
 		}
 		typ := tt.get(r, "task_type")
 		if _, known := xerTaskTypes[typ]; !known {
@@ -420,7 +425,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 					if !ok {
 						h, instead = 0, "0"
 					}
-					rs.warnf("%s (task_code %q): target_drtn_hr_cnt %q is not a number of hours from 0 to %d working days of %g hours (schedule.MaxDays); its duration is read as %s", where, tt.text(r, "task_code"), v, schedule.MaxDays, hpd, instead)
+					rs.warnf("%s (task_code %q): target_drtn_hr_cnt %q is not a number of hours from 0 to %d working days of %g hours; its duration is read as %s", where, tt.text(r, "task_code"), v, schedule.MaxDays, hpd, instead)
 				}
 				days = roundDays(h / hpd)
 			}
@@ -433,10 +438,20 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 		// Lengths and duplicates here, with the line; Validate checks the
 		// characters.
 		if long := schedule.TooLong(a.ID, schedule.MaxID); long != "" {
-			return nil, fmt.Errorf("%s: %s %s", where, field, long)
+			if field == "task_id" {
+				rs.warnf("%s: task_id %s; the activity is left out", where, long)
+				continue
+			}
+			rs.warnf("%s: task_code %s; the activity's task_id %s is its id instead", where, long, id)
+			a.ID, field = id, "task_id"
+		}
+		if first, dup := lineOf[a.ID]; dup && field == "task_code" {
+			rs.warnf("%s: task_code %q is the TASK row's at line %d too (activity ids are unique); the activity's task_id %s is its id instead", where, a.ID, first, id)
+			a.ID, field = id, "task_id"
 		}
 		if first, dup := lineOf[a.ID]; dup {
-			return nil, fmt.Errorf("%s: duplicate %s %q (the TASK row at line %d has it too): activity ids must be unique", where, field, a.ID, first)
+			rs.warnf("%s: its id %q is the TASK row's at line %d too (activity ids are unique); the activity is left out", where, a.ID, first)
+			continue
 		}
 		lineOf[a.ID] = r.line
 		if long := schedule.TooLong(a.Name, schedule.MaxName); long != "" {
@@ -506,7 +521,7 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			if v := pt.get(r, "lag_hr_cnt"); v != "" {
 				h, err := strconv.ParseFloat(v, 64)
 				if err != nil || !(math.Abs(h/clndrOf[succ]) <= schedule.MaxDays) { // NaN too
-					rs.warnf("%s (%s to %s): lag_hr_cnt %q is not a number of hours within ±%d working days of %g hours (schedule.MaxDays); the link is read without a lag", where, code[pred], code[succ], v, schedule.MaxDays, clndrOf[succ])
+					rs.warnf("%s (%s to %s): lag_hr_cnt %q is not a number of hours within ±%d working days of %g hours; the link is read without a lag", where, code[pred], code[succ], v, schedule.MaxDays, clndrOf[succ])
 				} else {
 					lag = roundDays(h / clndrOf[succ])
 				}
@@ -597,4 +612,24 @@ func parseXERDate(v string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, fmt.Errorf("%q is not a date like 2026-01-05 08:00", v)
+}
+
+// earliestTaskStart is the earliest planned or actual start of a project's
+// TASK rows: its start when PROJECT does not say it (zero when none does).
+func earliestTaskStart(tt *xerTable, projID string) time.Time {
+	var first time.Time
+	if tt == nil {
+		return first
+	}
+	for _, r := range tt.rows {
+		if id := tt.get(r, "proj_id"); id != projID && projID != "" && id != "" {
+			continue
+		}
+		for _, f := range []string{"target_start_date", "act_start_date", "early_start_date"} {
+			if t, err := parseXERDate(tt.get(r, f)); err == nil && (first.IsZero() || t.Before(first)) {
+				first = t
+			}
+		}
+	}
+	return first
 }
