@@ -47,11 +47,15 @@ func TestMSPDIErrors(t *testing.T) {
 // warning naming it and what was read instead; the rest of the file is
 // read, never refused for it.
 func TestMSPDIDamagedParts(t *testing.T) {
-	taskB := func(inner string) string { return `<Task><UID>2</UID><Name>B</Name><Duration>PT8H0M0S</Duration>` + inner + `</Task>` }
-	link := func(inner string) string { return taskB(`<PredecessorLink><PredecessorUID>1</PredecessorUID>` + inner + `</PredecessorLink>`) }
+	taskB := func(inner string) string {
+		return `<Task><UID>2</UID><Name>B</Name><Duration>PT8H0M0S</Duration>` + inner + `</Task>`
+	}
+	link := func(inner string) string {
+		return taskB(`<PredecessorLink><PredecessorUID>1</PredecessorUID>` + inner + `</PredecessorLink>`)
+	}
 	tests := []struct {
 		name, in, want string
-		acts, links   int
+		acts, links    int
 	}{
 		{"link type", mspdiFile("", task1+link(`<Type>5</Type>`)),
 			"Task UID 2 (line 5): PredecessorLink 1: unknown Type 5; want 0 (FF), 1 (FS), 2 (SF) or 3 (SS); the link is left out", 2, 0},
