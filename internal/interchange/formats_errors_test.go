@@ -222,7 +222,6 @@ func TestXERErrors(t *testing.T) {
 		{"not XER", "<xml/>", "line 1: not an XER file: it does not start with ERMHDR"},
 		{"empty", "", "not an XER file: it is empty"},
 		{"no project", "ERMHDR\t19\n%E\n", "no PROJECT table"},
-		{"too many values", xerFile("%T\tTASK\n%F\ttask_id\n%R\t1\t2\n"), "line 7: TASK row has 2 values for 1 fields"},
 		{"row before fields", "ERMHDR\n%R\t1\n", "line 2: %R without %T and %F before it"},
 		{"junk line", xerFile("junk\n"), `line 5: unexpected "junk"`},
 	}
@@ -252,6 +251,9 @@ func TestXERDamagedTasks(t *testing.T) {
 		{"task_id twice", xerFile(head + "%R\t1\tA\tB\t\n%R\t1\tC\tC\t\n"), "line 8: TASK task_id 1: task_id is used twice; this row is left out", []string{"A"}},
 		{"long code", xerFile(head + "%R\t1\t" + strings.Repeat("c", schedule.MaxID+1) + "\tB\t\n"),
 			"line 7: TASK task_id 1: task_code is 257 characters long (256 at most); the activity's task_id 1 is its id instead", []string{"1"}},
+		{"too many values", xerFile(head + "%R\t1\tA\tB\t\textra\n"),
+			"table TASK: the row at line 7 has more values than its %F line declares (4): the values past its fields are left out", []string{"A"}},
+		{"no name", xerFile(head + "%R\t1\tA\t\t\n"), `line 7: TASK task_id 1: task_name is empty; the activity is named by its task_code, "A"`, []string{"A"}},
 		{"start", strings.Replace(xerFile(head+"%R\t1\tA\tB\t2026-02-02 08:00\n"), "2026-01-05 08:00", "next week", 1),
 			`line 4: PROJECT plan_start_date: "next week" is not a date`, []string{"A"}},
 	}

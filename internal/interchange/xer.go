@@ -62,10 +62,9 @@ type xerTable struct {
 	fields map[string]int
 	names  []string // the fields in %F order
 	rows   []xerRow
-	// cutRead is the first row the reader asked for a value it does not
-	// have (a row shorter than %F), with what was asked: see shortRead.
-	cutRead      *xerRow
-	cutReadField string
+	// short and long are the lines of rows with fewer or more values than
+	// %F declares: read as far as they go (see warnRowShapes).
+	short, long []int
 }
 
 type xerRow struct {
@@ -82,35 +81,38 @@ func (t *xerTable) get(r xerRow, field string) string {
 // text is a row's value of field as written: names and ids keep their
 // spaces, so what a schedule holds comes back from the file the same.
 func (t *xerTable) text(r xerRow, field string) string {
-	i, ok := t.fields[field]
-	switch {
-	case !ok:
-		return ""
-	case i < len(r.values):
+	if i, ok := t.fields[field]; ok && i < len(r.values) {
 		return r.values[i]
-	case t.cutRead == nil:
-		row := r // a copy: taking r's address would move every call's r to the heap
-		t.cutRead, t.cutReadField = &row, field
 	}
 	return ""
 }
 
-// shortRead is the error of a file whose reading asked a row for a value
-// the row leaves out: its line, table and the fields it lacks, whatever
-// else the reading then made of the empty value. nil when none did.
-func shortRead(tables map[string]*xerTable) error {
-	var first *xerTable
-	for _, t := range tables {
-		if t.cutRead != nil && (first == nil || t.cutRead.line < first.cutRead.line) {
-			first = t
+// warnRowShapes says which rows of each table hold fewer or more values
+// than its %F line declares: a damaged row is read as far as it goes (the
+// values it lacks are empty, the extra ones left out), and the rest of the
+// file with it.
+func warnRowShapes(rs *readState, order []*xerTable) {
+	rows := func(at []int) string {
+		list := make([]string, 0, 5)
+		for _, n := range at[:min(len(at), 5)] {
+			list = append(list, strconv.Itoa(n))
+		}
+		if len(at) > 5 {
+			list = append(list, fmt.Sprintf("and %d more", len(at)-5))
+		}
+		if len(at) == 1 {
+			return "the row at line " + list[0] + " has"
+		}
+		return fmt.Sprintf("%d rows (lines %s) have", len(at), strings.Join(list, ", "))
+	}
+	for _, t := range order {
+		if len(t.short) > 0 {
+			rs.warnf("table %s: %s fewer values than its %%F line declares (%d): the values they lack are read as empty", t.name, rows(t.short), len(t.names))
+		}
+		if len(t.long) > 0 {
+			rs.warnf("table %s: %s more values than its %%F line declares (%d): the values past its fields are left out", t.name, rows(t.long), len(t.names))
 		}
 	}
-	if first == nil {
-		return nil
-	}
-	r := first.cutRead
-	return fmt.Errorf("line %d: %s row is cut short: it has %d of the %d values its %%F line declares (no %s)",
-		r.line, first.name, len(r.values), len(first.names), strings.Join(first.names[len(r.values):], ", "))
 }
 
 // ParseXER parses and validates an XER file held in memory. Errors name the
@@ -127,11 +129,7 @@ func readXER(data []byte, rs *readState) (*schedule.Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := xerSchedule(tables, rs)
-	if cut := shortRead(tables); cut != nil {
-		return nil, cut // before what the reading made of the missing values
-	}
-	return s, err
+	return xerSchedule(tables, rs)
 }
 
 // splitXER cuts the file into tables. P6 writes the Windows code page of
@@ -203,11 +201,13 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 			}
 			values := strings.Split(rest, "\t")
 			if len(values) > len(cur.names) {
-				return nil, fmt.Errorf("line %d: %s row has %d values for %d fields", n, cur.name, len(values), len(cur.names))
+				cur.long = append(cur.long, n)
+				values = values[:len(cur.names)]
 			}
 			if len(values) < len(cur.names) {
 				missing := strings.Join(cur.names[len(values):], ", ")
 				if i != last {
+					cur.short = append(cur.short, n)
 					cur.rows = append(cur.rows, xerRow{line: n, values: values})
 					continue
 				}
@@ -217,10 +217,12 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 						n, cur.name, len(values), len(cur.names), missing)
 				}
 				rs.warnf("line %d: the file ends in the middle of a %s row (%d of its %d values; no %s): the row is left out", n, cur.name, len(values), len(cur.names), missing)
+				warnRowShapes(rs, order)
 				return tables, truncatedXER(rs, order, n)
 			}
 			cur.rows = append(cur.rows, xerRow{line: n, values: values})
 		case "%E":
+			warnRowShapes(rs, order)
 			return tables, nil
 		default:
 			if !sawHeader && i == 0 {
@@ -251,6 +253,7 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 		}
 		return nil, fmt.Errorf("the file ends at line %d without its %%E end marker: it looks truncated%s; export it from P6 again", end, where)
 	}
+	warnRowShapes(rs, order)
 	return tables, truncatedXER(rs, order, end)
 }
 
@@ -454,6 +457,10 @@ func xerSchedule(tables map[string]*xerTable, rs *readState) (*schedule.Schedule
 			continue
 		}
 		lineOf[a.ID] = r.line
+		if strings.TrimSpace(a.Name) == "" {
+			rs.warnf("%s: task_name is empty; the activity is named by its %s, %q", where, field, a.ID)
+			a.Name = a.ID
+		}
 		if long := schedule.TooLong(a.Name, schedule.MaxName); long != "" {
 			return nil, fmt.Errorf("%s (task_code %q): task_name %s", where, a.ID, long)
 		}
