@@ -222,8 +222,6 @@ func TestXERErrors(t *testing.T) {
 		{"not XER", "<xml/>", "line 1: not an XER file: it does not start with ERMHDR"},
 		{"empty", "", "not an XER file: it is empty"},
 		{"no project", "ERMHDR\t19\n%E\n", "no PROJECT table"},
-		{"row before fields", "ERMHDR\n%R\t1\n", "line 2: %R without %T and %F before it"},
-		{"junk line", xerFile("junk\n"), `line 5: unexpected "junk"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -253,6 +251,10 @@ func TestXERDamagedTasks(t *testing.T) {
 			"line 7: TASK task_id 1: task_code is 257 characters long (256 at most); the activity's task_id 1 is its id instead", []string{"1"}},
 		{"too many values", xerFile(head + "%R\t1\tA\tB\t\textra\n"),
 			"table TASK: the row at line 7 has more values than its %F line declares (4): the values past its fields are left out", []string{"A"}},
+		{"junk line", xerFile(head + "%R\t1\tA\tB\t\njunk\n"), `line 8: "junk" is not an XER line (they start with %T, %F, %R or %E); the line is left out`, []string{"A"}},
+		{"table again", xerFile(head + "%R\t1\tA\tB\t\n%T\tTASK\n%F\ttask_name\ttask_id\ttask_code\n%R\tC name\t2\tC\n"),
+			"line 8: table TASK appears again (first at line 5); its rows are read into the first", []string{"A", "C"}},
+		{"row before fields", strings.Replace(xerFile(head+"%R\t1\tA\tB\t\n"), "%T\tPROJECT", "%R\t1\n%T\tPROJECT", 1), "line 2: %R without %T and %F before it; the row is left out", []string{"A"}},
 		{"no name", xerFile(head + "%R\t1\tA\t\t\n"), `line 7: TASK task_id 1: task_name is empty; the activity is named by its task_code, "A"`, []string{"A"}},
 		{"start", strings.Replace(xerFile(head+"%R\t1\tA\tB\t2026-02-02 08:00\n"), "2026-01-05 08:00", "next week", 1),
 			`line 4: PROJECT plan_start_date: "next week" is not a date`, []string{"A"}},

@@ -65,6 +65,19 @@ type xerTable struct {
 	// short and long are the lines of rows with fewer or more values than
 	// %F declares: read as far as they go (see warnRowShapes).
 	short, long []int
+	// again is the first table of the name when this one repeats it.
+	again *xerTable
+}
+
+// asFirst is a row of a repeated table in the fields of the first.
+func (t *xerTable) asFirst(values []string) []string {
+	out := make([]string, len(t.again.names))
+	for f, i := range t.fields {
+		if j, ok := t.again.fields[f]; ok && i < len(values) {
+			out[j] = values[i]
+		}
+	}
+	return out
 }
 
 type xerRow struct {
@@ -179,15 +192,19 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 			sawHeader = true
 		case "%T":
 			name := strings.TrimSpace(rest)
-			if tables[name] != nil {
-				return nil, fmt.Errorf("line %d: table %s appears twice", n, name)
-			}
 			cur = &xerTable{name: name, line: n}
-			tables[name] = cur
-			order = append(order, cur)
+			if first := tables[name]; first != nil {
+				// Its rows join the first's (see %R), field by field.
+				rs.warnf("line %d: table %s appears again (first at line %d); its rows are read into the first", n, name, first.line)
+				cur.again = first
+			} else {
+				tables[name] = cur
+				order = append(order, cur)
+			}
 		case "%F":
 			if cur == nil || cur.fields != nil {
-				return nil, fmt.Errorf("line %d: %%F without a %%T table before it", n)
+				rs.warnf("line %d: %%F without a %%T table before it; the line is left out", n)
+				continue
 			}
 			cur.fields = map[string]int{}
 			for j, f := range strings.Split(rest, "\t") {
@@ -197,9 +214,14 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 			}
 		case "%R":
 			if cur == nil || cur.fields == nil {
-				return nil, fmt.Errorf("line %d: %%R without %%T and %%F before it", n)
+				rs.warnf("line %d: %%R without %%T and %%F before it; the row is left out", n)
+				continue
 			}
 			values := strings.Split(rest, "\t")
+			if first := cur.again; first != nil {
+				first.rows = append(first.rows, xerRow{line: n, values: cur.asFirst(values)})
+				continue
+			}
 			if len(values) > len(cur.names) {
 				cur.long = append(cur.long, n)
 				values = values[:len(cur.names)]
@@ -232,7 +254,8 @@ func splitXER(data []byte, rs *readState) (map[string]*xerTable, error) {
 				// "%": the end marker itself cut short.
 				return nil, fmt.Errorf("line %d: the file ends in the middle of its %%E end marker: it looks truncated; export it from P6 again", n)
 			}
-			return nil, fmt.Errorf("line %d: unexpected %q; XER lines start with %%T, %%F, %%R or %%E", n, truncate(tag, 20))
+			rs.warnf("line %d: %q is not an XER line (they start with %%T, %%F, %%R or %%E); the line is left out", n, truncate(tag, 20))
+			continue
 		}
 		if !sawHeader {
 			return nil, fmt.Errorf("line 1: not an XER file: it does not start with ERMHDR")
