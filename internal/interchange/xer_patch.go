@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -450,6 +451,11 @@ func (p *xerPatch) writeTask(pr *patchRow, a, b *schedule.Activity) error {
 	}
 	id := p.get(pr, "task_id")
 	if isNew || a.Name != b.Name {
+		if _, ok := pr.table.fields["task_name"]; !ok {
+			// A damaged file's TASK table (the reader named its
+			// activities by their codes): the name has nowhere to go.
+			return errors.New("the file's TASK table has no task_name field for the activity's name")
+		}
 		if err := p.set(pr, "task_name", a.Name); err != nil {
 			return err
 		}
