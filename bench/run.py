@@ -481,17 +481,23 @@ LIVE_NOTE = ("Where the dates differ: both tools keep finished work at the data 
              "TestRealDates and the note of issue 28). The timing comparison is unaffected: both read the same "
              "file and schedule every activity.")
 
-LIVE_PROFILE = ('Where our time goes (each step timed inside the whole command, 2026-11-27): reading the file about '
-                '17 ms, decoding it about 110 ms (on both cores, a long list in pieces), checking and compiling it '
-                "about 110 ms (ids, links, dates, on three goroutines), the passes with the report's figures about 90"
-                ' ms, writing the report about 60 ms (formatted on both cores). The same steps in a warm loop take '
-                'about a third less: a fresh process pays for every page it touches (about 40,000 page faults for 160'
-                " MB) and for cold caches. The 40x target needs the whole command in a fortieth of the peer's time "
-                '(140 to 200 ms on this machine, whose speed varies from hour to hour), less than decoding and '
-                'checking alone take now. What is left is spread over every step; 40x needs a schedule that is not '
-                'decoded from JSON at all (a binary form kept beside the file, say), which is not built. Dating the '
-                'passes wave by wave (the activities of one depth at once, on both cores) was tried: 50% more CPU for '
-                'no shorter wall time, so it is not in.')
+LIVE_PROFILE = ("Where our time goes (each step timed inside the whole command, 2026-11-27; this machine's speed "
+                'varies by a third from run to run): reading the file 12-50 ms, decoding it 80-110 ms (on both '
+                'cores, a long list in pieces), checking and compiling it 75-100 ms (ids, links, dates, on three '
+                "goroutines), the passes with the report's figures 70-90 ms, writing the report 40-50 ms (formatted "
+                'on both cores). Memory weighs on every step: the command touches about 160 MB, and a program that '
+                'only reads the file, touches as much fresh memory and writes 41 MB takes 110-180 ms here with 4 KiB '
+                'pages (40,000 page faults) and about 50 ms with 2 MiB pages. The file commands now ready a large '
+                "file's heap for huge pages (40,000 faults to about 3,000): about 9% off the whole command, run in "
+                'turns with the old binary, less when the kernel must find fresh huge pages. Also new: constraints '
+                "decoded in place (two encoding/json decoders each before) and the live clock's lookups without "
+                'time.Time arithmetic (the passes about 8% faster). Tried and dropped: an open-addressing id index '
+                "holding short ids in its slots (slower than Go's map on 100k random lookups, 74 against 65 ns each) "
+                'and dating the passes wave by wave (50% more CPU for no shorter wall time). The 40x target needs '
+                "the whole command in a fortieth of the peer's time, 150 to 200 ms on this machine, less than "
+                'decoding and checking alone take now; what is left is spread over every step, and 40x needs a '
+                'schedule that is not decoded from JSON at all (a binary form kept beside the file, say), which is '
+                'not built.')
 
 
 SCALE_HEADER = "## Scale of one machine"
