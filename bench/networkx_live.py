@@ -210,7 +210,7 @@ def cpm(G, schedule, origin, project, start, data):
     for v in order:
         a = node[v]
         c, rem = a["clock"], a["rem"]
-        es, linked = None, False
+        es, linked, finish_by = None, False, None
         for p, link in G.pred[v].items():
             b = node[p]
             lc, lag, typ = b["clock"], link["lag"], link["typ"]  # P6: the lag on the predecessor's calendar
@@ -241,6 +241,7 @@ def cpm(G, schedule, origin, project, start, data):
                 cand = at if typ in ("FS", "SS") else c.add(at, -rem)
             if not linked or cand > es:
                 es, linked = cand, True
+                finish_by = at if typ in ("FF", "SF") and a["act_end"] is None else None
         if a["act_end"] is not None:
             ES[v] = EF[v] = max(es, floor) if linked else floor
             continue
@@ -259,7 +260,15 @@ def cpm(G, schedule, origin, project, start, data):
         d = a["dur"]
         if not (d == 0 and c.prev_finish(es) == es):
             es = c.next_start(es)
-        ES[v], EF[v] = es, c.add(es, d)
+        ef = c.add(es, d)
+        if finish_by is not None:
+            # P6 writes a finish its finish link gives as the link gives it, or, off this
+            # activity's working time, as its next start.
+            if c.prev_finish(finish_by) != finish_by:
+                finish_by = c.next_start(finish_by)
+            if c.between(ef, finish_by) == 0:
+                ef = finish_by
+        ES[v], EF[v] = es, ef
     finish = max(EF.values(), default=floor)
 
     # Backward pass (P6).
@@ -267,7 +276,7 @@ def cpm(G, schedule, origin, project, start, data):
     for v in reversed(order):
         a = node[v]
         c, rem = a["clock"], a["rem"]
-        lf = finish
+        lf, start_by = finish, None
         for s, link in G.succ[v].items():
             lag, typ = link["lag"], link["typ"]  # lag on this activity's (the predecessor's) calendar
             lag = lag_back(a, node[s], typ, lag, c, data)
@@ -281,6 +290,7 @@ def cpm(G, schedule, origin, project, start, data):
                 cand = c.add(c.add(LF[s], -lag), rem)
             if cand < lf:
                 lf = cand
+                start_by = c.add(LS[s] if typ == "SS" else LF[s], -lag) if typ in ("SS", "SF") else None
         cons = a["cons"]
         if a["act_end"] is None and cons is not None and cons[0] == "finish_on_or_before" and cons[1] < lf:
             lf = cons[1]
@@ -289,6 +299,13 @@ def cpm(G, schedule, origin, project, start, data):
         ls = c.add(lf, -rem)
         if rem > 0:
             ls = c.next_start(ls)
+        if start_by is not None and a["act_end"] is None:
+            # P6 writes a start its start link gives as the link gives it, or, off this
+            # activity's working time, as its last finish.
+            if c.next_start(start_by) != start_by:
+                start_by = c.prev_finish(start_by)
+            if c.between(ls, start_by) == 0:
+                ls = start_by
         LF[v], LS[v] = lf, ls
         TF[v] = 0 if a["act_end"] is not None else c.between(EF[v], lf)
 

@@ -112,8 +112,9 @@ func (ln *liveNet) forward(n *Network, t *liveTimes, v int32, floor instant) {
 		t.ES[v], t.EF[v] = ln.manStart[v], ln.manEnd[v]
 		return
 	}
-	// The latest start the logic allows, and whether any link counts.
-	es, linked := noInstant, false
+	// The latest start the logic allows, whether any link counts, and
+	// (P6) the finish the finish link that gives it asks for.
+	es, linked, finishBy := noInstant, false, noInstant
 	for _, l := range n.in[n.inStart[v]:n.inStart[v+1]] {
 		p := l.other
 		if ln.driven(p) {
@@ -121,14 +122,42 @@ func (ln *liveNet) forward(n *Network, t *liveTimes, v int32, floor instant) {
 		}
 		cand := ln.earlyStartFrom(t, p, v, l)
 		if !linked || cand.After(es) {
-			es, linked = cand, true
+			es, linked, finishBy = cand, true, noInstant
+			if ln.p6 && (l.typ == linkFF || l.typ == linkSF) {
+				finishBy = ln.p6FinishBy(t, p, v, l)
+			}
 		}
 	}
 	if !ln.p6 {
 		ln.forwardMSProject(t, v, c, d, es, linked)
 		return
 	}
-	ln.forwardP6(t, v, c, d, rem, es, linked, floor)
+	ln.forwardP6(t, v, c, d, rem, es, linked, floor, finishBy)
+}
+
+// p6FinishBy is the finish a P6 finish-to-finish or start-to-finish link
+// asks of v: the predecessor's finish or start, moved by the lag on the
+// lag calendar.
+func (ln *liveNet) p6FinishBy(t *liveTimes, p, v int32, l link) instant {
+	lc, lag := ln.lagClock(p, v), ln.lagMinutes(l, v)
+	from := t.EF[p]
+	if l.typ == linkSF {
+		from = t.ES[p]
+		if ln.started(p) {
+			from = ln.actStart[p]
+		}
+	}
+	return ln.withLagP6(lc, from, lag)
+}
+
+// withLagP6 is at moved by lag on lc; a lead does not reach back past the
+// data date.
+func (ln *liveNet) withLagP6(lc *Clock, at instant, lag int64) instant {
+	r := lc.add(at, lag)
+	if lag < 0 && !ln.data.IsZero() && r.Before(ln.data) {
+		r = ln.data
+	}
+	return r
 }
 
 // earlyStartFrom is the successor start one link allows.
@@ -142,11 +171,10 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 		pStart = ln.actStart[p]
 	}
 	withLag := func(at instant) instant {
-		r := lc.add(at, lag)
-		if ln.p6 && lag < 0 && !ln.data.IsZero() && r.Before(ln.data) {
-			r = ln.data // P6: a lead does not reach back past the data date
+		if ln.p6 {
+			return ln.withLagP6(lc, at, lag)
 		}
-		return r
+		return lc.add(at, lag)
 	}
 	if ln.p6 && ln.finished(v) {
 		// P6: finished work sits at the data date, or later where its
@@ -194,12 +222,12 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 		return withLag(pStart)
 	case linkFF:
 		if ln.p6 {
-			return c.add(withLag(pFinish), -ln.remain[v])
+			return c.add(ln.p6FinishBy(t, p, v, l), -ln.remain[v])
 		}
 		return lc.add(c.add(pFinish, -ln.remain[v]), lag)
 	default: // SF
 		if ln.p6 {
-			return c.add(withLag(pStart), -ln.remain[v])
+			return c.add(ln.p6FinishBy(t, p, v, l), -ln.remain[v])
 		}
 		return lc.add(c.add(pStart, -ln.dur[v]), lag)
 	}
@@ -311,7 +339,7 @@ func (ln *liveNet) forwardMSProject(t *liveTimes, v int32, c *Clock, d int64, es
 	t.ES[v], t.EF[v] = es, ln.finishFrom(v, c, es, d)
 }
 
-func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es instant, linked bool, floor instant) {
+func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es instant, linked bool, floor, finishBy instant) {
 	if ln.started(v) || ln.finished(v) {
 		// Progressed work is dated from the data date, or later where its
 		// logic puts it unless the schedule overrides progressed logic: a
@@ -369,7 +397,19 @@ func (ln *liveNet) forwardP6(t *liveTimes, v int32, c *Clock, d, rem int64, es i
 		es = later(es, c.add(cons.at, -d))
 	}
 	es = ln.snapStart(c, v, es)
-	t.ES[v], t.EF[v] = es, c.add(es, d)
+	ef := c.add(es, d)
+	if !finishBy.IsZero() {
+		// P6 writes a finish its finish link gives as the link gives it
+		// (Thu 08:00 from a start, not Wed 16:00), or, where that falls
+		// off this activity's working time, as its next start.
+		if c.prevFinish(finishBy) != finishBy {
+			finishBy = c.nextStart(finishBy)
+		}
+		if c.between(ef, finishBy) == 0 {
+			ef = finishBy
+		}
+	}
+	t.ES[v], t.EF[v] = es, ef
 }
 
 // backward dates one activity's late dates from its successors.
@@ -381,13 +421,21 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 		ln.float(t, v)
 		return
 	}
-	lf, open := finish, true
+	// The earliest finish the successors allow, and (P6) the start the
+	// start link that gives it asks for.
+	lf, open, startBy := finish, true, noInstant
 	for _, l := range n.out[n.outStart[v]:n.outStart[v+1]] {
 		s := l.other
 		if ln.driven(s) || !ln.p6 && ln.finished(s) {
 			continue
 		}
-		lf, open = earlier(lf, ln.lateFinishFrom(n, t, lsStar, v, s, l, finish)), false
+		if cand := ln.lateFinishFrom(n, t, lsStar, v, s, l, finish); cand.Before(lf) {
+			lf, startBy = cand, noInstant
+			if ln.p6 && (l.typ == linkSS || l.typ == linkSF) {
+				startBy = ln.p6StartBy(t, lsStar, v, s, l)
+			}
+		}
+		open = false
 	}
 	if open && ln.opts.OpenEndsCritical {
 		lf = t.EF[v] // an activity that ends the logic is critical
@@ -441,6 +489,17 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 		ls = c.nextStart(c.add(lf, -rem))
 	default:
 		ls = c.add(lf, -rem)
+	}
+	if ln.p6 && !startBy.IsZero() && !ln.finished(v) {
+		// P6 writes a start its start link gives as the link gives it
+		// (Wed 16:00 from a finish, not Thu 08:00), or, where that falls
+		// off this activity's working time, as its last finish.
+		if c.nextStart(startBy) != startBy {
+			startBy = c.prevFinish(startBy)
+		}
+		if c.between(ls, startBy) == 0 {
+			ls = startBy
+		}
 	}
 	t.LF[v], lsStar[v], t.LS[v] = lf, ls, ls
 	if !ln.p6 && ln.started(v) {
@@ -525,17 +584,28 @@ func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v,
 		if !ln.p6 && (ln.started(v) || ln.started(s)) {
 			return finish // MS Project's late dates across a started SS link
 		}
-		ls := lc.add(lsStar[s], -lag)
-		if !ln.p6 {
-			ls = c.nextStart(ls)
+		if ln.p6 {
+			return c.add(ln.p6StartBy(t, lsStar, v, s, l), ln.remain[v])
 		}
-		return c.add(ls, ln.remain[v])
+		return c.add(c.nextStart(lc.add(lsStar[s], -lag)), ln.remain[v])
 	default: // SF
 		if ln.p6 {
-			return c.add(lc.add(t.LF[s], -lag), ln.remain[v])
+			return c.add(ln.p6StartBy(t, lsStar, v, s, l), ln.remain[v])
 		}
 		return lc.add(c.add(t.LF[s], ln.dur[v]), -lag)
 	}
+}
+
+// p6StartBy is the start a P6 start-to-start or start-to-finish link asks
+// of v: the successor's start or finish, moved back by the lag the
+// backward pass counts (lagBack) on the lag calendar.
+func (ln *liveNet) p6StartBy(t *liveTimes, lsStar []instant, v, s int32, l link) instant {
+	lc := ln.lagClock(v, s)
+	lag := ln.lagBack(v, s, l.typ, ln.lagMinutes(l, s), lc)
+	if l.typ == linkSS {
+		return lc.add(lsStar[s], -lag)
+	}
+	return lc.add(t.LF[s], -lag)
 }
 
 // lagBack is the lag P6's backward pass counts on a link from v to s

@@ -95,6 +95,30 @@ func TestLiveEngine(t *testing.T) {
 			},
 		},
 		{
+			name: "P6 writes a finish a start-to-finish link gives as that start (Thu 08:00, not Wed 17:00)",
+			s: liveSchedule(p6, []Activity{
+				{ID: "X", Name: "Design", Duration: "3"},
+				{ID: "A", Name: "Excavate", Duration: "2"},
+				{ID: "B", Name: "Mobilise", Duration: "1"},
+			}, Relationship{Type: FS, Predecessor: "X", Successor: "A"}, Relationship{Type: SF, Predecessor: "A", Successor: "B"}),
+			want: map[string]liveWant{
+				"A": {es: "2026-03-05 08:00"},
+				"B": {es: "2026-03-04 08:00", ef: "2026-03-05 08:00"},
+			},
+		},
+		{
+			name: "P6 writes a late start a start-to-finish link gives as that finish (Fri 17:00, not Mon 08:00)",
+			s: liveSchedule(p6, []Activity{
+				{ID: "P", Name: "Order", Duration: "1"},
+				{ID: "Q", Name: "Deliver", Duration: "2", Constraint: &Constraint{Type: FinishOnOrBefore, Date: "2026-03-06T17:00"}},
+				{ID: "Z", Name: "Long lead", Duration: "10"},
+			}, Relationship{Type: SF, Predecessor: "P", Successor: "Q"}),
+			want: map[string]liveWant{
+				"Q": {lf: "2026-03-06 17:00"},
+				"P": {ls: "2026-03-06 17:00", lf: "2026-03-09 17:00"},
+			},
+		},
+		{
 			name: "elapsed days run on the clock, nights and weekends too",
 			s: liveSchedule(nil, []Activity{
 				{ID: "A", Name: "Prep", Duration: "4"},
