@@ -476,7 +476,11 @@ LIVE_NOTE = ("Where the dates differ: both tools keep finished work at the data 
              "it), start remaining work from it and spend a finished activity's lag by the data date; they part "
              "on finish-to-finish and start-to-finish links into progressed work (a lag from finished work into "
              "an activity under way; start-finish links, for which MPXJ's own code says it has no example of "
-             "P6's behaviour), and the differences flow on to the work after them. Neither file is P6's own "
+             "P6's behaviour) and on the dates those links give: P6 writes an early finish an FF or SF link "
+             "sets as the link's date (Thu 08:00 from a start, or the next start when it falls on a day off) and "
+             "a late start an SS or SF link sets likewise, and goes on from there, which moves work on other "
+             "calendars; MPXJ writes the end of the activity's own work. The differences flow on to the work "
+             "after them. Neither file is P6's own "
              "output, so neither side is the tool here: against files P6 saved, ours match more tasks (see "
              "TestRealDates and the note of issue 28). The timing comparison is unaffected: both read the same "
              "file and schedule every activity.")
