@@ -149,6 +149,24 @@ type mspdiTimePeriod struct {
 	ToDate   string `xml:"ToDate"`
 }
 
+// dates are the first and last dates of a period (an exception's, a work
+// week's); p may be nil, a damaged file's.
+func (p *mspdiTimePeriod) dates() (from, to time.Time, err error) {
+	if p == nil {
+		return from, to, errors.New("no TimePeriod")
+	}
+	from, err1 := parseMSPDIDateTime(p.FromDate)
+	to, err2 := parseMSPDIDateTime(p.ToDate)
+	if err := errors.Join(err1, err2); err != nil {
+		return from, to, fmt.Errorf("TimePeriod: %w", err)
+	}
+	from, to = dateOf(from), dateOf(to)
+	if to.Before(from) {
+		return from, to, errors.New("TimePeriod ToDate is before FromDate")
+	}
+	return from, to, nil
+}
+
 type mspdiWorkingTimes struct {
 	WorkingTime []struct {
 		FromTime string `xml:"FromTime"`
@@ -1063,20 +1081,11 @@ func mspdiExceptions(list []mspdiException, common []string, where string, rs *r
 // readMSPDIException reads one exception: its date ranges and what it is.
 func readMSPDIException(e mspdiException, common []string) ([][2]time.Time, schedule.CalendarException, error) {
 	ex := schedule.CalendarException{Name: e.Name, Working: isTrue(e.DayWorking)}
-	if e.TimePeriod == nil {
-		return nil, ex, errors.New("no TimePeriod")
-	}
-	from, err1 := parseMSPDIDateTime(e.TimePeriod.FromDate)
-	to, err2 := parseMSPDIDateTime(e.TimePeriod.ToDate)
-	if err := errors.Join(err1, err2); err != nil {
-		return nil, ex, fmt.Errorf("TimePeriod: %w", err)
-	}
-	from, to = dateOf(from), dateOf(to)
-	if to.Before(from) {
-		return nil, ex, errors.New("TimePeriod ToDate is before FromDate")
+	from, to, err := e.TimePeriod.dates()
+	if err != nil {
+		return nil, ex, err
 	}
 	if ex.Working {
-		var err error
 		if ex.Hours, err = mspdiHours(e.WorkingTimes); err != nil {
 			return nil, ex, err
 		}
@@ -1323,19 +1332,10 @@ type workWeekDay struct {
 
 // readWorkWeek reads a work week's dates and its days, by weekday.
 func readWorkWeek(ww mspdiWorkWeek) (from, to time.Time, week [7]workWeekDay, err error) {
-	if ww.TimePeriod == nil {
-		return from, to, week, errors.New("no TimePeriod")
+	if from, to, err = ww.TimePeriod.dates(); err != nil {
+		return from, to, week, err
 	}
-	from, err1 := parseMSPDIDateTime(ww.TimePeriod.FromDate)
-	to, err2 := parseMSPDIDateTime(ww.TimePeriod.ToDate)
-	if err := errors.Join(err1, err2); err != nil {
-		return from, to, week, fmt.Errorf("TimePeriod: %w", err)
-	}
-	from, to = dateOf(from), dateOf(to)
-	switch {
-	case to.Before(from):
-		return from, to, week, errors.New("TimePeriod ToDate is before FromDate")
-	case to.Sub(from) > maxWorkWeekDays*24*time.Hour:
+	if to.Sub(from) > maxWorkWeekDays*24*time.Hour {
 		return from, to, week, fmt.Errorf("TimePeriod spans more than %d days", maxWorkWeekDays)
 	}
 	for i, wd := range ww.WeekDays.WeekDay {
