@@ -120,12 +120,8 @@ func (ln *liveNet) forward(n *Network, t *liveTimes, v int32, floor instant) {
 		if ln.driven(p) {
 			continue
 		}
-		cand := ln.earlyStartFrom(t, p, v, l)
-		if !linked || cand.After(es) {
-			es, linked, finishBy = cand, true, noInstant
-			if ln.p6 && (l.typ == linkFF || l.typ == linkSF) {
-				finishBy = ln.p6FinishBy(t, p, v, l)
-			}
+		if cand, by := ln.earlyStartFrom(t, p, v, l); !linked || cand.After(es) {
+			es, linked, finishBy = cand, true, by
 		}
 	}
 	if !ln.p6 {
@@ -135,33 +131,11 @@ func (ln *liveNet) forward(n *Network, t *liveTimes, v int32, floor instant) {
 	ln.forwardP6(t, v, c, d, rem, es, linked, floor, finishBy)
 }
 
-// p6FinishBy is the finish a P6 finish-to-finish or start-to-finish link
-// asks of v: the predecessor's finish or start, moved by the lag on the
-// lag calendar.
-func (ln *liveNet) p6FinishBy(t *liveTimes, p, v int32, l link) instant {
-	lc, lag := ln.lagClock(p, v), ln.lagMinutes(l, v)
-	from := t.EF[p]
-	if l.typ == linkSF {
-		from = t.ES[p]
-		if ln.started(p) {
-			from = ln.actStart[p]
-		}
-	}
-	return ln.withLagP6(lc, from, lag)
-}
-
-// withLagP6 is at moved by lag on lc; a lead does not reach back past the
-// data date.
-func (ln *liveNet) withLagP6(lc *Clock, at instant, lag int64) instant {
-	r := lc.add(at, lag)
-	if lag < 0 && !ln.data.IsZero() && r.Before(ln.data) {
-		r = ln.data
-	}
-	return r
-}
-
-// earlyStartFrom is the successor start one link allows.
-func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
+// earlyStartFrom is the successor start one link allows, and under P6's
+// rules the finish a finish-to-finish or start-to-finish link asks of a
+// successor not yet started (P6 writes that finish as the link gives it;
+// noInstant otherwise).
+func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) (start, finishBy instant) {
 	c, lc, lag := ln.clock(v), ln.lagClock(p, v), ln.lagMinutes(l, v)
 	pStart, pFinish := t.ES[p], t.EF[p]
 	if ln.finished(p) && !ln.p6 {
@@ -171,10 +145,11 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 		pStart = ln.actStart[p]
 	}
 	withLag := func(at instant) instant {
-		if ln.p6 {
-			return ln.withLagP6(lc, at, lag)
+		r := lc.add(at, lag)
+		if ln.p6 && lag < 0 && !ln.data.IsZero() && r.Before(ln.data) {
+			r = ln.data // P6: a lead does not reach back past the data date
 		}
-		return lc.add(at, lag)
+		return r
 	}
 	if ln.p6 && ln.finished(v) {
 		// P6: finished work sits at the data date, or later where its
@@ -188,9 +163,9 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 			from = t.ES[p]
 		}
 		if ln.finished(p) || ln.started(p) && startLink {
-			return from
+			return from, noInstant
 		}
-		return withLag(from)
+		return withLag(from), noInstant
 	}
 	switch l.typ {
 	case linkFS:
@@ -198,11 +173,11 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 			// P6: lag already run between the actual finish and the data
 			// date is spent.
 			if left := ln.lagLeft(lc, lag, ln.actEnd[p]); left > 0 {
-				return lc.add(pFinish, left)
+				return lc.add(pFinish, left), noInstant
 			}
-			return pFinish
+			return pFinish, noInstant
 		}
-		return withLag(pFinish)
+		return withLag(pFinish), noInstant
 	case linkSS:
 		if ln.p6 && ln.finished(p) && !ln.data.IsZero() {
 			// P6: from finished work the lag runs from its actual start;
@@ -210,26 +185,28 @@ func (ln *liveNet) earlyStartFrom(t *liveTimes, p, v int32, l link) instant {
 			// where the finished work itself was placed.
 			r := lc.add(pStart, lag)
 			if r.Before(ln.data) || lag < 0 && r == ln.data {
-				return t.ES[p]
+				return t.ES[p], noInstant
 			}
-			return r
+			return r, noInstant
 		}
 		if ln.p6 && ln.started(p) && !ln.data.IsZero() {
 			// P6: from work under way the successor follows its remaining
 			// work, after what the work done has not yet covered of the lag.
-			return lc.add(t.ES[p], ln.lagLeft(lc, lag, pStart))
+			return lc.add(t.ES[p], ln.lagLeft(lc, lag, pStart)), noInstant
 		}
-		return withLag(pStart)
+		return withLag(pStart), noInstant
 	case linkFF:
 		if ln.p6 {
-			return c.add(ln.p6FinishBy(t, p, v, l), -ln.remain[v])
+			by := withLag(pFinish)
+			return c.add(by, -ln.remain[v]), by
 		}
-		return lc.add(c.add(pFinish, -ln.remain[v]), lag)
+		return lc.add(c.add(pFinish, -ln.remain[v]), lag), noInstant
 	default: // SF
 		if ln.p6 {
-			return c.add(ln.p6FinishBy(t, p, v, l), -ln.remain[v])
+			by := withLag(pStart)
+			return c.add(by, -ln.remain[v]), by
 		}
-		return lc.add(c.add(pStart, -ln.dur[v]), lag)
+		return lc.add(c.add(pStart, -ln.dur[v]), lag), noInstant
 	}
 }
 
@@ -429,11 +406,8 @@ func (ln *liveNet) backward(n *Network, t *liveTimes, lsStar []instant, v int32,
 		if ln.driven(s) || !ln.p6 && ln.finished(s) {
 			continue
 		}
-		if cand := ln.lateFinishFrom(n, t, lsStar, v, s, l, finish); cand.Before(lf) {
-			lf, startBy = cand, noInstant
-			if ln.p6 && (l.typ == linkSS || l.typ == linkSF) {
-				startBy = ln.p6StartBy(t, lsStar, v, s, l)
-			}
+		if cand, by := ln.lateFinishFrom(n, t, lsStar, v, s, l, finish); cand.Before(lf) {
+			lf, startBy = cand, by
 		}
 		open = false
 	}
@@ -561,51 +535,43 @@ func (ln *liveNet) asLateAsSuccessors(n *Network, t *liveTimes, v int32) {
 	t.ES[v], t.EF[v] = es, c.add(es, rem)
 }
 
-// lateFinishFrom is the predecessor finish one link allows.
-func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v, s int32, l link, finish instant) instant {
+// lateFinishFrom is the predecessor finish one link allows, and under
+// P6's rules the start a start-to-start or start-to-finish link asks of it
+// (P6 writes that late start as the link gives it; noInstant otherwise).
+func (ln *liveNet) lateFinishFrom(n *Network, t *liveTimes, lsStar []instant, v, s int32, l link, finish instant) (lateFinish, startBy instant) {
 	c, lc, lag := ln.clock(v), ln.lagClock(v, s), ln.lagMinutes(l, s)
 	if (l.typ == linkSS || l.typ == linkSF) && !ln.p6 && ln.manual[v] {
 		// MS Project: a manually scheduled predecessor keeps the late
 		// finish of a successor that ends the logic, else the project's.
 		if n.outStart[s] == n.outStart[s+1] {
-			return t.LF[s]
+			return t.LF[s], noInstant
 		}
-		return finish
+		return finish, noInstant
 	}
 	if ln.p6 {
 		lag = ln.lagBack(v, s, l.typ, lag, lc)
 	}
 	switch l.typ {
 	case linkFS:
-		return lc.add(lsStar[s], -lag)
+		return lc.add(lsStar[s], -lag), noInstant
 	case linkFF:
-		return lc.add(t.LF[s], -lag)
+		return lc.add(t.LF[s], -lag), noInstant
 	case linkSS:
 		if !ln.p6 && (ln.started(v) || ln.started(s)) {
-			return finish // MS Project's late dates across a started SS link
+			return finish, noInstant // MS Project's late dates across a started SS link
 		}
+		by := lc.add(lsStar[s], -lag)
 		if ln.p6 {
-			return c.add(ln.p6StartBy(t, lsStar, v, s, l), ln.remain[v])
+			return c.add(by, ln.remain[v]), by
 		}
-		return c.add(c.nextStart(lc.add(lsStar[s], -lag)), ln.remain[v])
+		return c.add(c.nextStart(by), ln.remain[v]), noInstant
 	default: // SF
 		if ln.p6 {
-			return c.add(ln.p6StartBy(t, lsStar, v, s, l), ln.remain[v])
+			by := lc.add(t.LF[s], -lag)
+			return c.add(by, ln.remain[v]), by
 		}
-		return lc.add(c.add(t.LF[s], ln.dur[v]), -lag)
+		return lc.add(c.add(t.LF[s], ln.dur[v]), -lag), noInstant
 	}
-}
-
-// p6StartBy is the start a P6 start-to-start or start-to-finish link asks
-// of v: the successor's start or finish, moved back by the lag the
-// backward pass counts (lagBack) on the lag calendar.
-func (ln *liveNet) p6StartBy(t *liveTimes, lsStar []instant, v, s int32, l link) instant {
-	lc := ln.lagClock(v, s)
-	lag := ln.lagBack(v, s, l.typ, ln.lagMinutes(l, s), lc)
-	if l.typ == linkSS {
-		return lc.add(lsStar[s], -lag)
-	}
-	return lc.add(t.LF[s], -lag)
 }
 
 // lagBack is the lag P6's backward pass counts on a link from v to s
