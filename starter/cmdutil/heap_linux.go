@@ -16,7 +16,7 @@ var heapOnce sync.Once
 // pages, once per process. A command on a large file touches six to eight
 // times the file's bytes of fresh memory, and on the default "madvise"
 // setting of transparent huge pages each 4 KiB page is a fault: 40,000 of
-// them, about a third of the CPU of `schedule` on a 26 MB file. The heap
+// them, about a quarter of the CPU of `schedule` on a 26 MB file. The heap
 // is grown by one allocation of n bytes, marked MADV_HUGEPAGE and freed at
 // once; the address range keeps the mark, and the command's own
 // allocations reuse it, faulting in 2 MiB at a time. Only the marking is
@@ -24,9 +24,7 @@ var heapOnce sync.Once
 // transparent huge pages the mark is refused and nothing changes.
 func readyHeap(n int64) {
 	heapOnce.Do(func() {
-		block := make([]byte, n)
-		markHuge(block)
-		block = nil
+		markHuge(make([]byte, n))
 		runtime.GC() // frees the block, its pages still marked
 	})
 }
